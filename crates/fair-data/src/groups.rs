@@ -1,0 +1,236 @@
+//! Group membership: one code per row plus one name per group.
+
+use crate::error::{DataError, Result};
+use std::collections::BTreeMap;
+
+/// Group membership of every row: a code in `0..n_groups()` per row and a name per group.
+///
+/// Constructed valid (every code names a declared group), so metrics can index freely. A
+/// declared group may have no rows in a given subset (after a split, say); metrics report that
+/// as a typed error, and [`Groups::compact`] drops such groups.
+///
+/// # Examples
+/// ```
+/// use fair_data::Groups;
+/// let g = Groups::from_labels(&["b", "a", "b"]);
+/// assert_eq!(g.names(), &["a".to_string(), "b".to_string()]);
+/// assert_eq!(g.codes(), &[1, 0, 1]);
+/// assert_eq!(g.counts(), vec![1, 2]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Groups {
+    codes: Vec<usize>,
+    names: Vec<String>,
+}
+
+impl Groups {
+    /// Builds groups from codes and names.
+    ///
+    /// # Errors
+    /// [`DataError::GroupCodeOutOfRange`] when a code is `>= names.len()`, and
+    /// [`DataError::Empty`] when no group name is given.
+    pub fn new(codes: Vec<usize>, names: Vec<String>) -> Result<Self> {
+        if names.is_empty() {
+            return Err(DataError::Empty {
+                what: "group names",
+            });
+        }
+        if let Some((row, &code)) = codes.iter().enumerate().find(|(_, c)| **c >= names.len()) {
+            return Err(DataError::GroupCodeOutOfRange {
+                row,
+                code,
+                n_groups: names.len(),
+            });
+        }
+        Ok(Self { codes, names })
+    }
+
+    /// Builds groups from codes alone; groups are named `"0"`, `"1"`, … up to the largest code.
+    ///
+    /// # Errors
+    /// [`DataError::Empty`] for an empty slice.
+    pub fn from_codes(codes: &[usize]) -> Result<Self> {
+        let n = codes.iter().max().map(|m| m + 1).ok_or(DataError::Empty {
+            what: "group codes",
+        })?;
+        Ok(Self {
+            codes: codes.to_vec(),
+            names: (0..n).map(|i| i.to_string()).collect(),
+        })
+    }
+
+    /// Builds groups from one string label per row; groups are the distinct labels in sorted order.
+    pub fn from_labels<S: AsRef<str>>(labels: &[S]) -> Self {
+        let mut index: BTreeMap<&str, usize> = labels.iter().map(|s| (s.as_ref(), 0)).collect();
+        for (i, v) in index.values_mut().enumerate() {
+            *v = i;
+        }
+        let codes = labels.iter().map(|s| index[s.as_ref()]).collect();
+        let names = index.keys().map(|s| s.to_string()).collect();
+        Self { codes, names }
+    }
+
+    /// Intersectional groups: one group per combination of the given attributes that occurs in the
+    /// rows, named by joining the parts with `" & "` (e.g. `"Female & Black"`).
+    ///
+    /// Only combinations present in the data become groups (fairlearn's `MetricFrame` lists the
+    /// full Cartesian product and leaves absent cells NaN; here absent cells simply do not exist).
+    /// Codes are assigned in lexicographic order of the parts' codes, so the result does not
+    /// depend on row order.
+    ///
+    /// # Errors
+    /// [`DataError::Empty`] for no attributes, [`DataError::LengthMismatch`] when the attributes
+    /// cover different numbers of rows.
+    pub fn intersect(parts: &[&Groups]) -> Result<Self> {
+        let first = parts.first().ok_or(DataError::Empty {
+            what: "attributes to intersect",
+        })?;
+        let n = first.len();
+        for p in parts {
+            if p.len() != n {
+                return Err(DataError::LengthMismatch {
+                    what: "intersected attribute",
+                    expected: n,
+                    got: p.len(),
+                });
+            }
+        }
+        let key = |row: usize| parts.iter().map(|p| p.codes[row]).collect::<Vec<_>>();
+        let mut combos: BTreeMap<Vec<usize>, usize> = (0..n).map(|r| (key(r), 0)).collect();
+        for (i, v) in combos.values_mut().enumerate() {
+            *v = i;
+        }
+        let names = combos
+            .keys()
+            .map(|k| {
+                k.iter()
+                    .zip(parts)
+                    .map(|(&c, p)| p.names[c].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+            })
+            .collect();
+        let codes = (0..n).map(|r| combos[&key(r)]).collect();
+        Ok(Self { codes, names })
+    }
+
+    /// The group code of every row.
+    pub fn codes(&self) -> &[usize] {
+        &self.codes
+    }
+
+    /// The group names, indexed by code.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Number of declared groups (some may have no rows).
+    pub fn n_groups(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    /// Rows per group, indexed by code.
+    pub fn counts(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.names.len()];
+        for &c in &self.codes {
+            counts[c] += 1;
+        }
+        counts
+    }
+
+    /// The rows at `indices`, keeping every declared group (even those left without rows).
+    ///
+    /// # Errors
+    /// [`DataError::InvalidParameter`] when an index is out of bounds.
+    pub fn select(&self, indices: &[usize]) -> Result<Self> {
+        let codes = indices
+            .iter()
+            .map(|&i| {
+                self.codes
+                    .get(i)
+                    .copied()
+                    .ok_or_else(|| DataError::InvalidParameter {
+                        name: "row index",
+                        value: i.to_string(),
+                        expected: "an index below the number of rows",
+                    })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            codes,
+            names: self.names.clone(),
+        })
+    }
+
+    /// Drops groups that have no rows and renumbers the rest in their original order.
+    pub fn compact(&self) -> Self {
+        let counts = self.counts();
+        let mut remap = vec![usize::MAX; counts.len()];
+        let mut names = Vec::new();
+        for (g, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                remap[g] = names.len();
+                names.push(self.names[g].clone());
+            }
+        }
+        Self {
+            codes: self.codes.iter().map(|&c| remap[c]).collect(),
+            names,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intersect_names_and_codes() {
+        let sex = Groups::from_labels(&["F", "M", "F", "M"]);
+        let race = Groups::from_labels(&["B", "B", "W", "B"]);
+        let both = Groups::intersect(&[&sex, &race]).unwrap();
+        assert_eq!(both.names(), &["F & B", "F & W", "M & B"]);
+        assert_eq!(both.codes(), &[0, 2, 1, 2]);
+    }
+
+    #[test]
+    fn rejects_out_of_range_code() {
+        let err = Groups::new(vec![0, 2], vec!["a".into(), "b".into()]).unwrap_err();
+        assert!(matches!(
+            err,
+            DataError::GroupCodeOutOfRange {
+                row: 1,
+                code: 2,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn compact_drops_empty_groups() {
+        let g = Groups::new(vec![2, 0, 2], vec!["a".into(), "b".into(), "c".into()]).unwrap();
+        let c = g.compact();
+        assert_eq!(c.names(), &["a", "c"]);
+        assert_eq!(c.codes(), &[1, 0, 1]);
+    }
+
+    #[test]
+    fn intersect_rejects_length_mismatch() {
+        let a = Groups::from_labels(&["x", "y"]);
+        let b = Groups::from_labels(&["x"]);
+        assert!(matches!(
+            Groups::intersect(&[&a, &b]),
+            Err(DataError::LengthMismatch { .. })
+        ));
+    }
+}
