@@ -43,6 +43,7 @@ fn adult_fair_projection_keeps_white_and_black() {
     let race = counts_by_name(&ds, "race");
     assert_eq!(race.len(), 2);
     assert_eq!(race[0].0, "Black");
+    assert_eq!(ds.n_features(), 20);
     assert_eq!(race[0].1 + race[1].1, 46_447);
 }
 
@@ -51,6 +52,7 @@ fn compas_propublica_filter_leaves_6172() {
     let ds = recipes::compas_propublica().unwrap();
     assert_eq!(ds.n_rows(), 6_172);
     assert_eq!(ds.class_counts()[1], 2_809);
+    assert_eq!(ds.n_features(), 17);
     assert_eq!(
         counts_by_name(&ds, "race"),
         vec![
@@ -81,6 +83,7 @@ fn german_credit_golden() {
     let ds = recipes::german_credit().unwrap();
     assert_eq!(ds.n_rows(), 1_000);
     assert_eq!(ds.class_counts(), vec![700, 300]);
+    assert_eq!(ds.n_features(), 61);
     assert_eq!(
         counts_by_name(&ds, "sex"),
         vec![("female".into(), 310), ("male".into(), 690)]
@@ -154,6 +157,7 @@ fn communities_crime_golden() {
     let ds = recipes::communities_crime().unwrap();
     assert_eq!(ds.n_rows(), 1_993);
     assert_eq!(ds.class_counts()[1], 653);
+    assert_eq!(ds.n_features(), 145);
     assert_eq!(
         counts_by_name(&ds, "black_share"),
         vec![("<= 6 %".into(), 1_023), ("> 6 %".into(), 970)]

@@ -1,0 +1,20 @@
+//! The registry of reproducible experiments. Each later issue adds its experiment here.
+
+mod audit;
+
+use crate::report::{Context, Result};
+
+/// One reproducible experiment: writes `<name>.md`, `<name>.json` and its SVG plots.
+pub trait Experiment {
+    /// Registry name (`cargo xtask repro <name>`).
+    fn name(&self) -> &'static str;
+    /// One line for `cargo xtask list`.
+    fn description(&self) -> &'static str;
+    /// Runs the experiment in the context's mode and writes its reports.
+    fn run(&self, ctx: &Context) -> Result<()>;
+}
+
+/// Every registered experiment, in the order `repro --all` runs them.
+pub fn registry() -> Vec<Box<dyn Experiment>> {
+    vec![Box::new(audit::Audit)]
+}

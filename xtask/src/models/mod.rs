@@ -1,0 +1,3 @@
+//! Base models the experiments train; method crates never depend on these.
+
+pub mod logistic;
