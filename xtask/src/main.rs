@@ -60,10 +60,19 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Repro { names, all, quick, out } => {
+        Command::Repro {
+            names,
+            all,
+            quick,
+            out,
+        } => {
             let out = out.unwrap_or_else(|| {
                 let root = workspace_root();
-                if quick { root.join("target/repro-quick") } else { root.join("docs/results") }
+                if quick {
+                    root.join("target/repro-quick")
+                } else {
+                    root.join("docs/results")
+                }
             });
             let registry = experiments::registry();
             let selected: Vec<_> = if all || names.is_empty() {
@@ -74,7 +83,9 @@ fn main() -> ExitCode {
                     match registry.iter().find(|e| e.name() == n) {
                         Some(e) => v.push(e),
                         None => {
-                            eprintln!("unknown experiment {n:?}; `cargo xtask list` shows the registry");
+                            eprintln!(
+                                "unknown experiment {n:?}; `cargo xtask list` shows the registry"
+                            );
                             return ExitCode::FAILURE;
                         }
                     }
@@ -84,17 +95,29 @@ fn main() -> ExitCode {
             let ctx = report::Context::new(out, quick);
             let mut failed = false;
             for e in selected {
-                println!("== {} ({} mode) ==", e.name(), if quick { "quick" } else { "full" });
+                println!(
+                    "== {} ({} mode) ==",
+                    e.name(),
+                    if quick { "quick" } else { "full" }
+                );
                 let start = std::time::Instant::now();
                 match e.run(&ctx) {
-                    Ok(()) => println!("== {} done in {:.1} s ==\n", e.name(), start.elapsed().as_secs_f64()),
+                    Ok(()) => println!(
+                        "== {} done in {:.1} s ==\n",
+                        e.name(),
+                        start.elapsed().as_secs_f64()
+                    ),
                     Err(err) => {
                         eprintln!("== {} FAILED: {err} ==", e.name());
                         failed = true;
                     }
                 }
             }
-            if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+            if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
         }
     }
 }

@@ -19,7 +19,10 @@ pub fn labelled_scatter(
     y_desc: &str,
     points: &[LabelledPoint],
 ) -> Result<()> {
-    let err = |e: &dyn std::fmt::Display| XtaskError::Plot { path: path.to_path_buf(), reason: e.to_string() };
+    let err = |e: &dyn std::fmt::Display| XtaskError::Plot {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    };
     let x_max = points.iter().map(|p| p.x).fold(0.0_f64, f64::max) * 1.25 + 1e-3;
     let y_max = points.iter().map(|p| p.y).fold(0.0_f64, f64::max) * 1.15 + 1e-3;
     let root = SVGBackend::new(path, (900, 640)).into_drawing_area();
@@ -38,12 +41,18 @@ pub fn labelled_scatter(
         .draw()
         .map_err(|e| err(&e))?;
     chart
-        .draw_series(points.iter().map(|p| Circle::new((p.x, p.y), 5, BLUE.filled())))
+        .draw_series(
+            points
+                .iter()
+                .map(|p| Circle::new((p.x, p.y), 5, BLUE.filled())),
+        )
         .map_err(|e| err(&e))?;
     chart
-        .draw_series(points.iter().map(|p| {
-            Text::new(p.label.clone(), (p.x, p.y), ("sans-serif", 13).into_font())
-        }))
+        .draw_series(
+            points
+                .iter()
+                .map(|p| Text::new(p.label.clone(), (p.x, p.y), ("sans-serif", 13).into_font())),
+        )
         .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
     println!("wrote {}", path.display());

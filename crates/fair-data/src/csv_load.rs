@@ -202,6 +202,8 @@ impl CsvSpec {
 }
 
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -307,7 +307,19 @@ impl Dataset {
     }
 }
 
+impl Dataset {
+    /// The same dataset under another name.
+    pub fn renamed(self, name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            ..self
+        }
+    }
+}
+
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 
@@ -402,15 +414,5 @@ mod tests {
             Err(DataError::MissingColumn { .. })
         ));
         assert!(toy().select(&[9]).is_err());
-    }
-}
-
-impl Dataset {
-    /// The same dataset under another name.
-    pub fn renamed(self, name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            ..self
-        }
     }
 }

@@ -135,6 +135,8 @@ pub(crate) fn malformed(file: &EmbeddedFile, line: usize, reason: impl Into<Stri
 }
 
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

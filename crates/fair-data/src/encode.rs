@@ -154,6 +154,8 @@ impl ColumnBuilder {
 }
 
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -131,6 +131,8 @@ impl MinMaxScaler {
 }
 
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -364,6 +364,8 @@ impl FairSvmSynthetic {
 }
 
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -62,7 +62,10 @@ impl Experiment for Audit {
             "model": { "kind": "logistic regression (argmin L-BFGS)", "l2": params.l2, "max_iters": params.max_iters },
             "datasets": json_sets,
         });
-        ctx.write("audit.json", &serde_json::to_string_pretty(&json).unwrap_or_default())?;
+        ctx.write(
+            "audit.json",
+            &serde_json::to_string_pretty(&json).unwrap_or_default(),
+        )?;
         labelled_scatter(
             &ctx.path("audit.svg")?,
             "Baseline logistic regression: fairness gaps per dataset and attribute (test split)",
@@ -127,7 +130,11 @@ fn audit_dataset(data: &Dataset, params: &LogisticParams) -> Result<DatasetAudit
         accuracy,
         auc,
         model.iterations,
-        if model.converged { "converged" } else { "iteration limit" }
+        if model.converged {
+            "converged"
+        } else {
+            "iteration limit"
+        }
     );
     let mut terminal = format!(
         "{}: test accuracy {:.4}, AUC {:.4} ({} test rows)\n",
@@ -142,14 +149,23 @@ fn audit_dataset(data: &Dataset, params: &LogisticParams) -> Result<DatasetAudit
         .map(|a| (a.name.clone(), a.groups.compact()))
         .collect();
     if test.sensitive().len() >= 2 {
-        let names = [test.sensitive()[0].name.as_str(), test.sensitive()[1].name.as_str()];
+        let names = [
+            test.sensitive()[0].name.as_str(),
+            test.sensitive()[1].name.as_str(),
+        ];
         attributes.push((names.join(" × "), test.intersection(&names)?.compact()));
     }
     let mut json_attrs = Vec::new();
     let mut points = Vec::new();
     for (name, groups) in attributes {
         let a = audit_attribute(y, &pred, &scores, &groups)?;
-        let _ = write!(md, "\n### {} — {}\n\n{}", data.name(), name, a.table.markdown());
+        let _ = write!(
+            md,
+            "\n### {} — {}\n\n{}",
+            data.name(),
+            name,
+            a.table.markdown()
+        );
         let _ = writeln!(
             md,
             "\nDP difference {:.4} (ratio {:.4}); equal opportunity difference {:.4}; equalized odds \
@@ -213,19 +229,44 @@ struct AttributeAudit {
     groups_json: Vec<Value>,
 }
 
-fn audit_attribute(y: &[usize], pred: &[usize], scores: &[f64], groups: &Groups) -> Result<AttributeAudit> {
+fn audit_attribute(
+    y: &[usize],
+    pred: &[usize],
+    scores: &[f64],
+    groups: &Groups,
+) -> Result<AttributeAudit> {
     let gc = GroupConfusion::new(y, pred, groups, None)?;
     let skip = ZeroDivision::Skip;
-    let rates = [Rate::Selection, Rate::TruePositive, Rate::FalsePositive, Rate::Accuracy];
+    let rates = [
+        Rate::Selection,
+        Rate::TruePositive,
+        Rate::FalsePositive,
+        Rate::Accuracy,
+    ];
     let summaries = rates
         .iter()
         .map(|&r| gc.summary(r, skip))
         .collect::<std::result::Result<Vec<_>, _>>()?;
     let auc = auc_by_group(y, scores, groups, None, skip)?;
-    let gaps = parity_gaps(&gc, &ParityOptions { zero_division: skip, ..ParityOptions::default() })?;
+    let gaps = parity_gaps(
+        &gc,
+        &ParityOptions {
+            zero_division: skip,
+            ..ParityOptions::default()
+        },
+    )?;
     let ks = ks_statistic(scores, groups, None)?.max;
 
-    let mut table = Table::new(&["group", "n", "base rate", "selection", "TPR", "FPR", "accuracy", "AUC"]);
+    let mut table = Table::new(&[
+        "group",
+        "n",
+        "base rate",
+        "selection",
+        "TPR",
+        "FPR",
+        "accuracy",
+        "AUC",
+    ]);
     let mut groups_json = Vec::new();
     for (g, name) in gc.names().iter().enumerate() {
         let c = &gc.by_group()[g];
@@ -258,5 +299,10 @@ fn audit_attribute(y: &[usize], pred: &[usize], scores: &[f64], groups: &Groups)
         fmt4(Some(summaries[3].overall)),
         fmt4(Some(auc.overall)),
     ]);
-    Ok(AttributeAudit { table, gaps, ks, groups_json })
+    Ok(AttributeAudit {
+        table,
+        gaps,
+        ks,
+        groups_json,
+    })
 }

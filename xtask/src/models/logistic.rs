@@ -24,7 +24,11 @@ pub struct LogisticParams {
 
 impl Default for LogisticParams {
     fn default() -> Self {
-        Self { l2: 1e-4, max_iters: 500, tol_grad: 1e-6 }
+        Self {
+            l2: 1e-4,
+            max_iters: 500,
+            tol_grad: 1e-6,
+        }
     }
 }
 
@@ -55,11 +59,20 @@ impl Problem<'_> {
 
 fn log1p_exp(z: f64) -> f64 {
     // Stable log(1 + e^z) for large |z|.
-    if z > 0.0 { z + (-z).exp().ln_1p() } else { z.exp().ln_1p() }
+    if z > 0.0 {
+        z + (-z).exp().ln_1p()
+    } else {
+        z.exp().ln_1p()
+    }
 }
 
 fn sigmoid(z: f64) -> f64 {
-    if z >= 0.0 { 1.0 / (1.0 + (-z).exp()) } else { let e = z.exp(); e / (1.0 + e) }
+    if z >= 0.0 {
+        1.0 / (1.0 + (-z).exp())
+    } else {
+        let e = z.exp();
+        e / (1.0 + e)
+    }
 }
 
 impl CostFunction for Problem<'_> {
@@ -68,7 +81,12 @@ impl CostFunction for Problem<'_> {
     fn cost(&self, p: &Self::Param) -> std::result::Result<f64, argmin::core::Error> {
         let z = self.margins(p);
         let n = z.len() as f64;
-        let loss: f64 = z.iter().zip(self.y.iter()).map(|(&z, &y)| log1p_exp(z) - y * z).sum::<f64>() / n;
+        let loss: f64 = z
+            .iter()
+            .zip(self.y.iter())
+            .map(|(&z, &y)| log1p_exp(z) - y * z)
+            .sum::<f64>()
+            / n;
         let d = self.x.ncols();
         Ok(loss + 0.5 * self.l2 * p.rows(0, d).norm_squared())
     }
@@ -80,10 +98,16 @@ impl Gradient for Problem<'_> {
     fn gradient(&self, p: &Self::Param) -> std::result::Result<DVector<f64>, argmin::core::Error> {
         let z = self.margins(p);
         let n = z.len() as f64;
-        let r = DVector::from_iterator(z.len(), z.iter().zip(self.y.iter()).map(|(&z, &y)| (sigmoid(z) - y) / n));
+        let r = DVector::from_iterator(
+            z.len(),
+            z.iter()
+                .zip(self.y.iter())
+                .map(|(&z, &y)| (sigmoid(z) - y) / n),
+        );
         let d = self.x.ncols();
         let mut g = DVector::zeros(d + 1);
-        g.rows_mut(0, d).copy_from(&(self.x.tr_mul(&r) + p.rows(0, d) * self.l2));
+        g.rows_mut(0, d)
+            .copy_from(&(self.x.tr_mul(&r) + p.rows(0, d) * self.l2));
         g[d] = r.sum();
         Ok(g)
     }
@@ -92,7 +116,10 @@ impl Gradient for Problem<'_> {
 impl Logistic {
     /// Fits on features `x` and binary labels `y` (class 1 positive).
     pub fn fit(x: &DMatrix<f64>, y: &[usize], params: &LogisticParams) -> Result<Self> {
-        let fail = |reason: String| XtaskError::Training { model: "logistic regression", reason };
+        let fail = |reason: String| XtaskError::Training {
+            model: "logistic regression",
+            reason,
+        };
         if y.len() != x.nrows() || y.iter().any(|&c| c > 1) {
             return Err(fail("labels must be 0/1, one per row".into()));
         }
@@ -138,7 +165,10 @@ impl Logistic {
 
     /// P(y = 1 | x).
     pub fn predict_proba(&self, x: &DMatrix<f64>) -> Vec<f64> {
-        self.decision_function(x).iter().map(|&z| sigmoid(z)).collect()
+        self.decision_function(x)
+            .iter()
+            .map(|&z| sigmoid(z))
+            .collect()
     }
 }
 
@@ -155,7 +185,11 @@ mod tests {
         let p = m.predict_proba(&x);
         assert!(p[0] < 0.5 && p[5] > 0.5);
 
-        let prob = Problem { x: &x, y: DVector::from_vec(vec![0., 0., 1., 0., 1., 1.]), l2: 0.1 };
+        let prob = Problem {
+            x: &x,
+            y: DVector::from_vec(vec![0., 0., 1., 0., 1., 1.]),
+            l2: 0.1,
+        };
         let at = DVector::from_vec(vec![0.3, -0.2]);
         let g = prob.gradient(&at).unwrap();
         for k in 0..2 {

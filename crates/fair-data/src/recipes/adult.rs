@@ -81,6 +81,9 @@ fn rows() -> Result<Vec<AdultRow>> {
     Ok(rows)
 }
 
+/// Reads one categorical field of a row.
+type TextField = fn(&AdultRow) -> String;
+
 fn col<T>(rows: &[AdultRow], f: impl Fn(&AdultRow) -> T) -> Vec<T> {
     rows.iter().map(f).collect()
 }
@@ -124,7 +127,7 @@ pub fn adult_tfco() -> Result<Dataset> {
     let rows = rows()?;
     let train = &rows[..ADULT_TRAIN_ROWS];
     let mut b = ColumnBuilder::default();
-    let cats: [(&str, fn(&AdultRow) -> String); 8] = [
+    let cats: [(&str, TextField); 8] = [
         ("workclass", |r| r.workclass.clone()),
         ("education", |r| r.education.clone()),
         ("marital_status", |r| r.marital_status.clone()),

@@ -179,6 +179,8 @@ fn days_since_epoch(s: &str) -> Option<f64> {
 }
 
 #[cfg(test)]
+// Exact comparisons are intended: the expected values are copied or exactly representable.
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -128,13 +128,13 @@ pub fn default_credit() -> Result<Dataset> {
     }
     let (x, names) = b.build(all.len());
     let y = t
-        .nums(&all, label_col)?
-        .iter()
-        .map(|&v| usize::from(v == 1.0))
+        .flags(&all, label_col)?
+        .into_iter()
+        .map(usize::from)
         .collect();
     let one_hot_level = |prefix: &str, levels: usize, r: usize| -> Result<usize> {
         for l in 0..levels {
-            if t.num(r, &format!("{prefix}_{l}"))? == 1.0 {
+            if t.flag(r, &format!("{prefix}_{l}"))? {
                 return Ok(l);
             }
         }
@@ -160,11 +160,7 @@ pub fn default_credit() -> Result<Dataset> {
             3 => "other",
             _ => "unknown (0)",
         });
-        sex.push(if t.num(r, "SEX")? == 1.0 {
-            "female"
-        } else {
-            "male"
-        });
+        sex.push(if t.flag(r, "SEX")? { "female" } else { "male" });
     }
     let sensitive = vec![
         SensitiveAttribute {

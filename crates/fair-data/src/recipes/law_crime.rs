@@ -32,14 +32,14 @@ fn law_rows() -> Result<LawRows> {
     for r in 0..table.len() {
         let mut found = None;
         for name in LAW_RACES {
-            if table.num(r, &format!("Race_{name}"))? == 1.0 {
+            if table.flag(r, &format!("Race_{name}"))? {
                 found = Some(name);
             }
         }
         race.push(found.ok_or_else(|| malformed(&LAW, r + 2, "no Race_* column is set"))?);
         // Sex_1 (9,537) / Sex_2 (12,254): LSAC codes 1 = female, 2 = male; the counts agree
         // with the known male majority of the 1991 cohort.
-        sex.push(if table.num(r, "Sex_1")? == 1.0 {
+        sex.push(if table.flag(r, "Sex_1")? {
             "female"
         } else {
             "male"
@@ -74,9 +74,9 @@ fn law_dataset(name: &str, with_zfya: bool) -> Result<(Dataset, Vec<f64>)> {
     }
     let (x, names) = b.build(all.len());
     let y = t
-        .nums(&all, "PF_1")?
-        .iter()
-        .map(|&v| usize::from(v == 1.0))
+        .flags(&all, "PF_1")?
+        .into_iter()
+        .map(usize::from)
         .collect();
     let sensitive = vec![
         SensitiveAttribute {
@@ -160,14 +160,14 @@ pub fn communities_crime() -> Result<Dataset> {
     }
     let (x, names) = b.build(all.len());
     let y = t
-        .nums(&all, "high_crime")?
-        .iter()
-        .map(|&v| usize::from(v == 1.0))
+        .flags(&all, "high_crime")?
+        .into_iter()
+        .map(usize::from)
         .collect();
     let black: Vec<&str> = t
-        .nums(&all, ">0.06black")?
-        .iter()
-        .map(|&v| if v == 1.0 { "> 6 %" } else { "<= 6 %" })
+        .flags(&all, ">0.06black")?
+        .into_iter()
+        .map(|v| if v { "> 6 %" } else { "<= 6 %" })
         .collect();
     let sensitive = vec![SensitiveAttribute {
         name: "black_share".into(),

@@ -67,6 +67,15 @@ impl Table {
         })
     }
 
+    /// A 0/1 indicator cell (one-hot columns, binary labels) as a bool.
+    pub(crate) fn flag(&self, row: usize, column: &str) -> Result<bool> {
+        Ok(self.num(row, column)? > 0.5)
+    }
+
+    pub(crate) fn flags(&self, rows: &[usize], column: &str) -> Result<Vec<bool>> {
+        rows.iter().map(|&r| self.flag(r, column)).collect()
+    }
+
     pub(crate) fn nums(&self, rows: &[usize], column: &str) -> Result<Vec<f64>> {
         rows.iter().map(|&r| self.num(r, column)).collect()
     }
