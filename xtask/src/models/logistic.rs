@@ -162,14 +162,6 @@ impl Logistic {
         z.add_scalar_mut(self.intercept);
         z
     }
-
-    /// P(y = 1 | x).
-    pub fn predict_proba(&self, x: &DMatrix<f64>) -> Vec<f64> {
-        self.decision_function(x)
-            .iter()
-            .map(|&z| sigmoid(z))
-            .collect()
-    }
 }
 
 #[cfg(test)]
@@ -182,8 +174,8 @@ mod tests {
         let y = [0, 0, 1, 0, 1, 1];
         let m = Logistic::fit(&x, &y, &LogisticParams::default()).unwrap();
         assert!(m.weights[0] > 0.0);
-        let p = m.predict_proba(&x);
-        assert!(p[0] < 0.5 && p[5] > 0.5);
+        let z = m.decision_function(&x);
+        assert!(z[0] < 0.0 && z[5] > 0.0);
 
         let prob = Problem {
             x: &x,
