@@ -1,0 +1,362 @@
+//! Weighted binary confusion counts per group, accumulated in one pass, and the rates derived
+//! from them.
+//!
+//! Counts come first and rates second: every rate of every group is a ratio of the four counts,
+//! so one pass over the rows yields all of them (and the pooled "overall" counts are the sum of
+//! the group counts, so they need no second pass either).
+
+use crate::error::{MetricError, Result};
+use crate::summary::GroupSummary;
+use crate::validate::{
+    RowWeight, Unit, bad_weight, check_groups, check_len, check_nonempty, weight_ok,
+};
+use crate::zero_division::ZeroDivision;
+use fair_data::Groups;
+
+/// Weighted counts of a binary confusion matrix (positive = 1). Unweighted counts are plain row
+/// counts stored as `f64`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ConfusionCounts {
+    /// True positives: label 1, prediction 1.
+    pub tp: f64,
+    /// False positives: label 0, prediction 1.
+    pub fp: f64,
+    /// True negatives: label 0, prediction 0.
+    pub tn: f64,
+    /// False negatives: label 1, prediction 0 (`fn` is a keyword).
+    pub fn_: f64,
+}
+
+/// A rate derivable from [`ConfusionCounts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rate {
+    /// P(ŷ = 1): (tp + fp) / total. Also called coverage or positive prediction rate.
+    Selection,
+    /// P(ŷ = 1 | y = 1): tp / (tp + fn). Recall.
+    TruePositive,
+    /// P(ŷ = 1 | y = 0): fp / (fp + tn).
+    FalsePositive,
+    /// P(ŷ = 0 | y = 0): tn / (fp + tn).
+    TrueNegative,
+    /// P(ŷ = 0 | y = 1): fn / (tp + fn).
+    FalseNegative,
+    /// P(y = 1 | ŷ = 1): tp / (tp + fp). Positive predictive value.
+    Precision,
+    /// P(ŷ = y): (tp + tn) / total.
+    Accuracy,
+    /// P(ŷ ≠ y): (fp + fn) / total.
+    Error,
+}
+
+impl Rate {
+    /// Every rate, in declaration order.
+    pub const ALL: [Rate; 8] = [
+        Rate::Selection,
+        Rate::TruePositive,
+        Rate::FalsePositive,
+        Rate::TrueNegative,
+        Rate::FalseNegative,
+        Rate::Precision,
+        Rate::Accuracy,
+        Rate::Error,
+    ];
+
+    /// Human-readable name used in summaries and error messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rate::Selection => "selection rate",
+            Rate::TruePositive => "true positive rate",
+            Rate::FalsePositive => "false positive rate",
+            Rate::TrueNegative => "true negative rate",
+            Rate::FalseNegative => "false negative rate",
+            Rate::Precision => "precision",
+            Rate::Accuracy => "accuracy",
+            Rate::Error => "error rate",
+        }
+    }
+}
+
+impl ConfusionCounts {
+    /// Total weight of all rows.
+    pub fn total(&self) -> f64 {
+        self.tp + self.fp + self.tn + self.fn_
+    }
+    /// Weight of label-1 rows.
+    pub fn positives(&self) -> f64 {
+        self.tp + self.fn_
+    }
+    /// Weight of label-0 rows.
+    pub fn negatives(&self) -> f64 {
+        self.fp + self.tn
+    }
+    /// Weight of rows predicted 1.
+    pub fn predicted_positives(&self) -> f64 {
+        self.tp + self.fp
+    }
+    /// Weight of rows predicted 0.
+    pub fn predicted_negatives(&self) -> f64 {
+        self.tn + self.fn_
+    }
+
+    /// Numerator and denominator of `rate`.
+    fn fraction(&self, rate: Rate) -> (f64, f64) {
+        match rate {
+            Rate::Selection => (self.predicted_positives(), self.total()),
+            Rate::TruePositive => (self.tp, self.positives()),
+            Rate::FalsePositive => (self.fp, self.negatives()),
+            Rate::TrueNegative => (self.tn, self.negatives()),
+            Rate::FalseNegative => (self.fn_, self.positives()),
+            Rate::Precision => (self.tp, self.predicted_positives()),
+            Rate::Accuracy => (self.tp + self.tn, self.total()),
+            Rate::Error => (self.fp + self.fn_, self.total()),
+        }
+    }
+
+    /// `rate`, or `None` when its denominator is zero.
+    pub fn rate(&self, rate: Rate) -> Option<f64> {
+        let (num, den) = self.fraction(rate);
+        (den > 0.0).then(|| (num / den).clamp(0.0, 1.0))
+    }
+
+    /// `rate` resolved under a [`ZeroDivision`] policy; `group` names the counts in the error.
+    ///
+    /// # Errors
+    /// [`MetricError::UndefinedRate`] for a zero denominator under [`ZeroDivision::Error`].
+    pub fn rate_with(
+        &self,
+        rate: Rate,
+        zero_division: ZeroDivision,
+        group: &str,
+    ) -> Result<Option<f64>> {
+        let (num, den) = self.fraction(rate);
+        zero_division.resolve(rate.name(), group, num, den)
+    }
+
+    /// Selection rate (None when there are no rows).
+    pub fn selection_rate(&self) -> Option<f64> {
+        self.rate(Rate::Selection)
+    }
+    /// True positive rate (None without positives).
+    pub fn true_positive_rate(&self) -> Option<f64> {
+        self.rate(Rate::TruePositive)
+    }
+    /// False positive rate (None without negatives).
+    pub fn false_positive_rate(&self) -> Option<f64> {
+        self.rate(Rate::FalsePositive)
+    }
+    /// True negative rate (None without negatives).
+    pub fn true_negative_rate(&self) -> Option<f64> {
+        self.rate(Rate::TrueNegative)
+    }
+    /// False negative rate (None without positives).
+    pub fn false_negative_rate(&self) -> Option<f64> {
+        self.rate(Rate::FalseNegative)
+    }
+    /// Precision (None without positive predictions).
+    pub fn precision(&self) -> Option<f64> {
+        self.rate(Rate::Precision)
+    }
+    /// Accuracy (None when there are no rows).
+    pub fn accuracy(&self) -> Option<f64> {
+        self.rate(Rate::Accuracy)
+    }
+    /// Error rate (None when there are no rows).
+    pub fn error_rate(&self) -> Option<f64> {
+        self.rate(Rate::Error)
+    }
+
+    fn add(&mut self, other: &ConfusionCounts) {
+        self.tp += other.tp;
+        self.fp += other.fp;
+        self.tn += other.tn;
+        self.fn_ += other.fn_;
+    }
+}
+
+/// Overall and per-group confusion counts, built in one pass over the rows.
+///
+/// # Examples
+/// ```
+/// use fair_data::Groups;
+/// use fair_metrics::{GroupConfusion, Rate, ZeroDivision};
+/// let groups = Groups::from_labels(&["a", "a", "a", "b", "b", "b"]);
+/// let gc = GroupConfusion::new(&[1, 1, 0, 1, 0, 0], &[1, 0, 0, 1, 1, 1], &groups, None)?;
+/// let tpr = gc.summary(Rate::TruePositive, ZeroDivision::Error)?;
+/// // a: 1 of 2 positives found; b: 1 of 1.
+/// assert_eq!(tpr.by_group, vec![Some(0.5), Some(1.0)]);
+/// assert!((tpr.difference - 0.5).abs() < 1e-12);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupConfusion {
+    names: Vec<String>,
+    by_group: Vec<ConfusionCounts>,
+    overall: ConfusionCounts,
+}
+
+impl GroupConfusion {
+    /// Counts labels against predictions per group.
+    ///
+    /// `y_true` and `y_pred` must be 0/1 (1 = positive); `weights`, if given, finite and `>= 0`
+    /// with a positive total.
+    ///
+    /// # Errors
+    /// [`MetricError::Empty`], [`MetricError::LengthMismatch`], [`MetricError::LabelOutOfRange`],
+    /// [`MetricError::NonFinite`] / [`MetricError::NegativeWeight`] /
+    /// [`MetricError::ZeroTotalWeight`] for bad weights, and [`MetricError::EmptyGroup`] for a
+    /// declared group without rows or weight.
+    pub fn new(
+        y_true: &[usize],
+        y_pred: &[usize],
+        groups: &Groups,
+        weights: Option<&[f64]>,
+    ) -> Result<Self> {
+        let n = y_true.len();
+        check_nonempty("labels", n)?;
+        check_len("predictions", n, y_pred.len())?;
+        check_groups(groups, n)?;
+        let cells = match weights {
+            None => accumulate(y_true, y_pred, groups.codes(), groups.n_groups(), Unit)?,
+            Some(w) => {
+                check_len("sample weights", n, w.len())?;
+                accumulate(y_true, y_pred, groups.codes(), groups.n_groups(), w)?
+            }
+        };
+        let by_group: Vec<ConfusionCounts> = cells
+            .iter()
+            .map(|c| ConfusionCounts {
+                tn: c[0],
+                fp: c[1],
+                fn_: c[2],
+                tp: c[3],
+            })
+            .collect();
+        Self::from_counts(groups.names().to_vec(), by_group)
+    }
+
+    /// Wraps counts computed elsewhere (e.g. one class of a multi-class confusion matrix).
+    ///
+    /// # Errors
+    /// [`MetricError::LengthMismatch`] when names and counts differ in length,
+    /// [`MetricError::Empty`] for no groups, [`MetricError::InvalidParameter`] for a negative or
+    /// non-finite count, [`MetricError::ZeroTotalWeight`] when all counts are zero, and
+    /// [`MetricError::EmptyGroup`] for a group whose counts sum to zero.
+    pub fn from_counts(names: Vec<String>, by_group: Vec<ConfusionCounts>) -> Result<Self> {
+        check_nonempty("groups", names.len())?;
+        check_len("per-group counts", names.len(), by_group.len())?;
+        let mut overall = ConfusionCounts::default();
+        for c in &by_group {
+            if [c.tp, c.fp, c.tn, c.fn_].iter().any(|v| !weight_ok(*v)) {
+                return Err(MetricError::InvalidParameter {
+                    name: "confusion count",
+                    value: format!("{c:?}"),
+                    expected: "finite counts >= 0",
+                });
+            }
+            overall.add(c);
+        }
+        if overall.total() <= 0.0 {
+            return Err(MetricError::ZeroTotalWeight { what: "all rows" });
+        }
+        if let Some(g) = by_group.iter().position(|c| c.total() <= 0.0) {
+            return Err(MetricError::EmptyGroup {
+                group: names[g].clone(),
+            });
+        }
+        Ok(Self {
+            names,
+            by_group,
+            overall,
+        })
+    }
+
+    /// Group names, indexed by group code.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+    /// Counts per group, indexed by group code.
+    pub fn by_group(&self) -> &[ConfusionCounts] {
+        &self.by_group
+    }
+    /// Counts of all rows pooled.
+    pub fn overall(&self) -> &ConfusionCounts {
+        &self.overall
+    }
+    /// Number of groups.
+    pub fn n_groups(&self) -> usize {
+        self.names.len()
+    }
+
+    /// One rate overall and per group, with its gaps.
+    ///
+    /// # Errors
+    /// [`MetricError::UndefinedRate`] under [`ZeroDivision::Error`] when a group (checked first)
+    /// or the pooled rows lack the rate's denominator; [`MetricError::UndefinedMetric`] under
+    /// [`ZeroDivision::Skip`] when every group is skipped.
+    pub fn summary(&self, rate: Rate, zero_division: ZeroDivision) -> Result<GroupSummary> {
+        let by_group = self
+            .by_group
+            .iter()
+            .zip(&self.names)
+            .map(|(c, name)| c.rate_with(rate, zero_division, name))
+            .collect::<Result<Vec<_>>>()?;
+        // The pooled denominator is the sum of the group denominators, so it is zero only when
+        // every group's is; then Skip has skipped every group (reported below by from_values).
+        let overall = self.overall.rate_with(rate, zero_division, "overall")?;
+        match overall {
+            Some(o) => GroupSummary::from_values(rate.name(), self.names.clone(), o, by_group),
+            None => Err(MetricError::UndefinedMetric {
+                metric: rate.name(),
+                reason: "no group has a defined value (all were skipped); use another ZeroDivision policy or other groups",
+            }),
+        }
+    }
+
+    /// The counts of one group, checked against the number of groups.
+    pub(crate) fn group(&self, code: usize) -> Result<&ConfusionCounts> {
+        crate::validate::check_group_code("group code", code, self.n_groups())?;
+        Ok(&self.by_group[code])
+    }
+}
+
+/// The one pass: per-group weighted cells indexed `[2 * label + prediction]`, with the 0/1 and
+/// weight checks fused in so the rows are read once.
+fn accumulate<W: RowWeight>(
+    y_true: &[usize],
+    y_pred: &[usize],
+    codes: &[usize],
+    n_groups: usize,
+    weights: W,
+) -> Result<Vec<[f64; 4]>> {
+    let mut cells = vec![[0.0_f64; 4]; n_groups];
+    for (i, ((&t, &p), &g)) in y_true.iter().zip(y_pred).zip(codes).enumerate() {
+        let w = weights.at(i);
+        // One branch for all three checks keeps the loop tight; the cold path says which failed.
+        if (t | p) > 1 || !weight_ok(w) {
+            return Err(row_error(i, t, p, w));
+        }
+        cells[g][2 * t + p] += w;
+    }
+    Ok(cells)
+}
+
+#[cold]
+fn row_error(row: usize, t: usize, p: usize, w: f64) -> MetricError {
+    if t > 1 {
+        MetricError::LabelOutOfRange {
+            what: "labels",
+            row,
+            label: t,
+            n_classes: 2,
+        }
+    } else if p > 1 {
+        MetricError::LabelOutOfRange {
+            what: "predictions",
+            row,
+            label: p,
+            n_classes: 2,
+        }
+    } else {
+        bad_weight(row, w)
+    }
+}

@@ -1,0 +1,63 @@
+//! Gaps between every pair of groups, for metrics that are not a function of one per-group
+//! number (KS distances, partial parity, cross-group AUC).
+
+use nalgebra::DMatrix;
+
+/// Two group codes, `first < second` unless stated otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct GroupPair {
+    /// Code of the first group.
+    pub first: usize,
+    /// Code of the second group.
+    pub second: usize,
+}
+
+/// A symmetric matrix of non-negative gaps between groups, with its largest entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairwiseSummary {
+    /// Which metric this is.
+    pub metric: &'static str,
+    /// Group names, indexed by group code (rows and columns of `matrix`).
+    pub names: Vec<String>,
+    /// `matrix[(a, b)]` is the gap between groups `a` and `b`; the diagonal is 0.
+    pub matrix: DMatrix<f64>,
+    /// The largest gap over all pairs (0 for a single group).
+    pub max: f64,
+    /// The pair attaining `max` (the first such pair in row-major order; `(0, 0)` for one group).
+    pub worst_pair: GroupPair,
+}
+
+impl PairwiseSummary {
+    /// Builds the summary from a function of `(a, b)` evaluated once per pair `a < b`.
+    pub(crate) fn build(
+        metric: &'static str,
+        names: Vec<String>,
+        mut gap: impl FnMut(usize, usize) -> f64,
+    ) -> Self {
+        let g = names.len();
+        let mut matrix = DMatrix::zeros(g, g);
+        let mut max = 0.0;
+        let mut worst_pair = GroupPair::default();
+        for a in 0..g {
+            for b in a + 1..g {
+                let v = gap(a, b);
+                matrix[(a, b)] = v;
+                matrix[(b, a)] = v;
+                if v > max {
+                    max = v;
+                    worst_pair = GroupPair {
+                        first: a,
+                        second: b,
+                    };
+                }
+            }
+        }
+        Self {
+            metric,
+            names,
+            matrix,
+            max,
+            worst_pair,
+        }
+    }
+}
