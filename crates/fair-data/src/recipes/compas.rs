@@ -60,26 +60,7 @@ pub fn compas_propublica() -> Result<Dataset> {
         let v = t.strs(&keep, name)?;
         b.push_one_hot(&OneHotEncoder::fit(name, &v), &v);
     }
-    let (x, names) = b.build(keep.len());
-    let y = label(&t, &keep, "two_year_recid")?;
-    let sensitive = vec![
-        SensitiveAttribute {
-            name: "race".into(),
-            groups: Groups::from_labels(&t.strs(&keep, "race")?),
-        },
-        SensitiveAttribute {
-            name: "sex".into(),
-            groups: Groups::from_labels(&t.strs(&keep, "sex")?),
-        },
-    ];
-    Dataset::new(
-        "compas-propublica",
-        x,
-        names,
-        y,
-        vec!["no recid".into(), "recid".into()],
-        sensitive,
-    )
+    finish("compas-propublica", &t, &keep, b, "two_year_recid")
 }
 
 /// COMPAS as in FairProjection's code (Alghamdi et al. 2022): the ProPublica filter without the
@@ -133,20 +114,29 @@ pub fn compas_fair_projection() -> Result<Dataset> {
         }
     }
     b.push("length_of_stay", stay);
+    finish("compas-fair-projection", &t, &keep, b, "is_recid")
+}
+
+/// Assembles a COMPAS dataset from the kept rows: features, a 0/1 label column, and the race and
+/// sex attributes every COMPAS recipe carries.
+fn finish(
+    name: &str,
+    t: &Table,
+    keep: &[usize],
+    b: ColumnBuilder,
+    label_column: &str,
+) -> Result<Dataset> {
     let (x, names) = b.build(keep.len());
-    let y = label(&t, &keep, "is_recid")?;
-    let sensitive = vec![
-        SensitiveAttribute {
-            name: "race".into(),
-            groups: Groups::from_labels(&t.strs(&keep, "race")?),
-        },
-        SensitiveAttribute {
-            name: "sex".into(),
-            groups: Groups::from_labels(&t.strs(&keep, "sex")?),
-        },
-    ];
+    let y = label(t, keep, label_column)?;
+    let attribute = |column: &str| -> Result<SensitiveAttribute> {
+        Ok(SensitiveAttribute {
+            name: column.into(),
+            groups: Groups::from_labels(&t.strs(keep, column)?),
+        })
+    };
+    let sensitive = vec![attribute("race")?, attribute("sex")?];
     Dataset::new(
-        "compas-fair-projection",
+        name,
         x,
         names,
         y,
