@@ -12,6 +12,9 @@ pub enum XtaskError {
     /// A metric rejected its input.
     #[error(transparent)]
     Metric(#[from] fair_metrics::MetricError),
+    /// The game-opt solver rejected its input or failed.
+    #[error(transparent)]
+    GameOpt(#[from] game_opt::GameOptError),
     /// Writing a report failed.
     #[error("writing {path}: {source}")]
     Io {
