@@ -12,6 +12,9 @@ pub enum XtaskError {
     /// A metric rejected its input.
     #[error(transparent)]
     Metric(#[from] fair_metrics::MetricError),
+    /// Fair PCA (or one of its baselines) rejected its input or failed numerically.
+    #[error(transparent)]
+    FairPca(#[from] fair_pca::FairPcaError),
     /// The game-opt solver rejected its input or failed.
     #[error(transparent)]
     GameOpt(#[from] game_opt::GameOptError),

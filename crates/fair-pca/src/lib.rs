@@ -1,3 +1,113 @@
-//! Pareto-optimal fair PCA with an adaptive first-order method.
+//! Pareto-optimal fair PCA for `k ≥ 2` groups (Kamani, Haddadpour, Forsati & Mahdavi, "Efficient
+//! Fair Principal Component Analysis", Machine Learning 2022), with the SDP-free baselines.
 //!
-//! Not implemented yet: this crate is reserved for the `fair-pca` issue and exposes no API.
+//! # The problem
+//!
+//! For data `X` (`n × d`, rows = samples) split into groups `X_1, …, X_k` and a target dimension
+//! `r < d`, a projection onto the columns of an orthonormal `U ∈ R^{d×r}` loses
+//!
+//! ```text
+//! L(U)   = ‖X − XUUᵀ‖_F²                       total reconstruction loss        (eq. 2)
+//! L_i(U) = ‖X_i − X_iUUᵀ‖_F²                   loss of group i                  (eq. 3)
+//! E_i(U) = L_i(U) − L_i(U_i*)  ≥ 0              disparity: what i loses by sharing U (eq. 4)
+//! Δ_ij(U) = E_i(U) − E_j(U)                     pairwise disparity               (eq. 11)
+//! ```
+//!
+//! where `U_i*` is group `i`'s own PCA. `U` is *fair* when `E_1 = … = E_k` (eq. 5). Pareto fair PCA
+//! minimizes the vector `[L, ψ(Δ_12), …, ψ(Δ_{k−1,k})]` (eq. 12; or `[L, ψ(E_1), …, ψ(E_k)]`,
+//! eq. 9) by multi-objective gradient descent on the set of orthonormal frames (Algorithm 1): at
+//! each step the descent direction `D = −Σ λ_l Ĝ_l` is minus the minimum-norm point of the convex
+//! hull of the (normalized) gradients — a small QP over the simplex, see [`min_norm`] — which
+//! decreases every objective at once (Lemma 1: `tr(DᵀĜ_j) ≤ −‖D‖²`); the step `U + ηD` is
+//! projected back by its polar factor. Vanilla PCA is one end of the Pareto front (least total
+//! loss); the fair subspaces are the other.
+//!
+//! # What the paper leaves open, and the defaults chosen here
+//!
+//! | choice | default | alternatives |
+//! |---|---|---|
+//! | `ψ` | `½z²` ([`Penalty::Square`]) | `|z|`, `e^{−z}` |
+//! | loss scale | per sample ([`LossScale::PerSample`]) | raw sums |
+//! | normalization (Remark 1) | `G/‖G‖_F` ([`Normalization::Unit`]) | keep `ψ'`, none |
+//! | gradients | Euclidean, as eq. (14) ([`Geometry::Euclidean`]) | Riemannian |
+//! | step | `1/√t` ([`StepRule::InverseSqrt`]) | Armijo (16) |
+//! | iterations `T`, stop | 500, `‖D‖_F ≤ 1e-6` | any |
+//! | `α` (eq. 19) | `0` | any `≥ 0`; see [`regularization_bounds`] |
+//! | start | vanilla PCA | plus seeded random frames (Remark 2), kept by [`StartSelection`] |
+//! | projection | polar factor of the thin SVD | — |
+//! | centring | global mean ([`Centering::Global`]) | none |
+//!
+//! With the paper's Euclidean gradients the direction `D` keeps a component normal to the set of
+//! orthonormal frames (e.g. `∇L = −2UΛ` at vanilla PCA), which the projection absorbs, so
+//! `‖D‖ → 0` rarely happens and runs end with [`Status::MaxIterations`]; with 1/√t steps the
+//! iterates oscillate around a fair frame with an amplitude that shrinks like `1/√t`. That
+//! normal component is also what lets the iteration leave the vanilla start: with
+//! [`Geometry::Riemannian`] gradients vanilla PCA is itself Pareto-stationary. An [`Observer`]
+//! sees every iteration ([`IterInfo`]: step, `‖D‖`, `λ`, Lemma-1 slopes, losses, the iterate).
+//!
+//! # Baselines
+//!
+//! [`vanilla_pca`], [`group_pca`] (the `U_i*`), and [`MwFairPca`]: multiplicative weights on the
+//! min–max relaxation, with Samadi et al.'s LP rounding for two groups (one extra dimension
+//! granted) or rank-`r` roundings for `k` groups (no extra dimension). No SDP solver is needed.
+//!
+//! # Example
+//!
+//! ```
+//! use fair_data::Groups;
+//! use fair_pca::{FairPca, Status, vanilla_pca};
+//! use nalgebra::DMatrix;
+//!
+//! // Two groups with different principal directions: rows of group "a" spread along feature 0,
+//! // rows of group "b" along feature 1, both with a little noise in feature 2.
+//! let x = DMatrix::from_fn(60, 3, |i, j| {
+//!     let t = ((i * 37) % 29) as f64 / 29.0 - 0.5;
+//!     match (i % 2, j) {
+//!         (0, 0) => 4.0 * t,
+//!         (1, 1) => 2.5 * t,
+//!         (_, 2) => 0.2 * t * t,
+//!         _ => 0.0,
+//!     }
+//! });
+//! let groups = Groups::from_labels(&(0..60).map(|i| if i % 2 == 0 { "a" } else { "b" }).collect::<Vec<_>>());
+//!
+//! let fair = FairPca::params(1).max_iter(400).fit(&x, &groups)?;
+//! assert_eq!(fair.report().status, Status::MaxIterations); // the paper's "return U_{T+1}"
+//! let vanilla = vanilla_pca(&x, 1, Default::default())?;
+//!
+//! let f = fair.losses(&x, &groups)?; // fair-metrics' per-group losses of the projection
+//! let v = vanilla.losses(&x, &groups)?;
+//! // Vanilla PCA serves only group a; the fair projection splits the loss between the groups.
+//! assert!(v.per_sample.max_pairwise_gap > 0.3);
+//! assert!(f.per_sample.max_pairwise_gap < 0.1 * v.per_sample.max_pairwise_gap);
+//! assert!(f.total_loss >= v.total_loss); // at a price in total loss
+//! assert_eq!(fair.transform(&x)?.shape(), (60, 1));
+//! # Ok::<(), fair_pca::FairPcaError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(clippy::float_cmp)]
+
+mod baselines;
+mod data;
+mod error;
+mod linalg;
+pub mod min_norm;
+mod model;
+mod mw;
+mod params;
+mod pareto;
+mod problem;
+mod report;
+
+pub use baselines::{AlphaBounds, group_pca, regularization_bounds, vanilla_pca};
+pub use error::{FairPcaError, Result};
+pub use linalg::orthonormality_error;
+pub use model::{FairPca, ORTHONORMAL_TOLERANCE, Projection};
+pub use mw::{MwFairPca, MwFairPcaParams, MwFairPcaValidParams, MwReport, MwRounding};
+pub use params::{
+    Centering, DEFAULT_MAX_ITER, DEFAULT_TOL, FairPcaParams, FairPcaValidParams, Geometry,
+    LossScale, MAX_OBJECTIVES, MAX_RANDOM_STARTS, Normalization, Objectives, Penalty,
+    StartSelection, StepRule,
+};
+pub use report::{FitReport, IterInfo, NoObserver, Observer, StartKind, StartReport, Status};

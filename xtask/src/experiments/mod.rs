@@ -1,6 +1,7 @@
 //! The registry of reproducible experiments. Each later issue adds its experiment here.
 
 mod audit;
+mod fair_pca;
 mod proxy_lagrangian;
 
 use crate::report::{Context, Result};
@@ -19,6 +20,7 @@ pub trait Experiment {
 pub fn registry() -> Vec<Box<dyn Experiment>> {
     vec![
         Box::new(audit::Audit),
+        Box::new(fair_pca::FairPcaRepro),
         Box::new(proxy_lagrangian::ProxyLagrangianRepro),
     ]
 }

@@ -1,3 +1,4 @@
 //! Base models the experiments train; method crates never depend on these.
 
+pub mod linear_svm;
 pub mod logistic;

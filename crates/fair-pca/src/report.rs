@@ -1,0 +1,189 @@
+//! Outcomes of a fit: status, per-start summaries, and the observer hooks of the outer loop.
+
+use crate::params::LossScale;
+use nalgebra::DMatrix;
+use std::fmt;
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+/// How a run of Algorithm 1 ended. Every variant is an outcome, not an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// `‖D_t‖_F ≤ tol`: a (numerically) Pareto-stationary frame was reached.
+    Converged,
+    /// `max_iter` steps were taken without `‖D‖ ≤ tol` (the paper's "return `U_{T+1}`"). This is
+    /// the normal outcome with [`Geometry::Euclidean`](crate::Geometry::Euclidean), whose `‖D‖`
+    /// does not vanish on the set of orthonormal frames.
+    MaxIterations,
+    /// The Armijo search found no acceptable step within `max_halvings`.
+    Stalled,
+    /// An observer returned `ControlFlow::Break`.
+    Stopped,
+}
+
+impl Status {
+    /// True for [`Status::Converged`].
+    pub fn is_success(self) -> bool {
+        self == Self::Converged
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Converged => "converged",
+            Self::MaxIterations => "iteration limit",
+            Self::Stalled => "line search stalled",
+            Self::Stopped => "stopped by observer",
+        })
+    }
+}
+
+/// Where a run of Algorithm 1 started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StartKind {
+    /// The vanilla PCA basis (top-`r` eigenvectors of `XᵀX`).
+    VanillaPca,
+    /// The `index`-th random orthonormal frame drawn from the seed.
+    Random {
+        /// 0-based draw index.
+        index: usize,
+    },
+}
+
+impl fmt::Display for StartKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::VanillaPca => f.write_str("vanilla PCA"),
+            Self::Random { index } => write!(f, "random frame #{index}"),
+        }
+    }
+}
+
+/// The result of one start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartReport {
+    /// Where it started.
+    pub kind: StartKind,
+    /// How it ended.
+    pub status: Status,
+    /// Steps taken.
+    pub iterations: usize,
+    /// `‖D‖_F` of the last direction computed.
+    pub direction_norm: f64,
+    /// Total reconstruction loss of the final frame, on the objectives' scale.
+    pub total_loss: f64,
+    /// `E_i` of the final frame, on the objectives' scale.
+    pub disparities: Vec<f64>,
+    /// `max_{i<j} |E_i − E_j|` of the final frame, on the objectives' scale.
+    pub max_gap: f64,
+    /// The objective vector `f` at the final frame.
+    pub objectives: Vec<f64>,
+}
+
+/// Diagnostics of a fit (linfa-`Svm`-style: every fit says whether and how it converged).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitReport {
+    /// Status of the kept start ([`Status::Stopped`] if an observer stopped any start).
+    pub status: Status,
+    /// Steps taken by the kept start.
+    pub iterations: usize,
+    /// Total reconstruction loss of the result, on [`scale`](Self::scale).
+    pub objective: f64,
+    /// Fairness violation of the result: `max_{i<j} |E_i − E_j|` on [`scale`](Self::scale).
+    pub max_violation: f64,
+    /// The loss scale of `objective` and `max_violation`.
+    pub scale: LossScale,
+    /// Index into [`starts`](Self::starts) of the kept start.
+    pub selected_start: usize,
+    /// Every start that ran, in order.
+    pub starts: Vec<StartReport>,
+    /// Wall time of the whole fit (not part of any result; excluded from determinism).
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for FitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let scale = match self.scale {
+            LossScale::PerSample => "per sample",
+            LossScale::Raw => "raw",
+        };
+        writeln!(
+            f,
+            "Pareto fair PCA: {} after {} iterations (start {} of {}: {}); total loss {:.6} and \
+             max disparity gap {:.3e} ({scale}); {:.3} s",
+            self.status,
+            self.iterations,
+            self.selected_start + 1,
+            self.starts.len(),
+            self.starts
+                .get(self.selected_start)
+                .map_or_else(|| "–".to_string(), |s| s.kind.to_string()),
+            self.objective,
+            self.max_violation,
+            self.elapsed.as_secs_f64()
+        )?;
+        for (i, s) in self.starts.iter().enumerate() {
+            writeln!(
+                f,
+                "  start {}: {:<18} {:<20} {:>5} it  ‖D‖ {:.2e}  loss {:.6}  gap {:.3e}",
+                i + 1,
+                s.kind.to_string(),
+                s.status.to_string(),
+                s.iterations,
+                s.direction_norm,
+                s.total_loss,
+                s.max_gap
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What the outer loop reports after each iteration.
+#[derive(Debug, Clone, Copy)]
+pub struct IterInfo<'a> {
+    /// Index of the start (0-based, in [`FitReport::starts`] order).
+    pub start: usize,
+    /// Iteration `t` (1-based).
+    pub iteration: usize,
+    /// Step size `η_t` taken (0 when the run stops at this iteration without a step).
+    pub step: f64,
+    /// Armijo halvings `p` of the accepted step (`None` for `1/√t` steps or when none was taken).
+    pub halvings: Option<u32>,
+    /// `‖D_t‖_F`.
+    pub direction_norm: f64,
+    /// `λ̂^{(t)}`: the QP weights of the objectives.
+    pub weights: &'a [f64],
+    /// `tr(D_tᵀ Ĝ_j)` for each objective `j`, computed from the matrices (Lemma 1: each is
+    /// `≤ −‖D_t‖²`), with `Ĝ_j` the (normalized) gradients that entered the QP.
+    pub descent_slopes: &'a [f64],
+    /// The objective vector `f(U_t)`.
+    pub objectives: &'a [f64],
+    /// Total loss at `U_t` (objectives' scale).
+    pub total_loss: f64,
+    /// `max_{i<j} |E_i − E_j|` at `U_t` (objectives' scale).
+    pub max_gap: f64,
+    /// The next iterate `U_{t+1}` (`U_t` itself when no step was taken).
+    pub iterate: &'a DMatrix<f64>,
+}
+
+/// Hooks of the outer loop; every method has a no-op default. `xtask` plugs a progress bar in
+/// here; tests use it to check invariants at every iteration.
+pub trait Observer {
+    /// Called before a start runs.
+    fn on_start(&mut self, _start: usize, _kind: StartKind) {}
+    /// Called after every iteration; `ControlFlow::Break(())` ends the fit with
+    /// [`Status::Stopped`] (remaining starts are skipped).
+    fn on_iter(&mut self, _info: &IterInfo<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// Called when a start has finished.
+    fn on_finish(&mut self, _report: &StartReport) {}
+}
+
+/// An observer that does nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
