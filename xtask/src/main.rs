@@ -13,6 +13,7 @@
 mod experiments;
 mod models;
 mod plot;
+mod plot_lines;
 mod report;
 
 use clap::{Parser, Subcommand};

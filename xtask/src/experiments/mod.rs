@@ -1,6 +1,7 @@
 //! The registry of reproducible experiments. Each later issue adds its experiment here.
 
 mod audit;
+mod idca;
 
 use crate::report::{Context, Result};
 
@@ -16,5 +17,5 @@ pub trait Experiment {
 
 /// Every registered experiment, in the order `repro --all` runs them.
 pub fn registry() -> Vec<Box<dyn Experiment>> {
-    vec![Box::new(audit::Audit)]
+    vec![Box::new(audit::Audit), Box::new(idca::Idca)]
 }
