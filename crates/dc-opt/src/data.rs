@@ -229,8 +229,8 @@ impl CrossData {
         let mut groups_r = Vec::with_capacity(g);
         let mut cells = Vec::with_capacity(g);
         let mut start = 0;
-        for k in 0..g {
-            let end = start + counts[k];
+        for &count in &counts {
+            let end = start + count;
             let neg = order[start..end]
                 .iter()
                 .filter(|&&i| labels[i] == 0)

@@ -52,7 +52,7 @@ impl History {
 
 impl Observer for History {
     fn on_iter(&mut self, info: &IterInfo) -> ControlFlow<()> {
-        if self.every <= 1 || info.iter % self.every == 0 {
+        if self.every <= 1 || info.iter.is_multiple_of(self.every) {
             self.iters.push(*info);
         }
         ControlFlow::Continue(())

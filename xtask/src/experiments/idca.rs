@@ -219,13 +219,12 @@ fn mean_ci(v: &[f64]) -> (f64, f64) {
     (m, t * (var / n).sqrt())
 }
 
+/// How to read the binary sensitive attribute of a part of the data.
+type GroupsOf = Box<dyn Fn(&Dataset) -> Result<Groups>>;
+
 fn load(spec: &Spec, seed: u64) -> Result<Split> {
-    let (train, val, test, groups_of): (
-        Dataset,
-        Dataset,
-        Dataset,
-        Box<dyn Fn(&Dataset) -> Result<Groups>>,
-    ) = if spec.name == "a9a" {
+    let (train, val, test, groups_of): (Dataset, Dataset, Dataset, GroupsOf) = if spec.name == "a9a"
+    {
         // a9a's own train/test split; 10 % of the training part is validation (seeded).
         let all = fair_data::recipes::adult_a9a()?;
         let n_train = fair_data::recipes::ADULT_TRAIN_ROWS;
