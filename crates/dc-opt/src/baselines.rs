@@ -126,7 +126,7 @@ pub fn fit_regularized(
                 let (mut best, mut arg) = (f64::NEG_INFINITY, (0, 0, 1.0));
                 for (j, &p) in grid.iter().enumerate() {
                     for k in 0..g {
-                        let rows = data.group_rows(k);
+                        let rows = data.group(k);
                         let nk = rows.len() as f64;
                         let m = scores[rows]
                             .iter()
@@ -141,7 +141,7 @@ pub fn fit_regularized(
                 }
                 let (j, k, sign) = arg;
                 let wgt = 2.0 * params.lambda / (b - a) * sign;
-                let rows = data.group_rows(k);
+                let rows = data.group(k);
                 let nk = rows.len() as f64;
                 let mut total = 0.0;
                 for r in rows.clone() {
@@ -154,7 +154,7 @@ pub fn fit_regularized(
             }
             Penalty::PartialDp { threshold } => {
                 for (k, mk) in means.iter_mut().enumerate() {
-                    let rows = data.group_rows(k);
+                    let rows = data.group(k);
                     *mk = scores[rows.clone()]
                         .iter()
                         .map(|&s| sur.value(s - threshold))
@@ -174,7 +174,7 @@ pub fn fit_regularized(
                 let (k, k2) = arg;
                 let wgt = params.lambda / (b - a);
                 for (grp, sign) in [(k, 1.0), (k2, -1.0)] {
-                    let rows = data.group_rows(grp);
+                    let rows = data.group(grp);
                     let nk = rows.len() as f64;
                     let slope = clipped_slope(means[grp], a, b);
                     for r in rows.clone() {

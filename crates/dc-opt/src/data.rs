@@ -107,8 +107,13 @@ impl SparseRows {
     pub fn nnz(&self) -> usize {
         self.indices.len()
     }
-    /// Column indices and values of row `r` (`r < nrows()`).
-    pub fn row(&self, r: usize) -> (&[usize], &[f64]) {
+    /// Column indices and values of row `r`, or `None` when `r >= nrows()`.
+    pub fn get_row(&self, r: usize) -> Option<(&[usize], &[f64])> {
+        (r < self.nrows()).then(|| self.row(r))
+    }
+
+    #[inline]
+    pub(crate) fn row(&self, r: usize) -> (&[usize], &[f64]) {
         let span = self.indptr[r]..self.indptr[r + 1];
         (&self.indices[span.clone()], &self.values[span])
     }
@@ -288,12 +293,20 @@ impl CrossData {
     pub fn n_groups(&self) -> usize {
         self.groups.len()
     }
-    /// Stored rows of group `k` (stored order).
-    pub fn group_rows(&self, k: usize) -> Range<usize> {
+    /// Stored rows of group `k` (stored order); `None` for an unknown group.
+    pub fn group_rows(&self, k: usize) -> Option<Range<usize>> {
+        self.groups.get(k).cloned()
+    }
+    /// Stored rows of group `k` with label `y` (0 or 1); `None` for an unknown group or label.
+    pub fn cell_rows(&self, k: usize, y: usize) -> Option<Range<usize>> {
+        self.cells.get(k).and_then(|c| c.get(y)).cloned()
+    }
+    #[inline]
+    pub(crate) fn group(&self, k: usize) -> Range<usize> {
         self.groups[k].clone()
     }
-    /// Stored rows of group `k` with label `y` (0 or 1).
-    pub fn cell_rows(&self, k: usize, y: usize) -> Range<usize> {
+    #[inline]
+    pub(crate) fn cell(&self, k: usize, y: usize) -> Range<usize> {
         self.cells[k][y].clone()
     }
     /// Original index of each stored row.
@@ -306,7 +319,7 @@ impl CrossData {
     }
 
     /// Scores `⟨w, x̃_i⟩` of every stored row into `out` (parallel over rows, no allocation).
-    pub fn scores_into(&self, w: &[f64], out: &mut [f64]) {
+    pub(crate) fn scores_into(&self, w: &[f64], out: &mut [f64]) {
         let d = self.d;
         out.par_iter_mut()
             .with_min_len(PAR_MIN_ROWS)
@@ -318,7 +331,7 @@ impl CrossData {
     }
 
     /// `out += Σ_{i ∈ rows} coef[i] · x̃_i` (`out.len() == 2d + 2`), parallel over columns.
-    pub fn add_xt_mul(&self, coef: &[f64], rows: Range<usize>, out: &mut [f64]) {
+    pub(crate) fn add_xt_mul(&self, coef: &[f64], rows: Range<usize>, out: &mut [f64]) {
         let d = self.d;
         let (s1, sg) = rows.clone().fold((0.0, 0.0), |(a, b), r| {
             (a + coef[r], b + coef[r] * self.gamma[r])
@@ -352,14 +365,14 @@ impl CrossData {
 
     /// Number of fixed row chunks of the deterministic parallel sums (the length of the
     /// `partials` buffer of [`CrossData::logistic_loss`]).
-    pub fn n_chunks(&self) -> usize {
+    pub(crate) fn n_chunks(&self) -> usize {
         self.n_rows().div_ceil(PAR_MIN_ROWS)
     }
 
     /// Mean logistic loss `(1/n) Σ ln(1 + exp(−ζ_i s_i))` of scores `s`. The sum runs over fixed
     /// chunks (partial sums in `partials`, length [`CrossData::n_chunks`]) added in order, so the
     /// result is bit-identical whatever the thread count or scheduling.
-    pub fn logistic_loss(&self, scores: &[f64], partials: &mut [f64]) -> f64 {
+    pub(crate) fn logistic_loss(&self, scores: &[f64], partials: &mut [f64]) -> f64 {
         let n = scores.len() as f64;
         partials
             .par_iter_mut()
@@ -377,7 +390,7 @@ impl CrossData {
 
     /// Writes the per-row coefficients of the logistic-loss gradient into `coef`
     /// (`∇ = Σ coef_i x̃_i`).
-    pub fn logistic_coef(&self, scores: &[f64], coef: &mut [f64]) {
+    pub(crate) fn logistic_coef(&self, scores: &[f64], coef: &mut [f64]) {
         let n = scores.len() as f64;
         coef.par_iter_mut()
             .with_min_len(PAR_MIN_ROWS)

@@ -26,6 +26,13 @@ pub struct ModelWorkspace {
 }
 
 impl ModelWorkspace {
+    /// Whether this workspace was made for `data` with `cells` cells.
+    fn fits(&self, data: &CrossData, cells: usize) -> bool {
+        self.scores.len() == data.n_rows()
+            && self.coef.len() == data.n_rows()
+            && self.cell_means.len() == cells
+            && self.partials.len() == data.n_chunks()
+    }
     fn new(data: &CrossData, cells: usize) -> Self {
         let n = data.n_rows();
         Self {
@@ -164,9 +171,14 @@ impl<'a> PartialSp<'a> {
         x
     }
 
-    /// The weights `w` part of a variable `x = (w, θ)`.
+    /// The weights `w` part of a variable `x = (w, θ)` (all of `x` if it is shorter).
     pub fn weights<'x>(&self, x: &'x [f64]) -> &'x [f64] {
-        &x[..self.data.dim()]
+        &x[..self.data.dim().min(x.len())]
+    }
+
+    /// `x` and the output buffer have the lengths the trait requires, and `ws` fits.
+    fn buffers_ok(&self, x: &[f64], out: usize, want: usize, ws: &ModelWorkspace) -> bool {
+        x.len() == self.dim() && out == want && ws.fits(self.data, 0)
     }
 
     fn locate(&self, i: usize) -> (usize, usize, bool) {
@@ -191,9 +203,20 @@ impl DcProblem for PartialSp<'_> {
         ModelWorkspace::new(self.data, 0)
     }
     fn prepare(&self, x: &[f64], ws: &mut ModelWorkspace) {
-        self.data.scores_into(&x[..self.data.dim()], &mut ws.scores);
+        if !ws.fits(self.data, 0) {
+            *ws = self.workspace();
+        }
+        if x.len() == self.dim() {
+            self.data.scores_into(&x[..self.data.dim()], &mut ws.scores);
+        } else {
+            ws.scores.fill(f64::NAN);
+        }
     }
     fn values(&self, part: Part, x: &[f64], ws: &mut ModelWorkspace, out: &mut [f64]) {
+        if !self.buffers_ok(x, out.len(), self.n_constraints() + 1, ws) {
+            out.fill(f64::NAN);
+            return;
+        }
         let nw = self.data.dim();
         let g = self.data.n_groups();
         out[0] = match part {
@@ -208,7 +231,7 @@ impl DcProblem for PartialSp<'_> {
                 let (j, k) = (jk / g, jk % g);
                 let p = self.grid[j];
                 let (phi_p, phi_m) =
-                    surrogate_means(self.surrogate, scores, self.data.group_rows(k), x[nw + j]);
+                    surrogate_means(self.surrogate, scores, self.data.group(k), x[nw + j]);
                 match part {
                     Part::Plus => {
                         pair[0] = phi_m;
@@ -229,6 +252,10 @@ impl DcProblem for PartialSp<'_> {
         ws: &mut ModelWorkspace,
         out: &mut [f64],
     ) {
+        if !self.buffers_ok(x, out.len(), self.dim(), ws) || i > self.n_constraints() {
+            out.fill(f64::NAN);
+            return;
+        }
         if i == 0 {
             return objective_subgradient(self.data, part, ws, out);
         }
@@ -237,7 +264,7 @@ impl DcProblem for PartialSp<'_> {
         let (j, k, upper) = self.locate(i);
         // lower: f⁺ = Φ⁻, f⁻ = Φ⁺ − p;  upper: f⁺ = Φ⁺, f⁻ = Φ⁻ + const.
         let use_plus = matches!((upper, part), (false, Part::Minus) | (true, Part::Plus));
-        let rows = self.data.group_rows(k);
+        let rows = self.data.group(k);
         let nk = rows.len() as f64;
         let t = x[nw + j];
         let sur = self.surrogate;
@@ -337,14 +364,14 @@ impl<'a> PartialDp<'a> {
         };
         match variant {
             DpVariant::DemographicParity => {
-                add_family(&|k| data.group_rows(k), "the training rows")?;
+                add_family(&|k| data.group(k), "the training rows")?;
             }
             DpVariant::EqualOpportunity => {
-                add_family(&|k| data.cell_rows(k, 1), "the positives of the group")?;
+                add_family(&|k| data.cell(k, 1), "the positives of the group")?;
             }
             DpVariant::EqualizedOdds => {
-                add_family(&|k| data.cell_rows(k, 1), "the positives of the group")?;
-                add_family(&|k| data.cell_rows(k, 0), "the negatives of the group")?;
+                add_family(&|k| data.cell(k, 1), "the positives of the group")?;
+                add_family(&|k| data.cell(k, 0), "the negatives of the group")?;
             }
         }
         Ok(Self {
@@ -369,6 +396,11 @@ impl<'a> PartialDp<'a> {
         self.pairs.len()
     }
 
+    /// `x` and the output buffer have the lengths the trait requires, and `ws` fits.
+    fn buffers_ok(&self, x: &[f64], out: usize, want: usize, ws: &ModelWorkspace) -> bool {
+        x.len() == self.dim() && out == want && ws.fits(self.data, self.cells.len())
+    }
+
     /// Subgradient coefficient of `A_c^t` per row: uses σ⁻' when `S_c⁻ + t ≥ S_c⁺`.
     fn a_uses_minus(&self, ws: &ModelWorkspace, c: usize, t: f64) -> bool {
         let (sp, sm) = ws.cell_means[c];
@@ -389,13 +421,24 @@ impl DcProblem for PartialDp<'_> {
         ModelWorkspace::new(self.data, self.cells.len())
     }
     fn prepare(&self, x: &[f64], ws: &mut ModelWorkspace) {
-        self.data.scores_into(x, &mut ws.scores);
+        if !ws.fits(self.data, self.cells.len()) {
+            *ws = self.workspace();
+        }
+        if x.len() == self.dim() {
+            self.data.scores_into(x, &mut ws.scores);
+        } else {
+            ws.scores.fill(f64::NAN);
+        }
         for (c, rows) in self.cells.iter().enumerate() {
             ws.cell_means[c] =
                 surrogate_means(self.surrogate, &ws.scores, rows.clone(), self.threshold);
         }
     }
-    fn values(&self, part: Part, _x: &[f64], ws: &mut ModelWorkspace, out: &mut [f64]) {
+    fn values(&self, part: Part, x: &[f64], ws: &mut ModelWorkspace, out: &mut [f64]) {
+        if !self.buffers_ok(x, out.len(), self.n_constraints() + 1, ws) {
+            out.fill(f64::NAN);
+            return;
+        }
         out[0] = match part {
             Part::Plus => self.data.logistic_loss(&ws.scores, &mut ws.partials),
             Part::Minus => 0.0,
@@ -422,10 +465,14 @@ impl DcProblem for PartialDp<'_> {
         &self,
         part: Part,
         i: usize,
-        _x: &[f64],
+        x: &[f64],
         ws: &mut ModelWorkspace,
         out: &mut [f64],
     ) {
+        if !self.buffers_ok(x, out.len(), self.dim(), ws) || i > self.n_constraints() {
+            out.fill(f64::NAN);
+            return;
+        }
         if i == 0 {
             return objective_subgradient(self.data, part, ws, out);
         }

@@ -22,7 +22,8 @@ pub enum Part {
 /// caller-owned [`DcProblem::Workspace`]: [`DcProblem::prepare`] does the shared work at a point
 /// (for a linear model, the scores), after which values and subgradients at that same point are
 /// cheap. Implementations must not allocate in `prepare`, `values` or `subgradient`, so the
-/// solvers' inner loops are allocation-free.
+/// solvers' inner loops are allocation-free. The crate's models never panic on wrong buffer
+/// lengths: they write NaN instead, which the solvers report as [`crate::DcOptError::Numerical`].
 pub trait DcProblem {
     /// Scratch memory reused across evaluations.
     type Workspace;

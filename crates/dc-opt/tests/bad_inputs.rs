@@ -327,3 +327,42 @@ fn bad_regularized_settings_are_rejected() {
     let sp = Penalty::PartialSp { grid: vec![0.9] };
     assert!(fit_regularized(&data, interval(), &sp, &RegularizedParams::default()).is_err());
 }
+
+#[test]
+fn wrong_buffer_lengths_give_nan_not_a_panic() {
+    use dc_opt::{DcProblem, Part};
+    let data = common::cross_data(50, 3, 1);
+    let other = common::cross_data(20, 3, 2);
+    let dp = PartialDp::new(
+        &data,
+        interval(),
+        0.1,
+        0.0,
+        Surrogate::HardSigmoid,
+        DpVariant::DemographicParity,
+    )
+    .unwrap();
+    let small = PartialDp::new(
+        &other,
+        interval(),
+        0.1,
+        0.0,
+        Surrogate::HardSigmoid,
+        DpVariant::DemographicParity,
+    )
+    .unwrap();
+    let x = dp.initial_point();
+    // A workspace of another problem is replaced, not indexed out of bounds.
+    let mut ws = small.workspace();
+    dp.prepare(&x, &mut ws);
+    let mut out = vec![0.0; 2];
+    dp.values(Part::Plus, &x, &mut ws, &mut out);
+    assert!(out.iter().all(|v| v.is_nan()));
+    let mut g = vec![0.0; 3];
+    dp.subgradient(Part::Plus, 0, &x, &mut ws, &mut g);
+    assert!(g.iter().all(|v| v.is_nan()));
+    let mut g = vec![0.0; dp.dim()];
+    dp.subgradient(Part::Minus, 99, &x, &mut ws, &mut g);
+    assert!(g.iter().all(|v| v.is_nan()));
+    assert!(data.group_rows(7).is_none() && data.cell_rows(0, 2).is_none());
+}

@@ -103,7 +103,7 @@ fn sp_direct(p: &PartialSp, sur: Surrogate, kappa: f64, x: &[f64]) -> Vec<f64> {
     let mut out = Vec::new();
     for (j, &pp) in p.grid().iter().enumerate() {
         for k in 0..d.n_groups() {
-            let rows = d.group_rows(k);
+            let rows = d.group_rows(k).unwrap();
             let m = s[rows.clone()]
                 .iter()
                 .map(|&v| sur.value(v - x[nw + j]))
@@ -127,11 +127,11 @@ fn dp_direct(sur: Surrogate, variant: DpVariant, kappa: f64, x: &[f64]) -> Vec<f
     };
     let c = |v: f64| v.min(0.7) - v.min(0.2);
     let families: Vec<Vec<std::ops::Range<usize>>> = match variant {
-        DpVariant::DemographicParity => vec![(0..2).map(|k| d.group_rows(k)).collect()],
-        DpVariant::EqualOpportunity => vec![(0..2).map(|k| d.cell_rows(k, 1)).collect()],
+        DpVariant::DemographicParity => vec![(0..2).map(|k| d.group_rows(k).unwrap()).collect()],
+        DpVariant::EqualOpportunity => vec![(0..2).map(|k| d.cell_rows(k, 1).unwrap()).collect()],
         DpVariant::EqualizedOdds => vec![
-            (0..2).map(|k| d.cell_rows(k, 1)).collect(),
-            (0..2).map(|k| d.cell_rows(k, 0)).collect(),
+            (0..2).map(|k| d.cell_rows(k, 1).unwrap()).collect(),
+            (0..2).map(|k| d.cell_rows(k, 0).unwrap()).collect(),
         ],
     };
     let mut out = Vec::new();

@@ -804,7 +804,7 @@ fn write_reports(
         // Table 4.
         let mut t4 = Table::new(&[
             "κ",
-            "|Î|",
+            "#Î",
             "pSP fairness",
             "paper",
             "±0.03",
