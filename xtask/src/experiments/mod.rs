@@ -2,6 +2,7 @@
 
 mod audit;
 mod fair_pca;
+mod idca;
 mod proxy_lagrangian;
 
 use crate::report::{Context, Result};
@@ -22,5 +23,6 @@ pub fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(audit::Audit),
         Box::new(fair_pca::FairPcaRepro),
         Box::new(proxy_lagrangian::ProxyLagrangianRepro),
+        Box::new(idca::Idca),
     ]
 }
