@@ -12,6 +12,9 @@ pub enum XtaskError {
     /// A metric rejected its input.
     #[error(transparent)]
     Metric(#[from] fair_metrics::MetricError),
+    /// FairProjection rejected its input or broke down.
+    #[error(transparent)]
+    InfoProjection(#[from] info_projection::InfoProjectionError),
     /// Fair PCA (or one of its baselines) rejected its input or failed numerically.
     #[error(transparent)]
     FairPca(#[from] fair_pca::FairPcaError),

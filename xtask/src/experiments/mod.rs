@@ -2,6 +2,7 @@
 
 mod audit;
 mod fair_pca;
+mod fair_projection;
 mod idca;
 mod proxy_lagrangian;
 
@@ -21,6 +22,7 @@ pub trait Experiment {
 pub fn registry() -> Vec<Box<dyn Experiment>> {
     vec![
         Box::new(audit::Audit),
+        Box::new(fair_projection::FairProjectionRepro),
         Box::new(fair_pca::FairPcaRepro),
         Box::new(proxy_lagrangian::ProxyLagrangianRepro),
         Box::new(idca::Idca),

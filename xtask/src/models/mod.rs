@@ -2,3 +2,4 @@
 
 pub mod linear_svm;
 pub mod logistic;
+pub mod softmax;

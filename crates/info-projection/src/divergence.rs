@@ -1,0 +1,245 @@
+//! Per-sample kernels: the tilt `h = ∇_v D^conj(v, p)` at `v = −u`, the conjugate value, and the
+//! ADMM inner problems (Algorithms 2 and 3 of the paper, with erratum E3).
+
+use crate::params::Divergence;
+
+/// Largest number of Newton / fixed-point steps of a per-sample solve.
+const MAX_INNER: usize = 200;
+
+/// Writes the tilted scores into `h` and returns `D^conj(−u, p)`.
+///
+/// ```text
+/// KL: h = softmax(log p − u),           D^conj = log Σ_c p_c e^{−u_c}
+/// CE: h_c = p_c / (θ + u_c), Σ h_c = 1,  D^conj = θ − 1 − Σ_c p_c log(θ + u_c)
+/// ```
+#[inline]
+pub(crate) fn tilt(div: Divergence, p: &[f64], u: &[f64], h: &mut [f64]) -> f64 {
+    match div {
+        Divergence::Kl => kl_tilt(p, u, h),
+        Divergence::CrossEntropy => ce_tilt(p, u, h),
+    }
+}
+
+#[inline]
+fn kl_tilt(p: &[f64], u: &[f64], h: &mut [f64]) -> f64 {
+    let m = u.iter().fold(f64::INFINITY, |a, &b| a.min(b)); // max of −u
+    let mut s = 0.0;
+    for ((hc, &pc), &uc) in h.iter_mut().zip(p).zip(u) {
+        let e = pc * (m - uc).exp();
+        *hc = e;
+        s += e;
+    }
+    let inv = 1.0 / s;
+    for hc in h.iter_mut() {
+        *hc *= inv;
+    }
+    -m + s.ln()
+}
+
+/// CE normaliser by safeguarded Newton on `t = θ + min_c u_c ∈ [max_c(p_c − d_c), 1]`,
+/// `d_c = u_c − min u ≥ 0`, for `f(t) = Σ_c p_c/(t + d_c) − 1` (convex, decreasing): Newton from
+/// the left of the root increases monotonically and never overshoots.
+#[inline]
+fn ce_tilt(p: &[f64], u: &[f64], h: &mut [f64]) -> f64 {
+    let umin = u.iter().fold(f64::INFINITY, |a, &b| a.min(b));
+    let psum: f64 = p.iter().sum();
+    let mut t = p
+        .iter()
+        .zip(u)
+        .map(|(&pc, &uc)| pc - (uc - umin))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let hi = psum.max(t);
+    for _ in 0..MAX_INNER {
+        let mut f = -1.0;
+        let mut fp = 0.0;
+        for (&pc, &uc) in p.iter().zip(u) {
+            let r = 1.0 / (t + (uc - umin));
+            f += pc * r;
+            fp -= pc * r * r;
+        }
+        if f <= 0.0 {
+            break;
+        }
+        let next = (t - f / fp).min(hi);
+        if next <= t * (1.0 + 4.0 * f64::EPSILON) {
+            t = next.max(t);
+            break;
+        }
+        t = next;
+    }
+    let mut conj = t - umin - 1.0;
+    for ((hc, &pc), &uc) in h.iter_mut().zip(p).zip(u) {
+        let den = t + (uc - umin);
+        *hc = pc / den;
+        conj -= pc * den.ln();
+    }
+    // Normalise the last ulps away so outputs are probability rows.
+    let s: f64 = h.iter().sum();
+    for hc in h.iter_mut() {
+        *hc /= s;
+    }
+    conj
+}
+
+/// ADMM V-step for one sample: `v = argmin_v D^conj(v, p) + ξ‖v‖² + aᵀv`, warm-started at `v`.
+/// `logp` is `log p` (KL only). Returns the number of inner steps.
+#[inline]
+pub(crate) fn inner_solve(
+    div: Divergence,
+    p: &[f64],
+    logp: &[f64],
+    a: &[f64],
+    xi: f64,
+    v: &mut [f64],
+    scratch: &mut [f64],
+) -> usize {
+    match div {
+        Divergence::Kl => kl_inner(p.len(), logp, a, xi, v, scratch),
+        Divergence::CrossEntropy => ce_inner(p, a, xi, v),
+    }
+}
+
+/// Algorithm 2: `z = v + log p`, `b = a − 2ξ log p`, fixed point `z ← −(σ(z) + b)/(2ξ)`,
+/// a contraction with factor `1/(4ξ)` (Proposition 1).
+fn kl_inner(c: usize, logp: &[f64], a: &[f64], xi: f64, v: &mut [f64], sm: &mut [f64]) -> usize {
+    let two_xi = 2.0 * xi;
+    let inv = 1.0 / two_xi;
+    // z stored in v during the iteration.
+    for k in 0..c {
+        v[k] += logp[k];
+    }
+    let mut steps = 0;
+    for it in 0..MAX_INNER {
+        steps = it + 1;
+        let m = v[..c].iter().fold(f64::NEG_INFINITY, |x, &y| x.max(y));
+        let mut s = 0.0;
+        for k in 0..c {
+            sm[k] = (v[k] - m).exp();
+            s += sm[k];
+        }
+        let mut delta: f64 = 0.0;
+        for k in 0..c {
+            let b = a[k] - two_xi * logp[k];
+            let z = -(sm[k] / s + b) * inv;
+            delta = delta.max((z - v[k]).abs());
+            v[k] = z;
+        }
+        if delta <= 1e-13 * (1.0 + v[..c].iter().fold(0.0_f64, |x, &y| x.max(y.abs()))) {
+            break;
+        }
+    }
+    for k in 0..c {
+        v[k] -= logp[k];
+    }
+    steps
+}
+
+/// `sqrt(y² + k) − y` without cancellation.
+#[inline]
+fn root_term(y: f64, k: f64) -> (f64, f64) {
+    let r = (y * y + k).sqrt();
+    let t = if y > 0.0 { k / (r + y) } else { r - y };
+    (t, r)
+}
+
+/// Algorithm 3 with the corrected derivative (erratum E3):
+/// `g(z) = −1 + Σ_c [sqrt((z + a_c/2)² + 2p_cξ) − (z + a_c/2)]`,
+/// `g'(z) = −Σ_c term_c / sqrt((z + a_c/2)² + 2p_cξ)`; g is convex and decreasing, so Newton from a
+/// point with `g ≥ 0` climbs monotonically to the root. Output `v_c = −(q_c + a_c)/(2ξ)`.
+fn ce_inner(p: &[f64], a: &[f64], xi: f64, v: &mut [f64]) -> usize {
+    // term_c ≥ 1 (so g ≥ 0) as soon as z + a_c/2 ≤ (2p_cξ − 1)/2 for one c.
+    let mut z = p
+        .iter()
+        .zip(a)
+        .map(|(&pc, &ac)| (2.0 * pc * xi - 1.0) / 2.0 - ac / 2.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let mut steps = 0;
+    for it in 0..MAX_INNER {
+        steps = it + 1;
+        let mut g = -1.0;
+        let mut gp = 0.0;
+        for (&pc, &ac) in p.iter().zip(a) {
+            let (t, r) = root_term(z + ac / 2.0, 2.0 * pc * xi);
+            g += t;
+            gp -= t / r;
+        }
+        if g <= 0.0 {
+            break;
+        }
+        let step = -g / gp;
+        z += step;
+        if step <= 1e-15 * (1.0 + z.abs()) {
+            break;
+        }
+    }
+    for ((vc, &pc), &ac) in v.iter_mut().zip(p).zip(a) {
+        let (q, _) = root_term(z + ac / 2.0, 2.0 * pc * xi);
+        *vc = -(q + ac) / (2.0 * xi);
+    }
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand-computed: p = (1/2, 1/2), u = (ln 2, 0): KL tilt ∝ (1/4, 1/2) → (1/3, 2/3),
+    /// conj = ln(1/4 + 1/2) = ln(3/4).
+    #[test]
+    fn kl_tilt_hand_computed() {
+        let mut h = [0.0; 2];
+        let conj = tilt(Divergence::Kl, &[0.5, 0.5], &[2f64.ln(), 0.0], &mut h);
+        assert!((h[0] - 1.0 / 3.0).abs() < 1e-15);
+        assert!((h[1] - 2.0 / 3.0).abs() < 1e-15);
+        assert!((conj - 0.75f64.ln()).abs() < 1e-15);
+    }
+
+    /// Hand-computed: p = (1/2, 1/2), u = (1, 0): θ solves 1/(2(θ+1)) + 1/(2θ) = 1, i.e.
+    /// 2θ² − 1 = 0 → θ = 1/√2, h = (1/(2(1/√2 + 1)), 1/√2).
+    #[test]
+    fn ce_tilt_hand_computed() {
+        let mut h = [0.0; 2];
+        let conj = tilt(Divergence::CrossEntropy, &[0.5, 0.5], &[1.0, 0.0], &mut h);
+        let th = 0.5f64.sqrt();
+        assert!((h[1] - 0.5 / th).abs() < 1e-14, "{h:?}");
+        assert!((h[0] - 0.5 / (th + 1.0)).abs() < 1e-14);
+        let expect = th - 1.0 - 0.5 * (th + 1.0).ln() - 0.5 * th.ln();
+        assert!((conj - expect).abs() < 1e-14);
+    }
+
+    #[test]
+    fn zero_tilt_is_identity() {
+        for div in [Divergence::Kl, Divergence::CrossEntropy] {
+            let p = [0.2, 0.3, 0.5];
+            let mut h = [0.0; 3];
+            let conj = tilt(div, &p, &[0.0; 3], &mut h);
+            assert!(conj.abs() < 1e-15);
+            for k in 0..3 {
+                assert!((h[k] - p[k]).abs() < 1e-15);
+            }
+        }
+    }
+
+    /// The inner solutions satisfy the stationarity condition `h(v) + 2ξv + a = 0`, where
+    /// `h(v) = ∇D^conj(v, p)` is the tilt at `u = −v`.
+    #[test]
+    fn inner_solutions_are_stationary() {
+        let p = [0.1, 0.6, 0.3];
+        let logp: Vec<f64> = p.iter().map(|x: &f64| x.ln()).collect();
+        for div in [Divergence::Kl, Divergence::CrossEntropy] {
+            for a in [[0.3, -2.0, 1.0], [10.0, 0.0, -5.0], [-0.1, -0.2, -0.3]] {
+                let xi = 1.1;
+                let mut v = [0.0; 3];
+                let mut sc = [0.0; 3];
+                inner_solve(div, &p, &logp, &a, xi, &mut v, &mut sc);
+                let u = [-v[0], -v[1], -v[2]];
+                let mut h = [0.0; 3];
+                tilt(div, &p, &u, &mut h);
+                for k in 0..3 {
+                    let r = h[k] + 2.0 * xi * v[k] + a[k];
+                    assert!(r.abs() < 1e-10, "{div:?} a={a:?} k={k} r={r}");
+                }
+            }
+        }
+    }
+}

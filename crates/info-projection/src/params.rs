@@ -1,0 +1,324 @@
+//! Settings of the projection: choices as enums, numbers with documented defaults, all checked in
+//! [`FairProjectionParams::check`].
+
+use crate::error::{Result, invalid};
+
+/// The f-divergence the projection minimises (paper Sec. 1.4, eq. (2)).
+///
+/// ```text
+/// Kl:           D(h‖p) = Σ_c h_c log(h_c / p_c)     tilt h = softmax(log p − u)
+/// CrossEntropy: D(h‖p) = Σ_c p_c log(p_c / h_c)     tilt h_c = p_c / (θ + u_c),  Σ_c h_c = 1
+/// ```
+/// `u = G(x)ᵀλ`. "FairProjection-CE" minimises the reverse KL `KL(p‖h)`, the cross-entropy
+/// against the base scores; its normaliser θ is a 1-D root found by safeguarded Newton.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[doc(alias = "FairProjection-KL")]
+#[doc(alias = "FairProjection-CE")]
+pub enum Divergence {
+    /// Kullback–Leibler `KL(h‖h_base)`: a softmax (exponential) tilt.
+    Kl,
+    /// Cross-entropy `KL(h_base‖h)`: a reciprocal tilt with a 1-D root for the normaliser.
+    CrossEntropy,
+}
+
+/// How the dual multipliers λ are computed. Both reach the same λ (the unique minimiser of the
+/// paper's eq. (8)); they differ in cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Solver {
+    /// Direct solve of the K-dimensional dual (8): projected L-BFGS on `λ ≥ 0`, one pass over
+    /// the data per objective/gradient evaluation. The default: far fewer passes than ADMM.
+    Dual,
+    /// The paper's ADMM (Algorithm 1, App. A.2) with the corrected updates (errata E1–E3 of the
+    /// notes), parallel over samples, stopping on primal and dual residuals.
+    Admm,
+}
+
+/// Solver of the ADMM λ-step, the K-dimensional nonnegative QP `min λᵀQλ + qᵀλ, λ ≥ 0` (40).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QpSolver {
+    /// An exact primal active-set method (Lawson–Hanson style) with Cholesky solves on the free
+    /// set, warm-started from the previous λ. The default.
+    ActiveSet,
+    /// clarabel's interior-point method (`verbose(false)`), for cross-checking.
+    Clarabel,
+}
+
+/// A group-fairness criterion of the paper's Table 2, as linear constraints `E[G(X) h(X)] ≤ 0`
+/// with relative tolerance α (App. A.7). Several may be stacked.
+///
+/// | Criterion | rows K | row `k` of `G(x)` (σ = ±1 for the two sides of the ratio) |
+/// |---|---|---|
+/// | `StatisticalParity` | 2AC | `(σ m_a(x)/P(S=a) − (α+σ)) e_{c'}`, `m_a(x) = Σ_c s_a(x,c) p_c(x)` |
+/// | `EqualizedOdds` | 2AC² | `(σ s_a(x,c) p_c(x)/P(S=a│Y=c) − (α+σ) p_c(x)) e_{c'}` |
+/// | `EqualizedOddsDiagonal` | 2AC | the `c' = c` rows of `EqualizedOdds`, divided by `P(Y=c)` (the authors' code) |
+/// | `OverallAccuracy` | 2A | `σ s_a(x,·)⊙p(x)/P(S=a) − (α+σ) p(x)` (dense) |
+///
+/// The constraint then reads `|P(Ŷ=c'│S=a)/P(Ŷ=c') − 1| ≤ α` for statistical parity,
+/// `|P(Ŷ=c'│Y=c,S=a)/P(Ŷ=c'│Y=c) − 1| ≤ α` for equalized odds and
+/// `|P(Ŷ=Y│S=a)/P(Ŷ=Y) − 1| ≤ α` for overall accuracy, with the base scores standing in for
+/// `P(Y│X)` (so a calibrated base is assumed, as in the paper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Constraint {
+    /// Statistical (demographic) parity per class and group: 2AC rows.
+    StatisticalParity,
+    /// Equalized odds with every (true class, predicted class) pair: 2AC² rows (the paper).
+    EqualizedOdds,
+    /// Equalized odds on the diagonal `c' = c` only: 2AC rows (the authors' code; identical in
+    /// spirit to `EqualizedOdds` for two classes).
+    EqualizedOddsDiagonal,
+    /// Overall accuracy equality: 2A dense rows.
+    OverallAccuracy,
+}
+
+/// What to do with probability rows that do not sum to 1.
+///
+/// Either way every entry must be finite and in `[0, 1]`, and entries below the
+/// [`floor`](FairProjectionParams::floor) are raised to it and their row renormalised (both
+/// divergences need `p > 0`, Assumption 1 (iii)); rows with every entry at or above the floor are
+/// used as given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowPolicy {
+    /// A row whose sum differs from 1 by more than 1e-6 is an error (the default).
+    Strict,
+    /// Every row is floored and divided by its sum; only an all-zero row is an error.
+    Renormalize,
+}
+
+/// How hard predictions are read from the fair probabilities.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Decision {
+    /// The most probable class (ties to the lowest index).
+    Argmax,
+    /// Two classes only: class 1 when `h_1(x) > t`, else class 0 (the authors' code uses 0.5).
+    Threshold(f64),
+}
+
+/// Settings of [`FairProjection`](crate::FairProjection), built by
+/// [`FairProjection::params`](crate::FairProjection::params) with these defaults:
+///
+/// | Name | Default | Range | Meaning |
+/// |---|---|---|---|
+/// | `constraints` | `[EqualizedOdds]` | non-empty | criteria, stacked |
+/// | `alpha` | 0.05 | finite, ≥ 0 | relative tolerance α of Table 2 |
+/// | `divergence` | `Kl` | enum | f-divergence |
+/// | `solver` | `Dual` | enum | how λ is computed |
+/// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
+/// | `rho` | 2.0 | finite, > 0 | ADMM penalty ρ (App. B.1.2) |
+/// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
+/// | `max_iter` | 10 000 | ≥ 1 | outer iterations (L-BFGS steps or ADMM rounds) |
+/// | `lbfgs_memory` | 10 | 1..=100 | stored L-BFGS pairs (dual solver) |
+/// | `qp_solver` | `ActiveSet` | enum | ADMM λ-step |
+/// | `floor` | 1e-6 | (0, 0.5), and < 1/C | smallest base probability kept (entries below are raised) |
+/// | `row_policy` | `Strict` | enum | rows not summing to 1 |
+///
+/// # Errors
+/// [`check`](Self::check) (called by `fit`) returns
+/// [`InfoProjectionError::InvalidParameter`](crate::InfoProjectionError::InvalidParameter) naming
+/// the first setting outside its range.
+///
+/// # Examples
+/// ```
+/// use info_projection::{Constraint, Divergence, FairProjection, Solver};
+/// let params = FairProjection::params()
+///     .constraints(&[Constraint::StatisticalParity, Constraint::OverallAccuracy])
+///     .alpha(0.1)
+///     .divergence(Divergence::CrossEntropy)
+///     .solver(Solver::Admm);
+/// let valid = params.check()?;
+/// assert!((valid.alpha() - 0.1).abs() < 1e-15);
+/// assert!(FairProjection::params().alpha(-1.0).check().is_err());
+/// # Ok::<(), info_projection::InfoProjectionError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairProjectionParams(pub(crate) FairProjectionValidParams);
+
+/// Checked settings: only these can fit. Read-only getters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairProjectionValidParams {
+    pub(crate) constraints: Vec<Constraint>,
+    pub(crate) alpha: f64,
+    pub(crate) divergence: Divergence,
+    pub(crate) solver: Solver,
+    pub(crate) zeta: Option<f64>,
+    pub(crate) rho: f64,
+    pub(crate) tol: f64,
+    pub(crate) max_iter: usize,
+    pub(crate) lbfgs_memory: usize,
+    pub(crate) qp_solver: QpSolver,
+    pub(crate) floor: f64,
+    pub(crate) row_policy: RowPolicy,
+}
+
+impl Default for FairProjectionParams {
+    fn default() -> Self {
+        Self(FairProjectionValidParams {
+            constraints: vec![Constraint::EqualizedOdds],
+            alpha: 0.05,
+            divergence: Divergence::Kl,
+            solver: Solver::Dual,
+            zeta: None,
+            rho: 2.0,
+            tol: 1e-9,
+            max_iter: 10_000,
+            lbfgs_memory: 10,
+            qp_solver: QpSolver::ActiveSet,
+            floor: 1e-6,
+            row_policy: RowPolicy::Strict,
+        })
+    }
+}
+
+impl FairProjectionParams {
+    /// One criterion (replaces the list).
+    pub fn constraint(mut self, c: Constraint) -> Self {
+        self.0.constraints = vec![c];
+        self
+    }
+    /// Several criteria, stacked into one `G` (replaces the list).
+    pub fn constraints(mut self, cs: &[Constraint]) -> Self {
+        self.0.constraints = cs.to_vec();
+        self
+    }
+    /// Relative tolerance α (shared by all stacked criteria).
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.0.alpha = alpha;
+        self
+    }
+    /// The divergence.
+    pub fn divergence(mut self, d: Divergence) -> Self {
+        self.0.divergence = d;
+        self
+    }
+    /// The solver.
+    pub fn solver(mut self, s: Solver) -> Self {
+        self.0.solver = s;
+        self
+    }
+    /// A fixed regulariser ζ (default `1/√N`, N = fitting rows).
+    pub fn zeta(mut self, zeta: f64) -> Self {
+        self.0.zeta = Some(zeta);
+        self
+    }
+    /// ADMM penalty ρ.
+    pub fn rho(mut self, rho: f64) -> Self {
+        self.0.rho = rho;
+        self
+    }
+    /// Stopping tolerance (see the table).
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.0.tol = tol;
+        self
+    }
+    /// Iteration limit.
+    pub fn max_iter(mut self, n: usize) -> Self {
+        self.0.max_iter = n;
+        self
+    }
+    /// L-BFGS memory of the dual solver.
+    pub fn lbfgs_memory(mut self, m: usize) -> Self {
+        self.0.lbfgs_memory = m;
+        self
+    }
+    /// Solver of the ADMM λ-step.
+    pub fn qp_solver(mut self, q: QpSolver) -> Self {
+        self.0.qp_solver = q;
+        self
+    }
+    /// Probability floor.
+    pub fn floor(mut self, floor: f64) -> Self {
+        self.0.floor = floor;
+        self
+    }
+    /// Policy for rows not summing to 1.
+    pub fn row_policy(mut self, p: RowPolicy) -> Self {
+        self.0.row_policy = p;
+        self
+    }
+
+    /// Validates every setting.
+    ///
+    /// # Errors
+    /// [`InfoProjectionError::InvalidParameter`](crate::InfoProjectionError::InvalidParameter)
+    /// for the first setting outside the range in the table above.
+    pub fn check(&self) -> Result<FairProjectionValidParams> {
+        let p = &self.0;
+        if p.constraints.is_empty() {
+            return Err(invalid("constraints", "[]", "at least one constraint"));
+        }
+        if !p.alpha.is_finite() || p.alpha < 0.0 {
+            return Err(invalid("alpha", p.alpha, "a finite tolerance >= 0"));
+        }
+        if let Some(z) = p.zeta
+            && (!z.is_finite() || z <= 0.0)
+        {
+            return Err(invalid("zeta", z, "a finite value > 0"));
+        }
+        if !p.rho.is_finite() || p.rho <= 0.0 {
+            return Err(invalid("rho", p.rho, "a finite value > 0"));
+        }
+        if !(p.tol > 0.0 && p.tol < 1.0) {
+            return Err(invalid("tol", p.tol, "a tolerance in (0, 1)"));
+        }
+        if p.max_iter == 0 {
+            return Err(invalid("max_iter", 0, "at least 1 iteration"));
+        }
+        if !(1..=100).contains(&p.lbfgs_memory) {
+            return Err(invalid("lbfgs_memory", p.lbfgs_memory, "1..=100 pairs"));
+        }
+        if !(p.floor > 0.0 && p.floor < 0.5) {
+            return Err(invalid("floor", p.floor, "a value in (0, 0.5)"));
+        }
+        Ok(p.clone())
+    }
+}
+
+impl FairProjectionValidParams {
+    /// The stacked criteria.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+    /// Relative tolerance α.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+    /// The divergence.
+    pub fn divergence(&self) -> Divergence {
+        self.divergence
+    }
+    /// The solver.
+    pub fn solver(&self) -> Solver {
+        self.solver
+    }
+    /// The fixed ζ, or `None` for `1/√N`.
+    pub fn zeta(&self) -> Option<f64> {
+        self.zeta
+    }
+    /// ADMM penalty ρ.
+    pub fn rho(&self) -> f64 {
+        self.rho
+    }
+    /// Stopping tolerance.
+    pub fn tol(&self) -> f64 {
+        self.tol
+    }
+    /// Iteration limit.
+    pub fn max_iter(&self) -> usize {
+        self.max_iter
+    }
+    /// L-BFGS memory.
+    pub fn lbfgs_memory(&self) -> usize {
+        self.lbfgs_memory
+    }
+    /// ADMM λ-step solver.
+    pub fn qp_solver(&self) -> QpSolver {
+        self.qp_solver
+    }
+    /// Probability floor.
+    pub fn floor(&self) -> f64 {
+        self.floor
+    }
+    /// Row policy.
+    pub fn row_policy(&self) -> RowPolicy {
+        self.row_policy
+    }
+}

@@ -1,0 +1,445 @@
+//! Fitting (params → checked params → fit → [`FairProjection`]) and applying the projector.
+
+use crate::admm::{self, AdmmSettings};
+use crate::constraints::{Design, Marginals};
+use crate::dual::{self, projected_gradient};
+use crate::engine::{Lifted, Rows, evaluate, project, second_moment};
+use crate::error::{InfoProjectionError as E, Result, invalid};
+use crate::input::{GroupInfo, GroupKind, Prepared, prepare};
+use crate::params::{
+    Constraint, Decision, Divergence, FairProjectionParams, FairProjectionValidParams, Solver,
+};
+use crate::report::FitReport;
+use nalgebra::DMatrix;
+use std::time::Instant;
+
+/// A fitted FairProjection: the multipliers λ of the dual (8) and everything needed to map new
+/// base probabilities (and their group information) to fair probabilities
+/// `h_c(x) = p_c(x)·φ(γ(x) − (G(x)ᵀλ)_c)` (eq. (7)).
+///
+/// Built by [`FairProjection::params`] `…` [`fit`](FairProjectionParams::fit).
+///
+/// # Examples
+/// ```
+/// use fair_data::Groups;
+/// use info_projection::{Constraint, Decision, FairProjection};
+/// use nalgebra::DMatrix;
+///
+/// // Group "a" gets class 1 far more often than group "b".
+/// let probs = DMatrix::from_row_slice(4, 2, &[0.2, 0.8, 0.3, 0.7, 0.8, 0.2, 0.6, 0.4]);
+/// let groups = Groups::from_labels(&["a", "a", "b", "b"]);
+/// let fp = FairProjection::params()
+///     .constraint(Constraint::StatisticalParity)
+///     .alpha(0.0)
+///     .zeta(1e-3)
+///     .fit(&probs, &groups)?;
+/// assert!(fp.report().status.is_success());
+/// let fair = fp.predict_proba(&probs, &groups)?;
+/// let rate = |rows: [usize; 2]| rows.iter().map(|&i| fair[(i, 1)]).sum::<f64>() / 2.0;
+/// assert!((rate([0, 1]) - rate([2, 3])).abs() < 0.05); // the parity gap was 0.45
+/// assert_eq!(fp.predict(&probs, &groups, Decision::Argmax)?.len(), 4);
+/// # Ok::<(), info_projection::InfoProjectionError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct FairProjection {
+    params: FairProjectionValidParams,
+    design: Design,
+    lambda: Vec<f64>,
+    kind: GroupKind,
+    n_groups: usize,
+    constraint_values: Vec<f64>,
+    allowances: Vec<f64>,
+    report: FitReport,
+}
+
+impl FairProjection {
+    /// Default settings (see [`FairProjectionParams`] for the table).
+    pub fn params() -> FairProjectionParams {
+        FairProjectionParams::default()
+    }
+
+    /// The dual multipliers λ ≥ 0 (one per constraint row, in the order of the criteria, then
+    /// σ = +1 before σ = −1, then group, class, predicted class).
+    pub fn lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+
+    /// Diagnostics of the fit.
+    pub fn report(&self) -> &FitReport {
+        &self.report
+    }
+
+    /// The settings used.
+    pub fn params_used(&self) -> &FairProjectionValidParams {
+        &self.params
+    }
+
+    /// Number of classes C.
+    pub fn n_classes(&self) -> usize {
+        self.design.c
+    }
+
+    /// Number of groups A.
+    pub fn n_groups(&self) -> usize {
+        self.n_groups
+    }
+
+    /// `E[G_k h]` on the fitting rows for every constraint row k (≤ 0: the row holds exactly).
+    pub fn constraint_values(&self) -> &[f64] {
+        &self.constraint_values
+    }
+
+    /// `ζ((I + Ḡ)λ)_k`: how far row k may exceed 0 in the relaxed problem (6); by the KKT
+    /// conditions `constraint_values()[k] ≤ allowances()[k]`, with equality where `λ_k > 0`.
+    pub fn allowances(&self) -> &[f64] {
+        &self.allowances
+    }
+
+    fn prepare_like_fit(&self, probs: &DMatrix<f64>, groups: GroupInfo<'_>) -> Result<Prepared> {
+        let data = prepare(probs, &groups, self.params.floor, self.params.row_policy)?;
+        if data.c != self.design.c {
+            return Err(E::LengthMismatch {
+                what: "classes (probability columns)",
+                expected: self.design.c,
+                got: data.c,
+            });
+        }
+        if data.a != self.n_groups {
+            return Err(E::GroupMismatch {
+                reason: format!(
+                    "{} groups given, {} used for fitting",
+                    data.a, self.n_groups
+                ),
+            });
+        }
+        match (&self.kind, &data.kind) {
+            (GroupKind::Labels(a), GroupKind::Labels(b)) if a != b => Err(E::GroupMismatch {
+                reason: format!("group names {b:?} differ from the fitted {a:?}"),
+            }),
+            (GroupKind::Labels(_), GroupKind::Labels(_))
+            | (GroupKind::ProbaGivenX, GroupKind::ProbaGivenX)
+            | (GroupKind::ProbaGivenXY, GroupKind::ProbaGivenXY) => Ok(data),
+            (fit, got) => Err(E::GroupMismatch {
+                reason: format!("fitted with {fit:?}-style group information, got {got:?}"),
+            }),
+        }
+    }
+
+    /// Fair class probabilities (N × C, rows in the simplex) for new base probabilities and
+    /// their group information (the same kind and groups as at fitting time).
+    ///
+    /// # Errors
+    /// Invalid probabilities or group information (as for fitting),
+    /// [`InfoProjectionError::LengthMismatch`](crate::InfoProjectionError::LengthMismatch) for a
+    /// different number of classes, and
+    /// [`InfoProjectionError::GroupMismatch`](crate::InfoProjectionError::GroupMismatch).
+    pub fn predict_proba<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+    ) -> Result<DMatrix<f64>> {
+        let data = self.prepare_like_fit(probs, groups.into())?;
+        let rows = Rows {
+            data: &data,
+            zdim: self.design.zdim,
+        };
+        let lifted = Lifted::new(&self.design, &self.lambda);
+        let out = project(&rows, &lifted, self.params.divergence);
+        if out.iter().any(|v| !v.is_finite()) {
+            return Err(E::Numerical {
+                stage: "prediction",
+                reason: "a projected probability is not finite".into(),
+            });
+        }
+        Ok(DMatrix::from_row_slice(data.n, data.c, &out))
+    }
+
+    /// Hard predictions from the fair probabilities.
+    ///
+    /// # Errors
+    /// As [`predict_proba`](Self::predict_proba);
+    /// [`InfoProjectionError::InvalidParameter`](crate::InfoProjectionError::InvalidParameter)
+    /// for `Decision::Threshold` with more than two classes or a threshold outside `[0, 1]`.
+    pub fn predict<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+        decision: Decision,
+    ) -> Result<Vec<usize>> {
+        if let Decision::Threshold(t) = decision {
+            if self.design.c != 2 {
+                return Err(invalid(
+                    "decision",
+                    format!("Threshold({t}) with {} classes", self.design.c),
+                    "Decision::Argmax for more than two classes",
+                ));
+            }
+            if !(0.0..=1.0).contains(&t) {
+                return Err(invalid("decision", t, "a threshold in [0, 1]"));
+            }
+        }
+        let h = self.predict_proba(probs, groups)?;
+        Ok(decide(&h, decision))
+    }
+}
+
+/// Hard labels from a probability matrix.
+pub(crate) fn decide(h: &DMatrix<f64>, decision: Decision) -> Vec<usize> {
+    (0..h.nrows())
+        .map(|i| match decision {
+            Decision::Threshold(t) => usize::from(h[(i, 1)] > t),
+            Decision::Argmax => {
+                let mut best = 0;
+                for c in 1..h.ncols() {
+                    if h[(i, c)] > h[(i, best)] {
+                        best = c;
+                    }
+                }
+                best
+            }
+        })
+        .collect()
+}
+
+impl FairProjectionParams {
+    /// Checks the settings, then fits on base probabilities (N × C) and group information, with
+    /// the marginals `P(Y, S)` estimated by plug-in (`P(Y=c│X) ≈ p_c(x)`).
+    ///
+    /// # Errors
+    /// Invalid settings ([`check`](Self::check)); invalid inputs: probabilities outside `[0, 1]`,
+    /// NaN, rows not summing to 1 (under `RowPolicy::Strict`), fewer than 2 classes or groups,
+    /// mismatched lengths, a group without rows, an equalized-odds cell without mass; numerical
+    /// breakdown of the solver.
+    pub fn fit<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+    ) -> Result<FairProjection> {
+        self.check()?.fit(probs, groups)
+    }
+
+    /// As [`fit`](Self::fit), with the marginals estimated from the true labels of the fitting
+    /// rows (empirical frequencies, as the authors' code does).
+    ///
+    /// # Errors
+    /// As [`fit`](Self::fit), plus length mismatch and labels outside `0..C`.
+    pub fn fit_with_labels<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+        labels: &[usize],
+    ) -> Result<FairProjection> {
+        self.check()?.fit_with_labels(probs, groups, labels)
+    }
+}
+
+impl FairProjectionValidParams {
+    /// Fits with plug-in marginals; see [`FairProjectionParams::fit`].
+    ///
+    /// # Errors
+    /// As [`FairProjectionParams::fit`].
+    pub fn fit<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+    ) -> Result<FairProjection> {
+        fit_impl(self, probs, groups.into(), None)
+    }
+
+    /// Fits with empirical marginals; see [`FairProjectionParams::fit_with_labels`].
+    ///
+    /// # Errors
+    /// As [`FairProjectionParams::fit_with_labels`].
+    pub fn fit_with_labels<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+        labels: &[usize],
+    ) -> Result<FairProjection> {
+        fit_impl(self, probs, groups.into(), Some(labels))
+    }
+}
+
+/// Constraint values `E[G h]` and allowances `ζ((I + Ḡ)λ)`, per row.
+type Slack = (Vec<f64>, Vec<f64>);
+
+struct Evaluated {
+    objective: f64,
+    gradient: Vec<f64>,
+}
+
+fn eval_at(
+    rows: &Rows<'_>,
+    design: &Design,
+    div: Divergence,
+    zeta: f64,
+    lambda: &[f64],
+    want_h: bool,
+) -> Result<(Evaluated, Option<Slack>)> {
+    let n = rows.data.n as f64;
+    let lifted = Lifted::new(design, lambda);
+    let e = evaluate(rows, &lifted, div, zeta, want_h);
+    let lsq: f64 = lambda.iter().map(|l| l * l).sum();
+    let objective = e.conj / n + 0.5 * zeta * e.usq / n + 0.5 * zeta * lsq;
+    if !objective.is_finite() {
+        return Err(E::Numerical {
+            stage: "dual objective",
+            reason: format!("objective {objective} at ‖λ‖² = {lsq:.3e}"),
+        });
+    }
+    let gradient: Vec<f64> = design
+        .contract(&e.s)
+        .iter()
+        .zip(lambda)
+        .map(|(g, l)| g / n + zeta * l)
+        .collect();
+    let extra = e.s_h.map(|s_h| {
+        let mu: Vec<f64> = design.contract(&s_h).iter().map(|v| v / n).collect();
+        // S = ζ S_u − S_h, so Ḡλ = contract(S_u)/N = (contract(S) + contract(S_h)) / (ζN).
+        let gl: Vec<f64> = design
+            .contract(&e.s)
+            .iter()
+            .zip(&mu)
+            .map(|(s, m)| (s / n + m) / zeta)
+            .collect();
+        let allow = gl.iter().zip(lambda).map(|(g, l)| zeta * (l + g)).collect();
+        (mu, allow)
+    });
+    Ok((
+        Evaluated {
+            objective,
+            gradient,
+        },
+        extra,
+    ))
+}
+
+fn fit_impl(
+    p: &FairProjectionValidParams,
+    probs: &DMatrix<f64>,
+    groups: GroupInfo<'_>,
+    labels: Option<&[usize]>,
+) -> Result<FairProjection> {
+    let start = Instant::now();
+    let data = prepare(probs, &groups, p.floor, p.row_policy)?;
+    let marginals = Marginals::estimate(&data, labels)?;
+    let design = Design::build(
+        &p.constraints,
+        p.alpha,
+        &marginals,
+        data.c,
+        data.a,
+        &data.kind,
+    )?;
+    let zeta = p.zeta.unwrap_or(1.0 / (data.n as f64).sqrt());
+    let rows = Rows {
+        data: &data,
+        zdim: design.zdim,
+    };
+    let k = design.k();
+    let div = p.divergence;
+    let (lambda, status, iterations, mut passes, residuals) = match p.solver {
+        Solver::Dual => {
+            let out = dual::solve(
+                k,
+                |l| {
+                    let (e, _) = eval_at(&rows, &design, div, zeta, l, false)?;
+                    Ok((e.objective, e.gradient))
+                },
+                p.tol,
+                p.max_iter,
+                p.lbfgs_memory,
+            )?;
+            (
+                out.lambda,
+                out.status,
+                out.iterations,
+                out.evaluations,
+                None,
+            )
+        }
+        Solver::Admm => {
+            let zbar = second_moment(&rows);
+            let gbar = design.gram(&zbar);
+            let out = admm::solve(
+                &rows,
+                &design,
+                &gbar,
+                &AdmmSettings {
+                    div,
+                    zeta,
+                    rho: p.rho,
+                    tol: p.tol,
+                    max_iter: p.max_iter,
+                    qp: p.qp_solver,
+                },
+            )?;
+            (
+                out.lambda,
+                out.status,
+                out.iterations,
+                out.passes + 1,
+                Some((out.primal_residual, out.dual_residual)),
+            )
+        }
+    };
+    let (e, extra) = eval_at(&rows, &design, div, zeta, &lambda, true)?;
+    passes += 1;
+    let (constraint_values, allowances) = extra.unwrap_or_default();
+    let max_violation = constraint_values
+        .iter()
+        .fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+    let max_excess = constraint_values
+        .iter()
+        .zip(&allowances)
+        .map(|(m, a)| m - a)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let report = FitReport {
+        status,
+        solver: p.solver,
+        divergence: div,
+        n_constraints: k,
+        n_rows: data.n,
+        zeta,
+        iterations,
+        data_passes: passes,
+        objective: e.objective,
+        stationarity: projected_gradient(&lambda, &e.gradient),
+        primal_residual: residuals.map(|r| r.0),
+        dual_residual: residuals.map(|r| r.1),
+        max_violation,
+        max_excess,
+        elapsed: start.elapsed(),
+    };
+    Ok(FairProjection {
+        params: p.clone(),
+        n_groups: data.a,
+        kind: data.kind.clone(),
+        design,
+        lambda,
+        constraint_values,
+        allowances,
+        report,
+    })
+}
+
+/// Number of constraint rows K for C classes and A groups.
+///
+/// # Examples
+/// ```
+/// use info_projection::{n_constraint_rows, Constraint};
+/// assert_eq!(n_constraint_rows(&[Constraint::EqualizedOdds], 5, 5), 250);
+/// assert_eq!(n_constraint_rows(&[Constraint::StatisticalParity, Constraint::OverallAccuracy], 2, 3), 18);
+/// ```
+pub fn n_constraint_rows(constraints: &[Constraint], n_classes: usize, n_groups: usize) -> usize {
+    constraints
+        .iter()
+        .map(|c| match c {
+            Constraint::StatisticalParity | Constraint::EqualizedOddsDiagonal => {
+                2 * n_groups * n_classes
+            }
+            Constraint::EqualizedOdds => 2 * n_groups * n_classes * n_classes,
+            Constraint::OverallAccuracy => 2 * n_groups,
+        })
+        .sum()
+}

@@ -1,0 +1,101 @@
+//! How a fit ended: an explicit [`Status`] and the diagnostics of [`FitReport`].
+
+use crate::params::{Divergence, Solver};
+use std::fmt;
+use std::time::Duration;
+
+/// How the solver stopped. Not reaching the tolerance is a status, not an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Status {
+    /// The stopping rule of the solver held (see [`FairProjectionParams`](crate::FairProjectionParams) `tol`).
+    Converged,
+    /// `max_iter` was reached first; λ is the last iterate.
+    MaxIterations,
+    /// The dual line search could make no further progress (objective flat to rounding) before
+    /// the tolerance was met; λ is the best iterate.
+    Stalled,
+}
+
+impl Status {
+    /// True for [`Status::Converged`].
+    pub fn is_success(self) -> bool {
+        self == Status::Converged
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Converged => "converged",
+            Status::MaxIterations => "iteration limit reached",
+            Status::Stalled => "stalled",
+        })
+    }
+}
+
+/// Diagnostics of one fit, all measured on the fitting rows at the returned λ.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitReport {
+    /// How the solver stopped.
+    pub status: Status,
+    /// Which solver ran.
+    pub solver: Solver,
+    /// The divergence.
+    pub divergence: Divergence,
+    /// Number of constraint rows K.
+    pub n_constraints: usize,
+    /// Number of fitting rows N.
+    pub n_rows: usize,
+    /// The regulariser ζ used.
+    pub zeta: f64,
+    /// Outer iterations (L-BFGS steps or ADMM rounds).
+    pub iterations: usize,
+    /// Passes over the data, the final diagnostic pass included.
+    pub data_passes: usize,
+    /// The dual objective (8) at λ.
+    pub objective: f64,
+    /// `‖λ − P₊(λ − ∇Φ(λ))‖∞`: first-order optimality of (8), comparable across solvers.
+    pub stationarity: f64,
+    /// ADMM only: final RMS primal residual `sqrt((1/N)Σ‖v_i + G_iᵀλ‖²)`.
+    pub primal_residual: Option<f64>,
+    /// ADMM only: final dual residual `ρ sqrt(Δλᵀ Ḡ Δλ)`.
+    pub dual_residual: Option<f64>,
+    /// `max_k E[G_k h]`: the largest value of the (unrelaxed) linear constraints on the fitting
+    /// rows; ≤ 0 means every constraint holds exactly.
+    pub max_violation: f64,
+    /// `max_k (E[G_k h] − ζ((I + Ḡ)λ)_k)`: the constraints of the relaxed problem (6) hold
+    /// when this is ≤ 0 (up to the solver tolerance).
+    pub max_excess: f64,
+    /// Wall-clock time of the fit (validation included).
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for FitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?}/{:?} {} after {} iterations ({} data passes, {:.3} s): N = {}, K = {}, ζ = {:.3e}, \
+             dual objective {:.6e}, stationarity {:.1e}",
+            self.solver,
+            self.divergence,
+            self.status,
+            self.iterations,
+            self.data_passes,
+            self.elapsed.as_secs_f64(),
+            self.n_rows,
+            self.n_constraints,
+            self.zeta,
+            self.objective,
+            self.stationarity,
+        )?;
+        if let (Some(p), Some(d)) = (self.primal_residual, self.dual_residual) {
+            write!(f, ", residuals {p:.1e}/{d:.1e}")?;
+        }
+        write!(
+            f,
+            ", max constraint value {:.3e} (relaxed excess {:.1e})",
+            self.max_violation, self.max_excess
+        )
+    }
+}
