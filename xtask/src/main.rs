@@ -15,6 +15,7 @@ mod models;
 mod plot;
 mod plot_frontier;
 mod plot_lines;
+mod plot_svm;
 mod plot_tradeoff;
 mod plot_trajectory;
 mod report;

@@ -15,6 +15,9 @@ pub enum XtaskError {
     /// FairProjection rejected its input or broke down.
     #[error(transparent)]
     InfoProjection(#[from] info_projection::InfoProjectionError),
+    /// The fair SVM failed.
+    #[error(transparent)]
+    FairSvm(#[from] fair_svm::FairSvmError),
     /// Fair PCA (or one of its baselines) rejected its input or failed numerically.
     #[error(transparent)]
     FairPca(#[from] fair_pca::FairPcaError),

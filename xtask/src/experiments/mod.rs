@@ -3,6 +3,7 @@
 mod audit;
 mod fair_pca;
 mod fair_projection;
+mod fair_svm;
 mod idca;
 mod proxy_lagrangian;
 
@@ -23,6 +24,7 @@ pub fn registry() -> Vec<Box<dyn Experiment>> {
     vec![
         Box::new(audit::Audit),
         Box::new(fair_projection::FairProjectionRepro),
+        Box::new(fair_svm::FairSvmRepro),
         Box::new(fair_pca::FairPcaRepro),
         Box::new(proxy_lagrangian::ProxyLagrangianRepro),
         Box::new(idca::Idca),

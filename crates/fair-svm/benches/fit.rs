@@ -1,0 +1,67 @@
+//! Fit times: the linear fair SVM on 1,000 × 60 (plain, Zafar, spectral) and the kernel fair SVM
+//! at n = 500, 1,000, 2,000. Data are built outside the timed region with fixed seeds.
+//!
+//! Run: `cargo bench -p fair-svm --bench fit`.
+
+use divan::Bencher;
+use fair_data::{FairSvmSynthetic, GaussianMixture, Standardizer};
+use fair_svm::{Kernel, KernelFairSvm, SpectralFairSvm, signs_from_classes, signs_from_groups};
+use nalgebra::DMatrix;
+
+fn main() {
+    divan::main();
+}
+
+type Problem = (DMatrix<f64>, Vec<f64>, Vec<f64>);
+
+/// 1,000 × 60 Gaussian mixture (two groups shifted, labels correlated with groups).
+fn linear_problem() -> Problem {
+    let ds = GaussianMixture::new(1000)
+        .features(60)
+        .seed(1)
+        .generate()
+        .expect("generator");
+    let x = Standardizer::fit(ds.x())
+        .and_then(|s| s.transform(ds.x()))
+        .expect("scaling");
+    let y = signs_from_classes(ds.y()).expect("labels");
+    let z = signs_from_groups(ds.groups("group").expect("attribute"), &["1"]).expect("groups");
+    (x, y, z)
+}
+
+/// The paper's synthetic generator with n rows in 5 dimensions.
+fn kernel_problem(n: usize) -> Problem {
+    let data = FairSvmSynthetic::new()
+        .n(n)
+        .p(5)
+        .seed(2)
+        .generate()
+        .expect("generator")
+        .data;
+    let x = Standardizer::fit(data.x())
+        .and_then(|s| s.transform(data.x()))
+        .expect("scaling");
+    let y = signs_from_classes(data.y()).expect("labels");
+    let z = signs_from_groups(data.groups("z").expect("attribute"), &["z=+1"]).expect("groups");
+    (x, y, z)
+}
+
+#[divan::bench(args = ["plain", "zafar d=0.01", "spectral d=0.01 mu=0.1"], sample_count = 5)]
+fn linear_1000x60(bencher: Bencher, variant: &str) {
+    let (x, y, z) = linear_problem();
+    let params = match variant {
+        "plain" => SpectralFairSvm::params().mu(0.0),
+        "zafar d=0.01" => SpectralFairSvm::params().d(0.01).mu(0.0),
+        _ => SpectralFairSvm::params().d(0.01).mu(0.1),
+    };
+    bencher.bench_local(|| params.fit(&x, &y, &z).expect("fit"));
+}
+
+#[divan::bench(args = [500, 1000, 2000], sample_count = 3)]
+fn kernel_rbf_spectral(bencher: Bencher, n: usize) {
+    let (x, y, z) = kernel_problem(n);
+    let params = KernelFairSvm::params(Kernel::Rbf { gamma: 0.2 })
+        .d(0.01)
+        .mu(0.1);
+    bencher.bench_local(|| params.fit(&x, &y, &z).expect("fit"));
+}

@@ -1,0 +1,232 @@
+//! The convex–concave procedure, written once for the linear and the kernel model, and the
+//! report it produces.
+
+use crate::error::{FairSvmError, Result, SolverFailure};
+use crate::params::Common;
+use crate::socp::Accuracy;
+use nalgebra::DVector;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Relative objective decrease below which the iterations are stationary.
+pub(crate) const OBJECTIVE_STALL: f64 = 1e-10;
+
+/// How a fit ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Status {
+    /// The relative change of the iterate fell below `tol`, or the objective decreased by less
+    /// than 1e-10 · max(1, |F|) (stationary; this also ends the iterations when w tends to 0,
+    /// where the relative change is meaningless), or no iteration was needed (μ = 0: one convex
+    /// problem is solved exactly).
+    Converged,
+    /// `max_iter` convex–concave iterations ran without meeting `tol`; the last iterate is
+    /// returned (the objective never increased along the way).
+    MaxIterations,
+    /// A subproblem after the warm start failed (see [`FitReport::solver_failure`]); the last
+    /// successful iterate is returned.
+    Stalled,
+}
+
+impl Status {
+    /// `true` for [`Status::Converged`].
+    pub fn is_success(&self) -> bool {
+        matches!(self, Status::Converged)
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Converged => "converged",
+            Status::MaxIterations => "iteration limit reached",
+            Status::Stalled => "stalled (subproblem failed)",
+        })
+    }
+}
+
+/// One convex–concave iteration (iteration 0 is the mean-constrained warm start).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IterInfo {
+    /// 0 for the warm start, then 1, 2, …
+    pub iteration: usize,
+    /// The penalised objective `F` at this iterate (see [`FitReport::objective`]).
+    pub objective: f64,
+    /// The signed covariance gap `wᵀ(Σ₊ − Σ₋)w` (kernel: `βᵀ(S₊ − S₋)β`).
+    pub covariance_gap: f64,
+    /// The epigraph variable τ of this subproblem (NaN for the warm start).
+    pub slack: f64,
+    /// `‖v_{k} − v_{k−1}‖ / ‖v_{k−1}‖` (NaN for the warm start).
+    pub relative_change: f64,
+}
+
+/// Diagnostics of a fit: status, iterations, objective, fairness terms, timing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FitReport {
+    /// How the fit ended.
+    pub status: Status,
+    /// Convex–concave iterations after the warm start (0 when μ = 0).
+    pub iterations: usize,
+    /// The final penalised objective. Linear: `(1/n)Σᵢ max(0, 1 − yᵢ(xᵢᵀw + b)) + λ‖w‖² +
+    /// μ|wᵀ(Σ₊ − Σ₋)w|`; kernel: `½βᵀKβ − Σαᵢ + (μ/2λ)|βᵀ(S₊ − S₋)β|`.
+    pub objective: f64,
+    /// The signed mean gap `mᵀw` (kernel: `k_mᵀβ`), bounded by d in absolute value.
+    pub mean_gap: f64,
+    /// The signed covariance gap of the final iterate.
+    pub covariance_gap: f64,
+    /// τ of the last subproblem (NaN when no convex–concave iteration ran); at convergence
+    /// `τ ≈ |covariance_gap|`.
+    pub slack: f64,
+    /// One entry per iterate, the warm start first.
+    pub history: Vec<IterInfo>,
+    /// Interior-point iterations summed over all subproblems.
+    pub solver_iterations: u64,
+    /// Subproblems clarabel solved only to reduced accuracy (`AlmostSolved`).
+    pub reduced_accuracy_solves: usize,
+    /// Why the last subproblem failed, when [`Status::Stalled`].
+    pub solver_failure: Option<SolverFailure>,
+    /// Wall-clock time of the fit.
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for FitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} after {} convex-concave iteration(s): objective {:.6}, mean gap {:.3e}, covariance gap {:.3e}, \
+             {} interior-point iterations, {:.1} ms",
+            self.status,
+            self.iterations,
+            self.objective,
+            self.mean_gap,
+            self.covariance_gap,
+            self.solver_iterations,
+            self.elapsed.as_secs_f64() * 1e3
+        )?;
+        if self.reduced_accuracy_solves > 0 {
+            write!(
+                f,
+                ", {} reduced-accuracy solve(s)",
+                self.reduced_accuracy_solves
+            )?;
+        }
+        if let Some(fail) = self.solver_failure {
+            write!(f, ", last subproblem: {fail}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One solved subproblem.
+pub(crate) struct Iterate<S> {
+    /// The point the next subproblem linearises at (w, or u = Vᵀβ for the kernel model).
+    pub anchor: DVector<f64>,
+    /// The vector whose relative change is the stopping test (w, or β).
+    pub change: DVector<f64>,
+    pub tau: f64,
+    pub objective: f64,
+    pub covariance_gap: f64,
+    pub accuracy: Accuracy,
+    pub solver_iterations: u32,
+    /// Model-specific solution data (intercept, α, …).
+    pub state: S,
+}
+
+/// A model whose convex–concave subproblems can be solved.
+pub(crate) trait Subproblems {
+    type State;
+    /// `None`: the warm start (no covariance term); `Some(anchor)`: problem (23)/(27) at anchor.
+    fn solve(
+        &self,
+        anchor: Option<&DVector<f64>>,
+    ) -> Result<std::result::Result<Iterate<Self::State>, SolverFailure>>;
+}
+
+pub(crate) struct CcpOutcome<S> {
+    pub last: Iterate<S>,
+    pub report: FitReport,
+}
+
+pub(crate) fn run<P: Subproblems>(
+    problem: &P,
+    settings: &Common,
+    mean_gap: impl Fn(&Iterate<P::State>) -> f64,
+) -> Result<CcpOutcome<P::State>> {
+    let start = Instant::now();
+    let warm = problem
+        .solve(None)?
+        .map_err(|failure| FairSvmError::Solver {
+            stage: "mean-constrained warm start",
+            failure,
+        })?;
+    let mut history = vec![IterInfo {
+        iteration: 0,
+        objective: warm.objective,
+        covariance_gap: warm.covariance_gap,
+        slack: f64::NAN,
+        relative_change: f64::NAN,
+    }];
+    let mut solver_iterations = u64::from(warm.solver_iterations);
+    let mut reduced = usize::from(warm.accuracy == Accuracy::Reduced);
+    let mut current = warm;
+    let mut status = Status::Converged;
+    let mut solver_failure = None;
+    let mut iterations = 0;
+    if settings.mu > 0.0 {
+        status = Status::MaxIterations;
+        for k in 1..=settings.max_iter {
+            let next = match problem.solve(Some(&current.anchor))? {
+                Ok(next) => next,
+                Err(failure) => {
+                    status = Status::Stalled;
+                    solver_failure = Some(failure);
+                    break;
+                }
+            };
+            iterations = k;
+            solver_iterations += u64::from(next.solver_iterations);
+            reduced += usize::from(next.accuracy == Accuracy::Reduced);
+            let step = (&next.change - &current.change).norm();
+            let base = current.change.norm();
+            let relative_change = if base > 0.0 { step / base } else { step };
+            history.push(IterInfo {
+                iteration: k,
+                objective: next.objective,
+                covariance_gap: next.covariance_gap,
+                slack: next.tau,
+                relative_change,
+            });
+            // Secondary test: a vanishing objective decrease. The surrogate is λ-strongly convex,
+            // so F_k − F_{k+1} ≥ λ‖v_{k+1} − v_k‖²: no decrease means no step, even where the
+            // relative test is meaningless because the iterate itself tends to 0 (large μ or λ).
+            let stalled_objective = (current.objective - next.objective).abs()
+                <= OBJECTIVE_STALL * current.objective.abs().max(1.0);
+            current = next;
+            if relative_change < settings.tol || stalled_objective {
+                status = Status::Converged;
+                break;
+            }
+        }
+    }
+    let report = FitReport {
+        status,
+        iterations,
+        objective: current.objective,
+        mean_gap: mean_gap(&current),
+        covariance_gap: current.covariance_gap,
+        slack: if iterations > 0 {
+            current.tau
+        } else {
+            f64::NAN
+        },
+        history,
+        solver_iterations,
+        reduced_accuracy_solves: reduced,
+        solver_failure,
+        elapsed: start.elapsed(),
+    };
+    Ok(CcpOutcome {
+        last: current,
+        report,
+    })
+}

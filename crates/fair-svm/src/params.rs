@@ -1,0 +1,445 @@
+//! Settings of the linear and kernel fair SVMs: documented defaults, consuming setters, all
+//! validation in `check()`.
+
+use crate::error::{Result, invalid};
+
+/// The d grid of the paper's real-data experiments (§6.2): 0, 0.001, 0.002, 0.005, 0.01,
+/// 0.025, 0.05, 0.1.
+pub const PAPER_D_GRID: [f64; 8] = [0.0, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1];
+
+/// Which all-threshold fairness notion the fairness terms target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fairness {
+    /// Demographic parity (paper eq. (2)): the score distribution must not depend on z.
+    /// Means and covariances are taken over all training rows.
+    #[default]
+    DemographicParity,
+    /// Equal opportunity (paper eq. (3)): the same, conditioned on y = +1. Means and
+    /// covariances are taken over the training rows with y = +1 only (the hinge loss still uses
+    /// every row), which is the paper's "simply conditioning on y = +1".
+    EqualOpportunity,
+}
+
+/// Settings shared by the linear and the kernel model.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Common {
+    pub lambda: f64,
+    pub d: f64,
+    pub mu: f64,
+    pub fairness: Fairness,
+    pub tol: f64,
+    pub max_iter: usize,
+    pub solver_max_iter: u32,
+}
+
+impl Default for Common {
+    fn default() -> Self {
+        Self {
+            lambda: 0.01,
+            d: f64::INFINITY,
+            mu: 1.0,
+            fairness: Fairness::DemographicParity,
+            tol: 1e-3,
+            max_iter: 100,
+            solver_max_iter: 200,
+        }
+    }
+}
+
+impl Common {
+    fn check(&self) -> Result<()> {
+        if !(self.lambda.is_finite() && self.lambda > 0.0) {
+            return Err(invalid("lambda", self.lambda, "a finite value > 0"));
+        }
+        if self.d.is_nan() || self.d < 0.0 {
+            return Err(invalid(
+                "d",
+                self.d,
+                "a value >= 0 (f64::INFINITY switches the mean constraint off)",
+            ));
+        }
+        if !(self.mu.is_finite() && self.mu >= 0.0) {
+            return Err(invalid("mu", self.mu, "a finite value >= 0"));
+        }
+        if !(self.tol.is_finite() && self.tol > 0.0) {
+            return Err(invalid("tol", self.tol, "a finite value > 0"));
+        }
+        if self.max_iter == 0 {
+            return Err(invalid(
+                "max_iter",
+                0,
+                "at least 1 convex-concave iteration",
+            ));
+        }
+        if self.solver_max_iter == 0 {
+            return Err(invalid(
+                "solver_max_iter",
+                0,
+                "at least 1 interior-point iteration",
+            ));
+        }
+        Ok(())
+    }
+}
+
+macro_rules! common_setters {
+    () => {
+        /// λ, the ridge weight (linear: `(1/n)Σuᵢ + λ‖w‖²`; kernel: box bound `C = 1/(2λn)`).
+        pub fn lambda(mut self, lambda: f64) -> Self {
+            self.0.common.lambda = lambda;
+            self
+        }
+        /// d, the bound of the mean constraint `|mᵀw| ≤ d` (eq. (8) / (15));
+        /// `f64::INFINITY` switches it off.
+        pub fn d(mut self, d: f64) -> Self {
+            self.0.common.d = d;
+            self
+        }
+        /// μ, the weight of the covariance penalty `μ·|wᵀ(Σ₊ − Σ₋)w|`; 0 switches it off.
+        pub fn mu(mut self, mu: f64) -> Self {
+            self.0.common.mu = mu;
+            self
+        }
+        /// Demographic parity or equal opportunity.
+        pub fn fairness(mut self, fairness: Fairness) -> Self {
+            self.0.common.fairness = fairness;
+            self
+        }
+        /// Stopping tolerance on the relative change of the iterate.
+        pub fn tol(mut self, tol: f64) -> Self {
+            self.0.common.tol = tol;
+            self
+        }
+        /// Cap on the number of convex–concave iterations (subproblems after the warm start).
+        pub fn max_iter(mut self, max_iter: usize) -> Self {
+            self.0.common.max_iter = max_iter;
+            self
+        }
+        /// Cap on clarabel's interior-point iterations per subproblem.
+        pub fn solver_max_iter(mut self, solver_max_iter: u32) -> Self {
+            self.0.common.solver_max_iter = solver_max_iter;
+            self
+        }
+    };
+}
+
+macro_rules! common_getters {
+    () => {
+        /// λ, the ridge weight.
+        pub fn lambda(&self) -> f64 {
+            self.common.lambda
+        }
+        /// d, the mean-constraint bound (`f64::INFINITY`: off).
+        pub fn d(&self) -> f64 {
+            self.common.d
+        }
+        /// μ, the covariance-penalty weight (0: off).
+        pub fn mu(&self) -> f64 {
+            self.common.mu
+        }
+        /// The fairness notion.
+        pub fn fairness(&self) -> Fairness {
+            self.common.fairness
+        }
+        /// Relative-change stopping tolerance.
+        pub fn tol(&self) -> f64 {
+            self.common.tol
+        }
+        /// Convex–concave iteration cap.
+        pub fn max_iter(&self) -> usize {
+            self.common.max_iter
+        }
+        /// Interior-point iteration cap per subproblem.
+        pub fn solver_max_iter(&self) -> u32 {
+            self.common.solver_max_iter
+        }
+    };
+}
+
+/// Validated settings of [`crate::SpectralFairSvm`]; only these can fit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SpectralFairSvmValidParams {
+    pub(crate) common: Common,
+}
+
+impl SpectralFairSvmValidParams {
+    common_getters!();
+}
+
+/// Settings of the linear fair SVM ([`crate::SpectralFairSvm`]).
+///
+/// The problem solved (per convex–concave iteration, paper eq. (23) with the averaged hinge):
+/// ```text
+/// min_{w,b,u,τ}  (1/n) Σᵢ uᵢ + λ‖w‖² + μ τ
+/// s.t.  yᵢ(xᵢᵀw + b) ≥ 1 − uᵢ,  uᵢ ≥ 0
+///       −d ≤ mᵀw ≤ d                                   (mean constraint, eq. (8))
+///       wᵀU₊w − 2(U₋w_k)ᵀw + w_kᵀU₋w_k ≤ τ             (U₊ − U₋ = Σ₊ − Σ₋, spectral split)
+///       wᵀU₋w − 2(U₊w_k)ᵀw + w_kᵀU₊w_k ≤ τ
+/// ```
+///
+/// | Name | Default | Range | Meaning |
+/// |---|---|---|---|
+/// | `lambda` | 0.01 | finite, > 0 | ridge weight λ |
+/// | `d` | `f64::INFINITY` (off) | ≥ 0 or ∞ | mean-constraint bound |
+/// | `mu` | 1.0 | finite, ≥ 0 | covariance-penalty weight μ (0: Zafar's SVM) |
+/// | `fairness` | `DemographicParity` | enum | which rows define the group moments |
+/// | `tol` | 1e-3 (the authors' code) | finite, > 0 | stop when `‖w_{k+1} − w_k‖ / ‖w_k‖ < tol` (or when the objective stops decreasing, see [`crate::Status::Converged`]) |
+/// | `max_iter` | 100 | ≥ 1 | cap on convex–concave iterations |
+/// | `solver_max_iter` | 200 | ≥ 1 | cap on clarabel iterations per subproblem |
+///
+/// [`SpectralFairSvmParams::plain`] (d = ∞, μ = 0) is the standard SVM (the paper's LSVM) and
+/// [`SpectralFairSvmParams::zafar`] (μ = 0) the mean-constrained SVM of Zafar et al. (ZSVM).
+///
+/// # Errors
+/// `check()` (and `fit`) return [`crate::FairSvmError::InvalidParam`] naming the first setting
+/// outside its range.
+///
+/// # Examples
+/// ```
+/// use fair_svm::{SpectralFairSvm, FairSvmError};
+/// let bad = SpectralFairSvm::params().lambda(-1.0).check();
+/// assert!(matches!(bad, Err(FairSvmError::InvalidParam { name: "lambda", .. })));
+/// let ok = SpectralFairSvm::params().d(0.05).mu(10.0).check()?;
+/// assert_eq!((ok.d(), ok.mu()), (0.05, 10.0));
+/// # Ok::<(), FairSvmError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SpectralFairSvmParams(pub(crate) SpectralFairSvmValidParams);
+
+impl SpectralFairSvmParams {
+    /// The defaults of the table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The standard soft-margin linear SVM (LSVM): no mean constraint, no covariance penalty.
+    pub fn plain() -> Self {
+        Self::default().d(f64::INFINITY).mu(0.0)
+    }
+    /// The mean-constrained SVM of Zafar et al. (ZSVM): `|mᵀw| ≤ d`, no covariance penalty.
+    pub fn zafar(d: f64) -> Self {
+        Self::default().d(d).mu(0.0)
+    }
+    common_setters!();
+
+    /// Validates every setting.
+    ///
+    /// # Errors
+    /// [`crate::FairSvmError::InvalidParam`] for the first setting outside its range.
+    pub fn check(self) -> Result<SpectralFairSvmValidParams> {
+        self.check_ref()?;
+        Ok(self.0)
+    }
+
+    /// Validates every setting without consuming the params.
+    ///
+    /// # Errors
+    /// As [`SpectralFairSvmParams::check`].
+    pub fn check_ref(&self) -> Result<()> {
+        self.0.common.check()
+    }
+}
+
+/// A positive semidefinite kernel `K(x, x')`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kernel {
+    /// `xᵀx'`.
+    Linear,
+    /// `exp(−γ‖x − x'‖²)`.
+    Rbf {
+        /// γ > 0.
+        gamma: f64,
+    },
+    /// `(γ xᵀx' + c₀)^degree`.
+    Polynomial {
+        /// Degree ≥ 1.
+        degree: u32,
+        /// γ > 0.
+        gamma: f64,
+        /// c₀ ≥ 0 (keeps the kernel PSD).
+        coef0: f64,
+    },
+}
+
+impl Kernel {
+    pub(crate) fn check(&self) -> Result<()> {
+        match *self {
+            Kernel::Linear => Ok(()),
+            Kernel::Rbf { gamma } => {
+                if gamma.is_finite() && gamma > 0.0 {
+                    Ok(())
+                } else {
+                    Err(invalid("kernel gamma", gamma, "a finite value > 0"))
+                }
+            }
+            Kernel::Polynomial {
+                degree,
+                gamma,
+                coef0,
+            } => {
+                if degree == 0 {
+                    Err(invalid("kernel degree", degree, "at least 1"))
+                } else if !(gamma.is_finite() && gamma > 0.0) {
+                    Err(invalid("kernel gamma", gamma, "a finite value > 0"))
+                } else if !(coef0.is_finite() && coef0 >= 0.0) {
+                    Err(invalid(
+                        "kernel coef0",
+                        coef0,
+                        "a finite value >= 0 (keeps the kernel PSD)",
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+/// Validated settings of [`crate::KernelFairSvm`]; only these can fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelFairSvmValidParams {
+    pub(crate) common: Common,
+    pub(crate) kernel: Kernel,
+    pub(crate) max_rows: usize,
+    pub(crate) rank_tol: f64,
+    pub(crate) max_rank: usize,
+    pub(crate) support_tol: f64,
+}
+
+impl KernelFairSvmValidParams {
+    common_getters!();
+    /// The kernel.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+    /// Size guard: the largest number of training rows accepted.
+    pub fn max_rows(&self) -> usize {
+        self.max_rows
+    }
+    /// Relative trace tolerance of the pivoted-Cholesky factorisation of the kernel matrix.
+    pub fn rank_tol(&self) -> f64 {
+        self.rank_tol
+    }
+    /// Cap on the rank of the kernel factorisation.
+    pub fn max_rank(&self) -> usize {
+        self.max_rank
+    }
+    /// Relative tolerance (of the box bound C) that decides which αᵢ are at a bound.
+    pub fn support_tol(&self) -> f64 {
+        self.support_tol
+    }
+}
+
+/// Settings of the kernel fair SVM ([`crate::KernelFairSvm`]).
+///
+/// The problem solved per convex–concave iteration (paper eq. (27), with `β = y∘α`, the
+/// standard ½ on the quadratic term, box bound `C = 1/(2λn)` and penalty weight `μ/(2λ)` so that
+/// λ, d and μ mean the same as in the linear primal when `K` is the linear kernel):
+/// ```text
+/// min_{α,τ}  ½ βᵀKβ − Σᵢ αᵢ + (μ / 2λ) τ
+/// s.t.  yᵀα = 0,   0 ≤ αᵢ ≤ C
+///       −d ≤ k_mᵀβ ≤ d                                 (eq. (15), k_m = K(e_P/#P − e_N/#N))
+///       vᵀU₊v − 2(U₋v_k)ᵀv + v_kᵀU₋v_k ≤ τ              (v = Rᵀβ, K ≈ RRᵀ, U₊ − U₋ = Cov₊(R) − Cov₋(R),
+///       vᵀU₋v − 2(U₊v_k)ᵀv + v_kᵀU₊v_k ≤ τ               so vᵀ(U₊ − U₋)v = βᵀ(S₊ − S₋)β, eq. (18))
+/// ```
+///
+/// | Name | Default | Range | Meaning |
+/// |---|---|---|---|
+/// | `kernel` | (required) | see [`Kernel`] | the kernel |
+/// | `lambda` | 0.01 | finite, > 0 | ridge weight; box bound `C = 1/(2λn)` |
+/// | `d` | `f64::INFINITY` (off) | ≥ 0 or ∞ | mean-constraint bound |
+/// | `mu` | 1.0 | finite, ≥ 0 | covariance-penalty weight |
+/// | `fairness` | `DemographicParity` | enum | which rows define `k_m` and `S±` |
+/// | `tol` | 1e-3 (the authors' code) | finite, > 0 | stop when `‖β_{k+1} − β_k‖ / ‖β_k‖ < tol` |
+/// | `max_iter` | 100 | ≥ 1 | cap on convex–concave iterations |
+/// | `solver_max_iter` | 200 | ≥ 1 | cap on clarabel iterations per subproblem |
+/// | `max_rows` | 3000 | ≥ 2 | size guard (the method is O(n³)) |
+/// | `rank_tol` | 1e-6 | `[0, 1)` | pivoted Cholesky stops when the residual trace ≤ `rank_tol`·trace(K) |
+/// | `max_rank` | 100 | ≥ 1 | … or when the factor has `max_rank` columns (then a Nyström-type approximation) |
+/// | `support_tol` | 1e-4 | `(0, 0.5)` | αᵢ is at a bound when within `support_tol`·C of it |
+///
+/// # Errors
+/// `check()` (and `fit`) return [`crate::FairSvmError::InvalidParam`] naming the first setting
+/// outside its range.
+///
+/// # Examples
+/// ```
+/// use fair_svm::{Kernel, KernelFairSvm};
+/// let p = KernelFairSvm::params(Kernel::Rbf { gamma: 0.5 }).mu(5.0).check()?;
+/// assert_eq!(p.max_rows(), 3000);
+/// assert!(KernelFairSvm::params(Kernel::Rbf { gamma: 0.0 }).check().is_err());
+/// # Ok::<(), fair_svm::FairSvmError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelFairSvmParams(pub(crate) KernelFairSvmValidParams);
+
+impl KernelFairSvmParams {
+    /// The defaults of the table with the given kernel.
+    pub fn new(kernel: Kernel) -> Self {
+        Self(KernelFairSvmValidParams {
+            common: Common::default(),
+            kernel,
+            max_rows: 3000,
+            rank_tol: 1e-6,
+            max_rank: 100,
+            support_tol: 1e-4,
+        })
+    }
+    common_setters!();
+    /// The kernel.
+    pub fn kernel(mut self, kernel: Kernel) -> Self {
+        self.0.kernel = kernel;
+        self
+    }
+    /// Size guard on the number of training rows.
+    pub fn max_rows(mut self, max_rows: usize) -> Self {
+        self.0.max_rows = max_rows;
+        self
+    }
+    /// Relative trace tolerance of the kernel factorisation.
+    pub fn rank_tol(mut self, rank_tol: f64) -> Self {
+        self.0.rank_tol = rank_tol;
+        self
+    }
+    /// Cap on the rank of the kernel factorisation (a Nyström-type approximation when hit).
+    pub fn max_rank(mut self, max_rank: usize) -> Self {
+        self.0.max_rank = max_rank;
+        self
+    }
+    /// Relative tolerance deciding which αᵢ sit at a bound (for the intercept).
+    pub fn support_tol(mut self, support_tol: f64) -> Self {
+        self.0.support_tol = support_tol;
+        self
+    }
+
+    /// Validates every setting.
+    ///
+    /// # Errors
+    /// [`crate::FairSvmError::InvalidParam`] for the first setting outside its range.
+    pub fn check(self) -> Result<KernelFairSvmValidParams> {
+        self.check_ref()?;
+        Ok(self.0)
+    }
+
+    /// Validates every setting without consuming the params.
+    ///
+    /// # Errors
+    /// As [`KernelFairSvmParams::check`].
+    pub fn check_ref(&self) -> Result<()> {
+        let p = &self.0;
+        p.common.check()?;
+        p.kernel.check()?;
+        if p.max_rows < 2 {
+            return Err(invalid("max_rows", p.max_rows, "at least 2"));
+        }
+        if !(p.rank_tol.is_finite() && (0.0..1.0).contains(&p.rank_tol)) {
+            return Err(invalid("rank_tol", p.rank_tol, "a value in [0, 1)"));
+        }
+        if p.max_rank == 0 {
+            return Err(invalid("max_rank", 0, "at least 1"));
+        }
+        if !(p.support_tol.is_finite() && p.support_tol > 0.0 && p.support_tol < 0.5) {
+            return Err(invalid("support_tol", p.support_tol, "a value in (0, 0.5)"));
+        }
+        Ok(())
+    }
+}
