@@ -10,10 +10,9 @@
 //! Lipschitz gradient, so L-BFGS applies without smoothing. Prediction: class 1 when
 //! `w·x + b > 0`.
 
+use crate::models::lbfgs::{LbfgsOutcome, LbfgsSettings, minimize};
 use crate::report::{Result, XtaskError};
-use argmin::core::{CostFunction, Executor, Gradient, State, TerminationReason, TerminationStatus};
-use argmin::solver::linesearch::MoreThuenteLineSearch;
-use argmin::solver::quasinewton::LBFGS;
+use argmin::core::{CostFunction, Gradient};
 use nalgebra::{DMatrix, DVector};
 
 /// Settings of the linear SVM.
@@ -121,25 +120,14 @@ impl LinearSvm {
             y: DVector::from_iterator(y.len(), y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 })),
             lambda: 1.0 / (params.c * x.nrows() as f64),
         };
-        let solver = LBFGS::new(MoreThuenteLineSearch::new(), 10)
-            .with_tolerance_grad(params.tol_grad)
-            .map_err(|e| fail(e.to_string()))?
-            .with_tolerance_cost(1e-14)
-            .map_err(|e| fail(e.to_string()))?;
-        let init = DVector::zeros(x.ncols() + 1);
-        let res = Executor::new(problem, solver)
-            .configure(|s| s.param(init).max_iters(params.max_iters))
-            .run()
-            .map_err(|e| fail(e.to_string()))?;
-        let state = res.state();
-        let best = state
-            .get_best_param()
-            .cloned()
-            .ok_or_else(|| fail("L-BFGS returned no iterate".into()))?;
-        let converged = matches!(
-            state.get_termination_status(),
-            TerminationStatus::Terminated(TerminationReason::SolverConverged)
-        );
+        let settings = LbfgsSettings {
+            tol_grad: params.tol_grad,
+            tol_cost: 1e-14,
+            max_iters: params.max_iters,
+        };
+        let LbfgsOutcome {
+            best, converged, ..
+        } = minimize(problem, x.ncols() + 1, &settings).map_err(fail)?;
         let d = x.ncols();
         Ok(Self {
             weights: best.rows(0, d).into_owned(),

@@ -5,10 +5,9 @@
 //! ```
 //! (the intercept b is not penalised).
 
+use crate::models::lbfgs::{LbfgsOutcome, LbfgsSettings, minimize};
 use crate::report::{Result, XtaskError};
-use argmin::core::{CostFunction, Executor, Gradient, State, TerminationReason, TerminationStatus};
-use argmin::solver::linesearch::MoreThuenteLineSearch;
-use argmin::solver::quasinewton::LBFGS;
+use argmin::core::{CostFunction, Gradient};
 use nalgebra::{DMatrix, DVector};
 
 /// Settings of the logistic regression.
@@ -128,30 +127,21 @@ impl Logistic {
             y: DVector::from_iterator(y.len(), y.iter().map(|&c| c as f64)),
             l2: params.l2,
         };
-        let solver = LBFGS::new(MoreThuenteLineSearch::new(), 10)
-            .with_tolerance_grad(params.tol_grad)
-            .map_err(|e| fail(e.to_string()))?
-            .with_tolerance_cost(1e-12)
-            .map_err(|e| fail(e.to_string()))?;
-        let init = DVector::zeros(x.ncols() + 1);
-        let res = Executor::new(problem, solver)
-            .configure(|s| s.param(init).max_iters(params.max_iters))
-            .run()
-            .map_err(|e| fail(e.to_string()))?;
-        let state = res.state();
-        let best = state
-            .get_best_param()
-            .cloned()
-            .ok_or_else(|| fail("L-BFGS returned no iterate".into()))?;
-        let converged = matches!(
-            state.get_termination_status(),
-            TerminationStatus::Terminated(TerminationReason::SolverConverged)
-        );
+        let settings = LbfgsSettings {
+            tol_grad: params.tol_grad,
+            tol_cost: 1e-12,
+            max_iters: params.max_iters,
+        };
+        let LbfgsOutcome {
+            best,
+            iterations,
+            converged,
+        } = minimize(problem, x.ncols() + 1, &settings).map_err(fail)?;
         let d = x.ncols();
         Ok(Self {
             weights: best.rows(0, d).into_owned(),
             intercept: best[d],
-            iterations: state.get_iter(),
+            iterations,
             converged,
         })
     }

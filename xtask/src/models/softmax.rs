@@ -7,10 +7,9 @@
 //! ```
 //! (intercepts not penalised). For two classes this is the binary logistic regression.
 
+use crate::models::lbfgs::{LbfgsSettings, minimize};
 use crate::report::{Result, XtaskError};
-use argmin::core::{CostFunction, Executor, Gradient, State};
-use argmin::solver::linesearch::MoreThuenteLineSearch;
-use argmin::solver::quasinewton::LBFGS;
+use argmin::core::{CostFunction, Gradient};
 use nalgebra::{DMatrix, DVector};
 
 /// A fitted softmax regression: weights `(d + 1) × C` (last row = intercepts).
@@ -118,21 +117,14 @@ impl Softmax {
             c: n_classes,
             l2,
         };
-        let solver = LBFGS::new(MoreThuenteLineSearch::new(), 10)
-            .with_tolerance_grad(1e-7)
-            .map_err(|e| fail(e.to_string()))?
-            .with_tolerance_cost(1e-12)
-            .map_err(|e| fail(e.to_string()))?;
-        let init = DVector::zeros((x.ncols() + 1) * n_classes);
-        let res = Executor::new(problem, solver)
-            .configure(|s| s.param(init).max_iters(max_iters))
-            .run()
-            .map_err(|e| fail(e.to_string()))?;
-        let state = res.state();
-        let best = state
-            .get_best_param()
-            .cloned()
-            .ok_or_else(|| fail("L-BFGS returned no iterate".into()))?;
+        let settings = LbfgsSettings {
+            tol_grad: 1e-7,
+            tol_cost: 1e-12,
+            max_iters,
+        };
+        let best = minimize(problem, (x.ncols() + 1) * n_classes, &settings)
+            .map_err(fail)?
+            .best;
         Ok(Self {
             weights: DMatrix::from_column_slice(x.ncols() + 1, n_classes, best.as_slice()),
         })
