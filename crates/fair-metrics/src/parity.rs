@@ -260,6 +260,21 @@ pub fn equal_opportunity_ratio(
     .ratio_by(options.method))
 }
 
+/// The TPR and FPR summaries both equalized-odds gaps combine, from one pass over the rows.
+fn tpr_and_fpr(
+    y_true: &[usize],
+    y_pred: &[usize],
+    groups: &Groups,
+    weights: Option<&[f64]>,
+    zero_division: ZeroDivision,
+) -> Result<(GroupSummary, GroupSummary)> {
+    let gc = GroupConfusion::new(y_true, y_pred, groups, weights)?;
+    Ok((
+        gc.summary(Rate::TruePositive, zero_division)?,
+        gc.summary(Rate::FalsePositive, zero_division)?,
+    ))
+}
+
 /// Equalized-odds gap: the TPR and FPR differences combined by `options.aggregation`.
 ///
 /// # Errors
@@ -271,9 +286,7 @@ pub fn equalized_odds_difference(
     weights: Option<&[f64]>,
     options: &ParityOptions,
 ) -> Result<f64> {
-    let gc = GroupConfusion::new(y_true, y_pred, groups, weights)?;
-    let tpr = gc.summary(Rate::TruePositive, options.zero_division)?;
-    let fpr = gc.summary(Rate::FalsePositive, options.zero_division)?;
+    let (tpr, fpr) = tpr_and_fpr(y_true, y_pred, groups, weights, options.zero_division)?;
     Ok(aggregate(
         options.aggregation,
         tpr.difference_by(options.method),
@@ -293,9 +306,7 @@ pub fn equalized_odds_ratio(
     weights: Option<&[f64]>,
     options: &ParityOptions,
 ) -> Result<f64> {
-    let gc = GroupConfusion::new(y_true, y_pred, groups, weights)?;
-    let tpr = gc.summary(Rate::TruePositive, options.zero_division)?;
-    let fpr = gc.summary(Rate::FalsePositive, options.zero_division)?;
+    let (tpr, fpr) = tpr_and_fpr(y_true, y_pred, groups, weights, options.zero_division)?;
     Ok(aggregate(
         options.aggregation,
         tpr.ratio_by(options.method),

@@ -10,9 +10,9 @@
 //! Lipschitz gradient, so L-BFGS applies without smoothing. Prediction: class 1 when
 //! `w·x + b > 0`.
 
-use crate::models::lbfgs::{LbfgsOutcome, LbfgsSettings, minimize};
+use crate::models::lbfgs::LbfgsSettings;
+use crate::models::ridge_linear::{self, MarginLoss, RidgeLinearProblem};
 use crate::report::{Result, XtaskError};
-use argmin::core::{CostFunction, Gradient};
 use nalgebra::{DMatrix, DVector};
 
 /// Settings of the linear SVM.
@@ -44,61 +44,18 @@ pub struct LinearSvm {
     pub converged: bool,
 }
 
-struct Problem<'a> {
-    x: &'a DMatrix<f64>,
-    /// ±1 labels.
-    y: DVector<f64>,
-    lambda: f64,
-}
+/// The squared hinge `max(0, 1 − y z)²` with ±1 targets.
+struct SquaredHinge;
 
-impl Problem<'_> {
-    /// Slacks `1 − y_i (w·x_i + b)` for the parameter vector `[w; b]`.
-    fn slacks(&self, p: &DVector<f64>) -> DVector<f64> {
-        let d = self.x.ncols();
-        let mut z = self.x * p.rows(0, d);
-        z.add_scalar_mut(p[d]);
-        DVector::from_iterator(
-            z.len(),
-            z.iter().zip(self.y.iter()).map(|(&z, &y)| 1.0 - y * z),
-        )
+impl MarginLoss for SquaredHinge {
+    fn value(&self, z: f64, y: f64) -> f64 {
+        let s = 1.0 - y * z;
+        if s > 0.0 { s * s } else { 0.0 }
     }
-}
-
-impl CostFunction for Problem<'_> {
-    type Param = DVector<f64>;
-    type Output = f64;
-    fn cost(&self, p: &Self::Param) -> std::result::Result<f64, argmin::core::Error> {
-        let s = self.slacks(p);
-        let n = s.len() as f64;
-        let loss: f64 = s
-            .iter()
-            .map(|&v| if v > 0.0 { v * v } else { 0.0 })
-            .sum::<f64>()
-            / n;
-        let d = self.x.ncols();
-        Ok(loss + 0.5 * self.lambda * p.rows(0, d).norm_squared())
-    }
-}
-
-impl Gradient for Problem<'_> {
-    type Param = DVector<f64>;
-    type Gradient = DVector<f64>;
-    fn gradient(&self, p: &Self::Param) -> std::result::Result<DVector<f64>, argmin::core::Error> {
-        let s = self.slacks(p);
-        let n = s.len() as f64;
-        // d/dz_i of max(0, 1 − y z)² / n is −2 y max(0, 1 − y z) / n.
-        let r = DVector::from_iterator(
-            s.len(),
-            s.iter()
-                .zip(self.y.iter())
-                .map(|(&v, &y)| if v > 0.0 { -2.0 * y * v / n } else { 0.0 }),
-        );
-        let d = self.x.ncols();
-        let mut g = DVector::zeros(d + 1);
-        g.rows_mut(0, d)
-            .copy_from(&(self.x.tr_mul(&r) + p.rows(0, d) * self.lambda));
-        g[d] = r.sum();
-        Ok(g)
+    fn derivative(&self, z: f64, y: f64) -> f64 {
+        // d/dz of max(0, 1 − y z)² is −2 y max(0, 1 − y z).
+        let s = 1.0 - y * z;
+        if s > 0.0 { -2.0 * y * s } else { 0.0 }
     }
 }
 
@@ -115,32 +72,28 @@ impl LinearSvm {
         if !(params.c.is_finite() && params.c > 0.0) {
             return Err(fail(format!("C must be finite and > 0, got {}", params.c)));
         }
-        let problem = Problem {
+        let problem = RidgeLinearProblem {
             x,
             y: DVector::from_iterator(y.len(), y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 })),
-            lambda: 1.0 / (params.c * x.nrows() as f64),
+            l2: 1.0 / (params.c * x.nrows() as f64),
+            loss: SquaredHinge,
         };
         let settings = LbfgsSettings {
             tol_grad: params.tol_grad,
             tol_cost: 1e-14,
             max_iters: params.max_iters,
         };
-        let LbfgsOutcome {
-            best, converged, ..
-        } = minimize(problem, x.ncols() + 1, &settings).map_err(fail)?;
-        let d = x.ncols();
+        let m = ridge_linear::fit(problem, &settings).map_err(fail)?;
         Ok(Self {
-            weights: best.rows(0, d).into_owned(),
-            intercept: best[d],
-            converged,
+            weights: m.weights,
+            intercept: m.intercept,
+            converged: m.converged,
         })
     }
 
     /// Decision values `w·x + b`.
     pub fn decision_function(&self, x: &DMatrix<f64>) -> DVector<f64> {
-        let mut z = x * &self.weights;
-        z.add_scalar_mut(self.intercept);
-        z
+        ridge_linear::decision_values(x, &self.weights, self.intercept)
     }
 
     /// 0/1 predictions (1 when the decision value is positive).
@@ -155,6 +108,7 @@ impl LinearSvm {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use argmin::core::{CostFunction, Gradient};
 
     #[test]
     fn separates_a_simple_problem_and_gradient_matches_finite_differences() {
@@ -162,10 +116,11 @@ mod tests {
         let y = [0, 0, 0, 1, 1, 1];
         let m = LinearSvm::fit(&x, &y, &LinearSvmParams::default()).unwrap();
         assert_eq!(m.predict(&x), y.to_vec());
-        let prob = Problem {
+        let prob = RidgeLinearProblem {
             x: &x,
             y: DVector::from_vec(vec![-1., -1., 1., -1., 1., 1.]),
-            lambda: 0.1,
+            l2: 0.1,
+            loss: SquaredHinge,
         };
         let at = DVector::from_vec(vec![0.3, -0.2]);
         let g = prob.gradient(&at).unwrap();

@@ -5,9 +5,9 @@
 //! ```
 //! (the intercept b is not penalised).
 
-use crate::models::lbfgs::{LbfgsOutcome, LbfgsSettings, minimize};
+use crate::models::lbfgs::LbfgsSettings;
+use crate::models::ridge_linear::{self, MarginLoss, RidgeLinearProblem};
 use crate::report::{Result, XtaskError};
-use argmin::core::{CostFunction, Gradient};
 use nalgebra::{DMatrix, DVector};
 
 /// Settings of the logistic regression.
@@ -40,19 +40,15 @@ pub struct Logistic {
     pub converged: bool,
 }
 
-struct Problem<'a> {
-    x: &'a DMatrix<f64>,
-    y: DVector<f64>,
-    l2: f64,
-}
+/// The log loss `log(1 + e^z) − y z` with 0/1 targets.
+struct LogLoss;
 
-impl Problem<'_> {
-    /// Margins z = Xβ + b for the parameter vector [β; b].
-    fn margins(&self, p: &DVector<f64>) -> DVector<f64> {
-        let d = self.x.ncols();
-        let mut z = self.x * p.rows(0, d);
-        z.add_scalar_mut(p[d]);
-        z
+impl MarginLoss for LogLoss {
+    fn value(&self, z: f64, y: f64) -> f64 {
+        log1p_exp(z) - y * z
+    }
+    fn derivative(&self, z: f64, y: f64) -> f64 {
+        sigmoid(z) - y
     }
 }
 
@@ -74,44 +70,6 @@ fn sigmoid(z: f64) -> f64 {
     }
 }
 
-impl CostFunction for Problem<'_> {
-    type Param = DVector<f64>;
-    type Output = f64;
-    fn cost(&self, p: &Self::Param) -> std::result::Result<f64, argmin::core::Error> {
-        let z = self.margins(p);
-        let n = z.len() as f64;
-        let loss: f64 = z
-            .iter()
-            .zip(self.y.iter())
-            .map(|(&z, &y)| log1p_exp(z) - y * z)
-            .sum::<f64>()
-            / n;
-        let d = self.x.ncols();
-        Ok(loss + 0.5 * self.l2 * p.rows(0, d).norm_squared())
-    }
-}
-
-impl Gradient for Problem<'_> {
-    type Param = DVector<f64>;
-    type Gradient = DVector<f64>;
-    fn gradient(&self, p: &Self::Param) -> std::result::Result<DVector<f64>, argmin::core::Error> {
-        let z = self.margins(p);
-        let n = z.len() as f64;
-        let r = DVector::from_iterator(
-            z.len(),
-            z.iter()
-                .zip(self.y.iter())
-                .map(|(&z, &y)| (sigmoid(z) - y) / n),
-        );
-        let d = self.x.ncols();
-        let mut g = DVector::zeros(d + 1);
-        g.rows_mut(0, d)
-            .copy_from(&(self.x.tr_mul(&r) + p.rows(0, d) * self.l2));
-        g[d] = r.sum();
-        Ok(g)
-    }
-}
-
 impl Logistic {
     /// Fits on features `x` and binary labels `y` (class 1 positive).
     pub fn fit(x: &DMatrix<f64>, y: &[usize], params: &LogisticParams) -> Result<Self> {
@@ -122,41 +80,36 @@ impl Logistic {
         if y.len() != x.nrows() || y.iter().any(|&c| c > 1) {
             return Err(fail("labels must be 0/1, one per row".into()));
         }
-        let problem = Problem {
+        let problem = RidgeLinearProblem {
             x,
             y: DVector::from_iterator(y.len(), y.iter().map(|&c| c as f64)),
             l2: params.l2,
+            loss: LogLoss,
         };
         let settings = LbfgsSettings {
             tol_grad: params.tol_grad,
             tol_cost: 1e-12,
             max_iters: params.max_iters,
         };
-        let LbfgsOutcome {
-            best,
-            iterations,
-            converged,
-        } = minimize(problem, x.ncols() + 1, &settings).map_err(fail)?;
-        let d = x.ncols();
+        let m = ridge_linear::fit(problem, &settings).map_err(fail)?;
         Ok(Self {
-            weights: best.rows(0, d).into_owned(),
-            intercept: best[d],
-            iterations,
-            converged,
+            weights: m.weights,
+            intercept: m.intercept,
+            iterations: m.iterations,
+            converged: m.converged,
         })
     }
 
     /// Scores (log-odds) of the rows of `x`.
     pub fn decision_function(&self, x: &DMatrix<f64>) -> DVector<f64> {
-        let mut z = x * &self.weights;
-        z.add_scalar_mut(self.intercept);
-        z
+        ridge_linear::decision_values(x, &self.weights, self.intercept)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use argmin::core::{CostFunction, Gradient};
 
     #[test]
     fn separates_a_simple_problem_and_gradient_matches_finite_differences() {
@@ -167,10 +120,11 @@ mod tests {
         let z = m.decision_function(&x);
         assert!(z[0] < 0.0 && z[5] > 0.0);
 
-        let prob = Problem {
+        let prob = RidgeLinearProblem {
             x: &x,
             y: DVector::from_vec(vec![0., 0., 1., 0., 1., 1.]),
             l2: 0.1,
+            loss: LogLoss,
         };
         let at = DVector::from_vec(vec![0.3, -0.2]);
         let g = prob.gradient(&at).unwrap();

@@ -3,4 +3,5 @@
 pub mod lbfgs;
 pub mod linear_svm;
 pub mod logistic;
+pub mod ridge_linear;
 pub mod softmax;
