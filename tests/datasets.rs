@@ -73,6 +73,36 @@ fn compas_propublica_filter_leaves_6172() {
 }
 
 #[test]
+fn compas_tfco_has_the_notebooks_31_columns() {
+    let ds = recipes::compas_tfco().unwrap();
+    assert_eq!((ds.n_rows(), ds.n_features()), (6_172, 31));
+    assert_eq!(ds.class_counts(), vec![3_363, 2_809]);
+    let names = ds.feature_names();
+    assert_eq!(names[0], "days_b_screening_arrest");
+    assert_eq!(names[30], "priors_count_4");
+    let col = |name: &str| {
+        let j = names.iter().position(|n| n == name).unwrap();
+        ds.x().column(j).sum()
+    };
+    // Counted from the raw file with the notebook's edges: age (0,24] … (52.9,96], decile
+    // score edges 0,1,3,5,7,9,10 (cumulative), priors edges 0,1,3,5,9,38 (cumulative; 0 priors
+    // sets nothing).
+    assert_eq!(col("score_text=Low"), 3_421.0);
+    assert_eq!(col("score_text=High"), 1_144.0);
+    assert_eq!(col("decile_score_0"), 6_172.0);
+    assert_eq!(col("priors_count_0"), 4_087.0);
+    let ages: Vec<f64> = (0..6).map(|k| col(&format!("age_{k}"))).collect();
+    assert_eq!(ages, vec![1_347.0, 1_334.0, 1_168.0, 1_122.0, 583.0, 618.0]);
+    // Every row: one charge degree, race, score text, sex and age column.
+    for i in (0..ds.n_rows()).step_by(613) {
+        let row = ds.x().row(i);
+        let one_hot: f64 = row.iter().skip(1).take(19).sum();
+        assert_eq!(one_hot, 5.0);
+        assert!(row[0].abs() <= 30.0);
+    }
+}
+
+#[test]
 fn compas_fair_projection_recipe() {
     let ds = recipes::compas_fair_projection().unwrap();
     assert_eq!(ds.n_rows(), 5_278);

@@ -18,6 +18,8 @@ pub enum Recipe {
     CompasPropublica,
     /// [`recipes::compas_fair_projection`]: COMPAS, African-American/Caucasian.
     CompasFairProjection,
+    /// [`recipes::compas_tfco`]: COMPAS, TFCO's 31 bucketed features.
+    CompasTfco,
     /// [`recipes::german_credit`].
     GermanCredit,
     /// [`recipes::default_credit`].
@@ -32,12 +34,13 @@ pub enum Recipe {
 
 impl Recipe {
     /// All recipes.
-    pub const ALL: [Recipe; 10] = [
+    pub const ALL: [Recipe; 11] = [
         Recipe::AdultTfco,
         Recipe::AdultA9a,
         Recipe::AdultFairProjection,
         Recipe::CompasPropublica,
         Recipe::CompasFairProjection,
+        Recipe::CompasTfco,
         Recipe::GermanCredit,
         Recipe::DefaultCredit,
         Recipe::LawSchool,
@@ -66,6 +69,7 @@ impl Recipe {
             Recipe::AdultFairProjection => recipes::adult_fair_projection(),
             Recipe::CompasPropublica => recipes::compas_propublica(),
             Recipe::CompasFairProjection => recipes::compas_fair_projection(),
+            Recipe::CompasTfco => recipes::compas_tfco(),
             Recipe::GermanCredit => recipes::german_credit(),
             Recipe::DefaultCredit => recipes::default_credit(),
             Recipe::LawSchool => recipes::law_school(),

@@ -12,7 +12,7 @@ pub const COMPAS_RAW_ROWS: usize = 7_214;
 
 /// The standard ProPublica filter: screening within 30 days of arrest, a known recidivism
 /// outcome, no ordinary traffic offence, and a score.
-fn propublica_filter(t: &Table, row: usize, require_score: bool) -> Result<bool> {
+pub(super) fn propublica_filter(t: &Table, row: usize, require_score: bool) -> Result<bool> {
     let days = t.cell(row, "days_b_screening_arrest")?;
     if days.is_empty() {
         return Ok(false);
@@ -119,7 +119,7 @@ pub fn compas_fair_projection() -> Result<Dataset> {
 
 /// Assembles a COMPAS dataset from the kept rows: features, a 0/1 label column, and the race and
 /// sex attributes every COMPAS recipe carries.
-fn finish(
+pub(super) fn finish(
     name: &str,
     t: &Table,
     keep: &[usize],
