@@ -663,3 +663,48 @@ fn project_l1_ball(v: &mut [f64], r: f64) {
     }
     v.iter_mut().for_each(|x| *x = (*x - tau).max(0.0));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::project_l1_ball;
+
+    /// The projection is `max(v − τ, 0)` with τ ≥ 0, and τ > 0 only when the sum lands on `r`
+    /// (the KKT conditions of the Euclidean projection onto `{λ ≥ 0, ‖λ‖₁ ≤ r}`).
+    #[test]
+    fn l1_ball_projection_satisfies_kkt() {
+        let cases: [(&[f64], f64); 5] = [
+            (&[0.2, 0.1], 1.0),
+            (&[3.0, 1.0, 0.0], 2.0),
+            (&[1.0, 1.0, 1.0, 1.0], 2.0),
+            (&[5.0, 0.1, 0.2], 1.0),
+            (&[0.5, 0.5], 1.0),
+        ];
+        for (v, r) in cases {
+            let mut p = v.to_vec();
+            project_l1_ball(&mut p, r);
+            let sum: f64 = p.iter().sum();
+            assert!(p.iter().all(|&x| x >= 0.0));
+            assert!(sum <= r + 1e-12, "{v:?} → {p:?}");
+            let shift: Vec<f64> = v
+                .iter()
+                .zip(&p)
+                .filter(|(_, q)| **q > 0.0)
+                .map(|(a, q)| a - q)
+                .collect();
+            let tau = shift.first().copied().unwrap_or(0.0);
+            assert!(shift.iter().all(|s| (s - tau).abs() < 1e-12), "{v:?}");
+            assert!(tau >= -1e-12);
+            if tau > 1e-12 {
+                assert!((sum - r).abs() < 1e-12);
+            }
+            for (a, q) in v.iter().zip(&p) {
+                if *q == 0.0 {
+                    assert!(*a <= tau + 1e-12);
+                }
+            }
+        }
+        let mut p = vec![3.0, 1.0, 0.0];
+        project_l1_ball(&mut p, 2.0);
+        assert_eq!(p, vec![2.0, 0.0, 0.0]);
+    }
+}

@@ -3,8 +3,8 @@
 mod common;
 use common::two_group_problem;
 use game_opt::{
-    Algorithm, Evaluation, GameOptError, GameOptParams, IterInfo, Linear, Mlp, Observer, Problem,
-    ShrinkOutcome, SolutionType, Status, StochasticClassifier,
+    Algorithm, Evaluation, GameOpt, GameOptError, GameOptParams, IterInfo, Linear, Mlp, Observer,
+    Problem, ShrinkOutcome, SolutionType, Status, StochasticClassifier,
 };
 use std::ops::ControlFlow;
 
@@ -140,4 +140,64 @@ fn public_types_are_send_sync() {
     check::<StochasticClassifier<Mlp>>();
     check::<game_opt::GameFit<Linear>>();
     check::<game_opt::SwapRegretPlayer>();
+}
+
+/// Records every multiplier vector the λ-player plays.
+#[derive(Default)]
+struct Multipliers(Vec<Vec<f64>>);
+impl Observer for Multipliers {
+    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+        self.0.push(info.multipliers.to_vec());
+        ControlFlow::Continue(())
+    }
+}
+
+#[test]
+fn lagrangian_multipliers_stay_in_the_l1_ball() {
+    let p = two_group_problem(900);
+    let radius = 0.3;
+    for alg in [Algorithm::Hinge, Algorithm::ZeroOneExt] {
+        // A large λ step makes the radius bind within a few steps.
+        let solver = GameOpt::new(
+            params(alg)
+                .iterations(400)
+                .lr_lambda(5.0)
+                .multiplier_radius(Some(radius)),
+        )
+        .unwrap();
+        let mut seen = Multipliers::default();
+        let fit = solver
+            .fit_with_observer(&p, Linear::new(3), &mut seen)
+            .unwrap();
+        let snap: Vec<Vec<f64>> = fit
+            .snapshots()
+            .iter()
+            .map(|s| s.multipliers.clone())
+            .collect();
+        let mut largest: f64 = 0.0;
+        for lam in seen.0.iter().chain(&snap) {
+            assert_eq!(lam.len(), p.n_constraints());
+            assert!(lam.iter().all(|&l| l >= 0.0), "{alg:?}: negative λ {lam:?}");
+            let norm: f64 = lam.iter().sum();
+            assert!(norm <= radius + 1e-12, "{alg:?}: ‖λ‖₁ = {norm} > R");
+            largest = largest.max(norm);
+        }
+        // The ball must actually bind, or the check above proves nothing.
+        assert!(
+            largest > radius - 1e-9,
+            "{alg:?}: radius never reached ({largest})"
+        );
+    }
+    // Hinge's proxies on this fixture stay positive: without a radius its multipliers keep
+    // growing, which is what the radius is for.
+    let mut seen = Multipliers::default();
+    GameOpt::new(params(Algorithm::Hinge).iterations(400).lr_lambda(5.0))
+        .unwrap()
+        .fit_with_observer(&p, Linear::new(3), &mut seen)
+        .unwrap();
+    let last: f64 = seen.0.last().unwrap().iter().sum();
+    assert!(
+        last > radius,
+        "unbounded Hinge multipliers stayed at {last}"
+    );
 }
