@@ -612,12 +612,13 @@ fn aggregate(per_seed: &[Vec<Row>]) -> Vec<Aggregate> {
 /// test violation no worse than the paper's.
 fn verdict(a: &Aggregate, p: &[f64; 6]) -> String {
     let (e, e_sd) = a.stat(2);
-    let (v, _) = a.stat(5);
+    let (v, v_sd) = a.stat(5);
     let err_ok = (e - p[2]).abs() <= 0.005;
     let vio_ok = v <= p[5] + 1e-12;
     let within_noise = (e - p[2]).abs() <= 2.0 * e_sd;
     match (err_ok, vio_ok) {
         (true, true) => "hit".into(),
+        (true, false) if v - p[5] <= v_sd => "error hit, violation worse (within 1 sd)".into(),
         (true, false) => "error hit, violation worse".into(),
         (false, true) if within_noise => "error off > 0.005 (within 2 sd)".into(),
         (false, true) => "error off > 0.005".into(),
@@ -1010,6 +1011,27 @@ adult.data + adult.test; the paper's Table 3 sums to 48,841). Each seed selects 
 hyperparameters; cells are mean ± sd over seeds. One test split of Adult has sd(test error) \
 ≈ √(0.145·0.855/9768) ≈ 0.0036 from sampling alone, so a ±0.005 target is about 1.4 sd of a \
 single split; COMPAS's 1,234-row test split gives ≈ 0.013.\n\
+* **Why rows differ from the paper** (read with the sd columns):\n  \
+* *Validation column (Adult)*: the paper's validation errors (0.133–0.139) sit ≈ 0.008 below \
+its own train and test errors; ours track train and test. One favourable validation split is the \
+likely cause; an average over random splits cannot reproduce it.\n  \
+* *Test violations*: their sd over seeds is 0.02–0.05 on Adult, set by the Black group \
+(≈ 180 positive test rows, so one changed prediction moves its TPR by ≈ 0.0056), and \
+0.01–0.04 on COMPAS. \"Violation worse\" verdicts within one sd are noise, including the \
+Unconstrained Adult row (the paper's single split has 0.0555).\n  \
+* *Hinge*: our Hinge is the penalty method described above, with R chosen on validation; it \
+costs more error than the paper's Hinge on Adult and less on COMPAS (the paper's COMPAS Hinge \
+m-stoch pays 0.37 test error). Its T-stoch stays infeasible on Adult because the uniform mixture \
+includes every early iterate; the paper's T-stoch is feasible with margin, which points to \
+larger early multipliers than ours (its λ optimizer and grid are not given).\n  \
+* *T-stoch rows* (all families): the uniform mixture includes the first snapshots (from step \
+k on), which are far from converged; the paper's checkpoint schedule is not given.\n  \
+* *Train violation of m-stoch*: ours is ≤ 0 by the LP guarantee; the paper's 0-1 swap \
+m-stoch shows 0.0176 because each of its rows comes from a separately validated run.\n  \
+* *COMPAS*: our unconstrained net fits the training split better (train error ≈ 0.29 vs \
+0.306) and is less unfair (train violation ≈ 0.04 vs 0.115), so the constrained rows start \
+from a smaller violation; with a 1,234-row test split (sd ≈ 0.013 from sampling) the COMPAS \
+test errors are within about one sd of the paper's.\n\
 * **Not available**: Bank Marketing (Table 5; encoding of its 60 features unknown and the data \
 is not embedded) and the Google-internal sets (Business Entity Resolution, Thresholding, Map \
 Intent, Filtering; Tables 8–11) — not reproduced.\n\
