@@ -443,8 +443,8 @@ impl GameOpt {
             gprox.iter_mut().for_each(|g| *g = 0.0);
             let mut batch_loss = 0.0;
             for &r in batch {
-                let row = ex.row_at(r);
-                let f = model.score(row);
+                let row = ex.row_view(r);
+                let f = model.score_row(row);
                 if !f.is_finite() {
                     return Err(GameOptError::NonFiniteGradient {
                         what: "model score",
@@ -467,7 +467,7 @@ impl GameOpt {
                     }
                 }
                 if d != 0.0 {
-                    model.add_gradient(row, d, &mut grad);
+                    model.add_gradient_row(row, d, &mut grad);
                 }
             }
             let theta = model.parameters_mut();

@@ -72,7 +72,7 @@ pub use game::{
     FitReport, GameFit, GameOpt, IterInfo, NoObserver, Observer, Snapshot, SnapshotInfo, Solution,
     StartInfo, Status,
 };
-pub use model::{Linear, Mlp, Model};
+pub use model::{Linear, Mlp, Model, Row};
 pub use params::{
     Algorithm, GameOptParams, GameOptValidParams, ObjectiveLoss, Optimizer, SolutionType,
 };

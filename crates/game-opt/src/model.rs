@@ -5,6 +5,18 @@ use crate::error::{GameOptError, Result};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// One example's features, dense and as its non-zeros (`cols` ascending, `vals` the matching
+/// values): models may use either; the sparse view skips one-hot zeros.
+#[derive(Debug, Clone, Copy)]
+pub struct Row<'a> {
+    /// All features.
+    pub dense: &'a [f64],
+    /// Columns of the non-zero features, ascending.
+    pub cols: &'a [u32],
+    /// The non-zero values, matching `cols`.
+    pub vals: &'a [f64],
+}
+
 /// A scoring model `f(x; θ)` predicting positive iff `f ≥ 0`: the thin trait the trainer needs.
 ///
 /// Implement it to plug any differentiable model into the game. The trainer reads and writes the
@@ -35,6 +47,17 @@ pub trait Model: Clone + Send + Sync + std::fmt::Debug {
     /// Indices of parameters that are biases (not L2-regularised). Default: none.
     fn bias_indices(&self) -> Vec<usize> {
         Vec::new()
+    }
+    /// Score of a row given both views; the default uses the dense one. Overrides must agree
+    /// with [`Model::score`] (the trainer and evaluation call this one).
+    #[inline]
+    fn score_row(&self, row: Row<'_>) -> f64 {
+        self.score(row.dense)
+    }
+    /// [`Model::add_gradient`] given both views; the default uses the dense one.
+    #[inline]
+    fn add_gradient_row(&self, row: Row<'_>, weight: f64, grad: &mut [f64]) {
+        self.add_gradient(row.dense, weight, grad);
     }
 }
 
@@ -114,6 +137,28 @@ impl Model for Linear {
     fn bias_indices(&self) -> Vec<usize> {
         vec![self.theta.len() - 1]
     }
+    /// Sums over the non-zeros only, in column order: the same value as [`Model::score`] (the
+    /// skipped terms are exact zeros).
+    #[inline]
+    fn score_row(&self, row: Row<'_>) -> f64 {
+        let d = self.theta.len() - 1;
+        let mut s = self.theta[d];
+        for (&c, x) in row.cols.iter().zip(row.vals) {
+            s += self.theta[c as usize] * x;
+        }
+        s
+    }
+    #[inline]
+    fn add_gradient_row(&self, row: Row<'_>, weight: f64, grad: &mut [f64]) {
+        let d = self.theta.len() - 1;
+        if grad.len() != d + 1 {
+            return self.add_gradient(row.dense, weight, grad);
+        }
+        for (&c, x) in row.cols.iter().zip(row.vals) {
+            grad[c as usize] += weight * x;
+        }
+        grad[d] += weight;
+    }
 }
 
 /// A two-layer ReLU network `f(x) = w₂ᵀ relu(W₁x + b₁) + b₂` ("2-layer NN" of the paper's
@@ -172,6 +217,15 @@ impl Mlp {
         self.h
     }
     #[inline]
+    fn pre_activation_sparse(&self, j: usize, row: Row<'_>) -> f64 {
+        let w = &self.theta[j * self.d..(j + 1) * self.d];
+        let mut z = self.theta[self.h * self.d + j];
+        for (&c, x) in row.cols.iter().zip(row.vals) {
+            z += w[c as usize] * x;
+        }
+        z
+    }
+    #[inline]
     fn pre_activation(&self, j: usize, row: &[f64]) -> f64 {
         let w = &self.theta[j * self.d..(j + 1) * self.d];
         let mut z = self.theta[self.h * self.d + j];
@@ -222,10 +276,74 @@ impl Model for Mlp {
         }
         grad[w2 + h] += weight;
     }
+    fn score_row(&self, row: Row<'_>) -> f64 {
+        let w2 = self.h * self.d + self.h;
+        let mut f = self.theta[w2 + self.h];
+        for j in 0..self.h {
+            let z = self.pre_activation_sparse(j, row);
+            if z > 0.0 {
+                f += self.theta[w2 + j] * z;
+            }
+        }
+        f
+    }
+    fn add_gradient_row(&self, row: Row<'_>, weight: f64, grad: &mut [f64]) {
+        if grad.len() != self.theta.len() {
+            return;
+        }
+        let (d, h) = (self.d, self.h);
+        let w2 = h * d + h;
+        for j in 0..h {
+            let z = self.pre_activation_sparse(j, row);
+            if z > 0.0 {
+                grad[w2 + j] += weight * z;
+                let back = weight * self.theta[w2 + j];
+                let gj = &mut grad[j * d..(j + 1) * d];
+                for (&c, x) in row.cols.iter().zip(row.vals) {
+                    gj[c as usize] += back * x;
+                }
+                grad[h * d + j] += back;
+            }
+        }
+        grad[w2 + h] += weight;
+    }
     fn bias_indices(&self) -> Vec<usize> {
         let (d, h) = (self.d, self.h);
         let mut v: Vec<usize> = (h * d..h * d + h).collect();
         v.push(h * d + 2 * h);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sparse paths give exactly the dense paths' scores and gradients.
+    fn check_same<M: Model>(model: &M) {
+        let dense = [0.0, 1.5, 0.0, 0.0, -2.0, 0.0];
+        let cols = [1u32, 4];
+        let vals = [1.5, -2.0];
+        let row = Row {
+            dense: &dense,
+            cols: &cols,
+            vals: &vals,
+        };
+        assert_eq!(model.score(&dense), model.score_row(row));
+        let n = model.parameters().len();
+        let (mut a, mut b) = (vec![0.25; n], vec![0.25; n]);
+        model.add_gradient(&dense, 0.7, &mut a);
+        model.add_gradient_row(row, 0.7, &mut b);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn sparse_rows_match_dense_rows() -> Result<()> {
+        let lin = Linear::from_parts(&[0.3, -1.1, 2.0, 0.5, 0.9, -0.4], 0.2)?;
+        check_same(&lin);
+        for seed in 0..5 {
+            check_same(&Mlp::new(6, 4, seed)?);
+        }
+        Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! The problem: examples plus rate constraints, compiled into per-row linear forms.
 
 use crate::error::{GameOptError, Result};
-use crate::model::Model;
+use crate::model::{Model, Row};
 use crate::rates::{Atom, Constraint, Filter, Prediction, Subset};
 use fair_data::{Dataset, Groups};
 use nalgebra::DMatrix;
@@ -27,12 +27,35 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Examples {
     x: Vec<f64>,
+    /// The same features in compressed sparse rows (non-zeros only, in column order): scoring
+    /// and gradients touch ~13 of Adult's 122 one-hot columns instead of all of them.
+    nz_ptr: Vec<usize>,
+    nz_col: Vec<u32>,
+    nz_val: Vec<f64>,
     n: usize,
     d: usize,
     y: Vec<bool>,
     attributes: Vec<(String, Groups)>,
     masks: Vec<(String, Vec<bool>)>,
     baseline: Option<Vec<bool>>,
+}
+
+/// Compressed sparse rows of a row-major `n × d` matrix (`d` must fit in `u32`, as any
+/// feature count here does).
+fn compress_rows(data: &[f64], n: usize, d: usize) -> (Vec<usize>, Vec<u32>, Vec<f64>) {
+    let mut ptr = Vec::with_capacity(n + 1);
+    let (mut cols, mut vals) = (Vec::new(), Vec::new());
+    ptr.push(0);
+    for i in 0..n {
+        for (j, &v) in data[i * d..(i + 1) * d].iter().enumerate() {
+            if v != 0.0 {
+                cols.push(u32::try_from(j).unwrap_or(u32::MAX));
+                vals.push(v);
+            }
+        }
+        ptr.push(cols.len());
+    }
+    (ptr, cols, vals)
 }
 
 impl Examples {
@@ -70,8 +93,12 @@ impl Examples {
                 data.push(v);
             }
         }
+        let (nz_ptr, nz_col, nz_val) = compress_rows(&data, n, d);
         Ok(Self {
             x: data,
+            nz_ptr,
+            nz_col,
+            nz_val,
             n,
             d,
             y: y.iter().map(|&l| l == 1).collect(),
@@ -170,6 +197,16 @@ impl Examples {
     pub(crate) fn row_at(&self, i: usize) -> &[f64] {
         &self.x[i * self.d..(i + 1) * self.d]
     }
+    /// Row `i` as dense features plus its non-zeros.
+    #[inline]
+    pub(crate) fn row_view(&self, i: usize) -> Row<'_> {
+        let (lo, hi) = (self.nz_ptr[i], self.nz_ptr[i + 1]);
+        Row {
+            dense: self.row_at(i),
+            cols: &self.nz_col[lo..hi],
+            vals: &self.nz_val[lo..hi],
+        }
+    }
     /// Labels (`true` = positive).
     pub fn labels(&self) -> &[bool] {
         &self.y
@@ -203,7 +240,9 @@ impl Examples {
     /// [`GameOptError::FeatureMismatch`] when the model's input size differs.
     pub fn scores<M: Model>(&self, model: &M) -> Result<Vec<f64>> {
         check_model(model, self.d)?;
-        Ok((0..self.n).map(|i| model.score(self.row_at(i))).collect())
+        Ok((0..self.n)
+            .map(|i| model.score_row(self.row_view(i)))
+            .collect())
     }
 
     /// The membership mask of a subset.
