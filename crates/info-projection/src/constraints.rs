@@ -234,6 +234,30 @@ impl Design {
             .collect()
     }
 
+    /// Hessian of the dual (8) in λ, `Lᵀ H_M L + ζI` (K × K, row-major), from the data part
+    /// `H_M` in M-coordinates (`(zdim·C)²`, index `z·C + column`).
+    pub fn hessian(&self, hm: &[f64], zeta: f64) -> Vec<f64> {
+        let k = self.k();
+        let mc = self.zdim * self.c;
+        let c = self.c;
+        let mut h = vec![0.0; k * k];
+        for (r1, row1) in self.rows.iter().enumerate() {
+            for r2 in r1..k {
+                let mut v = 0.0;
+                for &(z1, c1, a1) in &row1.entries {
+                    let base = (z1 * c + c1) * mc;
+                    for &(z2, c2, a2) in &self.rows[r2].entries {
+                        v += a1 * a2 * hm[base + z2 * c + c2];
+                    }
+                }
+                h[r1 * k + r2] = v;
+                h[r2 * k + r1] = v;
+            }
+            h[r1 * k + r1] += zeta;
+        }
+        h
+    }
+
     /// `Ḡ = (1/N)Σ_i G_i G_iᵀ` (K × K, row-major) from `Z̄ = (1/N)Σ_i z_i z_iᵀ` (zdim × zdim).
     pub fn gram(&self, zbar: &[f64]) -> Vec<f64> {
         let k = self.k();

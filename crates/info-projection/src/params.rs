@@ -33,6 +33,21 @@ pub enum Solver {
     Admm,
 }
 
+/// Method of the direct dual solver ([`Solver::Dual`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DualMethod {
+    /// Projected Newton when the Hessian is cheap (K ≤ 1500 and `(A+1)·C² ≤ 200` for soft
+    /// group information), projected L-BFGS otherwise. The default.
+    Auto,
+    /// Projected Newton (Bertsekas) with the K × K Hessian accumulated in the gradient pass (on
+    /// a deterministic subsample of at least 20 000 rows per group when the full sum would
+    /// dominate the pass; the gradient is always exact, so only the step is approximate).
+    Newton,
+    /// Two-metric projected L-BFGS with an Armijo search (memory
+    /// [`lbfgs_memory`](FairProjectionParams::lbfgs_memory)).
+    Lbfgs,
+}
+
 /// Solver of the ADMM λ-step, the K-dimensional nonnegative QP `min λᵀQλ + qᵀλ, λ ≥ 0` (40).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QpSolver {
@@ -107,6 +122,7 @@ pub enum Decision {
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
 /// | `max_iter` | 10 000 | ≥ 1 | outer iterations (L-BFGS steps or ADMM rounds) |
 /// | `lbfgs_memory` | 10 | 1..=100 | stored L-BFGS pairs (dual solver) |
+/// | `dual_method` | `Auto` | [`DualMethod`] | projected Newton or L-BFGS (dual solver) |
 /// | `qp_solver` | `ActiveSet` | enum | ADMM λ-step |
 /// | `floor` | 1e-6 | (0, 0.5), and < 1/C | smallest base probability kept (entries below are raised) |
 /// | `row_policy` | `Strict` | enum | rows not summing to 1 |
@@ -144,6 +160,7 @@ pub struct FairProjectionValidParams {
     pub(crate) tol: f64,
     pub(crate) max_iter: usize,
     pub(crate) lbfgs_memory: usize,
+    pub(crate) dual_method: DualMethod,
     pub(crate) qp_solver: QpSolver,
     pub(crate) floor: f64,
     pub(crate) row_policy: RowPolicy,
@@ -161,6 +178,7 @@ impl Default for FairProjectionParams {
             tol: 1e-9,
             max_iter: 10_000,
             lbfgs_memory: 10,
+            dual_method: DualMethod::Auto,
             qp_solver: QpSolver::ActiveSet,
             floor: 1e-6,
             row_policy: RowPolicy::Strict,
@@ -217,6 +235,11 @@ impl FairProjectionParams {
     /// L-BFGS memory of the dual solver.
     pub fn lbfgs_memory(mut self, m: usize) -> Self {
         self.0.lbfgs_memory = m;
+        self
+    }
+    /// Method of the direct dual solver.
+    pub fn dual_method(mut self, m: DualMethod) -> Self {
+        self.0.dual_method = m;
         self
     }
     /// Solver of the ADMM λ-step.
@@ -308,6 +331,10 @@ impl FairProjectionValidParams {
     /// L-BFGS memory.
     pub fn lbfgs_memory(&self) -> usize {
         self.lbfgs_memory
+    }
+    /// Method of the direct dual solver.
+    pub fn dual_method(&self) -> DualMethod {
+        self.dual_method
     }
     /// ADMM λ-step solver.
     pub fn qp_solver(&self) -> QpSolver {

@@ -5,8 +5,8 @@ mod common;
 
 use common::{brute_force, lcg_instance};
 use info_projection::{
-    Constraint, Divergence, FairProjection, FairProjectionParams, GroupInfo, QpSolver, Solver,
-    Status,
+    Constraint, Divergence, DualMethod, FairProjection, FairProjectionParams, GroupInfo, QpSolver,
+    Solver, Status,
 };
 use nalgebra::DMatrix;
 
@@ -30,9 +30,34 @@ fn both<'a>(
         .solver(Solver::Dual)
         .fit(probs, groups)
         .unwrap();
-    let admm = params.solver(Solver::Admm).fit(probs, groups).unwrap();
+    let admm = params
+        .clone()
+        .solver(Solver::Admm)
+        .fit(probs, groups)
+        .unwrap();
     assert_eq!(dual.report().status, Status::Converged, "{}", dual.report());
     assert_eq!(admm.report().status, Status::Converged, "{}", admm.report());
+    // Both methods of the direct solver, forced, reach the same λ as well.
+    for method in [DualMethod::Newton, DualMethod::Lbfgs] {
+        let other = params
+            .clone()
+            .solver(Solver::Dual)
+            .dual_method(method)
+            .fit(probs, groups)
+            .unwrap();
+        assert_eq!(
+            other.report().status,
+            Status::Converged,
+            "{}",
+            other.report()
+        );
+        let diff = max_diff(dual.lambda(), other.lambda());
+        assert!(
+            diff < AGREE,
+            "{method:?}: |Δλ| = {diff:e}\n{}",
+            other.report()
+        );
+    }
     (dual, admm)
 }
 
