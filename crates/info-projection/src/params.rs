@@ -118,7 +118,7 @@ pub enum Decision {
 /// | `divergence` | `Kl` | enum | f-divergence |
 /// | `solver` | `Dual` | enum | how λ is computed |
 /// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
-/// | `rho` | 2.0 | finite, > 0 | ADMM penalty ρ (App. B.1.2) |
+/// | `rho` | 2.0 | finite, > 0 | initial ADMM penalty ρ (App. B.1.2), then adapted by residual balancing |
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
 /// | `max_iter` | 10 000 | ≥ 1 | outer iterations (L-BFGS steps or ADMM rounds) |
 /// | `lbfgs_memory` | 10 | 1..=100 | stored L-BFGS pairs (dual solver) |
