@@ -36,11 +36,12 @@ pub enum Solver {
 /// Method of the direct dual solver ([`Solver::Dual`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DualMethod {
-    /// Projected Newton when the Hessian is cheap (K ≤ 1500 and `(A+1)·C² ≤ 200` for soft
+    /// Newton when the Hessian is cheap (K ≤ 1500 and `(A+1)·C² ≤ 200` for soft
     /// group information), projected L-BFGS otherwise. The default.
     Auto,
-    /// Projected Newton (Bertsekas) with the K × K Hessian accumulated in the gradient pass (on
-    /// a deterministic subsample of at least 20 000 rows per group when the full sum would
+    /// Newton with the K × K Hessian accumulated in the gradient pass, each step an exact
+    /// nonnegative QP on the quadratic model (the Hessian is accumulated on
+    /// a deterministic subsample of at least 5 000 rows per group when the full sum would
     /// dominate the pass; the gradient is always exact, so only the step is approximate).
     Newton,
     /// Two-metric projected L-BFGS with an Armijo search (memory
