@@ -11,7 +11,7 @@
 //! labels, where z has two non-zero blocks) and O(N·C) memory, whatever K is.
 
 use crate::error::{InfoProjectionError as E, Result};
-use crate::input::{GroupKind, Prepared};
+use crate::input::{GroupKind, Membership, Prepared};
 use crate::params::Constraint;
 
 /// Marginals of the fitting data used in the rows: `P(Y=c, S=a)` and its margins.
@@ -56,6 +56,13 @@ impl Marginals {
                 }
                 for g in 0..a {
                     joint[yi * a + g] += data.s(i, yi, g);
+                }
+            }
+        } else if let Membership::Labels(codes) = &data.memb {
+            // One group per row: only its column of the joint gets mass.
+            for (i, &g) in codes.iter().enumerate() {
+                for k in 0..c {
+                    joint[k * a + g] += data.p[i * c + k];
                 }
             }
         } else {
