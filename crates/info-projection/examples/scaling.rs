@@ -48,6 +48,11 @@ fn main() -> Result<(), InfoProjectionError> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(2.0);
+    // WARM overrides the warm-start fraction (1 = cold start, as before the warm start existed).
+    let warm: f64 = std::env::var("WARM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1.0 / 16.0);
     for solver in solvers {
         let div = if std::env::var("CE").is_ok() {
             info_projection::Divergence::CrossEntropy
@@ -56,6 +61,7 @@ fn main() -> Result<(), InfoProjectionError> {
         };
         let fp = FairProjection::params()
             .rho(rho)
+            .warm_start_fraction(warm)
             .divergence(div)
             .constraint(Constraint::EqualizedOdds)
             .alpha(0.01)

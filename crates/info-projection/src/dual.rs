@@ -40,14 +40,15 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Projected L-BFGS from the feasible start `x0`.
 pub(crate) fn solve(
-    k: usize,
+    x0: Vec<f64>,
     mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>)>,
     tol: f64,
     max_iter: usize,
     memory: usize,
 ) -> Result<DualOutcome> {
-    let mut x = vec![0.0; k];
+    let mut x = x0;
     let (mut f, mut g) = eval(&x)?;
     let mut evaluations = 1;
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::new();
@@ -150,12 +151,13 @@ pub(crate) fn solve(
 /// (`min_{y ≥ 0} gᵀ(y − λ) + ½(y − λ)ᵀH(y − λ)` by the active-set QP, warm-started at λ), so the
 /// direction `y − λ` is feasible and a descent direction, and the search needs no projection.
 pub(crate) fn solve_newton(
-    k: usize,
+    x0: Vec<f64>,
     mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>, Vec<f64>)>,
     tol: f64,
     max_iter: usize,
 ) -> Result<DualOutcome> {
-    let mut x = vec![0.0; k];
+    let k = x0.len();
+    let mut x = x0;
     let (mut f, mut g, mut h) = eval(&x)?;
     let mut evaluations = 1;
     let mut status = Status::MaxIterations;
@@ -260,7 +262,7 @@ mod tests {
     #[test]
     fn separable_quadratic() {
         let out = solve(
-            2,
+            vec![0.0; 2],
             |x| {
                 let f = 0.5 * (x[0] - 1.0).powi(2) + 0.5 * (x[1] + 2.0).powi(2);
                 Ok((f, vec![x[0] - 1.0, x[1] + 2.0]))
@@ -280,7 +282,7 @@ mod tests {
     #[test]
     fn coupled_quadratic_with_active_bound() {
         let out = solve(
-            2,
+            vec![0.0; 2],
             |x| {
                 let g = vec![2.0 * x[0] + x[1] - 1.0, x[0] + 2.0 * x[1] + 1.0];
                 let f =
@@ -301,7 +303,7 @@ mod tests {
     #[test]
     fn newton_solves_a_quadratic_in_one_step() {
         let out = solve_newton(
-            2,
+            vec![0.0; 2],
             |x| {
                 let g = vec![2.0 * x[0] + x[1] - 1.0, x[0] + 2.0 * x[1] + 1.0];
                 let f =

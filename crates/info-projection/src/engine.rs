@@ -163,7 +163,7 @@ pub(crate) struct HessPlan {
 /// splitmix64 finaliser: spreads consecutive row indices so that a stride picks an unbiased
 /// subsample whatever the row order.
 #[inline]
-fn mix(i: usize) -> u64 {
+pub(crate) fn mix(i: usize) -> u64 {
     let mut x = (i as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -127,6 +127,8 @@ pub enum Decision {
 /// | `qp_solver` | `ActiveSet` | enum | ADMM λ-step |
 /// | `floor` | 1e-6 | (0, 0.5), and < 1/C | smallest base probability kept (entries below are raised) |
 /// | `row_policy` | `Strict` | enum | rows not summing to 1 |
+/// | `warm_start_fraction` | 1/16 | (0, 1] | dual solver: first solve the dual on this seeded fraction of the rows (each group sampled at the same rate), then start the full-data solve from that λ; 1 (or a subsample under 1 000 rows) starts cold at λ = 0 |
+/// | `seed` | 0 | any `u64` | seed of the warm-start subsample |
 ///
 /// # Errors
 /// [`check`](Self::check) (called by `fit`) returns
@@ -165,6 +167,8 @@ pub struct FairProjectionValidParams {
     pub(crate) qp_solver: QpSolver,
     pub(crate) floor: f64,
     pub(crate) row_policy: RowPolicy,
+    pub(crate) warm_start_fraction: f64,
+    pub(crate) seed: u64,
 }
 
 impl Default for FairProjectionParams {
@@ -183,6 +187,8 @@ impl Default for FairProjectionParams {
             qp_solver: QpSolver::ActiveSet,
             floor: 1e-6,
             row_policy: RowPolicy::Strict,
+            warm_start_fraction: 1.0 / 16.0,
+            seed: 0,
         })
     }
 }
@@ -253,6 +259,17 @@ impl FairProjectionParams {
         self.0.floor = floor;
         self
     }
+    /// Fraction of the rows (in (0, 1]) on which the dual solver first solves to warm-start the
+    /// full-data solve; 1 starts cold.
+    pub fn warm_start_fraction(mut self, f: f64) -> Self {
+        self.0.warm_start_fraction = f;
+        self
+    }
+    /// Seed of the warm-start subsample (the result agrees to the tolerance for any seed).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.0.seed = seed;
+        self
+    }
     /// Policy for rows not summing to 1.
     pub fn row_policy(mut self, p: RowPolicy) -> Self {
         self.0.row_policy = p;
@@ -291,6 +308,13 @@ impl FairProjectionParams {
         }
         if !(p.floor > 0.0 && p.floor < 0.5) {
             return Err(invalid("floor", p.floor, "a value in (0, 0.5)"));
+        }
+        if !(p.warm_start_fraction > 0.0 && p.warm_start_fraction <= 1.0) {
+            return Err(invalid(
+                "warm_start_fraction",
+                p.warm_start_fraction,
+                "a fraction of the rows in (0, 1]",
+            ));
         }
         Ok(p.clone())
     }
@@ -348,5 +372,13 @@ impl FairProjectionValidParams {
     /// Row policy.
     pub fn row_policy(&self) -> RowPolicy {
         self.row_policy
+    }
+    /// Fraction of the rows of the warm-start solve (1 = cold start).
+    pub fn warm_start_fraction(&self) -> f64 {
+        self.warm_start_fraction
+    }
+    /// Seed of the warm-start subsample.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 }

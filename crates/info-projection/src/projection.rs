@@ -3,7 +3,7 @@
 use crate::admm::{self, AdmmSettings};
 use crate::constraints::{Design, Marginals};
 use crate::dual::{self, projected_gradient};
-use crate::engine::{HessPlan, Lifted, Rows, evaluate, project, second_moment};
+use crate::engine::{HessPlan, Lifted, Rows, evaluate, mix, project, second_moment};
 use crate::error::{InfoProjectionError as E, Result, invalid};
 use crate::input::{GroupInfo, GroupKind, Membership, Prepared, prepare};
 use crate::params::{
@@ -365,6 +365,126 @@ fn hess_plan(data: &Prepared, k: usize, method: DualMethod) -> Option<HessPlan> 
     Some(HessPlan { strides })
 }
 
+/// Smallest warm-start subsample; below it the fit starts cold.
+const WARM_MIN_ROWS: usize = 32;
+
+/// The seeded warm-start subsample: row `i` is kept when a hash of `i` and the seed falls below
+/// `fraction`, so every group (and every soft-membership pattern) is sampled at the same rate
+/// without a sort. `None` when the fraction is 1, the subsample is small, or (known labels) it
+/// misses a group.
+fn warm_subsample(data: &Prepared, fraction: f64, seed: u64) -> Option<Prepared> {
+    if fraction >= 1.0 || (data.n as f64 * fraction) < WARM_MIN_ROWS as f64 {
+        return None;
+    }
+    // 2⁶⁴·fraction, exact enough: the subsample only steers the start point.
+    let cut = (fraction * 18_446_744_073_709_551_616.0) as u64;
+    let salt = mix(seed as usize) as usize;
+    let keep: Vec<usize> = (0..data.n).filter(|&i| mix(i ^ salt) < cut).collect();
+    if keep.len() < WARM_MIN_ROWS {
+        return None;
+    }
+    let (c, a) = (data.c, data.a);
+    let mut p = Vec::with_capacity(keep.len() * c);
+    for &i in &keep {
+        p.extend_from_slice(&data.p[i * c..(i + 1) * c]);
+    }
+    let memb = match &data.memb {
+        Membership::Labels(codes) => {
+            let sub: Vec<usize> = keep.iter().map(|&i| codes[i]).collect();
+            let mut seen = vec![false; a];
+            for &g in &sub {
+                seen[g] = true;
+            }
+            if seen.contains(&false) {
+                return None;
+            }
+            Membership::Labels(sub)
+        }
+        Membership::GivenX(s) => Membership::GivenX(
+            keep.iter()
+                .flat_map(|&i| s[i * a..(i + 1) * a].iter().copied())
+                .collect(),
+        ),
+        Membership::GivenXY(s) => Membership::GivenXY(
+            keep.iter()
+                .flat_map(|&i| s[i * c * a..(i + 1) * c * a].iter().copied())
+                .collect(),
+        ),
+    };
+    Some(Prepared {
+        n: keep.len(),
+        c,
+        a,
+        p,
+        memb,
+        kind: data.kind.clone(),
+    })
+}
+
+/// The latest evaluation of a solve (see [`solve_dual`]).
+struct LastEval {
+    lambda: Vec<f64>,
+    objective: f64,
+    gradient: Vec<f64>,
+    slack: Option<Slack>,
+}
+
+/// The direct dual solve on `rows` from `x0` (Newton or L-BFGS as the settings choose). The
+/// design (marginals, α) and ζ are those of the full data, so on a subsample this solves a
+/// sampled version of the full dual, whose optimum is close to the full one.
+///
+/// With `last`, every pass also accumulates the constraint values and keeps the latest
+/// evaluation there, so that the diagnostics at the returned λ (always the last point
+/// evaluated when the solve converges) need no extra pass.
+fn solve_dual(
+    rows: &Rows<'_>,
+    design: &Design,
+    div: Divergence,
+    zeta: f64,
+    p: &FairProjectionValidParams,
+    x0: Vec<f64>,
+    mut last: Option<&mut Option<LastEval>>,
+) -> Result<dual::DualOutcome> {
+    let want_h = last.is_some();
+    let mut keep = |l: &[f64], e: &Evaluated, extra: Option<Slack>| {
+        if let Some(slot) = last.as_deref_mut() {
+            *slot = Some(LastEval {
+                lambda: l.to_vec(),
+                objective: e.objective,
+                gradient: e.gradient.clone(),
+                slack: extra,
+            });
+        }
+    };
+    match hess_plan(rows.data, design.k(), p.dual_method) {
+        Some(plan) => dual::solve_newton(
+            x0,
+            |l| {
+                let (e, extra, hm) = eval_at(rows, design, div, zeta, l, want_h, Some(&plan))?;
+                let hm = hm.ok_or_else(|| E::Numerical {
+                    stage: "dual Hessian",
+                    reason: "the pass returned no Hessian".into(),
+                })?;
+                keep(l, &e, extra);
+                Ok((e.objective, e.gradient, design.hessian(&hm, zeta)))
+            },
+            p.tol,
+            p.max_iter,
+        ),
+        None => dual::solve(
+            x0,
+            |l| {
+                let (e, extra, _) = eval_at(rows, design, div, zeta, l, want_h, None)?;
+                keep(l, &e, extra);
+                Ok((e.objective, e.gradient))
+            },
+            p.tol,
+            p.max_iter,
+            p.lbfgs_memory,
+        ),
+    }
+}
+
 fn fit_impl(
     p: &FairProjectionValidParams,
     probs: &DMatrix<f64>,
@@ -389,33 +509,29 @@ fn fit_impl(
     };
     let k = design.k();
     let div = p.divergence;
+    let mut subsample_passes = 0;
+    let mut last: Option<LastEval> = None;
     let (lambda, status, iterations, mut passes, residuals) = match p.solver {
         Solver::Dual => {
-            let out = match hess_plan(&data, k, p.dual_method) {
-                Some(plan) => dual::solve_newton(
-                    k,
-                    |l| {
-                        let (e, _, hm) = eval_at(&rows, &design, div, zeta, l, false, Some(&plan))?;
-                        let hm = hm.ok_or_else(|| E::Numerical {
-                            stage: "dual Hessian",
-                            reason: "the pass returned no Hessian".into(),
-                        })?;
-                        Ok((e.objective, e.gradient, design.hessian(&hm, zeta)))
-                    },
-                    p.tol,
-                    p.max_iter,
-                )?,
-                None => dual::solve(
-                    k,
-                    |l| {
-                        let (e, _, _) = eval_at(&rows, &design, div, zeta, l, false, None)?;
-                        Ok((e.objective, e.gradient))
-                    },
-                    p.tol,
-                    p.max_iter,
-                    p.lbfgs_memory,
-                )?,
+            let sub = warm_subsample(&data, p.warm_start_fraction, p.seed);
+            let (x0, sub_passes) = match &sub {
+                Some(sub) => {
+                    let sub_rows = Rows {
+                        data: sub,
+                        zdim: design.zdim,
+                    };
+                    // The warm start only chooses where the full solve begins: a subsample solve
+                    // that fails or does not converge falls back to the cold start λ = 0.
+                    match solve_dual(&sub_rows, &design, div, zeta, p, vec![0.0; k], None) {
+                        Ok(out) if out.status.is_success() => (out.lambda, out.evaluations),
+                        Ok(out) => (vec![0.0; k], out.evaluations),
+                        Err(_) => (vec![0.0; k], 0),
+                    }
+                }
+                None => (vec![0.0; k], 0),
             };
+            subsample_passes = sub_passes;
+            let out = solve_dual(&rows, &design, div, zeta, p, x0, Some(&mut last))?;
             (
                 out.lambda,
                 out.status,
@@ -449,8 +565,14 @@ fn fit_impl(
             )
         }
     };
-    let (e, extra, _) = eval_at(&rows, &design, div, zeta, &lambda, true, None)?;
-    passes += 1;
+    let (objective, gradient, extra) = match last {
+        Some(l) if l.lambda == lambda && l.slack.is_some() => (l.objective, l.gradient, l.slack),
+        _ => {
+            let (e, extra, _) = eval_at(&rows, &design, div, zeta, &lambda, true, None)?;
+            passes += 1;
+            (e.objective, e.gradient, extra)
+        }
+    };
     let (constraint_values, allowances) = extra.unwrap_or_default();
     let max_violation = constraint_values
         .iter()
@@ -469,8 +591,9 @@ fn fit_impl(
         zeta,
         iterations,
         data_passes: passes,
-        objective: e.objective,
-        stationarity: projected_gradient(&lambda, &e.gradient),
+        subsample_passes,
+        objective,
+        stationarity: projected_gradient(&lambda, &gradient),
         primal_residual: residuals.map(|r| r.0),
         dual_residual: residuals.map(|r| r.1),
         max_violation,
@@ -609,7 +732,7 @@ mod tests {
             strides: vec![3; 3],
         };
         let newton = dual::solve_newton(
-            k,
+            vec![0.0; k],
             |l| {
                 let (e, _, hm) = eval_at(&rows, &design, div, zeta, l, false, Some(&plan))?;
                 Ok((e.objective, e.gradient, design.hessian(&hm.unwrap(), zeta)))
@@ -619,7 +742,7 @@ mod tests {
         )
         .unwrap();
         let lbfgs = dual::solve(
-            k,
+            vec![0.0; k],
             |l| {
                 let (e, _, _) = eval_at(&rows, &design, div, zeta, l, false, None)?;
                 Ok((e.objective, e.gradient))
