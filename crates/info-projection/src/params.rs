@@ -127,7 +127,7 @@ pub enum Decision {
 /// | `qp_solver` | `ActiveSet` | enum | ADMM λ-step |
 /// | `floor` | 1e-6 | (0, 0.5), and < 1/C | smallest base probability kept (entries below are raised) |
 /// | `row_policy` | `Strict` | enum | rows not summing to 1 |
-/// | `warm_start_fraction` | 1/16 | (0, 1] | dual solver: first solve the dual on this seeded fraction of the rows (each group sampled at the same rate), then start the full-data solve from that λ; 1 (or a subsample under 1 000 rows) starts cold at λ = 0 |
+/// | `warm_start_fraction` | 1/16 | (0, 1] | dual solver: first solve the dual (to 1e-3) on this seeded fraction of the rows (each group sampled at the same rate, same marginals and ζ), then start the full-data solve from that λ; 1, a subsample under 32 rows or missing a group, or a failed subsample solve starts cold at λ = 0 |
 /// | `seed` | 0 | any `u64` | seed of the warm-start subsample |
 ///
 /// # Errors

@@ -367,6 +367,11 @@ fn hess_plan(data: &Prepared, k: usize, method: DualMethod) -> Option<HessPlan> 
 
 /// Smallest warm-start subsample; below it the fit starts cold.
 const WARM_MIN_ROWS: usize = 32;
+/// Stopping tolerance of the warm-start solve. At 1.4M × 5 × 5 with a 1/16 subsample the
+/// subsample's optimum has a full-data projected gradient of about 1e-2 (sampling error), so
+/// solving the subsample further than 1e-3 moves the start by less than that error; it saved 3
+/// of the 7 subsample passes there.
+const WARM_TOL: f64 = 1e-3;
 
 /// The seeded warm-start subsample: row `i` is kept when a hash of `i` and the seed falls below
 /// `fraction`, so every group (and every soft-membership pattern) is sampled at the same rate
@@ -522,7 +527,9 @@ fn fit_impl(
                     };
                     // The warm start only chooses where the full solve begins: a subsample solve
                     // that fails or does not converge falls back to the cold start λ = 0.
-                    match solve_dual(&sub_rows, &design, div, zeta, p, vec![0.0; k], None) {
+                    let mut sub_p = p.clone();
+                    sub_p.tol = p.tol.max(WARM_TOL);
+                    match solve_dual(&sub_rows, &design, div, zeta, &sub_p, vec![0.0; k], None) {
                         Ok(out) if out.status.is_success() => (out.lambda, out.evaluations),
                         Ok(out) => (vec![0.0; k], out.evaluations),
                         Err(_) => (vec![0.0; k], 0),
