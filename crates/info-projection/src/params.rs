@@ -127,7 +127,7 @@ pub enum Decision {
 /// | `qp_solver` | `ActiveSet` | enum | ADMM λ-step |
 /// | `floor` | 1e-6 | (0, 0.5), and < 1/C | smallest base probability kept (entries below are raised) |
 /// | `row_policy` | `Strict` | enum | rows not summing to 1 |
-/// | `warm_start_fraction` | 1/16 | (0, 1] | dual solver: first solve the dual (to 1e-3) on this seeded fraction of the rows (each group sampled at the same rate, same marginals and ζ), then start the full-data solve from that λ; 1, a subsample under 32 rows or missing a group, or a failed subsample solve starts cold at λ = 0 |
+/// | `warm_start_fraction` | 1 (off) | (0, 1] | dual solver: first solve the dual (to 1e-3) on this seeded fraction of the rows (each group sampled at the same rate, same marginals and ζ), then start the full-data solve from that λ; 1, a subsample under 32 rows or missing a group, or a failed subsample solve starts cold at λ = 0. Off by default: at 1.4M × 5 × 5 a 1/16 warm start saves one full pass but its 4 subsample passes (each with a full-size Hessian sample) cost more (docs/benchmarks.md); at 1.4M × 2 × 2 it saved ≈ 8 % on average, within the noise |
 /// | `seed` | 0 | any `u64` | seed of the warm-start subsample |
 ///
 /// # Errors
@@ -187,7 +187,7 @@ impl Default for FairProjectionParams {
             qp_solver: QpSolver::ActiveSet,
             floor: 1e-6,
             row_policy: RowPolicy::Strict,
-            warm_start_fraction: 1.0 / 16.0,
+            warm_start_fraction: 1.0,
             seed: 0,
         })
     }

@@ -55,6 +55,7 @@ fn warm_start_is_deterministic_for_a_seed() {
     let fit = |seed: u64| {
         FairProjection::params()
             .alpha(0.05)
+            .warm_start_fraction(1.0 / 16.0)
             .seed(seed)
             .fit(&inst.probs, &inst.groups)
             .unwrap()
