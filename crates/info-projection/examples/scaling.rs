@@ -43,8 +43,26 @@ fn main() -> Result<(), InfoProjectionError> {
         Some(_) => vec![Solver::Admm],
         None => vec![Solver::Dual, Solver::Admm],
     };
+    // RHO overrides the ADMM penalty (for exploring its effect on the round count).
+    let rho: f64 = std::env::var("RHO")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2.0);
+    // WARM sets the warm-start fraction (default 1 = cold start; 0.0625 was measured).
+    let warm: f64 = std::env::var("WARM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1.0);
     for solver in solvers {
+        let div = if std::env::var("CE").is_ok() {
+            info_projection::Divergence::CrossEntropy
+        } else {
+            info_projection::Divergence::Kl
+        };
         let fp = FairProjection::params()
+            .rho(rho)
+            .warm_start_fraction(warm)
+            .divergence(div)
             .constraint(Constraint::EqualizedOdds)
             .alpha(0.01)
             .solver(solver)

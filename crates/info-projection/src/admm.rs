@@ -11,6 +11,15 @@
 //! inactive problem stops at once). Stop when the RMS primal residual
 //! `sqrt((1/N)Σ‖v_i + G_iᵀλ‖²)` and the dual residual `ρ sqrt(Δλᵀ Ḡ Δλ)` are both ≤ tol.
 //! The w-update of round t and the V-step of round t+1 share one pass over the data.
+//!
+//! ρ is adapted by residual balancing (Boyd et al. 2011, §3.4.1): every [`ADAPT_EVERY`] rounds,
+//! while fewer than [`ADAPT_UNTIL`] rounds have run, ρ is doubled when the primal residual
+//! exceeds ten times the dual one and halved in the opposite case. The multipliers `w_i` are
+//! unscaled, so they carry over unchanged; the new ρ takes effect from a round's V-step on (the
+//! w-update that closes the previous round keeps the old ρ), and `H` is rebuilt. The round
+//! count falls roughly in proportion to ρ when the dual residual is the slow one (20 000 rows,
+//! 2 × 2, KL: 379 / 1254 / 6248 rounds at ρ = 0.6 / 2 / 10). With KL, ρ never goes below
+//! `0.55 − ζ`, where the fixed point of Algorithm 2 still contracts with factor ≤ 1/1.1.
 
 use crate::constraints::Design;
 use crate::divergence::inner_solve;
@@ -20,6 +29,14 @@ use crate::params::{Divergence, QpSolver};
 use crate::qp;
 use crate::report::Status;
 use rayon::prelude::*;
+
+/// Rounds between two ρ adaptations.
+pub(crate) const ADAPT_EVERY: usize = 10;
+/// ρ is frozen after this many rounds, so the usual fixed-ρ convergence guarantee applies.
+pub(crate) const ADAPT_UNTIL: usize = 1000;
+/// Residual ratio that triggers an adaptation, and the factor applied.
+const BALANCE: f64 = 10.0;
+const FACTOR: f64 = 2.0;
 
 pub(crate) struct AdmmOutcome {
     pub lambda: Vec<f64>,
@@ -47,9 +64,13 @@ pub(crate) fn solve(
 ) -> Result<AdmmOutcome> {
     let d = rows.data;
     let (n, c, k) = (d.n, d.c, design.k());
-    let (rho, zeta) = (set.rho, set.zeta);
-    let xi = (rho + zeta) / 2.0;
-    if set.div == Divergence::Kl && 4.0 * xi <= 1.0 {
+    let zeta = set.zeta;
+    let mut rho = set.rho;
+    let rho_floor = match set.div {
+        Divergence::Kl => (0.55 - zeta).max(0.0).min(set.rho),
+        Divergence::CrossEntropy => 0.0,
+    };
+    if set.div == Divergence::Kl && 2.0 * (rho + zeta) <= 1.0 {
         return Err(E::InvalidParameter {
             name: "rho",
             value: rho.to_string(),
@@ -57,13 +78,17 @@ pub(crate) fn solve(
         });
     }
     // H = 2Q = ζI + ρḠ.
-    let mut h = vec![0.0; k * k];
-    for r in 0..k {
-        for col in 0..k {
-            h[r * k + col] = rho * gbar[r * k + col];
+    let hessian = |rho: f64| {
+        let mut h = vec![0.0; k * k];
+        for r in 0..k {
+            for col in 0..k {
+                h[r * k + col] = rho * gbar[r * k + col];
+            }
+            h[r * k + r] += zeta;
         }
-        h[r * k + r] += zeta;
-    }
+        h
+    };
+    let mut h = hessian(rho);
     let logp: Vec<f64> = match set.div {
         Divergence::Kl => d.p.iter().map(|x| x.ln()).collect(),
         Divergence::CrossEntropy => Vec::new(),
@@ -74,10 +99,32 @@ pub(crate) fn solve(
     let mut first = true;
     let mut passes = 0;
     let mut status = Status::MaxIterations;
-    let mut iterations = 0;
+    let mut iterations: usize = 0;
     let (mut primal, mut dual) = (f64::INFINITY, f64::INFINITY);
     let sd = rows.zdim * c;
     loop {
+        // The previous round is closed with its ρ; the next one may use another.
+        let rho_old = rho;
+        if !first
+            && iterations.is_multiple_of(ADAPT_EVERY)
+            && iterations < ADAPT_UNTIL
+            && primal.is_finite()
+            && dual.is_finite()
+        {
+            let changed = if primal > BALANCE * dual {
+                rho *= FACTOR;
+                true
+            } else if dual > BALANCE * primal && rho > rho_floor {
+                rho = (rho / FACTOR).max(rho_floor);
+                true
+            } else {
+                false
+            };
+            if changed {
+                h = hessian(rho);
+            }
+        }
+        let xi = (rho + zeta) / 2.0;
         let lifted = Lifted::new(design, &lambda);
         // One pass: w-update of the previous round (residual), then the V-step.
         let parts: Vec<(f64, Vec<f64>)> = v
@@ -102,7 +149,7 @@ pub(crate) fn solve(
                         for kk in 0..c {
                             let r = vi[kk] + u[kk];
                             res += r * r;
-                            wi[kk] += rho * r;
+                            wi[kk] += rho_old * r;
                         }
                     }
                     for kk in 0..c {

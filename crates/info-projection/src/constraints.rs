@@ -11,7 +11,7 @@
 //! labels, where z has two non-zero blocks) and O(N·C) memory, whatever K is.
 
 use crate::error::{InfoProjectionError as E, Result};
-use crate::input::{GroupKind, Prepared};
+use crate::input::{GroupKind, Membership, Prepared};
 use crate::params::Constraint;
 
 /// Marginals of the fitting data used in the rows: `P(Y=c, S=a)` and its margins.
@@ -56,6 +56,13 @@ impl Marginals {
                 }
                 for g in 0..a {
                     joint[yi * a + g] += data.s(i, yi, g);
+                }
+            }
+        } else if let Membership::Labels(codes) = &data.memb {
+            // One group per row: only its column of the joint gets mass.
+            for (i, &g) in codes.iter().enumerate() {
+                for k in 0..c {
+                    joint[k * a + g] += data.p[i * c + k];
                 }
             }
         } else {
@@ -232,6 +239,30 @@ impl Design {
                     .sum()
             })
             .collect()
+    }
+
+    /// Hessian of the dual (8) in λ, `Lᵀ H_M L + ζI` (K × K, row-major), from the data part
+    /// `H_M` in M-coordinates (`(zdim·C)²`, index `z·C + column`).
+    pub fn hessian(&self, hm: &[f64], zeta: f64) -> Vec<f64> {
+        let k = self.k();
+        let mc = self.zdim * self.c;
+        let c = self.c;
+        let mut h = vec![0.0; k * k];
+        for (r1, row1) in self.rows.iter().enumerate() {
+            for r2 in r1..k {
+                let mut v = 0.0;
+                for &(z1, c1, a1) in &row1.entries {
+                    let base = (z1 * c + c1) * mc;
+                    for &(z2, c2, a2) in &self.rows[r2].entries {
+                        v += a1 * a2 * hm[base + z2 * c + c2];
+                    }
+                }
+                h[r1 * k + r2] = v;
+                h[r2 * k + r1] = v;
+            }
+            h[r1 * k + r1] += zeta;
+        }
+        h
     }
 
     /// `Ḡ = (1/N)Σ_i G_i G_iᵀ` (K × K, row-major) from `Z̄ = (1/N)Σ_i z_i z_iᵀ` (zdim × zdim).

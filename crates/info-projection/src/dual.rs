@@ -1,4 +1,13 @@
-//! Direct solver of the K-dimensional dual (8): projected L-BFGS on `λ ≥ 0`.
+//! Direct solvers of the K-dimensional dual (8) on `λ ≥ 0`: a Newton method with the exact K × K Hessian accumulated in the same data pass as the
+//! gradient, and a projected L-BFGS for when K or the per-row Hessian is too large.
+//!
+//! Newton: every step minimises the quadratic model exactly over `λ ≥ 0` (a K-dimensional
+//! nonnegative QP, solved by the exact active-set method of the ADMM λ-step), then an Armijo
+//! search with quadratic interpolation runs along the feasible segment. Near the solution the
+//! active set is fixed and the rate is that of Newton's method (quadratic with the exact
+//! Hessian, fast linear with a subsampled one) — a handful of passes where L-BFGS needs tens to
+//! hundreds. (A two-metric projected Newton step, tried first, zig-zagged: the projection kept
+//! changing the active set and half of the steps were cut back.)
 //!
 //! argmin 0.11 has no bound-constrained quasi-Newton method (its L-BFGS is unconstrained), so
 //! this is a small two-metric projected L-BFGS: the quasi-Newton direction is computed on the
@@ -8,6 +17,7 @@
 //! `‖λ − P₊(λ − ∇Φ(λ))‖∞ ≤ tol` (first-order optimality of the bound-constrained problem).
 
 use crate::error::Result;
+use crate::qp;
 use crate::report::Status;
 use std::collections::VecDeque;
 
@@ -30,14 +40,15 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Projected L-BFGS from the feasible start `x0`.
 pub(crate) fn solve(
-    k: usize,
+    x0: Vec<f64>,
     mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>)>,
     tol: f64,
     max_iter: usize,
     memory: usize,
 ) -> Result<DualOutcome> {
-    let mut x = vec![0.0; k];
+    let mut x = x0;
     let (mut f, mut g) = eval(&x)?;
     let mut evaluations = 1;
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::new();
@@ -135,6 +146,88 @@ pub(crate) fn solve(
     })
 }
 
+/// Newton on `λ ≥ 0`; `eval` returns the objective, gradient and K × K Hessian (row-major) at a
+/// point. Each step solves the bound-constrained quadratic model exactly
+/// (`min_{y ≥ 0} gᵀ(y − λ) + ½(y − λ)ᵀH(y − λ)` by the active-set QP, warm-started at λ), so the
+/// direction `y − λ` is feasible and a descent direction, and the search needs no projection.
+pub(crate) fn solve_newton(
+    x0: Vec<f64>,
+    mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>, Vec<f64>)>,
+    tol: f64,
+    max_iter: usize,
+) -> Result<DualOutcome> {
+    let k = x0.len();
+    let mut x = x0;
+    let (mut f, mut g, mut h) = eval(&x)?;
+    let mut evaluations = 1;
+    let mut status = Status::MaxIterations;
+    let mut iterations = 0;
+    while iterations < max_iter {
+        if projected_gradient(&x, &g) <= tol {
+            status = Status::Converged;
+            break;
+        }
+        iterations += 1;
+        // Model in y: ½yᵀHy + (g − Hx)ᵀy.
+        let q: Vec<f64> = (0..k)
+            .map(|r| g[r] - (0..k).map(|c| h[r * k + c] * x[c]).sum::<f64>())
+            .collect();
+        let mut y = x.clone();
+        qp::active_set(&h, &q, &mut y)?;
+        let d: Vec<f64> = y.iter().zip(&x).map(|(a, b)| a - b).collect();
+        let gd = dot(&g, &d);
+        if gd >= 0.0 {
+            status = Status::Stalled;
+            break;
+        }
+        let mut t = 1.0;
+        let mut accepted = false;
+        for _ in 0..40 {
+            let xn: Vec<f64> = x
+                .iter()
+                .zip(&d)
+                .map(|(&xi, &di)| (xi + t * di).max(0.0))
+                .collect();
+            let (fnew, gnew, hnew) = eval(&xn)?;
+            evaluations += 1;
+            let slack = 1e-14 * (1.0 + f.abs());
+            if fnew <= f + 1e-4 * t * gd + slack {
+                x = xn;
+                f = fnew;
+                g = gnew;
+                h = hnew;
+                accepted = true;
+                break;
+            }
+            // Minimiser of the quadratic through f, f'(0) = gd and f(t), kept in [t/10, t/2].
+            let curv = fnew - f - gd * t;
+            let tq = if curv > 0.0 && curv.is_finite() {
+                -gd * t * t / (2.0 * curv)
+            } else {
+                0.1 * t
+            };
+            t = tq.clamp(0.1 * t, 0.5 * t);
+        }
+        if !accepted {
+            status = if projected_gradient(&x, &g) <= tol {
+                Status::Converged
+            } else {
+                Status::Stalled
+            };
+            break;
+        }
+    }
+    if status == Status::MaxIterations && projected_gradient(&x, &g) <= tol {
+        status = Status::Converged;
+    }
+    Ok(DualOutcome {
+        lambda: x,
+        status,
+        iterations,
+        evaluations,
+    })
+}
+
 /// L-BFGS two-loop recursion: `−H g` with the stored pairs (oldest first in `pairs`).
 fn two_loop(g: &[f64], pairs: &VecDeque<(Vec<f64>, Vec<f64>, f64)>) -> Vec<f64> {
     let mut q = g.to_vec();
@@ -169,7 +262,7 @@ mod tests {
     #[test]
     fn separable_quadratic() {
         let out = solve(
-            2,
+            vec![0.0; 2],
             |x| {
                 let f = 0.5 * (x[0] - 1.0).powi(2) + 0.5 * (x[1] + 2.0).powi(2);
                 Ok((f, vec![x[0] - 1.0, x[1] + 2.0]))
@@ -189,7 +282,7 @@ mod tests {
     #[test]
     fn coupled_quadratic_with_active_bound() {
         let out = solve(
-            2,
+            vec![0.0; 2],
             |x| {
                 let g = vec![2.0 * x[0] + x[1] - 1.0, x[0] + 2.0 * x[1] + 1.0];
                 let f =
@@ -203,6 +296,27 @@ mod tests {
         .unwrap();
         assert_eq!(out.status, Status::Converged);
         assert!((out.lambda[0] - 0.5).abs() < 1e-10);
+        assert!(out.lambda[1].abs() < 1e-15);
+    }
+
+    /// The coupled quadratic above with its exact Hessian: Newton solves it in one step.
+    #[test]
+    fn newton_solves_a_quadratic_in_one_step() {
+        let out = solve_newton(
+            vec![0.0; 2],
+            |x| {
+                let g = vec![2.0 * x[0] + x[1] - 1.0, x[0] + 2.0 * x[1] + 1.0];
+                let f =
+                    0.5 * (2.0 * x[0] * x[0] + 2.0 * x[0] * x[1] + 2.0 * x[1] * x[1]) - x[0] + x[1];
+                Ok((f, g, vec![2.0, 1.0, 1.0, 2.0]))
+            },
+            1e-12,
+            100,
+        )
+        .unwrap();
+        assert_eq!(out.status, Status::Converged);
+        assert_eq!(out.iterations, 1);
+        assert!((out.lambda[0] - 0.5).abs() < 1e-12);
         assert!(out.lambda[1].abs() < 1e-15);
     }
 }

@@ -30,7 +30,7 @@
 //! # Example
 //! ```
 //! use fair_data::Groups;
-//! use info_projection::{Constraint, Decision, Divergence, FairProjection, Solver};
+//! use info_projection::{Constraint, Decision, Divergence, DualMethod, FairProjection, Solver};
 //! use nalgebra::DMatrix;
 //!
 //! // Three classes, two groups; the base favours class 0 in group "a" and class 2 in group "b".
@@ -84,8 +84,8 @@ mod report;
 pub use error::{InfoProjectionError, Result};
 pub use input::GroupInfo;
 pub use params::{
-    Constraint, Decision, Divergence, FairProjectionParams, FairProjectionValidParams, QpSolver,
-    RowPolicy, Solver,
+    Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
+    QpSolver, RowPolicy, Solver,
 };
 pub use projection::{FairProjection, n_constraint_rows};
 pub use report::{FitReport, Status};

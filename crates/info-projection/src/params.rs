@@ -33,6 +33,22 @@ pub enum Solver {
     Admm,
 }
 
+/// Method of the direct dual solver ([`Solver::Dual`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DualMethod {
+    /// Newton when the Hessian is cheap (K ≤ 1500 and `(A+1)·C² ≤ 200` for soft
+    /// group information), projected L-BFGS otherwise. The default.
+    Auto,
+    /// Newton with the K × K Hessian accumulated in the gradient pass, each step an exact
+    /// nonnegative QP on the quadratic model (the Hessian is accumulated on
+    /// a deterministic subsample of at least 5 000 rows per group when the full sum would
+    /// dominate the pass; the gradient is always exact, so only the step is approximate).
+    Newton,
+    /// Two-metric projected L-BFGS with an Armijo search (memory
+    /// [`lbfgs_memory`](FairProjectionParams::lbfgs_memory)).
+    Lbfgs,
+}
+
 /// Solver of the ADMM λ-step, the K-dimensional nonnegative QP `min λᵀQλ + qᵀλ, λ ≥ 0` (40).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QpSolver {
@@ -103,13 +119,16 @@ pub enum Decision {
 /// | `divergence` | `Kl` | enum | f-divergence |
 /// | `solver` | `Dual` | enum | how λ is computed |
 /// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
-/// | `rho` | 2.0 | finite, > 0 | ADMM penalty ρ (App. B.1.2) |
+/// | `rho` | 2.0 | finite, > 0 | initial ADMM penalty ρ (App. B.1.2), then adapted by residual balancing |
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
 /// | `max_iter` | 10 000 | ≥ 1 | outer iterations (L-BFGS steps or ADMM rounds) |
 /// | `lbfgs_memory` | 10 | 1..=100 | stored L-BFGS pairs (dual solver) |
+/// | `dual_method` | `Auto` | [`DualMethod`] | projected Newton or L-BFGS (dual solver) |
 /// | `qp_solver` | `ActiveSet` | enum | ADMM λ-step |
 /// | `floor` | 1e-6 | (0, 0.5), and < 1/C | smallest base probability kept (entries below are raised) |
 /// | `row_policy` | `Strict` | enum | rows not summing to 1 |
+/// | `warm_start_fraction` | 1 (off) | (0, 1] | dual solver: first solve the dual (to 1e-3) on this seeded fraction of the rows (each group sampled at the same rate, same marginals and ζ), then start the full-data solve from that λ; 1, a subsample under 32 rows or missing a group, or a failed subsample solve starts cold at λ = 0. Off by default: at 1.4M × 5 × 5 a 1/16 warm start saves one full pass but its 4 subsample passes (each with a full-size Hessian sample) cost more (docs/benchmarks.md); at 1.4M × 2 × 2 it saved ≈ 8 % on average, within the noise |
+/// | `seed` | 0 | any `u64` | seed of the warm-start subsample |
 ///
 /// # Errors
 /// [`check`](Self::check) (called by `fit`) returns
@@ -144,9 +163,12 @@ pub struct FairProjectionValidParams {
     pub(crate) tol: f64,
     pub(crate) max_iter: usize,
     pub(crate) lbfgs_memory: usize,
+    pub(crate) dual_method: DualMethod,
     pub(crate) qp_solver: QpSolver,
     pub(crate) floor: f64,
     pub(crate) row_policy: RowPolicy,
+    pub(crate) warm_start_fraction: f64,
+    pub(crate) seed: u64,
 }
 
 impl Default for FairProjectionParams {
@@ -161,9 +183,12 @@ impl Default for FairProjectionParams {
             tol: 1e-9,
             max_iter: 10_000,
             lbfgs_memory: 10,
+            dual_method: DualMethod::Auto,
             qp_solver: QpSolver::ActiveSet,
             floor: 1e-6,
             row_policy: RowPolicy::Strict,
+            warm_start_fraction: 1.0,
+            seed: 0,
         })
     }
 }
@@ -219,6 +244,11 @@ impl FairProjectionParams {
         self.0.lbfgs_memory = m;
         self
     }
+    /// Method of the direct dual solver.
+    pub fn dual_method(mut self, m: DualMethod) -> Self {
+        self.0.dual_method = m;
+        self
+    }
     /// Solver of the ADMM λ-step.
     pub fn qp_solver(mut self, q: QpSolver) -> Self {
         self.0.qp_solver = q;
@@ -227,6 +257,17 @@ impl FairProjectionParams {
     /// Probability floor.
     pub fn floor(mut self, floor: f64) -> Self {
         self.0.floor = floor;
+        self
+    }
+    /// Fraction of the rows (in (0, 1]) on which the dual solver first solves to warm-start the
+    /// full-data solve; 1 starts cold.
+    pub fn warm_start_fraction(mut self, f: f64) -> Self {
+        self.0.warm_start_fraction = f;
+        self
+    }
+    /// Seed of the warm-start subsample (the result agrees to the tolerance for any seed).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.0.seed = seed;
         self
     }
     /// Policy for rows not summing to 1.
@@ -267,6 +308,13 @@ impl FairProjectionParams {
         }
         if !(p.floor > 0.0 && p.floor < 0.5) {
             return Err(invalid("floor", p.floor, "a value in (0, 0.5)"));
+        }
+        if !(p.warm_start_fraction > 0.0 && p.warm_start_fraction <= 1.0) {
+            return Err(invalid(
+                "warm_start_fraction",
+                p.warm_start_fraction,
+                "a fraction of the rows in (0, 1]",
+            ));
         }
         Ok(p.clone())
     }
@@ -309,6 +357,10 @@ impl FairProjectionValidParams {
     pub fn lbfgs_memory(&self) -> usize {
         self.lbfgs_memory
     }
+    /// Method of the direct dual solver.
+    pub fn dual_method(&self) -> DualMethod {
+        self.dual_method
+    }
     /// ADMM λ-step solver.
     pub fn qp_solver(&self) -> QpSolver {
         self.qp_solver
@@ -320,5 +372,13 @@ impl FairProjectionValidParams {
     /// Row policy.
     pub fn row_policy(&self) -> RowPolicy {
         self.row_policy
+    }
+    /// Fraction of the rows of the warm-start solve (1 = cold start).
+    pub fn warm_start_fraction(&self) -> f64 {
+        self.warm_start_fraction
+    }
+    /// Seed of the warm-start subsample.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 }

@@ -53,6 +53,9 @@ pub struct FitReport {
     pub iterations: usize,
     /// Passes over the data, the final diagnostic pass included.
     pub data_passes: usize,
+    /// Dual solver only: passes over the warm-start subsample (each costs about
+    /// `warm_start_fraction` of a full pass); 0 when it started cold.
+    pub subsample_passes: usize,
     /// The dual objective (8) at λ.
     pub objective: f64,
     /// `‖λ − P₊(λ − ∇Φ(λ))‖∞`: first-order optimality of (8), comparable across solvers.
@@ -75,13 +78,14 @@ impl fmt::Display for FitReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?}/{:?} {} after {} iterations ({} data passes, {:.3} s): N = {}, K = {}, ζ = {:.3e}, \
-             dual objective {:.6e}, stationarity {:.1e}",
+            "{:?}/{:?} {} after {} iterations ({} data passes + {} subsample passes, {:.3} s): \
+             N = {}, K = {}, ζ = {:.3e}, dual objective {:.6e}, stationarity {:.1e}",
             self.solver,
             self.divergence,
             self.status,
             self.iterations,
             self.data_passes,
+            self.subsample_passes,
             self.elapsed.as_secs_f64(),
             self.n_rows,
             self.n_constraints,

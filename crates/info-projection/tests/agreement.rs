@@ -5,8 +5,8 @@ mod common;
 
 use common::{brute_force, lcg_instance};
 use info_projection::{
-    Constraint, Divergence, FairProjection, FairProjectionParams, GroupInfo, QpSolver, Solver,
-    Status,
+    Constraint, Divergence, DualMethod, FairProjection, FairProjectionParams, GroupInfo, QpSolver,
+    Solver, Status,
 };
 use nalgebra::DMatrix;
 
@@ -30,9 +30,34 @@ fn both<'a>(
         .solver(Solver::Dual)
         .fit(probs, groups)
         .unwrap();
-    let admm = params.solver(Solver::Admm).fit(probs, groups).unwrap();
+    let admm = params
+        .clone()
+        .solver(Solver::Admm)
+        .fit(probs, groups)
+        .unwrap();
     assert_eq!(dual.report().status, Status::Converged, "{}", dual.report());
     assert_eq!(admm.report().status, Status::Converged, "{}", admm.report());
+    // Both methods of the direct solver, forced, reach the same λ as well.
+    for method in [DualMethod::Newton, DualMethod::Lbfgs] {
+        let other = params
+            .clone()
+            .solver(Solver::Dual)
+            .dual_method(method)
+            .fit(probs, groups)
+            .unwrap();
+        assert_eq!(
+            other.report().status,
+            Status::Converged,
+            "{}",
+            other.report()
+        );
+        let diff = max_diff(dual.lambda(), other.lambda());
+        assert!(
+            diff < AGREE,
+            "{method:?}: |Δλ| = {diff:e}\n{}",
+            other.report()
+        );
+    }
     (dual, admm)
 }
 
@@ -172,4 +197,63 @@ fn hand_computed_constraint_values() {
         .cloned()
         .fold(f64::MIN, f64::max);
     assert!((fp.report().max_violation - max).abs() <= 0.0);
+}
+
+/// The warm start (a solve on a seeded subsample first) only moves the starting point: on every
+/// agreement case above, and for two seeds, the warm-started λ equals the cold-started one.
+#[test]
+fn warm_start_reaches_the_cold_start_lambda() {
+    let cases: &[&[Constraint]] = &[
+        &[Constraint::StatisticalParity],
+        &[Constraint::EqualizedOdds],
+        &[Constraint::EqualizedOddsDiagonal],
+        &[Constraint::OverallAccuracy],
+        &[Constraint::StatisticalParity, Constraint::EqualizedOdds],
+    ];
+    let inst = lcg_instance(120, 3, 3, 7);
+    let sx = DMatrix::from_fn(inst.n, 3, |i, g| {
+        let s1 = 0.2 + 0.6 * ((i * 13 % 10) as f64 / 10.0);
+        [s1, 0.7 * (1.0 - s1), 0.3 * (1.0 - s1)][g]
+    });
+    let mut warmed = 0;
+    for &cons in cases {
+        for div in [Divergence::Kl, Divergence::CrossEntropy] {
+            for alpha in [0.0, 0.05] {
+                for method in [DualMethod::Newton, DualMethod::Lbfgs] {
+                    for groups in [GroupInfo::from(&inst.groups), GroupInfo::ProbaGivenX(&sx)] {
+                        let params = FairProjection::params()
+                            .constraints(cons)
+                            .divergence(div)
+                            .alpha(alpha)
+                            .dual_method(method);
+                        let cold = params
+                            .clone()
+                            .warm_start_fraction(1.0)
+                            .fit(&inst.probs, groups)
+                            .unwrap();
+                        assert_eq!(cold.report().subsample_passes, 0);
+                        for seed in [0, 1] {
+                            let warm = params
+                                .clone()
+                                .warm_start_fraction(0.5)
+                                .seed(seed)
+                                .fit(&inst.probs, groups)
+                                .unwrap();
+                            assert_eq!(warm.report().status, Status::Converged);
+                            warmed += usize::from(warm.report().subsample_passes > 0);
+                            let diff = max_diff(cold.lambda(), warm.lambda());
+                            assert!(
+                                diff < AGREE,
+                                "{cons:?} {div:?} α={alpha} {method:?} seed {seed}: \
+                                 |Δλ| = {diff:e}\n{}\n{}",
+                                cold.report(),
+                                warm.report()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(warmed >= 150, "only {warmed} of 160 fits were warm-started");
 }

@@ -101,6 +101,10 @@ fn bad_settings() {
         (p().lbfgs_memory(0), "lbfgs_memory"),
         (p().floor(0.7), "floor"),
         (p().constraints(&[]), "constraints"),
+        (p().warm_start_fraction(0.0), "warm_start_fraction"),
+        (p().warm_start_fraction(-0.25), "warm_start_fraction"),
+        (p().warm_start_fraction(1.5), "warm_start_fraction"),
+        (p().warm_start_fraction(f64::NAN), "warm_start_fraction"),
     ] {
         let e = params.fit(&probs(), &groups()).unwrap_err();
         assert!(

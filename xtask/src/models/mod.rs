@@ -5,3 +5,4 @@ pub mod linear_svm;
 pub mod logistic;
 pub mod ridge_linear;
 pub mod softmax;
+pub mod trees;
