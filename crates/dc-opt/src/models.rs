@@ -608,7 +608,10 @@ mod kernel_tests {
                 let sur = Surrogate::HardSigmoid;
                 let ea: f64 = s.iter().map(|&x| sur.plus(x - t)).sum();
                 let eb: f64 = s.iter().map(|&x| sur.minus(x - t)).sum();
-                assert!((a - ea).abs() < 1e-12 && (b - eb).abs() < 1e-12, "n={n} t={t}");
+                assert!(
+                    (a - ea).abs() < 1e-12 && (b - eb).abs() < 1e-12,
+                    "n={n} t={t}"
+                );
             }
         }
     }
