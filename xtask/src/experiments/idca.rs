@@ -499,6 +499,7 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
             &s_te,
             &split.train_eval,
             &w_star,
+            !ctx.quick,
             !ctx.quick && seed == budget.hyp_seeds[0],
         )?;
         out.hyp.push(rows);
