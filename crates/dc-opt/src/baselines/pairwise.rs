@@ -520,6 +520,85 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// The closed-form constraint equals the O(|A||B|) double sum at random weights, for
+        /// every kind and both ordered pairs, and is convex along random segments.
+        #[test]
+        fn moment_form_is_the_double_sum_and_convex(
+            seed in 0u64..1000,
+            lam in 0.0..1.0f64,
+            kappa in 0.0..3.0f64,
+        ) {
+            let data = toy(seed % 7);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut draw = || -> Vec<f64> {
+                (0..data.dim()).map(|_| rng.random_range(-2.0..2.0)).collect()
+            };
+            let (w, y) = (draw(), draw());
+            let (wv, yv) = (DVector::from_column_slice(&w), DVector::from_column_slice(&y));
+            let b = |w: &[f64], a: Range<usize>, c: Range<usize>| brute(&data, w, a, c);
+            for kind in [PairwiseKind::GroupAuc, PairwiseKind::InterGroup, PairwiseKind::IntraGroup] {
+                let cons = build_constraints(&data, kind, kappa).unwrap();
+                for (i, (k, k2)) in [(0usize, 1usize), (1, 0)].into_iter().enumerate() {
+                    let expect = match kind {
+                        PairwiseKind::GroupAuc => b(&w, data.group(k), data.group(k2)) - 0.5,
+                        PairwiseKind::InterGroup => {
+                            b(&w, data.cell(k, 1), data.cell(k2, 0))
+                                + b(&w, data.cell(k, 0), data.cell(k2, 1)) - 1.0
+                        }
+                        PairwiseKind::IntraGroup => {
+                            b(&w, data.cell(k, 1), data.cell(k, 0))
+                                + b(&w, data.cell(k2, 0), data.cell(k2, 1)) - 1.0
+                        }
+                    } - kappa;
+                    let got = cons.quads[i].value(&wv);
+                    proptest::prop_assert!((got - expect).abs() < 1e-8 * (1.0 + expect.abs()));
+                    let mid = &wv * lam + &yv * (1.0 - lam);
+                    let chord = lam * got + (1.0 - lam) * cons.quads[i].value(&yv);
+                    proptest::prop_assert!(cons.quads[i].value(&mid) <= chord + 1e-9 * (1.0 + chord.abs()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn three_groups_use_dense_rows_and_still_factor_exactly() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let n = 90;
+        let x = DMatrix::from_fn(n, 2, |_, _| rng.random_range(-1.0..1.0));
+        let g: Vec<usize> = (0..n).map(|i| i % 3).collect();
+        let y: Vec<usize> = (0..n).map(|i| usize::from(x[(i, 1)] > 0.0)).collect();
+        let groups = Groups::new(g, vec!["a".into(), "b".into(), "c".into()]).unwrap();
+        let data = CrossData::new(&SparseRows::from_dense(&x).unwrap(), &y, &groups).unwrap();
+        let cons = build_constraints(&data, PairwiseKind::GroupAuc, 0.2).unwrap();
+        assert_eq!(cons.quads.len(), 6);
+        for c in &cons.quads {
+            let n = data.dim();
+            let mut ftf = DMatrix::zeros(n, n);
+            for row in &c.rows {
+                for &(i, a) in row {
+                    for &(j, b) in row {
+                        ftf[(i, j)] += a * b;
+                    }
+                }
+            }
+            let vpv = cons.basis.transpose() * &c.p * &cons.basis;
+            assert!((ftf - vpv).abs().max() < 1e-8);
+        }
+        let fit = fit_pairwise(
+            &data,
+            PairwiseKind::GroupAuc,
+            &PairwiseParams {
+                kappa: 0.02,
+                iters: 20,
+                ..PairwiseParams::default()
+            },
+        )
+        .unwrap();
+        assert!(fit.max_violation <= 1e-6, "{}", fit.max_violation);
+    }
+
     #[test]
     fn projection_is_feasible_and_no_farther_than_a_feasible_point() {
         let data = toy(3);
