@@ -563,6 +563,27 @@ mod tests {
     }
 
     #[test]
+    fn a_group_without_positives_is_a_typed_error_for_the_label_pair_kinds() {
+        let x = DMatrix::from_fn(8, 1, |i, _| i as f64);
+        let g = vec![0, 0, 0, 0, 1, 1, 1, 1];
+        let y = vec![0, 1, 0, 1, 0, 0, 0, 0];
+        let groups = Groups::new(g, vec!["a".into(), "b".into()]).unwrap();
+        let data = CrossData::new(&SparseRows::from_dense(&x).unwrap(), &y, &groups).unwrap();
+        for kind in [PairwiseKind::InterGroup, PairwiseKind::IntraGroup] {
+            assert!(matches!(
+                fit_pairwise(&data, kind, &PairwiseParams::default()),
+                Err(DcOptError::EmptyGroup { group: 1, .. })
+            ));
+        }
+        // Group AUC does not look at labels.
+        let ok = PairwiseParams {
+            iters: 3,
+            ..PairwiseParams::default()
+        };
+        assert!(fit_pairwise(&data, PairwiseKind::GroupAuc, &ok).is_ok());
+    }
+
+    #[test]
     fn three_groups_use_dense_rows_and_still_factor_exactly() {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let n = 90;
