@@ -69,6 +69,9 @@ struct Spec {
     lambda_sp: &'static [f64],
     lambda_dp: &'static [f64],
     rank_kappas: &'static [f64],
+    /// κ of the score-density figures: pSP (Figures 3/5) and pDP (Figures 6/8).
+    density_sp: &'static [f64],
+    density_dp: &'static [f64],
     /// κ grids of the pairwise baselines (102)/(105)/(107) (notes §4.4): for the pSP frontier and
     /// for the pDP frontier.
     pair_sp: [&'static [f64]; 3],
@@ -84,6 +87,8 @@ const A9A: Spec = Spec {
     lambda_sp: &[0.2, 0.3, 0.37, 1.0],
     lambda_dp: &[0.13, 0.17, 0.2, 0.23, 1.0],
     rank_kappas: &[0.1, 0.05, 0.01],
+    density_sp: &[0.1, 0.05, 0.01],
+    density_dp: &[0.15, 0.05, 0.005],
     pair_sp: [
         &[0.7, 1.0, 2.0, 3.5],
         &[1.5, 3.0, 3.5, 6.0],
@@ -121,6 +126,8 @@ const LAW: Spec = Spec {
     lambda_sp: &[0.39, 0.4, 0.5, 0.8, 1.5],
     lambda_dp: &[0.001, 0.01, 1.0],
     rank_kappas: &[0.2, 0.1, 0.005],
+    density_sp: &[0.15, 0.1, 0.005],
+    density_dp: &[0.1, 0.04, 0.005],
     pair_sp: [
         &[0.5, 0.75, 1.15, 1.8, 2.7],
         &[0.4, 1.6, 2.4, 4.0],
@@ -344,6 +351,33 @@ fn load(spec: &Spec, seed: u64) -> Result<Split> {
     })
 }
 
+/// Gaussian kernel density of `v` (Silverman's bandwidth) on `points` equally spaced points
+/// between the 0.5 % and 99.5 % quantiles (the paper's figures use MATLAB's `ksdensity`).
+fn kde(v: &[f64], points: usize) -> Vec<(f64, f64)> {
+    if v.len() < 2 || points < 2 {
+        return Vec::new();
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len() as f64;
+    let mean = s.iter().sum::<f64>() / n;
+    let sd = (s.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let h = (1.06 * sd * n.powf(-0.2)).max(1e-9);
+    let q = |p: f64| s[((p * (n - 1.0)).round() as usize).min(s.len() - 1)];
+    let (lo, hi) = (q(0.005) - h, q(0.995) + h);
+    let norm = 1.0 / (n * h * (2.0 * std::f64::consts::PI).sqrt());
+    (0..points)
+        .map(|i| {
+            let x = lo + (hi - lo) * i as f64 / (points - 1) as f64;
+            let d = s
+                .iter()
+                .map(|&y| (-0.5 * ((x - y) / h).powi(2)).exp())
+                .sum::<f64>();
+            (x, d * norm)
+        })
+        .collect()
+}
+
 fn accuracy(scores: &[f64], y: &[usize]) -> f64 {
     let hits = scores
         .iter()
@@ -446,6 +480,8 @@ fn rank_curve(w: &[f64], e: &Eval) -> Result<Vec<(f64, f64)>> {
 struct DatasetOut {
     points: Vec<Point>,
     rank: Vec<Series>,
+    /// Test scores for the density figures: (family "psp"/"pdp"/"both", label, scores, codes).
+    dens: Vec<(&'static str, String, Vec<f64>, Vec<usize>)>,
     convergence: Vec<Value>,
     conv_series: (Vec<Series>, Vec<Series>),
     table3: Vec<Point>,
@@ -467,6 +503,7 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
     let mut out = DatasetOut {
         points: Vec::new(),
         rank: Vec::new(),
+        dens: Vec::new(),
         convergence: Vec::new(),
         conv_series: (Vec::new(), Vec::new()),
         table3: Vec::new(),
@@ -515,6 +552,12 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
             spec.name
         );
         if seed == budget.seeds(spec)[0] {
+            out.dens.push((
+                "both",
+                "unconstrained".into(),
+                cross_scores(&w_star, &split.test.x, &split.test.g)?,
+                split.test.g.codes().to_vec(),
+            ));
             out.rank.push(Series {
                 name: "unconstrained".into(),
                 points: rank_curve(&w_star, &split.test)?,
@@ -541,6 +584,14 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
                     "{} seed {seed}: {} κ={kappa}: acc {:.4} pSP {:.4} (K={}, {}, {:.1}s)",
                     spec.name, pt.method, pt.accuracy, pt.psp, pt.outer_k, pt.status, pt.seconds
                 );
+                if seed == budget.seeds(spec)[0] && m == 10 && spec.density_sp.contains(&kappa) {
+                    out.dens.push((
+                        "psp",
+                        format!("κ = {kappa}"),
+                        cross_scores(&w, &split.test.x, &split.test.g)?,
+                        split.test.g.codes().to_vec(),
+                    ));
+                }
                 if seed == budget.seeds(spec)[0] && m == 10 && spec.rank_kappas.contains(&kappa) {
                     out.rank.push(Series {
                         name: format!("κ = {kappa}"),
@@ -560,7 +611,7 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
                 Surrogate::HardSigmoid,
                 DpVariant::DemographicParity,
             )?;
-            let (pt, _) = idca_point(
+            let (pt, w) = idca_point(
                 spec,
                 &split,
                 &p,
@@ -571,6 +622,14 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
                 seed,
                 interval,
             )?;
+            if seed == budget.seeds(spec)[0] && spec.density_dp.contains(&kappa) {
+                out.dens.push((
+                    "pdp",
+                    format!("κ = {kappa}"),
+                    cross_scores(&w, &split.test.x, &split.test.g)?,
+                    split.test.g.codes().to_vec(),
+                ));
+            }
             println!(
                 "{} seed {seed}: {} κ={kappa}: acc {:.4} pDP {:.4} (K={}, {}, {:.1}s)",
                 spec.name, pt.method, pt.accuracy, pt.pdp, pt.outer_k, pt.status, pt.seconds
@@ -1189,6 +1248,57 @@ fn write_reports(
             Some(spec.interval),
         )?;
         let _ = writeln!(md, "Figure 2 (rank curves; I shaded): ![rank]({file})\n");
+        // Figures 3–8: per-group test-score densities (Gaussian KDE, Silverman bandwidth).
+        let names = ["group 1 (γ = 1)", "group 2 (γ = 2)"];
+        for (family, fig) in [("psp", "Figures 3/5 (pSP)"), ("pdp", "Figures 6/8 (pDP)")] {
+            for (code, gname) in names.iter().enumerate() {
+                let series: Vec<Series> = out
+                    .dens
+                    .iter()
+                    .filter(|d| d.0 == family || d.0 == "both")
+                    .map(|(_, label, sc, codes)| {
+                        let v: Vec<f64> = sc
+                            .iter()
+                            .zip(codes)
+                            .filter(|&(_, &c)| c == code)
+                            .map(|(&x, _)| x)
+                            .collect();
+                        Series {
+                            name: label.clone(),
+                            points: kde(&v, 200),
+                            line: true,
+                        }
+                    })
+                    .collect();
+                if series.iter().all(|s| s.points.is_empty()) {
+                    continue;
+                }
+                let (xs, ys): (Vec<f64>, Vec<f64>) =
+                    series.iter().flat_map(|s| s.points.iter().copied()).unzip();
+                let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let top = ys.iter().copied().fold(0.0, f64::max);
+                let file = format!("idca_density_{slug}_{family}_g{}.svg", code + 1);
+                multi_series(
+                    &ctx.path(&file)?,
+                    &Axes {
+                        title: &format!(
+                            "{}: test-score density, {gname}, seed {}",
+                            spec.name,
+                            budget.seeds(spec)[0]
+                        ),
+                        x_desc: "score h_w(ξ)",
+                        y_desc: "density",
+                        x: (lo, hi),
+                        y: (0.0, top * 1.05),
+                        log_y: false,
+                    },
+                    &series,
+                    None,
+                )?;
+                let _ = writeln!(md, "{fig}, {gname}: ![density]({file})\n");
+            }
+        }
         // Figures 10–11.
         for (what, series, log) in [
             ("objective", &out.conv_series.0, false),
@@ -1314,7 +1424,11 @@ const NOTES: &str = "
   loss's smoothness bound; the paper gives no step), the projection a QCQP solved by clarabel as an
   SOCP; the number of steps is in the budget line (the paper: 1000 a9a, 500 law school). Their κ
   grids are the paper's (notes §4.4), one grid for the pSP and one for the pDP frontier.
-* **Not implemented:** model (49) (partial group AUC), the (T, ε) grid search, Figures 3–9.
+* **Figures 3–8** are one SVG per data set, family (pSP / pDP) and group, Gaussian KDE with
+  Silverman's bandwidth (the paper: MATLAB `ksdensity`), I not shaded (it is a different score range
+  per group).
+* **Not implemented:** model (49) (partial group AUC), the (T, ε) grid search, Figure 9 (other
+  intervals).
 * **Table 3** (full-range model) uses `|Î| = 1/spacing` points on [0, 1] with the partial grid's spacing
   and reports pSP fairness on the *partial* I (the notes' reading of the paper's table).
 * **Figures 10–11** use the smallest κ of each grid, seed 0, IDCA vs Algorithm 3 with constant
