@@ -1449,7 +1449,8 @@ const NOTES: &str = "
   fits the paper's Table 3, whose unconstrained row is the same in the I = [0 %, 100 %] column
   (where full-range SP is the right metric) and the partial column — the partial column may simply
   repeat the full-range figure. It is **not adopted**: it explains only the unconstrained row (a
-  model constrained on a partial I does not reach the paper's 0.93–0.975 in full-range KS; see the
+  model constrained on a partial I does not track the paper's rows in full-range KS either — a9a
+  κ = 0.01 gives ≈ 0.86 against 0.9752, law school κ = 0.2 ≈ 0.92 against 0.6038; see the
   \"full-range SP fairness\" column of Table 4), and the paper defines the row as pSP on I. The
   column scan shows that *some* unrelated a9a columns as γ also give ≈ 0.60 — a coincidence of an
   82-column search, not evidence.
