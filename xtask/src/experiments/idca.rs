@@ -963,8 +963,9 @@ fn write_reports(
          K chosen by validation accuracy among checkpoints {:?} (the paper: T ∈ {{150, 200}}, \
          ε ∈ {{5e-4 … 5e-3}} tuned on 50 outer iterations, K ∈ {{100, …, 400}}); regularisation \
          baselines {} subgradient steps with step 5e-3; pairwise baselines {:?} projected-gradient steps (a9a, law school); #Î ∈ {:?} (a9a) and {:?} (law school); \
-         Table 3 run: a9a {}, law school {}; IDCA-vs-SSG comparison with T · K inner iterations each. All \
-         numbers are test-set means ± 95 % t-intervals over the seeds.\n",
+         Table 3 run: a9a {}, law school {}; IDCA-vs-SSG comparison with T · K inner iterations each. The \
+         unconstrained rows and the hypotheses use seeds {:?}. All numbers are test-set means ± 95 % \
+         t-intervals over the seeds.\n",
         budget.seeds_a9a,
         budget.seeds_law,
         budget.inner_a9a,
@@ -976,7 +977,8 @@ fn write_reports(
         budget.grid_sizes_a9a,
         budget.grid_sizes_law,
         budget.table3_a9a,
-        budget.table3_law
+        budget.table3_law,
+        budget.hyp_seeds
     );
     let mut json_ds = Vec::new();
     for (spec, out) in results {
