@@ -1,5 +1,7 @@
-//! Baselines of the paper's Appendix G.4: the regularisation (penalty) methods (114) and (119),
-//! trained by plain subgradient descent from `w = 0` and evaluated at the last iterate.
+//! Baselines of the paper's Appendix G: the regularisation (penalty) methods (114) and (119) of
+//! G.4, trained by plain subgradient descent from `w = 0` and evaluated at the last iterate; and
+//! the pairwise methods (102)/(105)/(107) of G.3 ([`fit_pairwise`]), trained by projected gradient
+//! with a clarabel QCQP projection.
 //!
 //! ```text
 //! (114)  min_{w,θ} f_0(w) + (2λ/(β−α)) max_{p∈Î} max_k | (1/n_k) Σ_i σ(h_w(ξ_i^k) − θ_p) − p |
@@ -7,6 +9,10 @@
 //! ```
 //! with `S_k = (1/n_k) Σ_i σ(h_w(ξ_i^k) − θ̂)`. (119) is written with the max over pairs so it
 //! also covers more than two groups (the paper's G = 2 drops it).
+
+mod pairwise;
+
+pub use pairwise::{PairwiseFit, PairwiseKind, PairwiseParams, fit_pairwise};
 
 use crate::data::CrossData;
 use crate::error::{DcOptError, Result, check_finite};

@@ -318,6 +318,25 @@ impl CrossData {
         &self.zeta
     }
 
+    /// The non-zeros of the cross features `x̃_r = (1, ξ, γ, γξ)` of stored row `r` into
+    /// `idx`/`val` (cleared first; indices distinct).
+    pub(crate) fn cross_row(&self, r: usize, idx: &mut Vec<usize>, val: &mut Vec<f64>) {
+        idx.clear();
+        val.clear();
+        let (d, gamma) = (self.d, self.gamma[r]);
+        idx.push(0);
+        val.push(1.0);
+        idx.push(d + 1);
+        val.push(gamma);
+        let (cols, vals) = self.rows.row(r);
+        for (&c, &v) in cols.iter().zip(vals) {
+            idx.push(1 + c);
+            val.push(v);
+            idx.push(d + 2 + c);
+            val.push(gamma * v);
+        }
+    }
+
     /// Scores `⟨w, x̃_i⟩` of every stored row into `out` (parallel over rows, no allocation).
     pub(crate) fn scores_into(&self, w: &[f64], out: &mut [f64]) {
         let d = self.d;

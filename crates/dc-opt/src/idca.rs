@@ -180,6 +180,7 @@ impl IdcaValidParams {
         let mut w = x0.to_vec();
         let mut plus = vec![0.0; m1];
         let mut minus = vec![0.0; m1];
+        let mut scratch = vec![0.0; m1];
         let mut f = vec![0.0; m1];
         let mut lin = vec![0.0; m1 * n];
         let mut lin_off = vec![0.0; m1];
@@ -233,26 +234,36 @@ impl IdcaValidParams {
             let mut t = 0;
             while t < self.inner_iters {
                 problem.prepare(&v, &mut ws);
-                problem.values(Part::Plus, &v, &mut ws, &mut plus);
+                problem.constraint_values(Part::Plus, &v, &mut ws, &mut plus);
                 let g = |i: usize, plus: &[f64]| {
                     plus[i] - lin_off[i] - dot(&lin[i * n..(i + 1) * n], &v)
                 };
-                let g0 = g(0, &plus);
                 let (mut gmax, mut imax) = (f64::NEG_INFINITY, 0);
+                let mut any_nan = false;
                 for i in 1..m1 {
                     let gi = g(i, &plus);
+                    any_nan |= gi.is_nan();
                     if gi > gmax {
                         (gmax, imax) = (gi, i);
                     }
                 }
-                if !g0.is_finite() {
+                if any_nan {
                     return Err(DcOptError::Numerical {
                         stage: "IDCA inner step",
-                        reason: format!("objective became {g0} at outer iteration {k}"),
+                        reason: format!("a constraint became NaN at outer iteration {k}"),
                     });
                 }
                 t += 1;
                 let (i_step, target) = if m1 == 1 || gmax <= self.eps {
+                    // The objective is only needed at nearly feasible points.
+                    plus[0] = problem.objective_value(Part::Plus, &v, &mut ws, &mut scratch);
+                    let g0 = g(0, &plus);
+                    if !g0.is_finite() {
+                        return Err(DcOptError::Numerical {
+                            stage: "IDCA inner step",
+                            reason: format!("objective became {g0} at outer iteration {k}"),
+                        });
+                    }
                     if g0 < best_obj {
                         best_obj = g0;
                         best.copy_from_slice(&v);

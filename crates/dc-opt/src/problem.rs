@@ -38,6 +38,25 @@ pub trait DcProblem {
     fn prepare(&self, x: &[f64], ws: &mut Self::Workspace);
     /// Writes `f_i^part(x)` for `i = 0..=m` into `out` (`out.len() == m + 1`).
     fn values(&self, part: Part, x: &[f64], ws: &mut Self::Workspace, out: &mut [f64]);
+    /// Writes `f_i^part(x)` for the constraints `i = 1..=m` into `out[1..]` (`out.len() == m + 1`);
+    /// `out[0]` may be left as it was. The switching-subgradient steps need the objective only at
+    /// nearly feasible points, and for the crate's models it is the costliest value (a log-loss
+    /// over every row), so the solvers ask for it separately. Default: [`DcProblem::values`].
+    fn constraint_values(&self, part: Part, x: &[f64], ws: &mut Self::Workspace, out: &mut [f64]) {
+        self.values(part, x, ws, out);
+    }
+    /// `f_0^part(x)` alone, after [`DcProblem::prepare`] at `x`; `scratch.len() == m + 1` may be
+    /// overwritten. Default: through [`DcProblem::values`].
+    fn objective_value(
+        &self,
+        part: Part,
+        x: &[f64],
+        ws: &mut Self::Workspace,
+        scratch: &mut [f64],
+    ) -> f64 {
+        self.values(part, x, ws, scratch);
+        scratch.first().copied().unwrap_or(f64::NAN)
+    }
     /// Overwrites `out` (`out.len() == dim()`) with one subgradient of `f_i^part` at `x`.
     fn subgradient(
         &self,
