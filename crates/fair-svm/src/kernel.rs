@@ -231,6 +231,21 @@ impl KernelFairSvmValidParams {
     /// The input errors of [`crate::SpectralFairSvmValidParams::fit`], plus
     /// [`FairSvmError::TooLarge`] when `n > max_rows`.
     pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<KernelFairSvm> {
+        self.fit_observed(x, y, z, &mut ())
+    }
+
+    /// [`KernelFairSvmValidParams::fit`], reporting every iteration to `observer`
+    /// (see [`crate::Observer`]).
+    ///
+    /// # Errors
+    /// As [`KernelFairSvmValidParams::fit`].
+    pub fn fit_observed(
+        &self,
+        x: &DMatrix<f64>,
+        y: &[f64],
+        z: &[f64],
+        observer: &mut dyn crate::Observer,
+    ) -> Result<KernelFairSvm> {
         let data = validate(x, y, z, self.common.fairness)?;
         let n = x.nrows();
         if n > self.max_rows {
@@ -254,7 +269,7 @@ impl KernelFairSvmValidParams {
             c,
         };
         let am = basis.mean_row.clone();
-        let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor))?;
+        let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor), observer)?;
         let alpha = out.last.state;
         let beta = alpha.component_mul(&DVector::from_column_slice(y));
         let f = &k * &beta;
@@ -357,8 +372,9 @@ impl Subproblems for KernelProblem<'_> {
 
     fn solve(
         &self,
-        anchor: Option<&DVector<f64>>,
+        previous: Option<&Iterate<DVector<f64>>>,
     ) -> Result<std::result::Result<Iterate<DVector<f64>>, SolverFailure>> {
+        let anchor = previous.map(|it| &it.anchor);
         let y = self.y;
         let basis = self.basis;
         let n = y.len();
@@ -432,6 +448,8 @@ impl Subproblems for KernelProblem<'_> {
             covariance_gap: gap,
             accuracy: sol.accuracy,
             solver_iterations: sol.iterations,
+            working_rows: n,
+            solves: 1,
             state: alpha,
         }))
     }

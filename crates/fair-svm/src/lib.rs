@@ -77,7 +77,7 @@ mod params;
 mod socp;
 mod spectral;
 
-pub use ccp::{FitReport, IterInfo, Status};
+pub use ccp::{FitReport, IterInfo, Observer, Status};
 pub use cv::{LambdaSearch, LambdaSearchResult};
 pub use error::{FairSvmError, Result, SolverFailure};
 pub use input::{signs_from_classes, signs_from_groups};
