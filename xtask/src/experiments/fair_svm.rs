@@ -353,8 +353,9 @@ fn header(ctx: &Context, cfg: &Config) -> String {
          first and rejected: with 22 % positives the averaged-hinge SVM is degenerate there (‖w‖ ≈ 10⁻³, the \
          constant classifier is almost optimal), so no fairness constraint is ever active.\n\
          * **Synthetic**: `fair_data::FairSvmSynthetic` (seed 0): n = 200, p = 2, cos(β_y, β_z) = 0.85, \
-         x ~ U[−10, 10]², z = +1 points stretched ×3 along their top principal direction (the paper's unspecified \
-         \"skew\").\n",
+         x ~ U[−4.5, 4.5]² (the box half-width that gives the paper's corr(y, z) = 0.45 in expectation; the \
+         authors' later generator's U[−10, 10]² gives ≈ 0.63), z = +1 points stretched ×3 along their top \
+         principal direction (the paper's unspecified \"skew\").\n",
         cfg.splits,
         (1.0 - TEST_FRACTION) * 100.0,
         TEST_FRACTION * 100.0,
