@@ -46,4 +46,4 @@ pub use error::{DataError, Result};
 pub use groups::Groups;
 pub use scale::{MinMaxScaler, Standardizer};
 pub use split::{SplitIndices, Splitter};
-pub use synthetic::{FairSvmSample, FairSvmSynthetic, GaussianMixture};
+pub use synthetic::{FAIR_SVM_HALF_WIDTH, FairSvmSample, FairSvmSynthetic, GaussianMixture};

@@ -54,10 +54,19 @@ pub struct IterInfo {
     pub objective: f64,
     /// The signed covariance gap `wᵀ(Σ₊ − Σ₋)w` (kernel: `βᵀ(S₊ − S₋)β`).
     pub covariance_gap: f64,
+    /// The signed mean gap `mᵀw` (kernel: `k_mᵀβ`), the value of the mean constraint
+    /// `|mᵀw| ≤ d`.
+    pub mean_gap: f64,
     /// The epigraph variable τ of this subproblem (NaN for the warm start).
     pub slack: f64,
     /// `‖v_{k} − v_{k−1}‖ / ‖v_{k−1}‖` (NaN for the warm start).
     pub relative_change: f64,
+    /// Training rows in the last subproblem solved for this iterate (linear model: the working
+    /// set of rows at or inside the margin, see [`crate::SpectralFairSvm`]; kernel model: n).
+    pub working_rows: usize,
+    /// Conic subproblems solved for this iterate (more than 1 when rows outside the working set
+    /// violated the margin and were added).
+    pub solves: usize,
 }
 
 /// Diagnostics of a fit: status, iterations, objective, fairness terms, timing.
@@ -117,6 +126,47 @@ impl fmt::Display for FitReport {
     }
 }
 
+/// Watches a fit: called once for the warm start, once per convex–concave iteration, and once
+/// at the end (argmin-style observer; every hook defaults to doing nothing).
+///
+/// Pass one to [`crate::SpectralFairSvmValidParams::fit_observed`] or
+/// [`crate::KernelFairSvmValidParams::fit_observed`]; `()` is the no-op observer `fit` uses.
+///
+/// # Examples
+/// ```
+/// use fair_svm::{FitReport, IterInfo, Observer, SpectralFairSvm};
+/// use nalgebra::DMatrix;
+///
+/// /// Prints one line per iteration and remembers the slack τ.
+/// #[derive(Default)]
+/// struct Log { slacks: Vec<f64>, finished: bool }
+/// impl Observer for Log {
+///     fn iteration(&mut self, it: &IterInfo) {
+///         println!("{:>3}  F = {:.6}  τ = {:.2e}  mᵀw = {:.2e}", it.iteration, it.objective, it.slack, it.mean_gap);
+///         self.slacks.push(it.slack);
+///     }
+///     fn finish(&mut self, _report: &FitReport) { self.finished = true; }
+/// }
+///
+/// let x = DMatrix::from_row_slice(6, 1, &[-1.0, 1.0, -3.0, 3.0, -0.5, 2.0]);
+/// let (y, z) = ([-1.0, 1.0, -1.0, 1.0, -1.0, 1.0], [-1.0, -1.0, 1.0, 1.0, -1.0, 1.0]);
+/// let mut log = Log::default();
+/// let svm = SpectralFairSvm::params().mu(1.0).check()?.fit_observed(&x, &y, &z, &mut log)?;
+/// assert!(log.finished);
+/// assert_eq!(log.slacks.len(), svm.report().history.len()); // warm start + iterations
+/// # Ok::<(), fair_svm::FairSvmError>(())
+/// ```
+pub trait Observer {
+    /// After the warm start (iteration 0) and after every convex–concave iteration, with the
+    /// same record that goes into [`FitReport::history`].
+    fn iteration(&mut self, _info: &IterInfo) {}
+    /// Once, with the final report (not called when the fit returns an error).
+    fn finish(&mut self, _report: &FitReport) {}
+}
+
+/// The no-op observer.
+impl Observer for () {}
+
 /// One solved subproblem.
 pub(crate) struct Iterate<S> {
     /// The point the next subproblem linearises at (w, or u = Vᵀβ for the kernel model).
@@ -128,6 +178,8 @@ pub(crate) struct Iterate<S> {
     pub covariance_gap: f64,
     pub accuracy: Accuracy,
     pub solver_iterations: u32,
+    pub working_rows: usize,
+    pub solves: usize,
     /// Model-specific solution data (intercept, α, …).
     pub state: S,
 }
@@ -135,10 +187,11 @@ pub(crate) struct Iterate<S> {
 /// A model whose convex–concave subproblems can be solved.
 pub(crate) trait Subproblems {
     type State;
-    /// `None`: the warm start (no covariance term); `Some(anchor)`: problem (23)/(27) at anchor.
+    /// `None`: the warm start (no covariance term); `Some(previous)`: problem (23)/(27)
+    /// linearised at `previous.anchor`.
     fn solve(
         &self,
-        anchor: Option<&DVector<f64>>,
+        previous: Option<&Iterate<Self::State>>,
     ) -> Result<std::result::Result<Iterate<Self::State>, SolverFailure>>;
 }
 
@@ -151,6 +204,7 @@ pub(crate) fn run<P: Subproblems>(
     problem: &P,
     settings: &Common,
     mean_gap: impl Fn(&Iterate<P::State>) -> f64,
+    observer: &mut dyn Observer,
 ) -> Result<CcpOutcome<P::State>> {
     let start = Instant::now();
     let warm = problem
@@ -163,9 +217,13 @@ pub(crate) fn run<P: Subproblems>(
         iteration: 0,
         objective: warm.objective,
         covariance_gap: warm.covariance_gap,
+        mean_gap: mean_gap(&warm),
         slack: f64::NAN,
         relative_change: f64::NAN,
+        working_rows: warm.working_rows,
+        solves: warm.solves,
     }];
+    observer.iteration(&history[0]);
     let mut solver_iterations = u64::from(warm.solver_iterations);
     let mut reduced = usize::from(warm.accuracy == Accuracy::Reduced);
     let mut current = warm;
@@ -175,7 +233,7 @@ pub(crate) fn run<P: Subproblems>(
     if settings.mu > 0.0 {
         status = Status::MaxIterations;
         for k in 1..=settings.max_iter {
-            let next = match problem.solve(Some(&current.anchor))? {
+            let next = match problem.solve(Some(&current))? {
                 Ok(next) => next,
                 Err(failure) => {
                     status = Status::Stalled;
@@ -193,9 +251,13 @@ pub(crate) fn run<P: Subproblems>(
                 iteration: k,
                 objective: next.objective,
                 covariance_gap: next.covariance_gap,
+                mean_gap: mean_gap(&next),
                 slack: next.tau,
                 relative_change,
+                working_rows: next.working_rows,
+                solves: next.solves,
             });
+            observer.iteration(&history[history.len() - 1]);
             // Secondary test: a vanishing objective decrease. The surrogate is λ-strongly convex,
             // so F_k − F_{k+1} ≥ λ‖v_{k+1} − v_k‖²: no decrease means no step, even where the
             // relative test is meaningless because the iterate itself tends to 0 (large μ or λ).
@@ -225,6 +287,7 @@ pub(crate) fn run<P: Subproblems>(
         solver_failure,
         elapsed: start.elapsed(),
     };
+    observer.finish(&report);
     Ok(CcpOutcome {
         last: current,
         report,

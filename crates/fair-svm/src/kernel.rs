@@ -115,13 +115,29 @@ pub(crate) fn pivoted_cholesky(k: &DMatrix<f64>, rel_tol: f64, max_rank: usize) 
 /// `v = Rᵀβ`: `βᵀKβ = ‖v‖²`, `k_mᵀβ = (Rᵀδ)ᵀv` with `δ = e_P/#P − e_N/#N`, and
 /// `βᵀ(S₊ − S₋)β = vᵀ(Cov₊(R) − Cov₋(R))v` (eq. (18): `S± = R Cov±(R) Rᵀ`). So each subproblem
 /// has `O(n r)` nonzeros instead of the dense `n²` of the literal formulation, and is well
-/// scaled (identity Hessian). **Deviation:** the spectral split is taken of the r × r matrix
-/// `Cov₊(R) − Cov₋(R)` (the feature-space analogue of the linear algorithm) rather than of the
-/// n × n matrix `S₊ − S₋`: the same difference-of-convex function, split in other coordinates
-/// (the literal split in β coordinates was numerically unstable with clarabel, since its
-/// eigenvalues span the squared dynamic range of K). The one-time cost is `O(n² p)` for the
-/// kernel matrix plus `O(n r²)` per interior-point iteration; the kernel matrix itself is
-/// O(n²) memory, hence the `max_rows` guard.
+/// scaled (identity Hessian). The one-time cost is `O(n² p)` for the kernel matrix plus
+/// `O(n r²)` per interior-point iteration; the kernel matrix itself is O(n²) memory, hence the
+/// `max_rows` guard.
+///
+/// **How this relates to the paper's n × n split (eq. (25)).**
+/// * *The problem is the paper's whenever the factor is exact*: `K = RRᵀ` holds to round-off for
+///   the linear kernel (rank ≤ p), polynomial kernels (rank ≤ C(p + degree, degree)) and any
+///   kernel whose pivoted Cholesky reaches `rank_tol` before `max_rank`; then every term of
+///   (13), (15), (17)–(18) is reproduced identically in `v`.
+/// * *The split is different, the fixed points are not*: the spectral split is taken of the r × r
+///   matrix `H = Cov₊(R) − Cov₋(R)` (the feature-space analogue of the linear algorithm) rather
+///   than of the n × n matrix `S₊ − S₋`. Both are differences of PSD matrices with the same
+///   quadratic form, and for any such split `A − B` the convex surrogate `vᵀAv − 2vᵀBv_k + …` is
+///   tight at the anchor with gradient `2(A − B)v_k = ∇q(v_k)` there. So a fixed point of the
+///   convex–concave iterations — where τ = |q| and the surrogate's optimality conditions hold —
+///   is a stationary point of the same penalised problem for either split; the split changes
+///   only the path (which stationary point, and how fast). The literal split in β coordinates
+///   was tried first and was numerically unstable with clarabel: its eigenvalues span the
+///   squared dynamic range of K.
+/// * *When `max_rank` is hit* (an RBF kernel whose numerical rank exceeds it), `RRᵀ` is a
+///   Nyström-type approximation of K and the problem differs from the paper's by the PSD
+///   residual `K − RRᵀ`; [`KernelFairSvm::rank`] reports the rank used. `max_rank(n)` with a small `rank_tol` makes the factor exact at `O(n r²)` per
+///   interior-point iteration.
 ///
 /// The intercept is eq. (12): the mean of `yᵢ − K(X, xᵢ)ᵀβ` over the αᵢ strictly inside
 /// `(support_tol·C, (1 − support_tol)·C)`; when there is none, the midpoint of the interval the
@@ -231,6 +247,21 @@ impl KernelFairSvmValidParams {
     /// The input errors of [`crate::SpectralFairSvmValidParams::fit`], plus
     /// [`FairSvmError::TooLarge`] when `n > max_rows`.
     pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<KernelFairSvm> {
+        self.fit_observed(x, y, z, &mut ())
+    }
+
+    /// [`KernelFairSvmValidParams::fit`], reporting every iteration to `observer`
+    /// (see [`crate::Observer`]).
+    ///
+    /// # Errors
+    /// As [`KernelFairSvmValidParams::fit`].
+    pub fn fit_observed(
+        &self,
+        x: &DMatrix<f64>,
+        y: &[f64],
+        z: &[f64],
+        observer: &mut dyn crate::Observer,
+    ) -> Result<KernelFairSvm> {
         let data = validate(x, y, z, self.common.fairness)?;
         let n = x.nrows();
         if n > self.max_rows {
@@ -254,7 +285,7 @@ impl KernelFairSvmValidParams {
             c,
         };
         let am = basis.mean_row.clone();
-        let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor))?;
+        let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor), observer)?;
         let alpha = out.last.state;
         let beta = alpha.component_mul(&DVector::from_column_slice(y));
         let f = &k * &beta;
@@ -357,8 +388,9 @@ impl Subproblems for KernelProblem<'_> {
 
     fn solve(
         &self,
-        anchor: Option<&DVector<f64>>,
+        previous: Option<&Iterate<DVector<f64>>>,
     ) -> Result<std::result::Result<Iterate<DVector<f64>>, SolverFailure>> {
+        let anchor = previous.map(|it| &it.anchor);
         let y = self.y;
         let basis = self.basis;
         let n = y.len();
@@ -432,6 +464,8 @@ impl Subproblems for KernelProblem<'_> {
             covariance_gap: gap,
             accuracy: sol.accuracy,
             solver_iterations: sol.iterations,
+            working_rows: n,
+            solves: 1,
             state: alpha,
         }))
     }

@@ -28,6 +28,11 @@
 //! | [`SpectralFairSvm`] | SSVM, eq. (23) | d, μ > 0 |
 //! | [`KernelFairSvm`] | kernel SSVM, eqs. (13), (15), (17)–(18), (27) | kernel, d, μ |
 //!
+//! Every fit returns a [`FitReport`] (a [`Status`] enum, the per-iteration history of objective,
+//! slack τ, mean and covariance gaps); `fit_observed` additionally calls an [`Observer`] once per
+//! convex–concave iteration. The linear subproblems are solved on a working set of rows near the
+//! margin (exact; see [`SpectralFairSvm`]).
+//!
 //! Conventions the paper leaves open, fixed here (λ, d and μ depend on them): the hinge loss is
 //! **averaged**, `(1/n)Σuᵢ + λ‖w‖²`; `m` is the raw mean difference of eq. (8) (not normalised);
 //! `Σ±` use `1/#P` as in eq. (16). The kernel dual carries the standard ½, the box bound
@@ -77,7 +82,7 @@ mod params;
 mod socp;
 mod spectral;
 
-pub use ccp::{FitReport, IterInfo, Status};
+pub use ccp::{FitReport, IterInfo, Observer, Status};
 pub use cv::{LambdaSearch, LambdaSearchResult};
 pub use error::{FairSvmError, Result, SolverFailure};
 pub use input::{signs_from_classes, signs_from_groups};

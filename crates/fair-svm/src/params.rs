@@ -157,13 +157,27 @@ macro_rules! common_getters {
 }
 
 /// Validated settings of [`crate::SpectralFairSvm`]; only these can fit.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SpectralFairSvmValidParams {
     pub(crate) common: Common,
+    pub(crate) shrinking: bool,
+}
+
+impl Default for SpectralFairSvmValidParams {
+    fn default() -> Self {
+        Self {
+            common: Common::default(),
+            shrinking: true,
+        }
+    }
 }
 
 impl SpectralFairSvmValidParams {
     common_getters!();
+    /// Whether convex–concave subproblems are solved on a working set of rows.
+    pub fn shrinking(&self) -> bool {
+        self.shrinking
+    }
 }
 
 /// Settings of the linear fair SVM ([`crate::SpectralFairSvm`]).
@@ -186,6 +200,7 @@ impl SpectralFairSvmValidParams {
 /// | `tol` | 1e-3 (the authors' code) | finite, > 0 | stop when `‖w_{k+1} − w_k‖ / ‖w_k‖ < tol` (or when the objective stops decreasing, see [`crate::Status::Converged`]) |
 /// | `max_iter` | 100 | ≥ 1 | cap on convex–concave iterations |
 /// | `solver_max_iter` | 200 | ≥ 1 | cap on clarabel iterations per subproblem |
+/// | `shrinking` | `true` | bool | solve each convex–concave subproblem on the rows near or inside the previous iterate's margin, adding rows that end up violated (exact; see [`crate::SpectralFairSvm`]) |
 ///
 /// [`SpectralFairSvmParams::plain`] (d = ∞, μ = 0) is the standard SVM (the paper's LSVM) and
 /// [`SpectralFairSvmParams::zafar`] (μ = 0) the mean-constrained SVM of Zafar et al. (ZSVM).
@@ -220,6 +235,12 @@ impl SpectralFairSvmParams {
         Self::default().d(d).mu(0.0)
     }
     common_setters!();
+    /// Solve convex–concave subproblems on a working set of rows (default `true`; `false`
+    /// always uses every row — same optimum, slower when few rows are near the margin).
+    pub fn shrinking(mut self, shrinking: bool) -> Self {
+        self.0.shrinking = shrinking;
+        self
+    }
 
     /// Validates every setting.
     ///

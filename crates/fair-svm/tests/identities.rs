@@ -212,3 +212,36 @@ fn kernel_model_reproduces_training_labels_on_separable_data() {
     .unwrap();
     assert_eq!(svm.predict(&x).unwrap(), y);
 }
+
+/// Shrinking (subproblems on the rows near the margin) is exact: the same iterates as solving
+/// every subproblem on all rows, while actually leaving rows out.
+#[test]
+fn working_set_subproblems_match_full_subproblems() {
+    let ds = fair_data::GaussianMixture::new(300)
+        .features(8)
+        .seed(3)
+        .generate()
+        .unwrap();
+    let x = fair_data::Standardizer::fit(ds.x())
+        .unwrap()
+        .transform(ds.x())
+        .unwrap();
+    let y = fair_svm::signs_from_classes(ds.y()).unwrap();
+    let z = fair_svm::signs_from_groups(ds.groups("group").unwrap(), &["1"]).unwrap();
+    let params = SpectralFairSvm::params().lambda(0.01).d(0.01).mu(0.1);
+    let shrunk = params.clone().fit(&x, &y, &z).unwrap();
+    let full = params.shrinking(false).fit(&x, &y, &z).unwrap();
+    let (rs, rf) = (shrunk.report(), full.report());
+    assert!(
+        rs.history[1..].iter().any(|h| h.working_rows < x.nrows()),
+        "the working set never left a row out: {:?}",
+        rs.history
+    );
+    assert!(rf.history.iter().all(|h| h.working_rows == x.nrows()));
+    assert_eq!(rs.iterations, rf.iterations);
+    for (a, b) in rs.history.iter().zip(&rf.history) {
+        assert!((a.objective - b.objective).abs() < SOLVER, "{a:?} vs {b:?}");
+    }
+    let dw = (shrunk.weights() - full.weights()).norm() / full.weights().norm();
+    assert!(dw < 1e-4, "relative weight difference {dw}");
+}
