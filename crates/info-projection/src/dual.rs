@@ -28,6 +28,32 @@ pub(crate) struct DualOutcome {
     pub evaluations: usize,
 }
 
+impl DualOutcome {
+    /// Final status of a loop that ended with `status`: a stalled line search or an exhausted
+    /// iteration budget still counts as converged when the projected gradient is within `tol`.
+    fn settle(
+        lambda: Vec<f64>,
+        g: &[f64],
+        tol: f64,
+        status: Status,
+        iterations: usize,
+        evaluations: usize,
+    ) -> Self {
+        let status = match status {
+            Status::Stalled | Status::MaxIterations if projected_gradient(&lambda, g) <= tol => {
+                Status::Converged
+            }
+            s => s,
+        };
+        DualOutcome {
+            lambda,
+            status,
+            iterations,
+            evaluations,
+        }
+    }
+}
+
 /// `‖x − P₊(x − g)‖∞`.
 pub(crate) fn projected_gradient(x: &[f64], g: &[f64]) -> f64 {
     x.iter()
@@ -127,23 +153,18 @@ pub(crate) fn solve(
             pairs.clear();
         }
         if !accepted {
-            status = if projected_gradient(&x, &g) <= tol {
-                Status::Converged
-            } else {
-                Status::Stalled
-            };
+            status = Status::Stalled;
             break;
         }
     }
-    if status == Status::MaxIterations && projected_gradient(&x, &g) <= tol {
-        status = Status::Converged;
-    }
-    Ok(DualOutcome {
-        lambda: x,
+    Ok(DualOutcome::settle(
+        x,
+        &g,
+        tol,
         status,
         iterations,
         evaluations,
-    })
+    ))
 }
 
 /// Newton on `λ ≥ 0`; `eval` returns the objective, gradient and K × K Hessian (row-major) at a
@@ -209,23 +230,18 @@ pub(crate) fn solve_newton(
             t = tq.clamp(0.1 * t, 0.5 * t);
         }
         if !accepted {
-            status = if projected_gradient(&x, &g) <= tol {
-                Status::Converged
-            } else {
-                Status::Stalled
-            };
+            status = Status::Stalled;
             break;
         }
     }
-    if status == Status::MaxIterations && projected_gradient(&x, &g) <= tol {
-        status = Status::Converged;
-    }
-    Ok(DualOutcome {
-        lambda: x,
+    Ok(DualOutcome::settle(
+        x,
+        &g,
+        tol,
         status,
         iterations,
         evaluations,
-    })
+    ))
 }
 
 /// L-BFGS two-loop recursion: `−H g` with the stored pairs (oldest first in `pairs`).

@@ -24,6 +24,18 @@ pub(super) fn propublica_filter(t: &Table, row: usize, require_score: bool) -> R
         && (!require_score || t.cell(row, "score_text")? != "N/A"))
 }
 
+/// Row indices kept by the full ProPublica filter (score required): the 6,172 rows both the
+/// ProPublica and the TFCO encodings start from.
+pub(super) fn propublica_rows(t: &Table) -> Result<Vec<usize>> {
+    (0..t.len())
+        .filter_map(|r| {
+            propublica_filter(t, r, true)
+                .map(|k| k.then_some(r))
+                .transpose()
+        })
+        .collect()
+}
+
 /// COMPAS after the standard ProPublica filter (6,172 rows), label `two_year_recid`
 /// (class 1 = reoffended within two years), AIF360-like features: age, priors and juvenile counts,
 /// felony charge, one-hot sex, race and age category. Attributes `race` (6 groups) and `sex`.
@@ -32,13 +44,7 @@ pub(super) fn propublica_filter(t: &Table, row: usize, require_score: bool) -> R
 /// Only if the embedded file is corrupt.
 pub fn compas_propublica() -> Result<Dataset> {
     let t = Table::from_embedded(&COMPAS)?;
-    let keep = (0..t.len())
-        .filter_map(|r| {
-            propublica_filter(&t, r, true)
-                .map(|k| k.then_some(r))
-                .transpose()
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let keep = propublica_rows(&t)?;
     let mut b = ColumnBuilder::default();
     for name in [
         "age",

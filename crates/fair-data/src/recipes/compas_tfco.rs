@@ -6,7 +6,7 @@ use crate::embedded::COMPAS;
 use crate::encode::{ColumnBuilder, OneHotEncoder, quantile};
 use crate::error::Result;
 use crate::recipes::Table;
-use crate::recipes::compas::{finish, propublica_filter};
+use crate::recipes::compas::{finish, propublica_rows};
 
 /// Quantile levels (in %) of the age and decile-score bucket edges; the lowest edge is 0.
 const AGE_DECILE_LEVELS: [f64; 6] = [20.0, 40.0, 60.0, 80.0, 90.0, 100.0];
@@ -34,13 +34,7 @@ const PRIORS_LEVELS: [f64; 6] = [0.0, 50.0, 70.0, 80.0, 90.0, 100.0];
 /// Only if the embedded file is corrupt.
 pub fn compas_tfco() -> Result<Dataset> {
     let t = Table::from_embedded(&COMPAS)?;
-    let keep = (0..t.len())
-        .filter_map(|r| {
-            propublica_filter(&t, r, true)
-                .map(|k| k.then_some(r))
-                .transpose()
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let keep = propublica_rows(&t)?;
     let mut b = ColumnBuilder::default();
     b.push(
         "days_b_screening_arrest",
