@@ -13,7 +13,8 @@
 //!
 //! # The models
 //! [`PartialSp`] (model (15), partial statistical parity) and [`PartialDp`] (model (21), partial
-//! demographic parity, and the appendix variants (50)/(56) through [`DpVariant`]) on the linear
+//! demographic parity, and the appendix variants (50)/(56) through [`DpVariant`]) and
+//! [`PartialGauc`] (model (49), partial group AUC) on the linear
 //! model with cross terms `h_w(ξ) = ⟨w, (1, ξ, γ, γξ)⟩` over sparse rows ([`CrossData`]), with the
 //! hard-sigmoid or logistic [`Surrogate`]. The baselines of the paper's Appendix G.4 are in
 //! [`baselines`]. Evaluate the trained scores with `fair_metrics::partial`.
@@ -57,6 +58,7 @@
 pub mod baselines;
 mod data;
 mod error;
+mod gauc;
 mod idca;
 mod models;
 mod observer;
@@ -67,6 +69,7 @@ mod unconstrained;
 
 pub use data::{CrossData, SparseRows, cross_dim, cross_scores};
 pub use error::{DcOptError, Result};
+pub use gauc::{GaucWorkspace, PartialGauc};
 pub use idca::{Idca, IdcaParams, IdcaValidParams};
 pub use models::{DpVariant, ModelWorkspace, PartialDp, PartialSp, percentile_grid};
 pub use observer::{FitReport, History, IterInfo, NoObserver, Observer, Status};
