@@ -322,7 +322,7 @@ pub struct KernelFairSvmValidParams {
     pub(crate) kernel: Kernel,
     pub(crate) max_rows: usize,
     pub(crate) rank_tol: f64,
-    pub(crate) max_rank: usize,
+    pub(crate) max_rank: Option<usize>,
     pub(crate) support_tol: f64,
 }
 
@@ -340,8 +340,9 @@ impl KernelFairSvmValidParams {
     pub fn rank_tol(&self) -> f64 {
         self.rank_tol
     }
-    /// Cap on the rank of the kernel factorisation.
-    pub fn max_rank(&self) -> usize {
+    /// Opt-in cap on the rank of the kernel factorisation; `None` (the default) keeps the
+    /// numerical rank, so the factor is exact.
+    pub fn max_rank(&self) -> Option<usize> {
         self.max_rank
     }
     /// Relative tolerance (of the box bound C) that decides which αᵢ are at a bound.
@@ -354,7 +355,9 @@ impl KernelFairSvmValidParams {
 ///
 /// The problem solved per convex–concave iteration (paper eq. (27), with `β = y∘α`, the
 /// standard ½ on the quadratic term, box bound `C = 1/(2λn)` and penalty weight `μ/(2λ)` so that
-/// λ, d and μ mean the same as in the linear primal when `K` is the linear kernel):
+/// λ, d and μ are on the linear primal's scale when `K` is the linear kernel; the plain problem
+/// is then the linear one exactly, while the fair terms on β in the dual are the paper's choice
+/// and not the dual of the linear primal's fair terms, so the fair fits differ):
 /// ```text
 /// min_{α,τ}  ½ βᵀKβ − Σᵢ αᵢ + (μ / 2λ) τ
 /// s.t.  yᵀα = 0,   0 ≤ αᵢ ≤ C
@@ -374,8 +377,14 @@ impl KernelFairSvmValidParams {
 /// | `max_iter` | 100 | ≥ 1 | cap on convex–concave iterations |
 /// | `solver_max_iter` | 200 | ≥ 1 | cap on clarabel iterations per subproblem |
 /// | `max_rows` | 3000 | ≥ 2 | size guard (the method is O(n³)) |
-/// | `rank_tol` | 1e-6 | `[0, 1)` | pivoted Cholesky stops when the residual trace ≤ `rank_tol`·trace(K) |
-/// | `max_rank` | 100 | ≥ 1 | … or when the factor has `max_rank` columns (then a Nyström-type approximation) |
+/// | `rank_tol` | 1e-12 | `[0, 1)` | pivoted Cholesky stops when the residual trace ≤ `rank_tol`·trace(K) |
+/// | `max_rank` | `None` (no cap) | `Some(r)`, r ≥ 1 | opt-in: … or when the factor has r columns (then a Nyström-type approximation) |
+///
+/// With the defaults the factor `K ≈ RRᵀ` is exact: the residual `K − RRᵀ` is PSD, so
+/// `‖K − RRᵀ‖_F ≤ trace(K − RRᵀ) ≤ 10⁻¹²·trace(K) ≤ 10⁻¹²·√n·‖K‖_F`, and the rank r is the numerical
+/// rank of K (up to n). The cost is `O(n r²)` per interior-point step plus `O(n² r)` once, with
+/// r → n for an RBF kernel with a large γ; `max_rank(r)` trades exactness for speed (see
+/// [`crate::KernelFairSvm::factor_residual`] for the approximation error actually incurred).
 /// | `support_tol` | 1e-4 | `(0, 0.5)` | αᵢ is at a bound when within `support_tol`·C of it |
 ///
 /// # Errors
@@ -400,8 +409,8 @@ impl KernelFairSvmParams {
             common: Common::default(),
             kernel,
             max_rows: 3000,
-            rank_tol: 1e-6,
-            max_rank: 100,
+            rank_tol: 1e-12,
+            max_rank: None,
             support_tol: 1e-4,
         })
     }
@@ -421,9 +430,11 @@ impl KernelFairSvmParams {
         self.0.rank_tol = rank_tol;
         self
     }
-    /// Cap on the rank of the kernel factorisation (a Nyström-type approximation when hit).
+    /// Opt-in cap on the rank of the kernel factorisation: faster for large n, but when the cap
+    /// is hit the factor is a Nyström-type approximation of K and the problem is no longer the
+    /// paper's. Off by default (the exact factor).
     pub fn max_rank(mut self, max_rank: usize) -> Self {
-        self.0.max_rank = max_rank;
+        self.0.max_rank = Some(max_rank);
         self
     }
     /// Relative tolerance deciding which αᵢ sit at a bound (for the intercept).
@@ -455,8 +466,12 @@ impl KernelFairSvmParams {
         if !(p.rank_tol.is_finite() && (0.0..1.0).contains(&p.rank_tol)) {
             return Err(invalid("rank_tol", p.rank_tol, "a value in [0, 1)"));
         }
-        if p.max_rank == 0 {
-            return Err(invalid("max_rank", 0, "at least 1"));
+        if p.max_rank == Some(0) {
+            return Err(invalid(
+                "max_rank",
+                0,
+                "at least 1 (or leave it unset for the exact factor)",
+            ));
         }
         if !(p.support_tol.is_finite() && p.support_tol > 0.0 && p.support_tol < 0.5) {
             return Err(invalid("support_tol", p.support_tol, "a value in (0, 0.5)"));
