@@ -1,4 +1,4 @@
-//! The kernel fair SVM, paper §4.2 and §5.2, on an exact (by default) factorisation of the kernel matrix.
+//! The kernel fair SVM, paper §4.2 and §5.2, on a factorisation of the kernel matrix (exact or rank-capped).
 
 use crate::ccp::{self, FitReport, Iterate, Subproblems};
 use crate::error::{FairSvmError, Result, SolverFailure};
@@ -121,11 +121,12 @@ pub(crate) fn pivoted_cholesky(
 /// convex–concave iterations (27). See [`KernelFairSvmParams`] for the exact problem and its
 /// scaling.
 ///
-/// Implementation: the kernel matrix is factored once by pivoted Cholesky, `K = RRᵀ` with `R`
-/// n × r. By default the factor is exact: r is the numerical rank of K (residual trace ≤
-/// 10⁻¹²·trace K, up to r = n), and [`KernelFairSvm::factor_residual`] reports the measured
-/// `‖K − RRᵀ‖_F / ‖K‖_F`. An opt-in `max_rank` cap turns it into a Nyström-type approximation
-/// when an RBF kernel's numerical rank exceeds the cap. Every quantity of the problem lives in the feature coordinates
+/// Implementation: the kernel matrix is factored once by pivoted Cholesky, `K ≈ RRᵀ` with `R`
+/// n × r (residual trace ≤ `rank_tol`·trace K, at most `max_rank` columns — 100 by default;
+/// exact for the linear and low-degree polynomial kernels, whose rank is small; a Nyström-type
+/// approximation for an RBF kernel whose numerical rank exceeds the cap; `max_rank(None)` for
+/// the exact factor — see [`KernelFairSvmParams`] for why that is not the default).
+/// [`KernelFairSvm::factor_residual`] reports the measured `‖K − RRᵀ‖_F / ‖K‖_F`. Every quantity of the problem lives in the feature coordinates
 /// `v = Rᵀβ`: `βᵀKβ = ‖v‖²`, `k_mᵀβ = (Rᵀδ)ᵀv` with `δ = e_P/#P − e_N/#N`, and
 /// `βᵀ(S₊ − S₋)β = vᵀ(Cov₊(R) − Cov₋(R))v` (eq. (18): `S± = R Cov±(R) Rᵀ`). So each subproblem
 /// has `O(n r)` nonzeros instead of the dense `n²` of the literal formulation, and is well
@@ -134,11 +135,12 @@ pub(crate) fn pivoted_cholesky(
 /// `max_rows` guard.
 ///
 /// **How this relates to the paper's n × n split (eq. (25)).**
-/// * *The problem is the paper's whenever the factor is exact* — the default, for every kernel
-///   (the linear kernel has rank ≤ p, polynomial kernels rank ≤ C(p + degree, degree), an RBF
-///   kernel its numerical rank): every term of (13), (15), (17)–(18) is reproduced identically in
-///   `v`. A test checks that with the linear kernel the plain and the spectral kernel fits
-///   reproduce the decision values of the linear primal fits.
+/// * *The problem is the paper's whenever the factor is exact* (the linear kernel, rank ≤ p;
+///   polynomial kernels, rank ≤ C(p + degree, degree); any kernel with `max_rank(None)` or of
+///   numerical rank under the cap): every term of (13), (15), (17)–(18) is reproduced identically
+///   in `v`. Tested against the literal n × n problem in α (dense K, `k_m = Kδ`, S± of (18)):
+///   with μ = 0 the fit equals the literal dual's solution, and with μ > 0 the fixed point is
+///   stationary for the literal penalised problem.
 /// * *The split is different, the fixed points are not*: the spectral split is taken of the r × r
 ///   matrix `H = Cov₊(R) − Cov₋(R)` (the feature-space analogue of the linear algorithm) rather
 ///   than of the n × n matrix `S₊ − S₋`. Both are differences of PSD matrices with the same
@@ -149,7 +151,7 @@ pub(crate) fn pivoted_cholesky(
 ///   only the path (which stationary point, and how fast). The literal split in β coordinates
 ///   was tried first and was numerically unstable with clarabel: its eigenvalues span the
 ///   squared dynamic range of K.
-/// * *When the opt-in `max_rank` is hit* (an RBF kernel whose numerical rank exceeds it), `RRᵀ`
+/// * *When `max_rank` is hit* (an RBF kernel whose numerical rank exceeds it), `RRᵀ`
 ///   is a Nyström-type approximation of K and the problem differs from the paper's by the PSD
 ///   residual `K − RRᵀ`; [`KernelFairSvm::rank`] and [`KernelFairSvm::factor_residual`] report
 ///   the rank used and the size of that residual.
@@ -593,6 +595,7 @@ mod tests {
         let (x, y, z) = problem(60, 4);
         let kernel = Kernel::Rbf { gamma: 0.5 };
         let svm = KernelFairSvm::params(kernel)
+            .max_rank(None)
             .d(0.05)
             .mu(0.0)
             .fit(&x, &y, &z)
@@ -617,6 +620,7 @@ mod tests {
         let kernel = Kernel::Rbf { gamma: 0.5 };
         let (lambda, mu) = (0.01, 0.002);
         let svm = KernelFairSvm::params(kernel)
+            .max_rank(None)
             .lambda(lambda)
             .d(0.05)
             .mu(mu)
@@ -652,7 +656,7 @@ mod tests {
     }
 
     #[test]
-    fn pivoted_cholesky_defaults_reassemble_an_rbf_kernel() {
+    fn uncapped_pivoted_cholesky_reassembles_an_rbf_kernel() {
         let (x, _, _) = problem(200, 9);
         let k = Kernel::Rbf { gamma: 2.0 }.matrix(&x, &x).unwrap();
         let l = pivoted_cholesky(&k, 1e-12, None);
