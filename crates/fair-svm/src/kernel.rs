@@ -312,6 +312,7 @@ impl KernelFairSvmValidParams {
             basis: &basis,
             settings: &self.common,
             c,
+            exact: self.max_rank.is_none(),
         };
         let am = basis.mean_row.clone();
         let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor), observer)?;
@@ -425,6 +426,8 @@ struct KernelProblem<'a> {
     basis: &'a Basis,
     settings: &'a Common,
     c: f64,
+    /// The factor was asked to be exact (`max_rank(None)`), so the subproblems are dense in n.
+    exact: bool,
 }
 
 impl Subproblems for KernelProblem<'_> {
@@ -444,6 +447,9 @@ impl Subproblems for KernelProblem<'_> {
         let n_vars = if anchor.is_some() { tau + 1 } else { tau };
         let penalty = self.settings.mu / (2.0 * self.settings.lambda);
         let mut prob = ConicProblem::new(n_vars);
+        if self.exact {
+            prob.without_equilibration();
+        }
         for j in 0..r {
             prob.p(n + j, n + j, 1.0);
         }

@@ -384,11 +384,11 @@ impl KernelFairSvmValidParams {
 /// `K − RRᵀ` is PSD, so `‖K − RRᵀ‖_F ≤ trace(K − RRᵀ) ≤ rank_tol·trace(K) ≤ rank_tol·√n·‖K‖_F`,
 /// and r is the numerical rank of K — which for an RBF kernel is n or close to it (measured on
 /// the benchmark data, γ = 0.2: every eigenvalue of K exceeds 10⁻⁸·λ_max at n = 500). Each
-/// subproblem is then dense in n and clarabel fails on it (numerical error in the first
-/// convex–concave subproblem at n = 400 and 500; n = 300 takes ≈ 12 s against ≈ 1 s capped).
-/// So the default keeps the cap, which is exact for the linear and low-degree polynomial kernels
-/// and for any kernel of numerical rank ≤ 100, and a Nyström-type approximation otherwise (2–3 %
-/// relative Frobenius residual on the benchmark data at n = 500–1,000).
+/// subproblem is then dense in n, O(n³) per interior-point step (measured: ≈ 5 s at n = 300,
+/// ≈ 30 s at n = 500, against ≈ 1 s capped; see docs/benchmarks.md). So the default keeps the
+/// cap, which is exact for the linear and low-degree polynomial kernels and for any kernel of
+/// numerical rank ≤ 100, and a Nyström-type approximation otherwise (2–3 % relative Frobenius
+/// residual on the benchmark data at n = 500–2,000).
 /// [`crate::KernelFairSvm::factor_residual`] and [`crate::KernelFairSvm::factor_is_exact`] report
 /// which case a fit is in.
 /// | `support_tol` | 1e-4 | `(0, 0.5)` | αᵢ is at a bound when within `support_tol`·C of it |

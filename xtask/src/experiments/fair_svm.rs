@@ -368,8 +368,8 @@ fn header(ctx: &Context, cfg: &Config) -> String {
          low-degree polynomial kernels, a Nyström-type approximation for an RBF kernel (2–3 % relative \
          Frobenius residual at n = 500–2,000 in the benchmark), reported per fit. The exact factor (the \
          paper's problem; `max_rank(None)`) is tested against the literal n × n formulation, but with an \
-         RBF kernel K has full numerical rank and clarabel fails on the dense subproblems from n ≈ 400 \
-         (see docs/benchmarks.md).\n",
+         RBF kernel K has full numerical rank, so the exact subproblems are dense in n (≈ 30 s per fit \
+         at n = 500; see docs/benchmarks.md).\n",
         cfg.splits,
         (1.0 - TEST_FRACTION) * 100.0,
         TEST_FRACTION * 100.0,
