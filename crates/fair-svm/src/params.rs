@@ -385,7 +385,7 @@ impl KernelFairSvmValidParams {
 /// and r is the numerical rank of K — which for an RBF kernel is n or close to it (measured on
 /// the benchmark data, γ = 0.2: every eigenvalue of K exceeds 10⁻⁸·λ_max at n = 500). Each
 /// subproblem is then dense in n, O(n³) per interior-point step (measured: ≈ 5 s at n = 300,
-/// ≈ 30 s at n = 500, against ≈ 1 s capped; see docs/benchmarks.md). So the default keeps the
+/// ≈ 30 s at n = 500, ≈ 12 min at n = 1,000, against 1–3 s capped; see docs/benchmarks.md). So the default keeps the
 /// cap, which is exact for the linear and low-degree polynomial kernels and for any kernel of
 /// numerical rank ≤ 100, and a Nyström-type approximation otherwise (2–3 % relative Frobenius
 /// residual on the benchmark data at n = 500–2,000).

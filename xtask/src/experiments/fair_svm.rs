@@ -369,7 +369,7 @@ fn header(ctx: &Context, cfg: &Config) -> String {
          Frobenius residual at n = 500–2,000 in the benchmark), reported per fit. The exact factor (the \
          paper's problem; `max_rank(None)`) is tested against the literal n × n formulation, but with an \
          RBF kernel K has full numerical rank, so the exact subproblems are dense in n (≈ 30 s per fit \
-         at n = 500; see docs/benchmarks.md).\n",
+         at n = 500, ≈ 12 min at n = 1,000; see docs/benchmarks.md).\n",
         cfg.splits,
         (1.0 - TEST_FRACTION) * 100.0,
         TEST_FRACTION * 100.0,
