@@ -1,5 +1,6 @@
 //! Fit times: the linear fair SVM on 1,000 × 60 (plain, Zafar, spectral) and the kernel fair SVM
-//! at n = 500, 1,000, 2,000. Data are built outside the timed region with fixed seeds.
+//! at n = 500, 1,000, 2,000 (the default rank cap of 100) and with the exact factor at n = 200,
+//! 300, 500. Data are built outside the timed region with fixed seeds.
 //!
 //! Run: `cargo bench -p fair-svm --bench fit`.
 
@@ -57,11 +58,36 @@ fn linear_1000x60(bencher: Bencher, variant: &str) {
     bencher.bench_local(|| params.fit(&x, &y, &z).expect("fit"));
 }
 
+/// The default: the rank cap of 100 (a Nyström-type approximation of K at these n).
 #[divan::bench(args = [500, 1000, 2000], sample_count = 3)]
 fn kernel_rbf_spectral(bencher: Bencher, n: usize) {
+    kernel_bench(bencher, n, Some(100));
+}
+
+/// The exact factor (`max_rank(None)`): dense subproblems, O(n³) per interior-point step, so only
+/// up to n = 500 here.
+#[divan::bench(args = [200, 300, 500], sample_count = 3)]
+fn kernel_rbf_spectral_exact(bencher: Bencher, n: usize) {
+    kernel_bench(bencher, n, None);
+}
+
+fn kernel_bench(bencher: Bencher, n: usize, cap: Option<usize>) {
     let (x, y, z) = kernel_problem(n);
     let params = KernelFairSvm::params(Kernel::Rbf { gamma: 0.2 })
         .d(0.01)
-        .mu(0.1);
+        .mu(0.1)
+        .max_rank(cap);
+    // One untimed fit to print what is being timed: the rank, the factor's residual and the
+    // convex–concave work.
+    let probe = params.fit(&x, &y, &z).expect("fit");
+    eprintln!(
+        "n = {n}, cap {cap:?}: {:?}, rank {}, residual {:.1e}, {} CCP iterations, {} IP steps, {:.2} s",
+        probe.report().status,
+        probe.rank(),
+        probe.factor_residual(),
+        probe.report().iterations,
+        probe.report().solver_iterations,
+        probe.report().elapsed.as_secs_f64()
+    );
     bencher.bench_local(|| params.fit(&x, &y, &z).expect("fit"));
 }

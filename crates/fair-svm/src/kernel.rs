@@ -1,4 +1,4 @@
-//! The kernel fair SVM, paper §4.2 and §5.2, on a low-rank factorisation of the kernel matrix.
+//! The kernel fair SVM, paper §4.2 and §5.2, on a factorisation of the kernel matrix (exact or rank-capped).
 
 use crate::ccp::{self, FitReport, Iterate, Subproblems};
 use crate::error::{FairSvmError, Result, SolverFailure};
@@ -61,13 +61,26 @@ impl Kernel {
     }
 }
 
+/// The relative Frobenius residual `‖K − RRᵀ‖_F / ‖K‖_F` up to which
+/// [`KernelFairSvm::factor_is_exact`] calls a factor exact.
+pub const EXACT_FACTOR_TOL: f64 = 1e-8;
+
 /// Pivoted (incomplete) Cholesky `K ≈ LLᵀ`, stopped when the trace of the residual is at most
-/// `rel_tol · trace(K)` or `max_rank` columns are reached. Returns `L` (n × r).
-pub(crate) fn pivoted_cholesky(k: &DMatrix<f64>, rel_tol: f64, max_rank: usize) -> DMatrix<f64> {
+/// `rel_tol · trace(K)`, when `max_rank` columns are reached (if set), or when the largest
+/// remaining pivot is at round-off level. Returns `L` (n × r).
+pub(crate) fn pivoted_cholesky(
+    k: &DMatrix<f64>,
+    rel_tol: f64,
+    max_rank: Option<usize>,
+) -> DMatrix<f64> {
     let n = k.nrows();
     let mut diag: Vec<f64> = (0..n).map(|i| k[(i, i)].max(0.0)).collect();
     let trace: f64 = diag.iter().sum();
-    let cap = max_rank.min(n);
+    let max_diag = diag.iter().copied().fold(0.0, f64::max);
+    // Below this a pivot is cancellation noise in the updated diagonal; dividing by its root
+    // would amplify the noise instead of adding a direction of K.
+    let floor = f64::EPSILON * n as f64 * max_diag;
+    let cap = max_rank.unwrap_or(n).min(n);
     let mut l = DMatrix::<f64>::zeros(n, cap);
     let mut r = 0;
     while r < cap {
@@ -81,7 +94,7 @@ pub(crate) fn pivoted_cholesky(k: &DMatrix<f64>, rel_tol: f64, max_rank: usize) 
             .fold((0, &f64::NEG_INFINITY), |acc, (i, d)| {
                 if *d > *acc.1 { (i, d) } else { acc }
             });
-        if dmax <= 0.0 {
+        if dmax <= floor {
             break;
         }
         let mut col = k.column(piv).into_owned();
@@ -109,9 +122,11 @@ pub(crate) fn pivoted_cholesky(k: &DMatrix<f64>, rel_tol: f64, max_rank: usize) 
 /// scaling.
 ///
 /// Implementation: the kernel matrix is factored once by pivoted Cholesky, `K ≈ RRᵀ` with `R`
-/// n × r (residual trace ≤ `rank_tol`·trace K, at most `max_rank` columns; exact for the linear
-/// and low-degree polynomial kernels, whose rank is small; a Nyström-type approximation for an
-/// RBF kernel whose numerical rank exceeds `max_rank`). Every quantity of the problem lives in the feature coordinates
+/// n × r (residual trace ≤ `rank_tol`·trace K, at most `max_rank` columns — 100 by default;
+/// exact for the linear and low-degree polynomial kernels, whose rank is small; a Nyström-type
+/// approximation for an RBF kernel whose numerical rank exceeds the cap; `max_rank(None)` for
+/// the exact factor — see [`KernelFairSvmParams`] for why that is not the default).
+/// [`KernelFairSvm::factor_residual`] reports the measured `‖K − RRᵀ‖_F / ‖K‖_F`. Every quantity of the problem lives in the feature coordinates
 /// `v = Rᵀβ`: `βᵀKβ = ‖v‖²`, `k_mᵀβ = (Rᵀδ)ᵀv` with `δ = e_P/#P − e_N/#N`, and
 /// `βᵀ(S₊ − S₋)β = vᵀ(Cov₊(R) − Cov₋(R))v` (eq. (18): `S± = R Cov±(R) Rᵀ`). So each subproblem
 /// has `O(n r)` nonzeros instead of the dense `n²` of the literal formulation, and is well
@@ -120,10 +135,12 @@ pub(crate) fn pivoted_cholesky(k: &DMatrix<f64>, rel_tol: f64, max_rank: usize) 
 /// `max_rows` guard.
 ///
 /// **How this relates to the paper's n × n split (eq. (25)).**
-/// * *The problem is the paper's whenever the factor is exact*: `K = RRᵀ` holds to round-off for
-///   the linear kernel (rank ≤ p), polynomial kernels (rank ≤ C(p + degree, degree)) and any
-///   kernel whose pivoted Cholesky reaches `rank_tol` before `max_rank`; then every term of
-///   (13), (15), (17)–(18) is reproduced identically in `v`.
+/// * *The problem is the paper's whenever the factor is exact* (the linear kernel, rank ≤ p;
+///   polynomial kernels, rank ≤ C(p + degree, degree); any kernel with `max_rank(None)` or of
+///   numerical rank under the cap): every term of (13), (15), (17)–(18) is reproduced identically
+///   in `v`. Tested against the literal n × n problem in α (dense K, `k_m = Kδ`, S± of (18)):
+///   with μ = 0 the fit equals the literal dual's solution, and with μ > 0 the fixed point is
+///   stationary for the literal penalised problem.
 /// * *The split is different, the fixed points are not*: the spectral split is taken of the r × r
 ///   matrix `H = Cov₊(R) − Cov₋(R)` (the feature-space analogue of the linear algorithm) rather
 ///   than of the n × n matrix `S₊ − S₋`. Both are differences of PSD matrices with the same
@@ -134,10 +151,10 @@ pub(crate) fn pivoted_cholesky(k: &DMatrix<f64>, rel_tol: f64, max_rank: usize) 
 ///   only the path (which stationary point, and how fast). The literal split in β coordinates
 ///   was tried first and was numerically unstable with clarabel: its eigenvalues span the
 ///   squared dynamic range of K.
-/// * *When `max_rank` is hit* (an RBF kernel whose numerical rank exceeds it), `RRᵀ` is a
-///   Nyström-type approximation of K and the problem differs from the paper's by the PSD
-///   residual `K − RRᵀ`; [`KernelFairSvm::rank`] reports the rank used. `max_rank(n)` with a small `rank_tol` makes the factor exact at `O(n r²)` per
-///   interior-point iteration.
+/// * *When `max_rank` is hit* (an RBF kernel whose numerical rank exceeds it), `RRᵀ`
+///   is a Nyström-type approximation of K and the problem differs from the paper's by the PSD
+///   residual `K − RRᵀ`; [`KernelFairSvm::rank`] and [`KernelFairSvm::factor_residual`] report
+///   the rank used and the size of that residual.
 ///
 /// The intercept is eq. (12): the mean of `yᵢ − K(X, xᵢ)ᵀβ` over the αᵢ strictly inside
 /// `(support_tol·C, (1 − support_tol)·C)`; when there is none, the midpoint of the interval the
@@ -166,6 +183,7 @@ pub struct KernelFairSvm {
     intercept: f64,
     free_support_vectors: usize,
     rank: usize,
+    factor_residual: f64,
     params: KernelFairSvmValidParams,
     report: FitReport,
 }
@@ -194,6 +212,17 @@ impl KernelFairSvm {
     /// The rank r of the kernel factorisation used.
     pub fn rank(&self) -> usize {
         self.rank
+    }
+    /// `‖K − RRᵀ‖_F / ‖K‖_F` of the factorisation used, measured after factoring (0 for a zero
+    /// kernel matrix).
+    pub fn factor_residual(&self) -> f64 {
+        self.factor_residual
+    }
+    /// Whether the factor reassembles K to [`EXACT_FACTOR_TOL`] relative (Frobenius): then the
+    /// problem solved is the paper's; otherwise (an opt-in `max_rank` hit) it is a Nyström-type
+    /// approximation of it.
+    pub fn factor_is_exact(&self) -> bool {
+        self.factor_residual <= EXACT_FACTOR_TOL
     }
     /// The settings the model was fitted with.
     pub fn fitted_params(&self) -> &KernelFairSvmValidParams {
@@ -283,6 +312,7 @@ impl KernelFairSvmValidParams {
             basis: &basis,
             settings: &self.common,
             c,
+            exact: self.max_rank.is_none(),
         };
         let am = basis.mean_row.clone();
         let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor), observer)?;
@@ -297,6 +327,7 @@ impl KernelFairSvmValidParams {
             intercept,
             free_support_vectors: free,
             rank: basis.r.ncols(),
+            factor_residual: basis.residual,
             params: self.clone(),
             report: out.report,
         })
@@ -332,13 +363,26 @@ fn intercept(alpha: &DVector<f64>, y: &[f64], f: &DVector<f64>, c: f64, tol: f64
     (b, 0)
 }
 
-/// The low-rank feature map `K ≈ RRᵀ` (R n × r, pivoted Cholesky) and the fairness terms
+/// `‖K − RRᵀ‖_F / ‖K‖_F` (0 when K = 0).
+fn relative_residual(k: &DMatrix<f64>, r: &DMatrix<f64>) -> f64 {
+    let norm = k.norm();
+    if norm == 0.0 {
+        return 0.0;
+    }
+    let mut diff = k.clone();
+    diff.gemm(-1.0, r, &r.transpose(), 1.0);
+    diff.norm() / norm
+}
+
+/// The feature map `K ≈ RRᵀ` (R n × r, pivoted Cholesky) and the fairness terms
 /// expressed in the feature coordinates `v = Rᵀβ`.
 struct Basis {
     /// n × r.
     r: DMatrix<f64>,
     /// `Rᵀδ` with `δ = e_P/#P − e_N/#N`: the mean constraint is `|mean_rowᵀv| ≤ d`.
     mean_row: DVector<f64>,
+    /// `‖K − RRᵀ‖_F / ‖K‖_F`.
+    residual: f64,
     /// `H = Cov₊(R) − Cov₋(R)`, so that `βᵀ(S₊ − S₋)β = vᵀHv`.
     h: DMatrix<f64>,
     split: SpectralSplit,
@@ -348,11 +392,12 @@ impl Basis {
     fn new(
         k: &DMatrix<f64>,
         rank_tol: f64,
-        max_rank: usize,
+        max_rank: Option<usize>,
         pos: &[usize],
         neg: &[usize],
     ) -> Result<Self> {
         let r = pivoted_cholesky(k, rank_tol, max_rank);
+        let residual = relative_residual(k, &r);
         let (mean_p, cov_p) = mean_and_covariance(&r, pos);
         let (mean_n, cov_n) = mean_and_covariance(&r, neg);
         let h = cov_p - cov_n;
@@ -369,6 +414,7 @@ impl Basis {
         Ok(Self {
             r,
             mean_row: mean_p - mean_n,
+            residual,
             h,
             split,
         })
@@ -380,6 +426,8 @@ struct KernelProblem<'a> {
     basis: &'a Basis,
     settings: &'a Common,
     c: f64,
+    /// The factor was asked to be exact (`max_rank(None)`), so the subproblems are dense in n.
+    exact: bool,
 }
 
 impl Subproblems for KernelProblem<'_> {
@@ -399,6 +447,9 @@ impl Subproblems for KernelProblem<'_> {
         let n_vars = if anchor.is_some() { tau + 1 } else { tau };
         let penalty = self.settings.mu / (2.0 * self.settings.lambda);
         let mut prob = ConicProblem::new(n_vars);
+        if self.exact {
+            prob.without_equilibration();
+        }
         for j in 0..r {
             prob.p(n + j, n + j, 1.0);
         }
@@ -468,5 +519,159 @@ impl Subproblems for KernelProblem<'_> {
             solves: 1,
             state: alpha,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The factor-based fits against the paper's literal n × n formulation in α (dense `YKY`,
+    //! `k_m = Kδ`, `S₊ − S₋` of eq. (18)), with no factor anywhere.
+
+    use super::*;
+    use crate::input::{signs_from_classes, signs_from_groups};
+    use crate::spectral::kernel_group_covariances;
+    use fair_data::{FairSvmSynthetic, Standardizer};
+
+    fn problem(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>, Vec<f64>) {
+        let data = FairSvmSynthetic::new()
+            .n(n)
+            .p(3)
+            .seed(seed)
+            .generate()
+            .unwrap()
+            .data;
+        let x = Standardizer::fit(data.x())
+            .unwrap()
+            .transform(data.x())
+            .unwrap();
+        let y = signs_from_classes(data.y()).unwrap();
+        let z = signs_from_groups(data.groups("z").unwrap(), &["z=+1"]).unwrap();
+        (x, y, z)
+    }
+
+    /// `min ½αᵀYKYα − 1ᵀα + gᵀα` s.t. `yᵀα = 0`, `0 ≤ α ≤ C`, `|k_mᵀ(y∘α)| ≤ d`, on dense K.
+    fn literal_qp(
+        k: &DMatrix<f64>,
+        y: &[f64],
+        z: &[f64],
+        c: f64,
+        d: f64,
+        g: &DVector<f64>,
+    ) -> DVector<f64> {
+        let n = y.len();
+        let mut prob = ConicProblem::new(n);
+        for i in 0..n {
+            for j in i..n {
+                prob.p(i, j, y[i] * y[j] * k[(i, j)]);
+            }
+            prob.q(i, g[i] - 1.0);
+        }
+        let (np, nn) = (
+            z.iter().filter(|&&v| v > 0.0).count() as f64,
+            z.iter().filter(|&&v| v < 0.0).count() as f64,
+        );
+        let delta = DVector::from_iterator(
+            n,
+            z.iter()
+                .map(|&v| if v > 0.0 { 1.0 / np } else { -1.0 / nn }),
+        );
+        let km = k * delta;
+        prob.block(
+            Cone::Zero,
+            vec![Row::new((0..n).map(|i| (i, y[i])).collect(), 0.0)],
+        );
+        let mut ineq = vec![
+            Row::new((0..n).map(|i| (i, km[i] * y[i])).collect(), d),
+            Row::new((0..n).map(|i| (i, -km[i] * y[i])).collect(), d),
+        ];
+        for i in 0..n {
+            ineq.push(Row::new(vec![(i, -1.0)], 0.0));
+            ineq.push(Row::new(vec![(i, 1.0)], c));
+        }
+        prob.block(Cone::Nonnegative, ineq);
+        match prob.solve(500).unwrap() {
+            Outcome::Solved(s) => DVector::from_column_slice(&s.x),
+            Outcome::Failed(f) => panic!("literal QP failed: {f:?}"),
+        }
+    }
+
+    /// μ = 0: the factor-based fit is the literal dual (15) with the mean constraint.
+    #[test]
+    fn exact_factor_zafar_equals_the_literal_dual() {
+        let (x, y, z) = problem(60, 4);
+        let kernel = Kernel::Rbf { gamma: 0.5 };
+        let svm = KernelFairSvm::params(kernel)
+            .max_rank(None)
+            .d(0.05)
+            .mu(0.0)
+            .fit(&x, &y, &z)
+            .unwrap();
+        assert!(svm.factor_is_exact());
+        let k = kernel.matrix(&x, &x).unwrap();
+        let c = 1.0 / (2.0 * 0.01 * 60.0);
+        let alpha = literal_qp(&k, &y, &z, c, 0.05, &DVector::zeros(60));
+        let beta = alpha.component_mul(&DVector::from_column_slice(&y));
+        let (f_lit, f_fac) = (&k * &beta, &k * svm.beta());
+        let gap = (&f_lit - &f_fac).amax() / f_lit.amax();
+        assert!(gap < 1e-5, "relative gap {gap:e}");
+    }
+
+    /// μ > 0: a fixed point of the factor-based convex–concave iterations is a stationary point
+    /// of the literal penalised problem `½βᵀKβ − Σα + (μ/2λ)|βᵀ(S₊ − S₋)β|` (eq. (17)–(18)) —
+    /// i.e. its α minimises the literal problem with the penalty linearised there. So the
+    /// spectral split of `Cov₊(R) − Cov₋(R)` reaches a fixed point of the paper's problem.
+    #[test]
+    fn exact_factor_spectral_fixed_point_is_stationary_for_the_literal_problem() {
+        let (x, y, z) = problem(60, 4);
+        let kernel = Kernel::Rbf { gamma: 0.5 };
+        let (lambda, mu) = (0.01, 0.002);
+        let svm = KernelFairSvm::params(kernel)
+            .max_rank(None)
+            .lambda(lambda)
+            .d(0.05)
+            .mu(mu)
+            .tol(1e-9)
+            .max_iter(2000)
+            .fit(&x, &y, &z)
+            .unwrap();
+        assert!(svm.factor_is_exact());
+        assert_eq!(svm.report().status, crate::Status::Converged);
+        let k = kernel.matrix(&x, &x).unwrap();
+        let (s_pos, s_neg) = kernel_group_covariances(&k, &z).unwrap();
+        let s = s_pos - s_neg;
+        let beta = svm.beta();
+        let q = beta.dot(&(&s * beta));
+        assert!(q.abs() > 1e-8, "penalty not differentiable here: q = {q:e}");
+        // ∇_α of (μ/2λ)|q| with β = y∘α.
+        let grad_beta = (&s * beta) * (2.0 * q.signum() * mu / (2.0 * lambda));
+        let g = grad_beta.component_mul(&DVector::from_column_slice(&y));
+        let c = 1.0 / (2.0 * lambda * 60.0);
+        let alpha = literal_qp(&k, &y, &z, c, 0.05, &g);
+        let beta_lit = alpha.component_mul(&DVector::from_column_slice(&y));
+        let (f_lit, f_fac) = (&k * &beta_lit, &k * beta);
+        let gap = (&f_lit - &f_fac).amax() / f_lit.amax();
+        assert!(gap < 1e-4, "relative gap {gap:e}");
+        // The check has teeth: without the penalty's gradient the literal optimum moves.
+        let alpha0 = literal_qp(&k, &y, &z, c, 0.05, &DVector::zeros(60));
+        let f0 = &k * alpha0.component_mul(&DVector::from_column_slice(&y));
+        let moved = (&f0 - &f_fac).amax() / f0.amax();
+        assert!(
+            moved > 100.0 * gap.max(1e-6),
+            "gap {gap:e}, moved {moved:e}"
+        );
+    }
+
+    #[test]
+    fn uncapped_pivoted_cholesky_reassembles_an_rbf_kernel() {
+        let (x, _, _) = problem(200, 9);
+        let k = Kernel::Rbf { gamma: 2.0 }.matrix(&x, &x).unwrap();
+        let l = pivoted_cholesky(&k, 1e-12, None);
+        let residual = (&k - &l * l.transpose()).norm() / k.norm();
+        assert!(residual < 1e-8, "{residual:e}");
+        assert!((residual - relative_residual(&k, &l)).abs() < 1e-14);
+        assert!(l.ncols() > 100 && l.ncols() <= 200, "rank {}", l.ncols());
+        let capped = pivoted_cholesky(&k, 1e-12, Some(50));
+        assert_eq!(capped.ncols(), 50);
+        assert!(relative_residual(&k, &capped) > 1e-3);
     }
 }

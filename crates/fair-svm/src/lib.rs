@@ -36,8 +36,10 @@
 //! Conventions the paper leaves open, fixed here (λ, d and μ depend on them): the hinge loss is
 //! **averaged**, `(1/n)Σuᵢ + λ‖w‖²`; `m` is the raw mean difference of eq. (8) (not normalised);
 //! `Σ±` use `1/#P` as in eq. (16). The kernel dual carries the standard ½, the box bound
-//! `C = 1/(2λn)` and the penalty weight `μ/(2λ)`, so that λ, d and μ mean the same as in the
-//! linear primal for the linear kernel. Labels and protected classes are ±1; map fairkit's 0/1
+//! `C = 1/(2λn)` and the penalty weight `μ/(2λ)`, so that λ, d and μ are on the scale of the
+//! linear primal for the linear kernel (the same problem for the plain SVM; the paper puts the
+//! fairness terms on β inside the dual, which is not the dual of the primal's fair terms, so the
+//! fair kernel fits with the linear kernel differ from the linear fair fits). Labels and protected classes are ±1; map fairkit's 0/1
 //! classes with [`signs_from_classes`] and groups with [`signs_from_groups`].
 //!
 //! # Example
@@ -86,7 +88,7 @@ pub use ccp::{FitReport, IterInfo, Observer, Status};
 pub use cv::{LambdaSearch, LambdaSearchResult};
 pub use error::{FairSvmError, Result, SolverFailure};
 pub use input::{signs_from_classes, signs_from_groups};
-pub use kernel::KernelFairSvm;
+pub use kernel::{EXACT_FACTOR_TOL, KernelFairSvm};
 pub use linear::SpectralFairSvm;
 pub use params::{
     Fairness, Kernel, KernelFairSvmParams, KernelFairSvmValidParams, PAPER_D_GRID,

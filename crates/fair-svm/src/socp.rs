@@ -35,6 +35,7 @@ pub(crate) struct ConicProblem {
     p_entries: Vec<(usize, usize, f64)>,
     q: Vec<f64>,
     blocks: Vec<(Cone, Vec<Row>)>,
+    equilibrate: bool,
 }
 
 /// How accurately a subproblem was solved.
@@ -62,7 +63,15 @@ impl ConicProblem {
             p_entries: Vec::new(),
             q: vec![0.0; n_vars],
             blocks: Vec::new(),
+            equilibrate: true,
         }
+    }
+
+    /// Turns off clarabel's Ruiz equilibration. Measured need: the kernel subproblems with the
+    /// exact factor of an RBF kernel (dense in n, columns of R spanning K's dynamic range) end in
+    /// a numerical error with it from n = 400 and solve without it.
+    pub fn without_equilibration(&mut self) {
+        self.equilibrate = false;
     }
 
     /// Adds `value` at `(i, j)` of P (and implicitly `(j, i)`); only `i ≤ j` is stored.
@@ -110,6 +119,7 @@ impl ConicProblem {
         let settings = DefaultSettingsBuilder::default()
             .verbose(false)
             .max_iter(max_iter)
+            .equilibrate_enable(self.equilibrate)
             .build()
             .map_err(|e| FairSvmError::SolverSetup {
                 reason: e.to_string(),

@@ -256,7 +256,7 @@ fn invalid_kernel_settings_are_rejected() {
         ),
         (
             "max_rank",
-            KernelFairSvm::params(Kernel::Linear).max_rank(0),
+            KernelFairSvm::params(Kernel::Linear).max_rank(Some(0)),
         ),
     ];
     for (name, params) in cases {

@@ -33,7 +33,7 @@ fn kernel_fit_is_bit_reproducible() {
     let (x, y, z) = synthetic(3, 12);
     let fit = || {
         KernelFairSvm::params(Kernel::Rbf { gamma: 0.5 })
-            .max_rank(30)
+            .max_rank(Some(30))
             .mu(1.0)
             .fit(&x, &y, &z)
             .unwrap()

@@ -154,7 +154,7 @@ fn kernel_objective_never_increases_and_mu_zero_is_kernel_zafar() {
     let (x, y, z) = synthetic(3, 7);
     let kernel = Kernel::Rbf { gamma: 0.5 };
     let fair = KernelFairSvm::params(kernel)
-        .max_rank(40)
+        .max_rank(Some(40))
         .lambda(0.01)
         .d(0.05)
         .mu(1.0)
@@ -173,14 +173,14 @@ fn kernel_objective_never_increases_and_mu_zero_is_kernel_zafar() {
     }
     assert!((r.slack - r.covariance_gap.abs()).abs() < 1e-5);
     let zafar = KernelFairSvm::params(kernel)
-        .max_rank(40)
+        .max_rank(Some(40))
         .lambda(0.01)
         .d(0.05)
         .mu(0.0)
         .fit(&x, &y, &z)
         .unwrap();
     let tiny = KernelFairSvm::params(kernel)
-        .max_rank(40)
+        .max_rank(Some(40))
         .lambda(0.01)
         .d(0.05)
         .mu(1e-9)
