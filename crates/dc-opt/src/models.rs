@@ -26,6 +26,15 @@ pub struct ModelWorkspace {
 }
 
 impl ModelWorkspace {
+    /// `f_0^part` at the prepared scores, shared by both model families: the mean logistic loss
+    /// (`f_0⁻ = 0`).
+    fn objective(&mut self, data: &CrossData, part: Part) -> f64 {
+        match part {
+            Part::Plus => data.logistic_loss(&self.scores, &mut self.partials),
+            Part::Minus => 0.0,
+        }
+    }
+
     /// Whether this workspace was made for `data` with `cells` cells.
     fn fits(&self, data: &CrossData, cells: usize) -> bool {
         self.scores.len() == data.n_rows()
@@ -254,7 +263,7 @@ impl DcProblem for PartialSp<'_> {
         if !self.buffers_ok(x, scratch.len(), self.n_constraints() + 1, ws) {
             return f64::NAN;
         }
-        self.objective(part, ws)
+        ws.objective(self.data, part)
     }
     fn subgradient(
         &self,
@@ -297,13 +306,6 @@ impl DcProblem for PartialSp<'_> {
 }
 
 impl PartialSp<'_> {
-    /// `f_0^part` at the prepared point: the mean logistic loss (`f_0⁻ = 0`).
-    fn objective(&self, part: Part, ws: &mut ModelWorkspace) -> f64 {
-        match part {
-            Part::Plus => self.data.logistic_loss(&ws.scores, &mut ws.partials),
-            Part::Minus => 0.0,
-        }
-    }
     /// The body of `values` (`with_objective`) and `constraint_values` (without).
     fn fill(
         &self,
@@ -320,7 +322,7 @@ impl PartialSp<'_> {
         let nw = self.data.dim();
         let g = self.data.n_groups();
         if with_objective {
-            out[0] = self.objective(part, ws);
+            out[0] = ws.objective(self.data, part);
         }
         let scores = &ws.scores;
         out[1..]
@@ -511,7 +513,7 @@ impl DcProblem for PartialDp<'_> {
         if !self.buffers_ok(x, scratch.len(), self.n_constraints() + 1, ws) {
             return f64::NAN;
         }
-        self.objective(part, ws)
+        ws.objective(self.data, part)
     }
     fn subgradient(
         &self,
@@ -551,13 +553,6 @@ impl DcProblem for PartialDp<'_> {
 }
 
 impl PartialDp<'_> {
-    /// `f_0^part` at the prepared point: the mean logistic loss (`f_0⁻ = 0`).
-    fn objective(&self, part: Part, ws: &mut ModelWorkspace) -> f64 {
-        match part {
-            Part::Plus => self.data.logistic_loss(&ws.scores, &mut ws.partials),
-            Part::Minus => 0.0,
-        }
-    }
     /// The body of `values` (`with_objective`) and `constraint_values` (without).
     fn fill(
         &self,
@@ -572,7 +567,7 @@ impl PartialDp<'_> {
             return;
         }
         if with_objective {
-            out[0] = self.objective(part, ws);
+            out[0] = ws.objective(self.data, part);
         }
         let a = |c: usize, t: f64| {
             let (sp, sm) = ws.cell_means[c];
