@@ -76,6 +76,7 @@ pub(crate) fn run(
         }
         last_norm = d_norm;
         let slopes: Vec<f64> = grads.normalized.iter().map(|g| inner(&d, g)).collect();
+        let sq_norms: Vec<f64> = (0..m).map(|j| gram[(j, j)]).collect();
         let disparities = problem.disparities(&ev);
         let total_loss = problem.total_loss(&ev);
         let max_gap = Problem::max_gap(&disparities);
@@ -87,6 +88,7 @@ pub(crate) fn run(
             direction_norm: d_norm,
             weights: &qp.weights,
             descent_slopes: &slopes,
+            gradient_sq_norms: &sq_norms,
             objectives: &f,
             total_loss,
             max_gap,

@@ -158,6 +158,10 @@ pub struct IterInfo<'a> {
     /// `tr(D_tᵀ Ĝ_j)` for each objective `j`, computed from the matrices (Lemma 1: each is
     /// `≤ −‖D_t‖²`), with `Ĝ_j` the (normalized) gradients that entered the QP.
     pub descent_slopes: &'a [f64],
+    /// `‖Ĝ_j‖²` for each objective: the scale of the QP's optimality test, so Lemma 1 holds
+    /// to about `1e-12 · max_j ‖Ĝ_j‖²` (not relative to the slopes, which shrink near a
+    /// Pareto-stationary point while the gradients do not).
+    pub gradient_sq_norms: &'a [f64],
     /// The objective vector `f(U_t)`.
     pub objectives: &'a [f64],
     /// Total loss at `U_t` (objectives' scale).
