@@ -13,6 +13,7 @@
 mod experiments;
 mod models;
 mod plot;
+mod plot_bars;
 mod plot_frontier;
 mod plot_lines;
 mod plot_svm;
