@@ -4,6 +4,23 @@ use crate::report::{Result, XtaskError};
 use plotters::prelude::*;
 use std::path::Path;
 
+/// The series colours of every chart (matplotlib's tab10 order), by index, cycling.
+pub fn palette(i: usize) -> RGBColor {
+    const TAB10: [RGBColor; 10] = [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+        RGBColor(255, 127, 14),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    TAB10[i % TAB10.len()]
+}
+
 /// One labelled point of a scatter plot.
 pub struct LabelledPoint {
     pub x: f64,

@@ -12,15 +12,6 @@ pub struct BarSeries {
     pub values: Vec<(f64, f64)>,
 }
 
-const COLOURS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(127, 127, 127),
-];
-
 /// Draws `series` over `categories` at `path`. `up` and `down` name the two quantities; the
 /// downward bars are drawn from 0 to `−down` so both share one axis scale.
 pub fn back_to_back(
@@ -77,7 +68,7 @@ pub fn back_to_back(
         .map_err(|e| err(&e))?;
     let width = 0.8 / series.len().max(1) as f64;
     for (s_ix, s) in series.iter().enumerate() {
-        let colour = COLOURS[s_ix % COLOURS.len()];
+        let colour = crate::plot::palette(s_ix);
         let bars = s.values.iter().enumerate().flat_map(move |(c, &(u, d))| {
             let x0 = c as f64 + 0.1 + s_ix as f64 * width;
             let x1 = x0 + width * 0.9;

@@ -23,17 +23,6 @@ pub struct Axes<'a> {
     pub log_y: bool,
 }
 
-const COLOURS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-];
-
 /// Draws the series into an SVG at `path`; optional shaded vertical and horizontal bands (e.g. the
 /// percentile interval I) are drawn first.
 pub fn multi_series(
@@ -66,7 +55,7 @@ pub fn multi_series(
             .draw()
             .map_err(|e| err(&e))?;
         for (i, s) in series.iter().enumerate() {
-            let c = COLOURS[i % COLOURS.len()];
+            let c = crate::plot::palette(i);
             let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (x, y.max(lo))).collect();
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))
@@ -106,7 +95,7 @@ pub fn multi_series(
                 .map_err(|e| err(&e))?;
         }
         for (i, s) in series.iter().enumerate() {
-            let c = COLOURS[i % COLOURS.len()];
+            let c = crate::plot::palette(i);
             if s.line {
                 chart
                     .draw_series(LineSeries::new(s.points.clone(), c.stroke_width(2)))

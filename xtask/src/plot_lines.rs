@@ -24,22 +24,6 @@ pub struct Series {
     pub color: usize,
 }
 
-fn color(i: usize) -> RGBColor {
-    const PALETTE: [RGBColor; 10] = [
-        RGBColor(31, 119, 180),
-        RGBColor(214, 39, 40),
-        RGBColor(44, 160, 44),
-        RGBColor(255, 127, 14),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-        RGBColor(188, 189, 34),
-        RGBColor(23, 190, 207),
-    ];
-    PALETTE[i % PALETTE.len()]
-}
-
 /// Draws the series as lines with markers. With `log_y`, the y values are plotted as
 /// `log10(max(y, floor))` (the axis label says so), for quantities spanning decades.
 pub fn line_plot(
@@ -90,7 +74,7 @@ pub fn line_plot(
         .draw()
         .map_err(|e| err(&e))?;
     for s in series {
-        let c = color(s.color);
+        let c = crate::plot::palette(s.color);
         let data: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (x, tf(y))).collect();
         chart
             .draw_series(LineSeries::new(data.clone(), c.stroke_width(2)))

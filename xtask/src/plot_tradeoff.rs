@@ -16,15 +16,6 @@ pub struct Curve {
     pub color: usize,
 }
 
-const PALETTE: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(255, 127, 14),
-    RGBColor(23, 190, 207),
-];
-
 /// Draws the curves into `path`.
 pub fn tradeoff(path: &Path, title: &str, x_desc: &str, curves: &[Curve]) -> Result<()> {
     let err = |e: &dyn std::fmt::Display| XtaskError::Plot {
@@ -52,7 +43,7 @@ pub fn tradeoff(path: &Path, title: &str, x_desc: &str, curves: &[Curve]) -> Res
         .draw()
         .map_err(|e| err(&e))?;
     for c in curves {
-        let col = PALETTE[c.color % PALETTE.len()];
+        let col = crate::plot::palette(c.color);
         let width = if c.dashed { 1 } else { 2 };
         chart
             .draw_series(LineSeries::new(

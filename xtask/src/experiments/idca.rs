@@ -247,6 +247,13 @@ impl Budget {
             self.inner_law
         }
     }
+    fn pair_iters(&self, spec: &Spec) -> usize {
+        if spec.name == "a9a" {
+            self.pair_iters.0
+        } else {
+            self.pair_iters.1
+        }
+    }
     fn table3(&self, spec: &Spec) -> bool {
         if spec.name == "a9a" {
             self.table3_a9a
@@ -629,6 +636,26 @@ fn tune_t_eps<P: dc_opt::DcProblem>(
     }
 }
 
+/// A pairwise baseline (102)/(105)/(107) by projected gradient with the budget's step count.
+fn pairwise(
+    split: &Split,
+    spec: &Spec,
+    budget: &Budget,
+    kind: PairwiseKind,
+    kappa: f64,
+) -> Result<dc_opt::baselines::PairwiseFit> {
+    Ok(fit_pairwise(
+        &split.train,
+        kind,
+        &PairwiseParams {
+            kappa,
+            step: None,
+            iters: budget.pair_iters(spec),
+            max_qp_iter: 100,
+        },
+    )?)
+}
+
 /// Runs IDCA, picks the checkpoint K with the best validation accuracy, evaluates it on test.
 #[allow(clippy::too_many_arguments)]
 fn idca_point<P: dc_opt::DcProblem>(
@@ -994,11 +1021,7 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
             }
         }
         // Pairwise baselines (102)/(105)/(107): projected gradient, clarabel QCQP projection.
-        let pair_iters = if spec.name == "a9a" {
-            budget.pair_iters.0
-        } else {
-            budget.pair_iters.1
-        };
+        let pair_iters = budget.pair_iters(spec);
         let kinds = [
             (PairwiseKind::GroupAuc, "group AUC (102)"),
             (PairwiseKind::InterGroup, "inter-group pairwise (105)"),
@@ -1015,16 +1038,7 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
                 };
                 for kappa in kappas {
                     let t = Instant::now();
-                    let fit = fit_pairwise(
-                        &split.train,
-                        *kind,
-                        &PairwiseParams {
-                            kappa,
-                            step: None,
-                            iters: pair_iters,
-                            max_qp_iter: 100,
-                        },
-                    )?;
+                    let fit = pairwise(&split, spec, budget, *kind, kappa)?;
                     let (acc, psp, pdp) = evaluate(&fit.w, &split.test, interval)?;
                     let pt = Point {
                         dataset: spec.name,

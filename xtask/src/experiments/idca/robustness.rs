@@ -9,9 +9,7 @@
 
 use super::{Budget, Split, evaluate, idca_point};
 use crate::report::Result;
-use dc_opt::baselines::{
-    PairwiseKind, PairwiseParams, Penalty, RegularizedParams, fit_pairwise, fit_regularized,
-};
+use dc_opt::baselines::{PairwiseKind, Penalty, RegularizedParams, fit_regularized};
 use dc_opt::{PartialSp, Surrogate, percentile_grid};
 use fair_metrics::partial::PercentileInterval;
 
@@ -83,11 +81,6 @@ pub(super) fn run(
     seed: u64,
 ) -> Result<Vec<Bar>> {
     let mut bars = Vec::new();
-    let pair_iters = if spec.name == "a9a" {
-        budget.pair_iters.0
-    } else {
-        budget.pair_iters.1
-    };
     let kinds = [
         PairwiseKind::GroupAuc,
         PairwiseKind::InterGroup,
@@ -95,17 +88,7 @@ pub(super) fn run(
     ];
     let mut pairwise = Vec::new();
     for (kind, &kappa) in kinds.iter().zip(&robust.kappa_pairwise) {
-        let fit = fit_pairwise(
-            &split.train,
-            *kind,
-            &PairwiseParams {
-                kappa,
-                step: None,
-                iters: pair_iters,
-                max_qp_iter: 100,
-            },
-        )?;
-        pairwise.push(fit.w);
+        pairwise.push(super::pairwise(split, spec, budget, *kind, kappa)?.w);
     }
     for &(a, b) in intervals {
         let interval = PercentileInterval::new(a, b)?;
