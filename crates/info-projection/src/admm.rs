@@ -18,8 +18,8 @@
 //! unscaled, so they carry over unchanged; the new ρ takes effect from a round's V-step on (the
 //! w-update that closes the previous round keeps the old ρ), and `H` is rebuilt. The round
 //! count falls roughly in proportion to ρ when the dual residual is the slow one (20 000 rows,
-//! 2 × 2, KL: 379 / 1254 / 6248 rounds at ρ = 0.6 / 2 / 10). With KL, ρ never goes below
-//! `0.55 − ζ`, where the fixed point of Algorithm 2 still contracts with factor ≤ 1/1.1.
+//! 2 × 2, KL: 379 / 1254 / 6248 rounds at ρ = 0.6 / 2 / 10). The KL V-step is solved by Newton
+//! (see `divergence::kl_inner`), not by Algorithm 2's fixed point, so ρ has no lower bound.
 
 use crate::constraints::Design;
 use crate::divergence::inner_solve;
@@ -66,17 +66,6 @@ pub(crate) fn solve(
     let (n, c, k) = (d.n, d.c, design.k());
     let zeta = set.zeta;
     let mut rho = set.rho;
-    let rho_floor = match set.div {
-        Divergence::Kl => (0.55 - zeta).max(0.0).min(set.rho),
-        Divergence::CrossEntropy => 0.0,
-    };
-    if set.div == Divergence::Kl && 2.0 * (rho + zeta) <= 1.0 {
-        return Err(E::InvalidParameter {
-            name: "rho",
-            value: rho.to_string(),
-            expected: "rho + zeta > 1/2 for ADMM with KL (the fixed point of Alg. 2 contracts only then)",
-        });
-    }
     // H = 2Q = ζI + ρḠ.
     let hessian = |rho: f64| {
         let mut h = vec![0.0; k * k];
@@ -114,8 +103,8 @@ pub(crate) fn solve(
             let changed = if primal > BALANCE * dual {
                 rho *= FACTOR;
                 true
-            } else if dual > BALANCE * primal && rho > rho_floor {
-                rho = (rho / FACTOR).max(rho_floor);
+            } else if dual > BALANCE * primal {
+                rho /= FACTOR;
                 true
             } else {
                 false
