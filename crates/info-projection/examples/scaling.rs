@@ -47,7 +47,12 @@ fn main() -> Result<(), InfoProjectionError> {
     let rho: f64 = std::env::var("RHO")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2.0);
+        .unwrap_or(FairProjection::params().check()?.rho());
+    // RELAX overrides the ADMM over-relaxation factor.
+    let relax: f64 = std::env::var("RELAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FairProjection::params().check()?.relaxation());
     // WARM sets the warm-start fraction (default 1 = cold start; 0.0625 was measured).
     let warm: f64 = std::env::var("WARM")
         .ok()
@@ -61,6 +66,7 @@ fn main() -> Result<(), InfoProjectionError> {
         };
         let fp = FairProjection::params()
             .rho(rho)
+            .relaxation(relax)
             .warm_start_fraction(warm)
             .divergence(div)
             .constraint(Constraint::EqualizedOdds)

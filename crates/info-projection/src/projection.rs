@@ -558,6 +558,7 @@ fn fit_impl(
                     div,
                     zeta,
                     rho: p.rho,
+                    relaxation: p.relaxation,
                     tol: p.tol,
                     max_iter: p.max_iter,
                     qp: p.qp_solver,
