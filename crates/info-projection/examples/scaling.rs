@@ -53,6 +53,11 @@ fn main() -> Result<(), InfoProjectionError> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(FairProjection::params().check()?.relaxation());
+    // AA overrides the ADMM Anderson memory (0 = off).
+    let aa: usize = std::env::var("AA")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FairProjection::params().check()?.anderson_memory());
     // WARM sets the warm-start fraction (default 1 = cold start; 0.0625 was measured).
     let warm: f64 = std::env::var("WARM")
         .ok()
@@ -67,6 +72,7 @@ fn main() -> Result<(), InfoProjectionError> {
         let fp = FairProjection::params()
             .rho(rho)
             .relaxation(relax)
+            .anderson_memory(aa)
             .warm_start_fraction(warm)
             .divergence(div)
             .constraint(Constraint::EqualizedOdds)

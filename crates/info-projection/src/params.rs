@@ -121,6 +121,7 @@ pub enum Decision {
 /// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
 /// | `rho` | 0.05 | finite, > 0 | initial ADMM penalty ρ, then adapted by residual balancing (the paper's App. B.1.2 uses 2; on the synthetic benchmarks 0.03–0.1 needs 5–20× fewer rounds than 2, which residual balancing does not recover: docs/benchmarks.md) |
 /// | `relaxation` | 1.6 | (0, 2) | ADMM over-relaxation α (Boyd et al. 2011, §3.4.3): the λ- and w-updates use `α v_i − (1 − α) G_iᵀλ` in place of `v_i`; 1 is the paper's plain ADMM, same fixed point |
+/// | `anderson_memory` | 5 | 0..=50 | ADMM: Anderson acceleration (type II) of the round map with this many stored differences, safeguarded (an extrapolated point is kept only if its fixed-point residual does not grow, else the plain round is taken); 0 = off. Same fixed point and stopping rule; each stored difference costs 2·N·C floats |
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
 /// | `max_iter` | 10 000 | ≥ 1 | outer iterations (L-BFGS steps or ADMM rounds) |
 /// | `lbfgs_memory` | 10 | 1..=100 | stored L-BFGS pairs (dual solver) |
@@ -162,6 +163,7 @@ pub struct FairProjectionValidParams {
     pub(crate) zeta: Option<f64>,
     pub(crate) rho: f64,
     pub(crate) relaxation: f64,
+    pub(crate) anderson_memory: usize,
     pub(crate) tol: f64,
     pub(crate) max_iter: usize,
     pub(crate) lbfgs_memory: usize,
@@ -183,6 +185,7 @@ impl Default for FairProjectionParams {
             zeta: None,
             rho: 0.05,
             relaxation: 1.6,
+            anderson_memory: 5,
             tol: 1e-9,
             max_iter: 10_000,
             lbfgs_memory: 10,
@@ -235,6 +238,11 @@ impl FairProjectionParams {
     /// ADMM over-relaxation factor α in (0, 2) (Boyd et al. 2011, §3.4.3); 1 is plain ADMM.
     pub fn relaxation(mut self, alpha: f64) -> Self {
         self.0.relaxation = alpha;
+        self
+    }
+    /// ADMM Anderson acceleration memory (0..=50); 0 runs the plain (relaxed) ADMM.
+    pub fn anderson_memory(mut self, m: usize) -> Self {
+        self.0.anderson_memory = m;
         self
     }
     /// Stopping tolerance (see the table).
@@ -312,6 +320,13 @@ impl FairProjectionParams {
                 "an over-relaxation factor in (0, 2)",
             ));
         }
+        if p.anderson_memory > 50 {
+            return Err(invalid(
+                "anderson_memory",
+                p.anderson_memory,
+                "0 (off) to 50 stored differences",
+            ));
+        }
         if !(p.tol > 0.0 && p.tol < 1.0) {
             return Err(invalid("tol", p.tol, "a tolerance in (0, 1)"));
         }
@@ -363,6 +378,10 @@ impl FairProjectionValidParams {
     /// ADMM over-relaxation factor.
     pub fn relaxation(&self) -> f64 {
         self.relaxation
+    }
+    /// ADMM Anderson memory (0 = off).
+    pub fn anderson_memory(&self) -> usize {
+        self.anderson_memory
     }
     /// Stopping tolerance.
     pub fn tol(&self) -> f64 {
