@@ -117,6 +117,8 @@ struct Part<'a> {
     /// Anderson history, sample-major: `[sample][slot][class]`.
     df: &'a mut [f64],
     dg: &'a mut [f64],
+    /// KL: softmax and log-sum-exp at `v`, `[sample][C + 1]`.
+    cache: &'a mut [f64],
 }
 
 /// Per-chunk sums of a round.
@@ -223,6 +225,11 @@ pub(crate) fn solve(
     let mut df = vec![0.0; n * m * c];
     let mut dg = vec![0.0; n * m * c];
     let mut dq = vec![0.0; m * k];
+    let cw = c + 1;
+    let mut cache = match set.div {
+        Divergence::Kl => vec![f64::NAN; n * cw],
+        Divergence::CrossEntropy => Vec::new(),
+    };
     let mut gram = vec![0.0; m * m];
     let (mut count, mut head) = (0_usize, 0_usize);
     // f_cur / g_cur hold the residual and image of an accepted round of the current map.
@@ -254,9 +261,10 @@ pub(crate) fn solve(
             .zip(f_new.chunks_mut(CHUNK * c))
             .zip(chunks_mut_or_empty(&mut df, CHUNK * m * c, n_chunks))
             .zip(chunks_mut_or_empty(&mut dg, CHUNK * m * c, n_chunks))
+            .zip(chunks_mut_or_empty(&mut cache, CHUNK * cw, n_chunks))
             .enumerate()
             .map(
-                |(chunk, ((((((v, g_cur), g_new), f_cur), f_new), df), dg))| Part {
+                |(chunk, (((((((v, g_cur), g_new), f_cur), f_new), df), dg), cache))| Part {
                     start: chunk * CHUNK,
                     v,
                     g_cur,
@@ -265,6 +273,7 @@ pub(crate) fn solve(
                     f_new,
                     df,
                     dg,
+                    cache,
                 },
             )
             .collect();
@@ -313,15 +322,12 @@ pub(crate) fn solve(
                         &logp[i * c..(i + 1) * c]
                     };
                     let vi = &mut part.v[cs.clone()];
-                    inner_solve(
-                        set.div,
-                        &d.p[i * c..(i + 1) * c],
-                        lp,
-                        &a,
-                        xi,
-                        vi,
-                        &mut scratch,
-                    );
+                    let sc = if part.cache.is_empty() {
+                        &mut scratch[..]
+                    } else {
+                        &mut part.cache[j * cw..(j + 1) * cw]
+                    };
+                    inner_solve(set.div, &d.p[i * c..(i + 1) * c], lp, &a, xi, vi, sc);
                     for kk in 0..c {
                         r[kk] = vi[kk] + u[kk];
                         out.r2 += r[kk] * r[kk];
