@@ -44,10 +44,7 @@ fn main() -> Result<(), InfoProjectionError> {
         None => vec![Solver::Dual, Solver::Admm],
     };
     // RHO overrides the ADMM penalty (for exploring its effect on the round count).
-    let rho: f64 = std::env::var("RHO")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(FairProjection::params().check()?.rho());
+    let rho: Option<f64> = std::env::var("RHO").ok().and_then(|v| v.parse().ok());
     // RELAX overrides the ADMM over-relaxation factor.
     let relax: f64 = std::env::var("RELAX")
         .ok()
@@ -69,8 +66,11 @@ fn main() -> Result<(), InfoProjectionError> {
         } else {
             info_projection::Divergence::Kl
         };
-        let fp = FairProjection::params()
-            .rho(rho)
+        let mut params = FairProjection::params();
+        if let Some(rho) = rho {
+            params = params.rho(rho);
+        }
+        let fp = params
             .relaxation(relax)
             .anderson_memory(aa)
             .warm_start_fraction(warm)

@@ -36,10 +36,12 @@
 //! while fewer than [`ADAPT_UNTIL`] rounds have run, ρ is doubled when the primal residual
 //! exceeds ten times the dual one and halved in the opposite case. The multipliers `w_i` are
 //! unscaled, so they carry over unchanged; the new ρ takes effect from a round's V-step on (the
-//! w-update that closes the previous round keeps the old ρ), and `H` is rebuilt. The round
-//! count falls roughly in proportion to ρ when the dual residual is the slow one (20 000 rows,
-//! 2 × 2, KL: 379 / 1254 / 6248 rounds at ρ = 0.6 / 2 / 10). The KL V-step is solved by Newton
-//! (see `divergence::kl_inner`), not by Algorithm 2's fixed point, so ρ has no lower bound.
+//! w-update that closes the previous round keeps the old ρ: `w_i = y_i + ρ_old u_i`), `H` is
+//! rebuilt and the Anderson history is cleared (a new ρ is a new map). Residual balancing does
+//! not find a good ρ here: from the paper's ρ = 2, 100k rows needed 1,424 (2 × 2) and 2,505
+//! (5 × 5) relaxed rounds, against 66–145 from ρ = 0.03–0.1 (docs/benchmarks.md), hence the
+//! default start [`initial_rho`]. The KL V-step is solved by Newton (see `divergence::kl_inner`), not by
+//! Algorithm 2's fixed point, so ρ has no lower bound.
 
 use crate::constraints::Design;
 use crate::divergence::inner_solve;
@@ -184,6 +186,35 @@ fn anderson_gamma(gram: &[f64], fd: &[f64], m: usize, count: usize) -> Option<Ve
         None
     }
 }
+
+/// Default initial ρ: `sqrt(ζ / λ_max(Ḡ))`, the geometric mean of the curvature of the λ-step's
+/// regulariser and of its penalty term per unit ρ. Measured (Anderson on, KL, EO, α = 0.01):
+/// the best fixed ρ was 0.02 at 100k × 5 × 5 and 0.01–0.02 at 200k × 5 × 5 where this gives
+/// 0.027 and 0.021, and the 2 × 2 round counts vary within ≈ 30 % over ρ = 0.02–0.2.
+/// Thirty power steps suffice: ρ is adapted anyway and only its order of magnitude matters.
+pub(crate) fn initial_rho(gbar: &[f64], k: usize, zeta: f64) -> f64 {
+    let mut x = vec![1.0 / (k.max(1) as f64).sqrt(); k];
+    let mut lmax = 0.0;
+    for _ in 0..30 {
+        let y: Vec<f64> = (0..k)
+            .map(|r| (0..k).map(|c| gbar[r * k + c] * x[c]).sum())
+            .collect();
+        lmax = y.iter().map(|a| a * a).sum::<f64>().sqrt();
+        if !(lmax > 0.0 && lmax.is_finite()) {
+            break;
+        }
+        x = y.iter().map(|a| a / lmax).collect();
+    }
+    let rho = (zeta / lmax).sqrt();
+    if rho.is_finite() && rho > 0.0 {
+        rho
+    } else {
+        FALLBACK_RHO
+    }
+}
+
+/// ρ when Ḡ gives no scale (all constraint rows vanish on the data).
+const FALLBACK_RHO: f64 = 0.05;
 
 pub(crate) fn solve(
     rows: &Rows<'_>,
@@ -614,5 +645,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `sqrt(ζ / λ_max(Ḡ))` on a hand-computed Ḡ (eigenvalues 5 and 1), and the fallback when
+    /// Ḡ vanishes.
+    #[test]
+    fn initial_rho_hand_computed() {
+        let gbar = [3.0, 2.0, 2.0, 3.0];
+        let rho = initial_rho(&gbar, 2, 0.05);
+        assert!((rho - 0.1).abs() < 1e-12, "{rho}");
+        assert_eq!(
+            initial_rho(&[0.0; 4], 2, 0.05).to_bits(),
+            FALLBACK_RHO.to_bits()
+        );
     }
 }

@@ -119,7 +119,7 @@ pub enum Decision {
 /// | `divergence` | `Kl` | enum | f-divergence |
 /// | `solver` | `Dual` | enum | how λ is computed |
 /// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
-/// | `rho` | 0.05 | finite, > 0 | initial ADMM penalty ρ, then adapted by residual balancing (the paper's App. B.1.2 uses 2; on the synthetic benchmarks 0.03–0.1 needs 5–20× fewer rounds than 2, which residual balancing does not recover: docs/benchmarks.md) |
+/// | `rho` | `sqrt(ζ / λ_max(Ḡ))` | finite, > 0 | initial ADMM penalty ρ, then adapted by residual balancing; `Ḡ = (1/N)Σ G_iG_iᵀ`, λ_max by power iteration. The paper's App. B.1.2 uses 2; on the synthetic benchmarks the default (≈ 0.013–0.05) needs 5–40× fewer rounds than 2, which residual balancing does not recover (docs/benchmarks.md) |
 /// | `relaxation` | 1.6 | (0, 2) | ADMM over-relaxation α (Boyd et al. 2011, §3.4.3): the λ- and w-updates use `α v_i − (1 − α) G_iᵀλ` in place of `v_i`; 1 is the paper's plain ADMM, same fixed point |
 /// | `anderson_memory` | 5 | 0..=50 | ADMM: Anderson acceleration (type II) of the round map with this many stored differences, safeguarded (an extrapolated point is kept only if its fixed-point residual does not grow, else the plain round is taken); 0 = off. Same fixed point and stopping rule; each stored difference costs 2·N·C floats |
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
@@ -161,7 +161,7 @@ pub struct FairProjectionValidParams {
     pub(crate) divergence: Divergence,
     pub(crate) solver: Solver,
     pub(crate) zeta: Option<f64>,
-    pub(crate) rho: f64,
+    pub(crate) rho: Option<f64>,
     pub(crate) relaxation: f64,
     pub(crate) anderson_memory: usize,
     pub(crate) tol: f64,
@@ -183,7 +183,7 @@ impl Default for FairProjectionParams {
             divergence: Divergence::Kl,
             solver: Solver::Dual,
             zeta: None,
-            rho: 0.05,
+            rho: None,
             relaxation: 1.6,
             anderson_memory: 5,
             tol: 1e-9,
@@ -230,9 +230,9 @@ impl FairProjectionParams {
         self.0.zeta = Some(zeta);
         self
     }
-    /// ADMM penalty ρ.
+    /// A fixed initial ADMM penalty ρ (default: `sqrt(ζ / λ_max(Ḡ))`, see the table).
     pub fn rho(mut self, rho: f64) -> Self {
-        self.0.rho = rho;
+        self.0.rho = Some(rho);
         self
     }
     /// ADMM over-relaxation factor α in (0, 2) (Boyd et al. 2011, §3.4.3); 1 is plain ADMM.
@@ -310,8 +310,10 @@ impl FairProjectionParams {
         {
             return Err(invalid("zeta", z, "a finite value > 0"));
         }
-        if !p.rho.is_finite() || p.rho <= 0.0 {
-            return Err(invalid("rho", p.rho, "a finite value > 0"));
+        if let Some(r) = p.rho
+            && (!r.is_finite() || r <= 0.0)
+        {
+            return Err(invalid("rho", r, "a finite value > 0"));
         }
         if !(p.relaxation > 0.0 && p.relaxation < 2.0) {
             return Err(invalid(
@@ -371,8 +373,8 @@ impl FairProjectionValidParams {
     pub fn zeta(&self) -> Option<f64> {
         self.zeta
     }
-    /// ADMM penalty ρ.
-    pub fn rho(&self) -> f64 {
+    /// The fixed initial ADMM penalty ρ, or `None` for `sqrt(ζ / λ_max(Ḡ))`.
+    pub fn rho(&self) -> Option<f64> {
         self.rho
     }
     /// ADMM over-relaxation factor.

@@ -557,7 +557,7 @@ fn fit_impl(
                 &AdmmSettings {
                     div,
                     zeta,
-                    rho: p.rho,
+                    rho: p.rho.unwrap_or_else(|| admm::initial_rho(&gbar, k, zeta)),
                     relaxation: p.relaxation,
                     anderson: p.anderson_memory,
                     tol: p.tol,
