@@ -29,7 +29,16 @@ pub enum Solver {
     /// the data per objective/gradient evaluation. The default: far fewer passes than ADMM.
     Dual,
     /// The paper's ADMM (Algorithm 1, App. A.2) with the corrected updates (errata E1–E3 of the
-    /// notes), parallel over samples, stopping on primal and dual residuals.
+    /// notes), parallel over samples, stopping on primal and dual residuals. The per-sample
+    /// V-step is solved exactly (KL: damped Newton rather than Algorithm 2's fixed point), and
+    /// the rounds are accelerated by over-relaxation ([`relaxation`]) and safeguarded Anderson
+    /// acceleration ([`anderson_memory`]) from the initial penalty [`rho`]; the fixed point and
+    /// the stopping rule are the plain ADMM's. `rho(2.0).relaxation(1.0).anderson_memory(0)` runs
+    /// the paper's plain iteration (App. B.1.2): 9–57× more rounds on the benchmarks.
+    ///
+    /// [`relaxation`]: FairProjectionParams::relaxation
+    /// [`anderson_memory`]: FairProjectionParams::anderson_memory
+    /// [`rho`]: FairProjectionParams::rho
     Admm,
 }
 
@@ -119,7 +128,7 @@ pub enum Decision {
 /// | `divergence` | `Kl` | enum | f-divergence |
 /// | `solver` | `Dual` | enum | how λ is computed |
 /// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
-/// | `rho` | `sqrt(ζ / λ_max(Ḡ))` | finite, > 0 | initial ADMM penalty ρ, then adapted by residual balancing; `Ḡ = (1/N)Σ G_iG_iᵀ`, λ_max by power iteration. The paper's App. B.1.2 uses 2; on the synthetic benchmarks the default (≈ 0.013–0.05) needs 5–40× fewer rounds than 2, which residual balancing does not recover (docs/benchmarks.md) |
+/// | `rho` | `sqrt(ζ / λ_max(Ḡ))` | finite, > 0 | initial ADMM penalty ρ, then adapted by residual balancing; `Ḡ = (1/N)Σ G_iG_iᵀ`, λ_max by power iteration. The paper's App. B.1.2 uses 2; on the synthetic benchmarks ρ = 0.03–0.1 needed 2–20× fewer rounds than a start at 2, which residual balancing does not recover (docs/benchmarks.md) |
 /// | `relaxation` | 1.6 | (0, 2) | ADMM over-relaxation α (Boyd et al. 2011, §3.4.3): the λ- and w-updates use `α v_i − (1 − α) G_iᵀλ` in place of `v_i`; 1 is the paper's plain ADMM, same fixed point |
 /// | `anderson_memory` | 5 | 0..=50 | ADMM: Anderson acceleration (type II) of the round map with this many stored differences, safeguarded (an extrapolated point is kept only if its fixed-point residual does not grow, else the plain round is taken); 0 = off. Same fixed point and stopping rule; each stored difference costs 2·N·C floats |
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
