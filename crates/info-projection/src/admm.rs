@@ -517,6 +517,12 @@ pub(crate) fn solve(
         } else {
             None
         };
+        #[cfg(test)]
+        let gamma_scale = tests::GAMMA_SCALE.with(std::cell::Cell::get);
+        #[cfg(test)]
+        if let Some(gm) = gamma.as_mut() {
+            gm.iter_mut().for_each(|x| *x *= gamma_scale);
+        }
         match &gamma {
             Some(gm) => {
                 let mut q_y = q_cur.clone();
@@ -554,6 +560,12 @@ mod tests {
     use crate::params::{Constraint, RowPolicy};
     use fair_data::Groups;
     use nalgebra::DMatrix;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Multiplies the Anderson coefficients, to make bad extrapolations on purpose.
+        pub(super) static GAMMA_SCALE: Cell<f64> = const { Cell::new(1.0) };
+    }
 
     /// A binding 3-class, 3-group instance (deterministic, no RNG).
     fn instance(n: usize) -> (DMatrix<f64>, Groups) {
@@ -658,5 +670,41 @@ mod tests {
             initial_rho(&[0.0; 4], 2, 0.05).to_bits(),
             FALLBACK_RHO.to_bits()
         );
+    }
+
+    /// Deliberately bad extrapolations (coefficients × 50) are all rejected by the safeguard,
+    /// each followed by the plain point from the same base, and the fit still reaches the λ of
+    /// the plain ADMM.
+    #[test]
+    fn safeguard_rejects_bad_extrapolations() {
+        for div in [Divergence::Kl, Divergence::CrossEntropy] {
+            let plain = run(div, 0, 1.0, 2.0);
+            GAMMA_SCALE.with(|c| c.set(50.0));
+            let out = run(div, 5, 1.6, 0.05);
+            GAMMA_SCALE.with(|c| c.set(1.0));
+            assert_eq!(out.status, Status::Converged, "{div:?}");
+            assert!(out.anderson_rejected > 0, "{div:?}: nothing rejected");
+            for (t, r) in out.trace.iter().enumerate() {
+                match r.step {
+                    Step::AndersonAccepted => assert!(r.residual <= r.base),
+                    Step::AndersonRejected => {
+                        assert!(r.residual > r.base);
+                        // The last round may stop on the residuals before the verdict matters.
+                        if let Some(next) = out.trace.get(t + 1) {
+                            assert_eq!(next.step, Step::Plain);
+                            assert_eq!(next.base.to_bits(), r.base.to_bits());
+                        }
+                    }
+                    Step::Plain => {}
+                }
+            }
+            let diff = out
+                .lambda
+                .iter()
+                .zip(&plain.lambda)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(diff < 1e-6, "{div:?}: |Δλ| = {diff:e}");
+        }
     }
 }
