@@ -44,10 +44,17 @@ fn main() -> Result<(), InfoProjectionError> {
         None => vec![Solver::Dual, Solver::Admm],
     };
     // RHO overrides the ADMM penalty (for exploring its effect on the round count).
-    let rho: f64 = std::env::var("RHO")
+    let rho: Option<f64> = std::env::var("RHO").ok().and_then(|v| v.parse().ok());
+    // RELAX overrides the ADMM over-relaxation factor.
+    let relax: f64 = std::env::var("RELAX")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2.0);
+        .unwrap_or(FairProjection::params().check()?.relaxation());
+    // AA overrides the ADMM Anderson memory (0 = off).
+    let aa: usize = std::env::var("AA")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FairProjection::params().check()?.anderson_memory());
     // WARM sets the warm-start fraction (default 1 = cold start; 0.0625 was measured).
     let warm: f64 = std::env::var("WARM")
         .ok()
@@ -59,8 +66,13 @@ fn main() -> Result<(), InfoProjectionError> {
         } else {
             info_projection::Divergence::Kl
         };
-        let fp = FairProjection::params()
-            .rho(rho)
+        let mut params = FairProjection::params();
+        if let Some(rho) = rho {
+            params = params.rho(rho);
+        }
+        let fp = params
+            .relaxation(relax)
+            .anderson_memory(aa)
             .warm_start_fraction(warm)
             .divergence(div)
             .constraint(Constraint::EqualizedOdds)

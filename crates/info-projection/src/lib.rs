@@ -20,7 +20,8 @@
 //! * Solvers ([`Solver`]): a direct projected L-BFGS on the K-dimensional dual (8) (one pass
 //!   over the data per evaluation), and the paper's ADMM with the corrected updates (errata
 //!   E1–E3 of `shared/specs/fair-projection.md`), parallel over samples, stopping on primal
-//!   and dual residuals, with an exact active-set (or clarabel) λ-step. Both reach the same λ.
+//!   and dual residuals, with an exact active-set (or clarabel) λ-step, over-relaxation and
+//!   safeguarded Anderson acceleration. Both reach the same λ.
 //! * Constraint rows are stored in factored form: `G(x)ᵀλ = M(λ)ᵀ z(x)` with
 //!   `z(x) = [s_1(x,·)⊙p(x), …, s_A(x,·)⊙p(x), p(x)]`, so memory is O(N·C) (plus the group
 //!   information) whatever the number of rows K = 2AC² of full equalized odds.

@@ -557,7 +557,9 @@ fn fit_impl(
                 &AdmmSettings {
                     div,
                     zeta,
-                    rho: p.rho,
+                    rho: p.rho.unwrap_or_else(|| admm::initial_rho(&gbar, k, zeta)),
+                    relaxation: p.relaxation,
+                    anderson: p.anderson_memory,
                     tol: p.tol,
                     max_iter: p.max_iter,
                     qp: p.qp_solver,
@@ -568,7 +570,12 @@ fn fit_impl(
                 out.status,
                 out.iterations,
                 out.passes + 1,
-                Some((out.primal_residual, out.dual_residual)),
+                Some((
+                    out.primal_residual,
+                    out.dual_residual,
+                    out.anderson_accepted,
+                    out.anderson_rejected,
+                )),
             )
         }
     };
@@ -603,6 +610,7 @@ fn fit_impl(
         stationarity: projected_gradient(&lambda, &gradient),
         primal_residual: residuals.map(|r| r.0),
         dual_residual: residuals.map(|r| r.1),
+        anderson_steps: residuals.map(|r| (r.2, r.3)),
         max_violation,
         max_excess,
         elapsed: start.elapsed(),

@@ -64,6 +64,9 @@ pub struct FitReport {
     pub primal_residual: Option<f64>,
     /// ADMM only: final dual residual `ρ sqrt(Δλᵀ Ḡ Δλ)`.
     pub dual_residual: Option<f64>,
+    /// ADMM only: Anderson points (accepted, rejected by the safeguard); each rejection cost
+    /// one extra pass.
+    pub anderson_steps: Option<(usize, usize)>,
     /// `max_k E[G_k h]`: the largest value of the (unrelaxed) linear constraints on the fitting
     /// rows; ≤ 0 means every constraint holds exactly.
     pub max_violation: f64,
@@ -95,6 +98,9 @@ impl fmt::Display for FitReport {
         )?;
         if let (Some(p), Some(d)) = (self.primal_residual, self.dual_residual) {
             write!(f, ", residuals {p:.1e}/{d:.1e}")?;
+        }
+        if let Some((acc, rej)) = self.anderson_steps {
+            write!(f, ", Anderson steps {acc} kept / {rej} rejected")?;
         }
         write!(
             f,

@@ -96,6 +96,10 @@ fn bad_settings() {
     for (params, name) in [
         (p().zeta(0.0), "zeta"),
         (p().rho(-1.0), "rho"),
+        (p().relaxation(0.0), "relaxation"),
+        (p().relaxation(2.0), "relaxation"),
+        (p().relaxation(f64::NAN), "relaxation"),
+        (p().anderson_memory(51), "anderson_memory"),
         (p().tol(0.0), "tol"),
         (p().max_iter(0), "max_iter"),
         (p().lbfgs_memory(0), "lbfgs_memory"),

@@ -28,6 +28,7 @@ fn bit_identical_across_runs_and_thread_counts() {
     for (solver, div) in [
         (Solver::Dual, Divergence::Kl),
         (Solver::Admm, Divergence::CrossEntropy),
+        (Solver::Admm, Divergence::Kl),
     ] {
         let a = fit_in_pool(1, solver, div);
         let b = fit_in_pool(3, solver, div);
