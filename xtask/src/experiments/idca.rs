@@ -1970,8 +1970,9 @@ const NOTES: &str = "
   fairness below ≈ 0.91 one time in 20; the κ = 0.005 row (0.892 ± 0.022 against 0.9563) is
   within about 0.02 of that floor. On the *training* rows the same models are fairer: single
   re-runs of seeds 0 / 1 / 2 (same settings) give training pSP fairness 0.952 / 0.942 / 0.949
-  against test 0.882 / 0.878 / 0.885, with equal training and test accuracy — the gap is the
-  in-band distribution of a few hundred test rows, not the optimisation. At κ ≥ 0.1 the runs are *fairer* than the paper's and about
+  against test 0.882 / 0.878 / 0.885, with equal training and test accuracy — the gap is
+  generalisation over the few hundred non-white rows in I (more than sampling noise alone, whose
+  median for a perfectly fair model is ≈ 0.94 at these sizes), not the optimisation. At κ ≥ 0.1 the runs are *fairer* than the paper's and about
   0.004–0.010 less accurate — the same fixed-point stop as on a9a, reached earlier.
 * **Stationary runs.** At small κ several runs stop as \"stationary (fixed point)\": within T steps the
   switching-subgradient inner solver found no nearly feasible point with a smaller subproblem
