@@ -169,8 +169,16 @@ pub(crate) fn solve(
 
 /// Newton on `λ ≥ 0`; `eval` returns the objective, gradient and K × K Hessian (row-major) at a
 /// point. Each step solves the bound-constrained quadratic model exactly
-/// (`min_{y ≥ 0} gᵀ(y − λ) + ½(y − λ)ᵀH(y − λ)` by the active-set QP, warm-started at λ), so the
+/// (`min_{y ≥ 0} gᵀ(y − λ) + ½(y − λ)ᵀσH(y − λ)` by the active-set QP, warm-started at λ), so the
 /// direction `y − λ` is feasible and a descent direction, and the search needs no projection.
+///
+/// `σ ≥ 1` is the curvature actually met along the previous accepted step,
+/// `2(f(λ + t d) − f(λ) − t gᵀd)/t²`, over the model's `dᵀHd` (clamped to [1, 10]). The CE dual's
+/// curvature grows along a step (its per-row terms steepen as a tilted class nears its pole), so
+/// far from the solution the plain model overshot: accepted full steps decreased f by 10–30 % of
+/// `gᵀd` and the projected gradient rose again. On a quadratic, and near the solution, σ = 1 and
+/// the step is the plain Newton step. Measured (1.4M / 200k / 20k × 5 × 5, CE): 19 → 17, 12 → 11,
+/// 12 → 9 passes; KL pass counts unchanged at every size.
 pub(crate) fn solve_newton(
     x0: Vec<f64>,
     mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>, Vec<f64>)>,
@@ -183,18 +191,20 @@ pub(crate) fn solve_newton(
     let mut evaluations = 1;
     let mut status = Status::MaxIterations;
     let mut iterations = 0;
+    let mut sigma = 1.0_f64;
     while iterations < max_iter {
         if projected_gradient(&x, &g) <= tol {
             status = Status::Converged;
             break;
         }
         iterations += 1;
-        // Model in y: ½yᵀHy + (g − Hx)ᵀy.
+        // Model in y: ½yᵀ(σH)y + (g − σHx)ᵀy.
+        let hs: Vec<f64> = h.iter().map(|v| v * sigma).collect();
         let q: Vec<f64> = (0..k)
-            .map(|r| g[r] - (0..k).map(|c| h[r * k + c] * x[c]).sum::<f64>())
+            .map(|r| g[r] - (0..k).map(|c| hs[r * k + c] * x[c]).sum::<f64>())
             .collect();
         let mut y = x.clone();
-        qp::active_set(&h, &q, &mut y)?;
+        qp::active_set(&hs, &q, &mut y)?;
         let d: Vec<f64> = y.iter().zip(&x).map(|(a, b)| a - b).collect();
         let gd = dot(&g, &d);
         if gd >= 0.0 {
@@ -213,6 +223,15 @@ pub(crate) fn solve_newton(
             evaluations += 1;
             let slack = 1e-14 * (1.0 + f.abs());
             if fnew <= f + 1e-4 * t * gd + slack {
+                let dhd: f64 = (0..k)
+                    .map(|r| d[r] * (0..k).map(|c| h[r * k + c] * d[c]).sum::<f64>())
+                    .sum();
+                let met = 2.0 * (fnew - f - t * gd) / (t * t);
+                sigma = if dhd > 0.0 && met.is_finite() {
+                    (met / dhd).clamp(1.0, 10.0)
+                } else {
+                    1.0
+                };
                 x = xn;
                 f = fnew;
                 g = gnew;
