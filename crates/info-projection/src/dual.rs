@@ -334,6 +334,36 @@ mod tests {
         assert!(out.lambda[1].abs() < 1e-15);
     }
 
+    /// `f(x) = Σ e^{x_i} − b_i x_i` with a Hessian that underestimates the curvature four times
+    /// (as a bad Hessian sample would): the plain model's step is four times too long and every
+    /// iteration backtracks (two evaluations each); with σ learnt from the first accepted step
+    /// the later steps are accepted at once.
+    #[test]
+    fn newton_learns_the_curvature_it_underestimates() {
+        let b = [3.0_f64, 5.0];
+        let out = solve_newton(
+            vec![0.0; 2],
+            |x| {
+                let f = (0..2).map(|i| x[i].exp() - b[i] * x[i]).sum();
+                let g = (0..2).map(|i| x[i].exp() - b[i]).collect();
+                Ok((f, g, vec![x[0].exp() / 4.0, 0.0, 0.0, x[1].exp() / 4.0]))
+            },
+            1e-10,
+            100,
+        )
+        .unwrap();
+        assert_eq!(out.status, Status::Converged);
+        for (l, bi) in out.lambda.iter().zip(b) {
+            assert!((l - bi.ln()).abs() < 1e-9);
+        }
+        assert!(
+            out.evaluations <= out.iterations + 3,
+            "{} evaluations for {} iterations",
+            out.evaluations,
+            out.iterations
+        );
+    }
+
     /// The coupled quadratic above with its exact Hessian: Newton solves it in one step.
     #[test]
     fn newton_solves_a_quadratic_in_one_step() {
