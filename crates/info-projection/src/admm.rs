@@ -601,6 +601,25 @@ mod tests {
         solve(&rows, &design, &gbar, &set).unwrap()
     }
 
+    /// Every kept extrapolation lowered the residual; every rejected one did not and was
+    /// followed by the plain point from the same base (the last round may stop on the
+    /// residuals before the verdict matters).
+    fn assert_safeguarded(trace: &[RoundInfo]) {
+        for (t, r) in trace.iter().enumerate() {
+            match r.step {
+                Step::AndersonAccepted => assert!(r.residual <= r.base),
+                Step::AndersonRejected => {
+                    assert!(r.residual > r.base);
+                    if let Some(next) = trace.get(t + 1) {
+                        assert_eq!(next.step, Step::Plain);
+                        assert_eq!(next.base.to_bits(), r.base.to_bits());
+                    }
+                }
+                Step::Plain => {}
+            }
+        }
+    }
+
     /// The safeguard: an extrapolated point is kept only when its fixed-point residual is not
     /// above the last accepted one, and a rejected point is always followed by the plain point.
     /// Anderson, relaxation and the paper's plain ADMM reach the same λ.
@@ -623,19 +642,7 @@ mod tests {
                 let out = run(div, m, alpha, rho);
                 assert_eq!(out.status, Status::Converged, "{div:?} m={m}");
                 assert!(out.anderson_accepted > 0, "{div:?} m={m}: no Anderson step");
-                for (t, r) in out.trace.iter().enumerate() {
-                    match r.step {
-                        Step::AndersonAccepted => assert!(r.residual <= r.base),
-                        Step::AndersonRejected => {
-                            assert!(r.residual > r.base);
-                            if let Some(next) = out.trace.get(t + 1) {
-                                assert_eq!(next.step, Step::Plain);
-                                assert!(next.base.to_bits() == r.base.to_bits());
-                            }
-                        }
-                        Step::Plain => {}
-                    }
-                }
+                assert_safeguarded(&out.trace);
                 let rejected = out
                     .trace
                     .iter()
@@ -684,20 +691,7 @@ mod tests {
             GAMMA_SCALE.with(|c| c.set(1.0));
             assert_eq!(out.status, Status::Converged, "{div:?}");
             assert!(out.anderson_rejected > 0, "{div:?}: nothing rejected");
-            for (t, r) in out.trace.iter().enumerate() {
-                match r.step {
-                    Step::AndersonAccepted => assert!(r.residual <= r.base),
-                    Step::AndersonRejected => {
-                        assert!(r.residual > r.base);
-                        // The last round may stop on the residuals before the verdict matters.
-                        if let Some(next) = out.trace.get(t + 1) {
-                            assert_eq!(next.step, Step::Plain);
-                            assert_eq!(next.base.to_bits(), r.base.to_bits());
-                        }
-                    }
-                    Step::Plain => {}
-                }
-            }
+            assert_safeguarded(&out.trace);
             let diff = out
                 .lambda
                 .iter()
