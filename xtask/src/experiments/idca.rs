@@ -460,6 +460,7 @@ fn pgauc_fairness(w: &[f64], e: &Eval, interval: PercentileInterval) -> Result<f
 }
 
 /// Model (49) by IDCA with its own (smaller) budget; K by validation accuracy as for (15)/(21).
+/// Prints one progress line.
 fn gauc_point(
     spec: &Spec,
     split: &Split,
@@ -489,6 +490,14 @@ fn gauc_point(
     })?;
     let (_, viol) = dc_opt::objective_and_violation(&p, w);
     let (acc, psp, pdp) = evaluate(w, &split.test, interval)?;
+    let pgauc = pgauc_fairness(w, &split.test, interval)?;
+    println!(
+        "{} seed {seed}: IDCA pGAUC (49) κ={kappa}: acc {acc:.4} pGAUC {pgauc:.4} pSP {psp:.4} \
+         (K={k}, {}, {:.1}s)",
+        spec.name,
+        fit.report.status,
+        start.elapsed().as_secs_f64()
+    );
     Ok(Point {
         dataset: spec.name,
         method: "IDCA pGAUC (49)".into(),
@@ -498,7 +507,7 @@ fn gauc_point(
         psp,
         pdp,
         ks_full: f64::NAN,
-        pgauc: pgauc_fairness(w, &split.test, interval)?,
+        pgauc,
         outer_k: k,
         train_violation: viol,
         seconds: start.elapsed().as_secs_f64(),
@@ -817,19 +826,8 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
         });
         if budget.only_gauc {
             for &kappa in &budget.gauc_kappas {
-                let pt = gauc_point(spec, &split, budget, kappa, seed, interval)?;
-                println!(
-                    "{} seed {seed}: {} κ={kappa}: acc {:.4} pGAUC {:.4} pSP {:.4} (K={}, {}, {:.1}s)",
-                    spec.name,
-                    pt.method,
-                    pt.accuracy,
-                    pt.pgauc,
-                    pt.psp,
-                    pt.outer_k,
-                    pt.status,
-                    pt.seconds
-                );
-                out.points.push(pt);
+                out.points
+                    .push(gauc_point(spec, &split, budget, kappa, seed, interval)?);
             }
             continue;
         }
@@ -960,19 +958,8 @@ fn run_dataset(spec: &Spec, budget: &Budget, ctx: &Context) -> Result<DatasetOut
             Vec::new()
         };
         for &kappa in &gauc_kappas {
-            let pt = gauc_point(spec, &split, budget, kappa, seed, interval)?;
-            println!(
-                "{} seed {seed}: {} κ={kappa}: acc {:.4} pGAUC {:.4} pSP {:.4} (K={}, {}, {:.1}s)",
-                spec.name,
-                pt.method,
-                pt.accuracy,
-                pt.pgauc,
-                pt.psp,
-                pt.outer_k,
-                pt.status,
-                pt.seconds
-            );
-            out.points.push(pt);
+            out.points
+                .push(gauc_point(spec, &split, budget, kappa, seed, interval)?);
         }
         // Regularisation baselines (114) / (119), same total iteration budget as IDCA.
         let (lambdas_sp, lambdas_dp) = if side {
