@@ -601,6 +601,13 @@ mod tests {
         solve(&rows, &design, &gbar, &set).unwrap()
     }
 
+    fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
+    }
+
     /// Every kept extrapolation lowered the residual; every rejected one did not and was
     /// followed by the plain point from the same base (the last round may stop on the
     /// residuals before the verdict matters).
@@ -649,12 +656,7 @@ mod tests {
                     .filter(|r| r.step == Step::AndersonRejected)
                     .count();
                 assert_eq!(rejected, out.anderson_rejected);
-                let diff = out
-                    .lambda
-                    .iter()
-                    .zip(&plain.lambda)
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f64::max);
+                let diff = max_abs_diff(&out.lambda, &plain.lambda);
                 assert!(diff < 1e-6, "{div:?} m={m} α={alpha}: |Δλ| = {diff:e}");
                 assert!(
                     out.iterations < plain.iterations,
@@ -692,12 +694,7 @@ mod tests {
             assert_eq!(out.status, Status::Converged, "{div:?}");
             assert!(out.anderson_rejected > 0, "{div:?}: nothing rejected");
             assert_safeguarded(&out.trace);
-            let diff = out
-                .lambda
-                .iter()
-                .zip(&plain.lambda)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
+            let diff = max_abs_diff(&out.lambda, &plain.lambda);
             assert!(diff < 1e-6, "{div:?}: |Δλ| = {diff:e}");
         }
     }

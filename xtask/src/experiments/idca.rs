@@ -215,51 +215,32 @@ struct Budget {
     robust_intervals: Option<usize>,
 }
 
+/// The a9a or the law-school value of a per-dataset budget field.
+fn per_dataset<'a, T: ?Sized>(spec: &Spec, a9a: &'a T, law: &'a T) -> &'a T {
+    if spec.name == "a9a" { a9a } else { law }
+}
+
 impl Budget {
     fn checkpoints(&self, spec: &Spec) -> &[usize] {
-        if spec.name == "a9a" {
-            &self.checkpoints_a9a
-        } else {
-            &self.checkpoints_law
-        }
+        per_dataset(spec, &self.checkpoints_a9a, &self.checkpoints_law)
     }
     fn outer(&self, spec: &Spec) -> usize {
         self.checkpoints(spec).iter().copied().max().unwrap_or(1)
     }
     fn seeds(&self, spec: &Spec) -> &[u64] {
-        if spec.name == "a9a" {
-            &self.seeds_a9a
-        } else {
-            &self.seeds_law
-        }
+        per_dataset(spec, &self.seeds_a9a, &self.seeds_law)
     }
     fn grid_sizes(&self, spec: &Spec) -> &[usize] {
-        if spec.name == "a9a" {
-            &self.grid_sizes_a9a
-        } else {
-            &self.grid_sizes_law
-        }
+        per_dataset(spec, &self.grid_sizes_a9a, &self.grid_sizes_law)
     }
     fn inner(&self, spec: &Spec) -> usize {
-        if spec.name == "a9a" {
-            self.inner_a9a
-        } else {
-            self.inner_law
-        }
+        *per_dataset(spec, &self.inner_a9a, &self.inner_law)
     }
     fn pair_iters(&self, spec: &Spec) -> usize {
-        if spec.name == "a9a" {
-            self.pair_iters.0
-        } else {
-            self.pair_iters.1
-        }
+        *per_dataset(spec, &self.pair_iters.0, &self.pair_iters.1)
     }
     fn table3(&self, spec: &Spec) -> bool {
-        if spec.name == "a9a" {
-            self.table3_a9a
-        } else {
-            self.table3_law
-        }
+        *per_dataset(spec, &self.table3_a9a, &self.table3_law)
     }
 }
 
