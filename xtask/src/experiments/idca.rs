@@ -440,6 +440,29 @@ fn pgauc_fairness(w: &[f64], e: &Eval, interval: PercentileInterval) -> Result<f
     Ok(1.0 - partial_group_auc(&s, &e.g, interval)?.max)
 }
 
+/// The checkpoint `(K, x)` whose weights (the first `2d + 2` entries of `x`) have the best
+/// validation accuracy; ties keep the earlier K (G.2.2 step 4).
+fn best_checkpoint<'a>(
+    checkpoints: &'a [(usize, Vec<f64>)],
+    split: &Split,
+    interval: PercentileInterval,
+    model: &'static str,
+) -> Result<(usize, &'a Vec<f64>)> {
+    let nw = split.train.dim();
+    let mut best: Option<(f64, usize, &Vec<f64>)> = None;
+    for (k, x) in checkpoints {
+        let (acc, _, _) = evaluate(&x[..nw], &split.val, interval)?;
+        if best.is_none_or(|b| acc > b.0) {
+            best = Some((acc, *k, x));
+        }
+    }
+    let (_, k, x) = best.ok_or_else(|| XtaskError::Training {
+        model,
+        reason: "no checkpoint reached".into(),
+    })?;
+    Ok((k, x))
+}
+
 /// Model (49) by IDCA with its own (smaller) budget; K by validation accuracy as for (15)/(21).
 /// Prints one progress line.
 fn gauc_point(
@@ -458,17 +481,7 @@ fn gauc_point(
         .eps(budget.eps)
         .checkpoints(budget.gauc_checkpoints.clone())
         .solve(&p, &p.initial_point(), &mut NoObserver)?;
-    let mut best: Option<(f64, usize, &Vec<f64>)> = None;
-    for (k, x) in &fit.checkpoints {
-        let (acc, _, _) = evaluate(x, &split.val, interval)?;
-        if best.is_none_or(|b| acc > b.0) {
-            best = Some((acc, *k, x));
-        }
-    }
-    let (_, k, w) = best.ok_or_else(|| XtaskError::Training {
-        model: "IDCA (49)",
-        reason: "no checkpoint reached".into(),
-    })?;
+    let (k, w) = best_checkpoint(&fit.checkpoints, split, interval, "IDCA (49)")?;
     let (_, viol) = dc_opt::objective_and_violation(&p, w);
     let (acc, psp, pdp) = evaluate(w, &split.test, interval)?;
     let pgauc = pgauc_fairness(w, &split.test, interval)?;
@@ -674,17 +687,7 @@ fn idca_point<P: dc_opt::DcProblem>(
         .eps(eps)
         .checkpoints(budget.checkpoints(spec).to_vec())
         .solve(problem, x0, &mut NoObserver)?;
-    let mut best: Option<(f64, usize, &Vec<f64>)> = None;
-    for (k, x) in &fit.checkpoints {
-        let (acc, _, _) = evaluate(&x[..nw], &split.val, eval_interval)?;
-        if best.is_none_or(|b| acc > b.0) {
-            best = Some((acc, *k, x));
-        }
-    }
-    let (_, k, x) = best.ok_or_else(|| XtaskError::Training {
-        model: "IDCA",
-        reason: "no checkpoint reached".into(),
-    })?;
+    let (k, x) = best_checkpoint(&fit.checkpoints, split, eval_interval, "IDCA")?;
     let w = x[..nw].to_vec();
     let (_, viol) = dc_opt::objective_and_violation(problem, x);
     let (acc, psp, pdp) = evaluate(&w, &split.test, eval_interval)?;
