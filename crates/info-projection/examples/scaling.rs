@@ -55,6 +55,11 @@ fn main() -> Result<(), InfoProjectionError> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(FairProjection::params().check()?.anderson_memory());
+    // TOL overrides the stopping tolerance (default 1e-7, the benchmarks' setting).
+    let tol: f64 = std::env::var("TOL")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1e-7);
     // WARM sets the warm-start fraction (default 1 = cold start; 0.0625 was measured).
     let warm: f64 = std::env::var("WARM")
         .ok()
@@ -78,7 +83,7 @@ fn main() -> Result<(), InfoProjectionError> {
             .constraint(Constraint::EqualizedOdds)
             .alpha(0.01)
             .solver(solver)
-            .tol(1e-7)
+            .tol(tol)
             .fit(&probs, groups)?;
         println!("{}", fp.report());
     }

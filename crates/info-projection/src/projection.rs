@@ -566,6 +566,7 @@ fn fit_impl(
                     tol: p.tol,
                     max_iter: p.max_iter,
                     qp: p.qp_solver,
+                    exact_v_step: false,
                 },
             )?;
             (
