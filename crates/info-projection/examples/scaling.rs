@@ -2,7 +2,7 @@
 //! `cargo run --release -p info-projection --example scaling -- 1400000 5`
 
 use fair_data::GaussianMixture;
-use info_projection::{Constraint, FairProjection, InfoProjectionError, Solver};
+use info_projection::{Constraint, FairProjection, InfoProjectionError, Solver, VStep};
 use nalgebra::DMatrix;
 
 fn main() -> Result<(), InfoProjectionError> {
@@ -50,6 +50,7 @@ fn main() -> Result<(), InfoProjectionError> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(FairProjection::params().check()?.relaxation());
+    // EXACT solves every ADMM V-step to round-off (VStep::Exact).
     // AA overrides the ADMM Anderson memory (0 = off).
     let aa: usize = std::env::var("AA")
         .ok()
@@ -78,6 +79,11 @@ fn main() -> Result<(), InfoProjectionError> {
         let fp = params
             .relaxation(relax)
             .anderson_memory(aa)
+            .v_step(if std::env::var("EXACT").is_ok() {
+                VStep::Exact
+            } else {
+                VStep::Inexact
+            })
             .warm_start_fraction(warm)
             .divergence(div)
             .constraint(Constraint::EqualizedOdds)

@@ -86,7 +86,7 @@ pub use error::{InfoProjectionError, Result};
 pub use input::GroupInfo;
 pub use params::{
     Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
-    QpSolver, RowPolicy, Solver,
+    QpSolver, RowPolicy, Solver, VStep,
 };
 pub use projection::{FairProjection, n_constraint_rows};
 pub use report::{FitReport, Status};

@@ -30,16 +30,33 @@ pub enum Solver {
     Dual,
     /// The paper's ADMM (Algorithm 1, App. A.2) with the corrected updates (errata E1–E3 of the
     /// notes), parallel over samples, stopping on primal and dual residuals. The per-sample
-    /// V-step is solved exactly (KL: damped Newton rather than Algorithm 2's fixed point), and
-    /// the rounds are accelerated by over-relaxation ([`relaxation`]) and safeguarded Anderson
-    /// acceleration ([`anderson_memory`]) from the initial penalty [`rho`]; the fixed point and
-    /// the stopping rule are the plain ADMM's. `rho(2.0).relaxation(1.0).anderson_memory(0)` runs
-    /// the paper's plain iteration (App. B.1.2): 9–57× more rounds on the benchmarks.
+    /// V-step is Newton's method (KL: rather than Algorithm 2's fixed point), warm-started and
+    /// by default stopped at a tolerance relative to the residual ([`v_step`]), and the rounds are accelerated by
+    /// over-relaxation ([`relaxation`]) and safeguarded Anderson acceleration
+    /// ([`anderson_memory`]) from the initial penalty [`rho`]; the fixed point and the stopping
+    /// rule are the plain ADMM's.
+    /// `rho(2.0).relaxation(1.0).anderson_memory(0).v_step(VStep::Exact)` runs the paper's plain
+    /// iteration (App. B.1.2): 9–57× more rounds on the benchmarks.
     ///
+    /// [`v_step`]: FairProjectionParams::v_step
     /// [`relaxation`]: FairProjectionParams::relaxation
     /// [`anderson_memory`]: FairProjectionParams::anderson_memory
     /// [`rho`]: FairProjectionParams::rho
     Admm,
+}
+
+/// How accurately the ADMM solves its per-sample KL V-step in each round (the cross-entropy
+/// V-step, a 1-D root from a cold start, is always solved to round-off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VStep {
+    /// Newton from the previous round's solution until each sample's error in `v` is below
+    /// 3 % of the last round's RMS primal residual: a relative-error inexact ADMM (Eckstein &
+    /// Bertsekas 1992) with the exact fixed point, usually one Newton step or none per sample.
+    /// The default: the same number of rounds as exact solves, the same λ, ≈ 25 % less work at
+    /// 100k × 5 × 5 (docs/benchmarks.md).
+    Inexact,
+    /// Newton to round-off in every round, as the paper's iteration.
+    Exact,
 }
 
 /// Method of the direct dual solver ([`Solver::Dual`]).
@@ -130,6 +147,7 @@ pub enum Decision {
 /// | `zeta` | `1/√N` | finite, > 0 | regulariser ζ = τ₂²/(2τ₁) of (6)/(8) (App. B.1.2) |
 /// | `rho` | `sqrt(ζ / λ_max(Ḡ))` | finite, > 0 | initial ADMM penalty ρ, then adapted by residual balancing; `Ḡ = (1/N)Σ G_iG_iᵀ`, λ_max by power iteration. The paper's App. B.1.2 uses 2; on the synthetic benchmarks ρ = 0.03–0.1 needed 2–20× fewer rounds than a start at 2, which residual balancing does not recover (docs/benchmarks.md) |
 /// | `relaxation` | 1.6 | (0, 2) | ADMM over-relaxation α (Boyd et al. 2011, §3.4.3): the λ- and w-updates use `α v_i − (1 − α) G_iᵀλ` in place of `v_i`; 1 is the paper's plain ADMM, same fixed point |
+/// | `v_step` | `Inexact` | [`VStep`] | ADMM: accuracy of the per-sample KL V-step in each round |
 /// | `anderson_memory` | 5 | 0..=50 | ADMM: Anderson acceleration (type II) of the round map with this many stored differences, safeguarded (an extrapolated point is kept only if its fixed-point residual does not grow, else the plain round is taken); 0 = off. Same fixed point and stopping rule; each stored difference costs 2·N·C floats |
 /// | `tol` | 1e-9 | (0, 1) | dual: `‖λ − P₊(λ − ∇Φ)‖∞`; ADMM: RMS primal and dual residuals |
 /// | `max_iter` | 10 000 | ≥ 1 | outer iterations (L-BFGS steps or ADMM rounds) |
@@ -173,6 +191,7 @@ pub struct FairProjectionValidParams {
     pub(crate) rho: Option<f64>,
     pub(crate) relaxation: f64,
     pub(crate) anderson_memory: usize,
+    pub(crate) v_step: VStep,
     pub(crate) tol: f64,
     pub(crate) max_iter: usize,
     pub(crate) lbfgs_memory: usize,
@@ -195,6 +214,7 @@ impl Default for FairProjectionParams {
             rho: None,
             relaxation: 1.6,
             anderson_memory: 5,
+            v_step: VStep::Inexact,
             tol: 1e-9,
             max_iter: 10_000,
             lbfgs_memory: 10,
@@ -252,6 +272,11 @@ impl FairProjectionParams {
     /// ADMM Anderson acceleration memory (0..=50); 0 runs the plain (relaxed) ADMM.
     pub fn anderson_memory(mut self, m: usize) -> Self {
         self.0.anderson_memory = m;
+        self
+    }
+    /// Accuracy of the ADMM's per-sample KL V-step (see [`VStep`]).
+    pub fn v_step(mut self, v: VStep) -> Self {
+        self.0.v_step = v;
         self
     }
     /// Stopping tolerance (see the table).
@@ -393,6 +418,10 @@ impl FairProjectionValidParams {
     /// ADMM Anderson memory (0 = off).
     pub fn anderson_memory(&self) -> usize {
         self.anderson_memory
+    }
+    /// Accuracy of the ADMM's KL V-step.
+    pub fn v_step(&self) -> VStep {
+        self.v_step
     }
     /// Stopping tolerance.
     pub fn tol(&self) -> f64 {

@@ -8,7 +8,7 @@ use crate::error::{InfoProjectionError as E, Result, invalid};
 use crate::input::{GroupInfo, GroupKind, Membership, Prepared, prepare};
 use crate::params::{
     Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
-    Solver,
+    Solver, VStep,
 };
 use crate::report::FitReport;
 use nalgebra::DMatrix;
@@ -566,7 +566,7 @@ fn fit_impl(
                     tol: p.tol,
                     max_iter: p.max_iter,
                     qp: p.qp_solver,
-                    exact_v_step: false,
+                    exact_v_step: p.v_step == VStep::Exact,
                 },
             )?;
             (
