@@ -45,7 +45,7 @@
 
 use crate::constraints::Design;
 use crate::divergence::inner_solve;
-use crate::engine::{CHUNK, Lifted, Rows, add_into};
+use crate::engine::{CHUNK, Lifted, Rows, add_into, chunked};
 use crate::error::{InfoProjectionError as E, Result};
 use crate::params::{Divergence, QpSolver};
 use crate::qp;
@@ -150,7 +150,6 @@ struct Sums {
     r2: f64,
     f2: f64,
     s: Vec<f64>,
-    sr: Vec<f64>,
     dd: Vec<f64>,
     fd: Vec<f64>,
 }
@@ -216,7 +215,6 @@ fn round_chunk(ctx: &RoundCtx<'_>, c: usize, part: Part<'_>) -> Sums {
         r2: 0.0,
         f2: 0.0,
         s: vec![0.0; sd],
-        sr: vec![0.0; sd],
         dd: vec![0.0; m],
         fd: vec![0.0; m],
     };
@@ -272,8 +270,7 @@ fn round_chunk(ctx: &RoundCtx<'_>, c: usize, part: Part<'_>) -> Sums {
             part.f_new[j * c + kk] = f;
             part.g_new[j * c + kk] = g[kk];
         }
-        rows.scatter(i, &z, g, &mut out.s);
-        rows.scatter(i, &z, r, &mut out.sr);
+        rows.scatter(i, &z, vi, &mut out.s);
         if record {
             let fnew = &part.f_new[cs.clone()];
             for kk in 0..c {
@@ -329,6 +326,42 @@ fn solve_qp(kind: QpSolver, h: &[f64], q: &[f64], lambda: &mut Vec<f64>) -> Resu
         QpSolver::Clarabel => *lambda = qp::clarabel(h, q)?,
     }
     Ok(())
+}
+
+/// `Ḡx` for a row-major `K × K` Ḡ.
+fn mat_vec(gbar: &[f64], x: &[f64]) -> Vec<f64> {
+    let k = x.len();
+    (0..k)
+        .map(|r| (0..k).map(|col| gbar[r * k + col] * x[col]).sum())
+        .collect()
+}
+
+/// `q = (1/N) Σ_i G_i y_i` at the start point `y_i = −p_i`.
+fn start_q(rows: &Rows<'_>, design: &Design) -> Vec<f64> {
+    let d = rows.data;
+    let c = d.c;
+    let lifted = Lifted::new(design, &vec![0.0; design.k()]);
+    let sums = chunked(d.n, |range| {
+        let mut z = vec![0.0; rows.zdim];
+        let mut u = vec![0.0; c];
+        let mut y = vec![0.0; c];
+        let mut s = vec![0.0; rows.zdim * c];
+        for i in range {
+            // Builds z for soft membership (u itself is zero at λ = 0).
+            rows.u(&lifted, i, &mut z, &mut u);
+            for (yc, &pc) in y.iter_mut().zip(&d.p[i * c..(i + 1) * c]) {
+                *yc = -pc;
+            }
+            rows.scatter(i, &z, &y, &mut s);
+        }
+        s
+    });
+    let mut s = vec![0.0; rows.zdim * c];
+    for part in sums {
+        add_into(&mut s, &part);
+    }
+    rows.finish(&mut s);
+    design.contract(&s).iter().map(|x| x / d.n as f64).collect()
 }
 
 /// `xᵀ Ḡ x`.
@@ -448,6 +481,8 @@ pub(crate) fn solve(
     let mut q_cur = vec![0.0; k];
     let mut lam_cur = vec![0.0; k];
     let mut lam_y = vec![0.0; k];
+    // q of the point y the next round starts from (the start y = −p: one light pass).
+    let mut q_y = start_q(rows, design);
     let mut gamma: Option<Vec<f64>> = None;
     let mut rho_prev = rho;
     let mut base = f64::INFINITY;
@@ -524,35 +559,32 @@ pub(crate) fn solve(
             .collect();
         let (mut r2, mut f2) = (0.0, 0.0);
         let mut s = vec![0.0; sd];
-        let mut sr = vec![0.0; sd];
         let mut dd = vec![0.0; m];
         let mut fd = vec![0.0; m];
         for part in sums {
             r2 += part.r2;
             f2 += part.f2;
             add_into(&mut s, &part.s);
-            add_into(&mut sr, &part.sr);
             add_into(&mut dd, &part.dd);
             add_into(&mut fd, &part.fd);
         }
         rows.finish(&mut s);
-        rows.finish(&mut sr);
-        let mut q_new = design.contract(&s);
-        for qv in &mut q_new {
-            *qv /= nf;
-        }
+        // One scatter per row suffices: with g_i = y_i + (ρ_prev − ρ(1 − α))u_i + ρα v_i and
+        // u_i = G_iᵀλ(y), q(T(y)) = q_y + (ρ_prev − ρ(1 − α))Ḡλ(y) + ρα q_v, where q_y is the
+        // q of the point y (kept from the previous round) and q_v = (1/N)Σ G_i v_i is summed here.
+        let q_v: Vec<f64> = design.contract(&s).iter().map(|x| x / nf).collect();
+        let g_lam = mat_vec(gbar, &lam_y);
+        let coef_u = rho_prev - rho * (1.0 - alpha);
+        let q_new: Vec<f64> = (0..k)
+            .map(|r| q_y[r] + coef_u * g_lam[r] + rho * alpha * q_v[r])
+            .collect();
         let mut lam_new = lam_y.clone();
         solve_qp(set.qp, &h, &q_new, &mut lam_new)?;
         // Residuals of the plain round from y: ‖v + Gᵀλ_new‖² = ‖r‖² + 2Δλᵀ Σ G_i r_i + N ΔλᵀḠΔλ
-        // with r = v + Gᵀλ(y), all summed in this pass.
+        // with r = v + Gᵀλ(y) (‖r‖² summed in this pass, Σ G_i r_i = N(q_v + Ḡλ(y))).
         let dl: Vec<f64> = lam_new.iter().zip(&lam_y).map(|(a, b)| a - b).collect();
         let quad = quad_form(gbar, &dl).max(0.0);
-        let cross: f64 = design
-            .contract(&sr)
-            .iter()
-            .zip(&dl)
-            .map(|(a, b)| a * b)
-            .sum();
+        let cross: f64 = nf * (0..k).map(|r| (q_v[r] + g_lam[r]) * dl[r]).sum::<f64>();
         primal = ((r2 + 2.0 * cross + nf * quad).max(0.0) / nf).sqrt();
         dual = rho * quad.sqrt();
         let residual = (f2 / nf).sqrt();
@@ -590,6 +622,7 @@ pub(crate) fn solve(
             head = 0;
             gamma = None;
             lam_y.clone_from(&lam_cur);
+            q_y.clone_from(&q_cur);
             continue;
         }
         if step == Step::AndersonAccepted {
@@ -650,9 +683,9 @@ pub(crate) fn solve(
         if let Some(gm) = gamma.as_mut() {
             gm.iter_mut().for_each(|x| *x *= gamma_scale);
         }
+        q_y.clone_from(&q_cur);
         match &gamma {
             Some(gm) => {
-                let mut q_y = q_cur.clone();
                 for (slot, &gs) in gm.iter().enumerate().take(count) {
                     for (qv, &dv) in q_y.iter_mut().zip(&dq[slot * k..(slot + 1) * k]) {
                         *qv -= gs * dv;
