@@ -191,24 +191,27 @@ fn kl_inner(
         let mut gmax: f64 = 0.0;
         let mut vmax: f64 = 0.0;
         let mut amax: f64 = 0.0;
-        let (mut sdg, mut sds) = (0.0, 0.0);
         for k in 0..c {
             let g = sm[k] + two_xi * v[k] + a[k];
             gmax = gmax.max(g.abs());
             vmax = vmax.max(v[k].abs());
             amax = amax.max(a[k].abs());
-            let dk = 1.0 / (sm[k] + two_xi);
-            inv[k] = dk;
             grad[k] = g;
-            d[k] = g * dk;
-            sdg += sm[k] * d[k];
-            sds += sm[k] * sm[k] * dk;
         }
         // Same scale as Algorithm 2's test on the step of z (a fixed-point step is g / (2ξ)),
         // but never below the round-off of g itself.
         let floor = 8.0 * f64::EPSILON * (1.0 + amax + two_xi * vmax);
         if gmax <= (1e-13 * two_xi * (1.0 + vmax)).max(floor).max(gtol) {
             break;
+        }
+        // Only now the divisions: most solves end at this test.
+        let (mut sdg, mut sds) = (0.0, 0.0);
+        for k in 0..c {
+            let dk = 1.0 / (sm[k] + two_xi);
+            inv[k] = dk;
+            d[k] = grad[k] * dk;
+            sdg += sm[k] * d[k];
+            sds += sm[k] * sm[k] * dk;
         }
         let coef = sdg / (1.0 - sds).max(f64::MIN_POSITIVE);
         let mut slope = 0.0;
