@@ -94,8 +94,8 @@ fn dual_2x2(bencher: divan::Bencher, n: usize) {
     run(bencher, n, 2, Solver::Dual);
 }
 
-/// ADMM (default settings: Newton V-step, over-relaxation 1.6, Anderson memory 5) needs 22–83
-/// rounds of one pass each here (≈ 1 min at 1.4M × 5 × 5), so it is timed once per size.
+/// ADMM (default settings: inexact Newton V-step, over-relaxation 1.6, Anderson memory 5) needs
+/// 22–83 rounds of one pass each here (≈ 20 s at 1.4M × 5 × 5), so it is timed once per size.
 const ADMM_SIZES: [usize; 4] = [20_000, 100_000, 200_000, 1_400_000];
 
 #[divan::bench(args = ADMM_SIZES, sample_count = 1, sample_size = 1)]

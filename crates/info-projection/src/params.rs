@@ -51,9 +51,9 @@ pub enum Solver {
 pub enum VStep {
     /// Newton from the previous round's solution until each sample's error in `v` is below
     /// 3 % of the last round's RMS primal residual: a relative-error inexact ADMM (Eckstein &
-    /// Bertsekas 1992) with the exact fixed point, usually one Newton step or none per sample.
-    /// The default: the same number of rounds as exact solves, the same λ, ≈ 25 % less work at
-    /// 100k × 5 × 5 (docs/benchmarks.md).
+    /// Bertsekas 1992) with the exact fixed point.
+    /// The default: the same number of rounds as exact solves and the same λ, for 0.69–0.80× the
+    /// CPU time on the benchmarks (docs/benchmarks.md).
     Inexact,
     /// Newton to round-off in every round, as the paper's iteration.
     Exact,

@@ -6,7 +6,7 @@ mod common;
 use common::{brute_force, lcg_instance};
 use info_projection::{
     Constraint, Divergence, DualMethod, FairProjection, FairProjectionParams, GroupInfo, QpSolver,
-    Solver, Status,
+    Solver, Status, VStep,
 };
 use nalgebra::DMatrix;
 
@@ -258,8 +258,9 @@ fn warm_start_reaches_the_cold_start_lambda() {
     assert!(warmed >= 150, "only {warmed} of 160 fits were warm-started");
 }
 
-/// The paper's plain ADMM (ρ = 2, no relaxation, no Anderson) and the accelerated default reach
-/// the dual solver's λ, for both divergences, and acceleration takes fewer rounds.
+/// The paper's plain ADMM (ρ = 2, no relaxation, no Anderson, exact V-steps), the accelerated
+/// default (inexact V-steps) and the accelerated ADMM with exact V-steps reach the dual solver's
+/// λ, for both divergences, and acceleration takes fewer rounds.
 #[test]
 fn plain_and_accelerated_admm_reach_the_dual_lambda() {
     let inst = lcg_instance(300, 3, 3, 17);
@@ -278,14 +279,21 @@ fn plain_and_accelerated_admm_reach_the_dual_lambda() {
             .solver(Solver::Admm)
             .fit(&inst.probs, &inst.groups)
             .unwrap();
+        let exact = params
+            .clone()
+            .solver(Solver::Admm)
+            .v_step(VStep::Exact)
+            .fit(&inst.probs, &inst.groups)
+            .unwrap();
         let plain = params
             .solver(Solver::Admm)
             .rho(2.0)
             .relaxation(1.0)
             .anderson_memory(0)
+            .v_step(VStep::Exact)
             .fit(&inst.probs, &inst.groups)
             .unwrap();
-        for fp in [&fast, &plain] {
+        for fp in [&fast, &exact, &plain] {
             assert_eq!(fp.report().status, Status::Converged, "{}", fp.report());
             let diff = max_diff(dual.lambda(), fp.lambda());
             assert!(diff < AGREE, "{div:?}: |Δλ| = {diff:e}\n{}", fp.report());
