@@ -45,7 +45,7 @@
 
 use crate::constraints::Design;
 use crate::divergence::inner_solve;
-use crate::engine::{CHUNK, Lifted, Rows, add_into, chunked};
+use crate::engine::{CHUNK, Lifted, Rows, add_into, chunked, scratch};
 use crate::error::{InfoProjectionError as E, Result};
 use crate::params::{Divergence, QpSolver};
 use crate::qp;
@@ -197,20 +197,14 @@ fn round_chunk(ctx: &RoundCtx<'_>, c: usize, part: Part<'_>) -> Sums {
     let cw = c + 1;
     let sd = rows.zdim * c;
     let mut z = vec![0.0; rows.zdim];
-    let mut work = [0.0; 7 * WORK_STACK];
-    let mut heap;
-    let work: &mut [f64] = if c <= WORK_STACK {
-        &mut work[..7 * c]
-    } else {
-        heap = vec![0.0; 7 * c];
-        &mut heap
-    };
+    let (mut stack, mut heap) = ([0.0; 7 * WORK_STACK], Vec::new());
+    let work = scratch(&mut stack, &mut heap, 7 * c);
     let (u, work) = work.split_at_mut(c);
     let (y, work) = work.split_at_mut(c);
     let (a, work) = work.split_at_mut(c);
     let (g, work) = work.split_at_mut(c);
     let (r, work) = work.split_at_mut(c);
-    let (dfn, scratch) = work.split_at_mut(c);
+    let (dfn, v_scratch) = work.split_at_mut(c);
     let mut out = Sums {
         r2: 0.0,
         f2: 0.0,
@@ -220,15 +214,8 @@ fn round_chunk(ctx: &RoundCtx<'_>, c: usize, part: Part<'_>) -> Sums {
     };
     // The Gram sums live on the stack during the loop (row-to-row accumulation through the
     // heap vectors was ≈ 6 % of a round); the memory is at most a few tens in practice.
-    let mut sums_stack = [0.0; 2 * WORK_STACK];
-    let mut sums_heap;
-    let acc: &mut [f64] = if m <= WORK_STACK {
-        &mut sums_stack[..2 * m]
-    } else {
-        sums_heap = vec![0.0; 2 * m];
-        &mut sums_heap
-    };
-    let (dd, fd) = acc.split_at_mut(m);
+    let (mut acc_stack, mut acc_heap) = ([0.0; 2 * WORK_STACK], Vec::new());
+    let (dd, fd) = scratch(&mut acc_stack, &mut acc_heap, 2 * m).split_at_mut(m);
     let (mut r2, mut f2) = (0.0, 0.0);
     for j in 0..part.v.len() / c {
         let i = part.start + j;
@@ -256,7 +243,7 @@ fn round_chunk(ctx: &RoundCtx<'_>, c: usize, part: Part<'_>) -> Sums {
         };
         let vi = &mut part.v[cs.clone()];
         let sc = if part.cache.is_empty() {
-            &mut scratch[..c]
+            &mut v_scratch[..c]
         } else {
             &mut part.cache[j * cw..(j + 1) * cw]
         };

@@ -1,6 +1,7 @@
 //! Per-sample kernels: the tilt `h = ∇_v D^conj(v, p)` at `v = −u`, the conjugate value, and the
 //! ADMM inner problems (Algorithms 2 and 3 of the paper, with erratum E3).
 
+use crate::engine::scratch;
 use crate::params::Divergence;
 
 /// Largest number of Newton / fixed-point steps of a per-sample solve.
@@ -173,14 +174,8 @@ fn kl_inner(
     let mut lse = if cached { sm[c] } else { lse_at(v, sm) };
     let mut f = lse + quad(v);
     let mut steps = 0;
-    let mut stack = [0.0_f64; 5 * INNER_STACK];
-    let mut heap;
-    let work: &mut [f64] = if c <= INNER_STACK {
-        &mut stack[..5 * c]
-    } else {
-        heap = vec![0.0; 5 * c];
-        &mut heap
-    };
+    let (mut stack, mut heap) = ([0.0; 5 * INNER_STACK], Vec::new());
+    let work = scratch(&mut stack, &mut heap, 5 * c);
     let (d, work) = work.split_at_mut(c);
     let (trial, work) = work.split_at_mut(c);
     let (sm_trial, work) = work.split_at_mut(c);

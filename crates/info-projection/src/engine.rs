@@ -178,6 +178,23 @@ fn outer_add<const C: usize>(p: &[f64], y: &[f64], s: &mut [f64]) {
     }
 }
 
+/// `len` floats of scratch: the first `len` of the caller's stack array when they fit (the
+/// usual class counts and Anderson memories), else `heap`, filled with zeros. The per-row
+/// kernels then keep their work vectors out of the allocator.
+#[inline(always)]
+pub(crate) fn scratch<'a, const N: usize>(
+    stack: &'a mut [f64; N],
+    heap: &'a mut Vec<f64>,
+    len: usize,
+) -> &'a mut [f64] {
+    if len <= N {
+        &mut stack[..len]
+    } else {
+        *heap = vec![0.0; len];
+        heap
+    }
+}
+
 /// Runs `f` on fixed chunks in parallel and returns the results in chunk order.
 pub(crate) fn chunked<T: Send>(n: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
     let chunks = n.div_ceil(CHUNK);
