@@ -728,6 +728,21 @@ mod tests {
         }
     }
 
+    /// Prepared rows (known labels) and the EO design at α = 0 for a 3-class, 3-group instance.
+    fn eo_setup(probs: &DMatrix<f64>, groups: &Groups) -> (Prepared, Design) {
+        let data = prepare(
+            probs,
+            &GroupInfo::Labels(groups),
+            1e-6,
+            crate::params::RowPolicy::Strict,
+        )
+        .unwrap();
+        let m = Marginals::estimate(&data, None).unwrap();
+        let design =
+            Design::build(&[Constraint::EqualizedOdds], 0.0, &m, 3, 3, &data.kind).unwrap();
+        (data, design)
+    }
+
     /// Newton with the Hessian of `plan` and projected L-BFGS (no Hessian) reach the same
     /// binding λ to 1e-6, and Newton needs fewer dual evaluations.
     fn newton_matches_lbfgs(
@@ -772,16 +787,7 @@ mod tests {
     #[test]
     fn subsampled_newton_reaches_the_lbfgs_solution() {
         let (probs, groups) = instance(3000, 3, 3);
-        let data = prepare(
-            &probs,
-            &GroupInfo::Labels(&groups),
-            1e-6,
-            crate::params::RowPolicy::Strict,
-        )
-        .unwrap();
-        let m = Marginals::estimate(&data, None).unwrap();
-        let design =
-            Design::build(&[Constraint::EqualizedOdds], 0.0, &m, 3, 3, &data.kind).unwrap();
+        let (data, design) = eo_setup(&probs, &groups);
         let rows = Rows {
             data: &data,
             zdim: design.zdim,
@@ -805,17 +811,8 @@ mod tests {
         let probs = DMatrix::from_fn(3000, 3, |i, k| {
             probs[(i, k)].powi(6) / (0..3).map(|j| probs[(i, j)].powi(6)).sum::<f64>()
         });
-        let data = prepare(
-            &probs,
-            &GroupInfo::Labels(&groups),
-            1e-6,
-            crate::params::RowPolicy::Strict,
-        )
-        .unwrap();
+        let (data, design) = eo_setup(&probs, &groups);
         assert!(data.p.iter().any(|&v| v < 1e-3), "no small probabilities");
-        let m = Marginals::estimate(&data, None).unwrap();
-        let design =
-            Design::build(&[Constraint::EqualizedOdds], 0.0, &m, 3, 3, &data.kind).unwrap();
         let rows = Rows {
             data: &data,
             zdim: design.zdim,
