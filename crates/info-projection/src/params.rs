@@ -52,8 +52,8 @@ pub enum VStep {
     /// Newton from the previous round's solution until each sample's error in `v` is below
     /// 3 % of the last round's RMS primal residual: a relative-error inexact ADMM (Eckstein &
     /// Bertsekas 1992) with the exact fixed point.
-    /// The default: the same number of rounds as exact solves and λ equal to the tolerance, for 0.69–0.80× the
-    /// CPU time on the benchmarks (docs/benchmarks.md).
+    /// The default: the same number of rounds as exact solves and λ equal to the tolerance, for
+    /// 0.69–0.80× the CPU time on the benchmarks (docs/benchmarks.md).
     Inexact,
     /// Newton to round-off in every round, as the paper's iteration.
     Exact,
