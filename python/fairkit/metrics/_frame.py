@@ -171,6 +171,10 @@ class MetricFrame:
             out[k] = params.get("sample_weight")
         return out
 
+    def _n_present_groups(self) -> int:
+        by_group = self._summaries[self._names[0]]["by_group"]
+        return int(np.count_nonzero(~np.isnan(by_group)))
+
     # -- shaping ---------------------------------------------------------------------------
 
     def _scalar_or_series(self, key: str):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from fairkit._core import FairkitError
@@ -59,7 +60,20 @@ def _gap(rate, y_true, y_pred, sensitive_features, method, sample_weight, pos_la
         sample_params={"sample_weight": sample_weight},
         pos_label=pos_label,
     )
+    _warn_single_group(mf)
     return float(mf.difference(method=method) if kind == "difference" else mf.ratio(method=method))
+
+
+def _warn_single_group(mf) -> None:
+    # fairlearn returns a gap of 0 (ratio 1 or NaN) for one group; fairkit keeps that result for
+    # compatibility but says why it is meaningless, since the cause is usually a wrong column.
+    if mf._n_present_groups() < 2:
+        warnings.warn(
+            "the sensitive features have only one group with rows, so every gap is 0: check "
+            "sensitive_features (a gap compares at least two groups)",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def demographic_parity_difference(
@@ -114,6 +128,7 @@ def _equalized_odds(y_true, y_pred, sensitive_features, method, sample_weight, a
         sample_params={"tpr": {"sample_weight": sample_weight}, "fpr": {"sample_weight": sample_weight}},
         pos_label=pos_label,
     )
+    _warn_single_group(mf)
     key = "difference" if kind == "difference" else "ratio"
     if method == "to_overall":
         key += "_to_overall"
