@@ -35,3 +35,31 @@ __all__ = [
     "true_negative_rate",
     "true_positive_rate",
 ]
+
+from fairkit.metrics._beyond import (  # noqa: E402  (beyond fairlearn)
+    GroupMetric,
+    MulticlassGap,
+    PairwiseGap,
+    auc_by_group,
+    demographic_parity_ks,
+    equal_opportunity_ks,
+    multiclass_equalized_odds,
+    multiclass_statistical_parity,
+    partial_demographic_parity,
+    partial_equal_opportunity,
+    partial_statistical_parity,
+)
+
+__all__ += [
+    "GroupMetric",
+    "MulticlassGap",
+    "PairwiseGap",
+    "auc_by_group",
+    "demographic_parity_ks",
+    "equal_opportunity_ks",
+    "multiclass_equalized_odds",
+    "multiclass_statistical_parity",
+    "partial_demographic_parity",
+    "partial_equal_opportunity",
+    "partial_statistical_parity",
+]

@@ -12,6 +12,9 @@
 //!
 //! Every pass over the rows runs with the GIL released.
 
+mod multiclass;
+mod scores;
+
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_data::Groups;
@@ -27,6 +30,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_zero_one, m)?)?;
     m.add_function(wrap_pyfunction!(factorize_int, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate_pair, m)?)?;
+    scores::register(m)?;
+    multiclass::register(m)?;
     m.add(
         "RATES",
         RATE_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
@@ -286,6 +291,44 @@ impl GroupRates {
         d.set_item("ratio_to_overall", s.ratio_to_overall)?;
         Ok(d)
     }
+}
+
+/// Groups for the crates from codes over `names`, without the groups that have no rows (the
+/// crates reject empty groups; intersections of several features often have some), plus the
+/// declared index of every kept group.
+pub fn present_groups(
+    codes: &[i64],
+    names: Vec<String>,
+) -> Result<(Groups, Vec<usize>), MetricError> {
+    let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
+    let counts = groups.counts();
+    if !counts.contains(&0) {
+        return Ok((groups, (0..counts.len()).collect()));
+    }
+    let kept = (0..counts.len()).filter(|&g| counts[g] > 0).collect();
+    Ok((groups.compact(), kept))
+}
+
+/// A [`fair_metrics::PairwiseSummary`] as a dict: `metric`, `value` (max over pairs),
+/// `worst_pair` (indices into `groups`), `groups` (declared group indices that have rows),
+/// `matrix` (flat row-major `k × k` float64).
+pub fn pairwise_dict<'py>(
+    py: Python<'py>,
+    s: &fair_metrics::PairwiseSummary,
+    kept: Vec<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let k = s.names.len();
+    let flat: Vec<f64> = (0..k)
+        .flat_map(|a| (0..k).map(move |b| (a, b)))
+        .map(|(a, b)| s.matrix[(a, b)])
+        .collect();
+    let d = PyDict::new(py);
+    d.set_item("metric", s.metric)?;
+    d.set_item("value", s.max)?;
+    d.set_item("worst_pair", (s.worst_pair.first, s.worst_pair.second))?;
+    d.set_item("groups", kept)?;
+    d.set_item("matrix", flat.into_pyarray(py))?;
+    Ok(d)
 }
 
 /// Combines the TPR and FPR gaps of equalized odds exactly as fairlearn 0.15 does.
