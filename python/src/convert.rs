@@ -33,20 +33,33 @@ impl BinaryArray<'_> {
         self.len() == 0
     }
 
-    /// The values as `usize` labels; borrowed when the buffer already has that layout.
-    ///
-    /// Negative `int64` values become huge `usize` values, which the crates reject as labels
-    /// out of range, so no value is silently changed.
-    pub fn as_usize(&self, what: &str) -> PyResult<Cow<'_, [usize]>> {
+    /// The borrowed buffer, to be converted with [`BinarySlice::to_usize`] once the GIL is
+    /// released (the slice is `Send`, the numpy handle is not).
+    pub fn slice(&self, what: &str) -> PyResult<BinarySlice<'_>> {
+        Ok(match self {
+            BinaryArray::I64(a) => BinarySlice::I64(contiguous(a.as_slice(), what)?),
+            BinaryArray::Bool(a) => BinarySlice::Bool(contiguous(a.as_slice(), what)?),
+        })
+    }
+}
+
+/// A borrowed 0/1 buffer; see [`BinaryArray::slice`].
+#[derive(Clone, Copy)]
+pub enum BinarySlice<'a> {
+    /// `int64` values.
+    I64(&'a [i64]),
+    /// `bool` values.
+    Bool(&'a [bool]),
+}
+
+impl<'a> BinarySlice<'a> {
+    /// The values as `usize` labels: borrowed for `int64` on 64-bit targets, one widening pass
+    /// for `bool`. Negative `int64` values become huge `usize` values, which the crates reject
+    /// as labels out of range, so no value is silently changed.
+    pub fn to_usize(self) -> Cow<'a, [usize]> {
         match self {
-            BinaryArray::I64(a) => {
-                let s = contiguous(a.as_slice(), what)?;
-                Ok(i64_as_usize(s))
-            }
-            BinaryArray::Bool(a) => {
-                let s = contiguous(a.as_slice(), what)?;
-                Ok(Cow::Owned(s.iter().map(|&b| usize::from(b)).collect()))
-            }
+            BinarySlice::I64(s) => i64_as_usize(s),
+            BinarySlice::Bool(s) => Cow::Owned(s.iter().map(|&b| usize::from(b)).collect()),
         }
     }
 }

@@ -150,14 +150,14 @@ fn group_rates(
     names: Vec<String>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<GroupRates> {
-    let yt = y_true.as_usize("y_true")?;
-    let yp = y_pred.as_usize("y_pred")?;
+    let yt = y_true.slice("y_true")?;
+    let yp = y_pred.slice("y_pred")?;
     let w = weights_slice(&sample_weight)?;
     let codes = codes
         .as_ref()
         .map(|c| contiguous(c.as_slice(), "sensitive feature codes"))
         .transpose()?;
-    py.detach(|| GroupRates::build(&yt, &yp, codes, names, w))
+    py.detach(|| GroupRates::build(&yt.to_usize(), &yp.to_usize(), codes, names, w))
         .map_err(to_py_err)
 }
 

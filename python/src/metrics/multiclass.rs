@@ -42,10 +42,10 @@ fn multiclass_gap<'py>(
             )));
         }
     };
-    let pred = i64_as_usize(contiguous(y_pred.as_slice(), "y_pred")?);
+    let pred = contiguous(y_pred.as_slice(), "y_pred")?;
     let truth = y_true
         .as_ref()
-        .map(|y| contiguous(y.as_slice(), "y_true").map(i64_as_usize))
+        .map(|y| contiguous(y.as_slice(), "y_true"))
         .transpose()?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
@@ -64,9 +64,10 @@ fn multiclass_gap<'py>(
     let (gap, kept) = py
         .detach(|| {
             let (groups, kept) = present_groups(codes, names)?;
-            let gap = match &truth {
+            let pred = i64_as_usize(pred);
+            let gap = match truth.map(i64_as_usize) {
                 Some(t) if meo => {
-                    multiclass::multiclass_equalized_odds(t, &pred, n_classes, &groups, w, zd)?
+                    multiclass::multiclass_equalized_odds(&t, &pred, n_classes, &groups, w, zd)?
                 }
                 _ => multiclass::multiclass_statistical_parity(&pred, n_classes, &groups, w)?,
             };

@@ -33,13 +33,13 @@ fn ks_gap<'py>(
     let scores = contiguous(y_score.as_slice(), "y_score")?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
-    let labels = y_true.as_ref().map(|y| y.as_usize("y_true")).transpose()?;
+    let labels = y_true.as_ref().map(|y| y.slice("y_true")).transpose()?;
     let (summary, kept) = py
         .detach(|| {
             let (groups, kept) = present_groups(codes, names)?;
-            let s = match &labels {
+            let s = match labels.map(|l| l.to_usize()) {
                 None => ks::ks_statistic(scores, &groups, w)?,
-                Some(l) => ks::equal_opportunity_ks(l, scores, &groups, w)?,
+                Some(l) => ks::equal_opportunity_ks(&l, scores, &groups, w)?,
             };
             Ok::<_, MetricError>((s, kept))
         })
@@ -68,7 +68,7 @@ fn partial_gap<'py>(
     let scores = contiguous(y_score.as_slice(), "y_score")?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
-    let labels = y_true.as_ref().map(|y| y.as_usize("y_true")).transpose()?;
+    let labels = y_true.as_ref().map(|y| y.slice("y_true")).transpose()?;
     let interval = PercentileInterval::new(alpha, beta).map_err(to_py_err)?;
     let op = match (kind, threshold) {
         ("sp", _) => Partial::Statistical,
@@ -94,14 +94,14 @@ fn partial_gap<'py>(
                     partial::partial_demographic_parity(scores, &groups, w, interval, t)?
                 }
                 Partial::EqualOpportunity(t) => {
-                    let Some(l) = labels.as_deref() else {
+                    let Some(l) = labels.map(|l| l.to_usize()) else {
                         return Err(MetricError::InvalidParameter {
                             name: "y_true",
                             value: "None".into(),
                             expected: "labels (partial equal opportunity compares positives)",
                         });
                     };
-                    partial::partial_equal_opportunity(l, scores, &groups, w, interval, t)?
+                    partial::partial_equal_opportunity(&l, scores, &groups, w, interval, t)?
                 }
             };
             Ok((s, kept))
@@ -130,7 +130,7 @@ fn auc_by_group<'py>(
     names: Vec<String>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let labels = y_true.as_usize("y_true")?;
+    let labels = y_true.slice("y_true")?;
     let scores = contiguous(y_score.as_slice(), "y_score")?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
@@ -138,7 +138,7 @@ fn auc_by_group<'py>(
     let (s, kept) = py
         .detach(|| {
             let (groups, kept) = present_groups(codes, names)?;
-            let s = roc::auc_by_group(&labels, scores, &groups, w, ZeroDivision::Skip)?;
+            let s = roc::auc_by_group(&labels.to_usize(), scores, &groups, w, ZeroDivision::Skip)?;
             Ok::<_, MetricError>((s, kept))
         })
         .map_err(to_py_err)?;
