@@ -316,6 +316,7 @@ def _factorize(column: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
             )
         # fairlearn groups by value (sorted), listing only categories that occur.
         used, codes = _core_metrics.factorize_int(cat_codes)
+        codes = cat_codes if codes is None else codes
         cats = np.asarray(column.cat.categories, dtype=object)[used]
         try:
             order = np.argsort(cats, kind="stable")
@@ -327,7 +328,9 @@ def _factorize(column: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     arr = as_1d(column, f"sensitive feature {name!r}")
     check_length(arr, n, f"sensitive feature {name!r}")
     if arr.dtype.kind in "iub":
-        return _core_metrics.factorize_int(np.ascontiguousarray(arr, dtype=np.int64))
+        ints = np.ascontiguousarray(arr, dtype=np.int64)
+        uniques, codes = _core_metrics.factorize_int(ints)
+        return uniques, ints if codes is None else codes
     mask = _missing_mask(arr)
     if mask is not None and mask.any():
         row = int(np.argmax(mask))

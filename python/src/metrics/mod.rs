@@ -76,7 +76,9 @@ fn is_zero_one(py: Python<'_>, values: PyReadonlyArray1<'_, i64>) -> PyResult<bo
     Ok(py.detach(|| s.iter().all(|&v| (v as u64) <= 1)))
 }
 
-/// Sorted distinct values and the code (index into them) of every row.
+/// Sorted distinct values and the code (index into them) of every row; `None` for the codes
+/// when the values already are their own codes (exactly `0..k` occur), so the caller can pass
+/// the input array on without the allocation and copy of a new code array.
 ///
 /// Small value ranges (the usual group ids) use a lookup table, two passes; wide ranges sort
 /// the distinct values and binary-search each row.
@@ -84,17 +86,24 @@ fn is_zero_one(py: Python<'_>, values: PyReadonlyArray1<'_, i64>) -> PyResult<bo
 fn factorize_int<'py>(
     py: Python<'py>,
     values: PyReadonlyArray1<'py, i64>,
-) -> PyResult<(Int64Array<'py>, Int64Array<'py>)> {
+) -> PyResult<(Int64Array<'py>, Option<Int64Array<'py>>)> {
     let s = contiguous(values.as_slice(), "sensitive feature")?;
-    let (uniques, codes) = py.detach(|| factorize(s));
-    Ok((uniques.into_pyarray(py), codes.into_pyarray(py)))
+    let (uniques, codes) = py.detach(|| factorize_lazy(s));
+    Ok((uniques.into_pyarray(py), codes.map(|c| c.into_pyarray(py))))
+}
+
+/// See [`factorize_int`]; always returns the codes.
+pub fn factorize(values: &[i64]) -> (Vec<i64>, Vec<i64>) {
+    let (uniques, codes) = factorize_lazy(values);
+    let codes = codes.unwrap_or_else(|| values.to_vec());
+    (uniques, codes)
 }
 
 /// See [`factorize_int`].
-pub fn factorize(values: &[i64]) -> (Vec<i64>, Vec<i64>) {
+pub fn factorize_lazy(values: &[i64]) -> (Vec<i64>, Option<Vec<i64>>) {
     const TABLE_LIMIT: u64 = 1 << 20;
     let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Some(Vec::new()));
     };
     let span = hi.abs_diff(lo);
     if span < TABLE_LIMIT {
@@ -110,8 +119,11 @@ pub fn factorize(values: &[i64]) -> (Vec<i64>, Vec<i64>) {
                 uniques.push(lo + i as i64);
             }
         }
+        if lo == 0 && uniques.len() as u64 == span + 1 {
+            return (uniques, None);
+        }
         let codes = values.iter().map(|&v| rank[offset(v)]).collect();
-        (uniques, codes)
+        (uniques, Some(codes))
     } else {
         let mut uniques = values.to_vec();
         uniques.sort_unstable();
@@ -121,7 +133,7 @@ pub fn factorize(values: &[i64]) -> (Vec<i64>, Vec<i64>) {
             // Every value is among the uniques, so the search always succeeds.
             .map(|v| uniques.binary_search(v).unwrap_or(0) as i64)
             .collect();
-        (uniques, codes)
+        (uniques, Some(codes))
     }
 }
 
@@ -379,6 +391,9 @@ mod tests {
         assert_eq!(u, vec![i64::MIN, 0, i64::MAX]);
         assert_eq!(c, vec![2, 0, 1, 2]);
         assert_eq!(factorize(&[]), (vec![], vec![]));
+        // Values that are their own codes are not copied.
+        assert_eq!(factorize_lazy(&[2, 0, 1, 1]), (vec![0, 1, 2], None));
+        assert_eq!(factorize_lazy(&[2, 0, 2]).1, Some(vec![1, 0, 1]));
     }
 
     #[test]
