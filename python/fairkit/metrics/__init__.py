@@ -63,3 +63,12 @@ __all__ += [
     "partial_equal_opportunity",
     "partial_statistical_parity",
 ]
+
+from fairkit.metrics._intervals import (  # noqa: E402  (confidence intervals)
+    GapInterval,
+    RateIntervals,
+    gap_interval,
+    rate_intervals,
+)
+
+__all__ += ["GapInterval", "RateIntervals", "gap_interval", "rate_intervals"]

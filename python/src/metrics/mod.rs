@@ -12,6 +12,7 @@
 //!
 //! Every pass over the rows runs with the GIL released.
 
+mod intervals;
 mod multiclass;
 mod scores;
 
@@ -32,6 +33,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aggregate_pair, m)?)?;
     scores::register(m)?;
     multiclass::register(m)?;
+    intervals::register(m)?;
     m.add(
         "RATES",
         RATE_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
