@@ -90,7 +90,7 @@ pub fn group_colour(i: usize, n: usize) -> Rgb {
         return series_colour(i);
     }
     // Alternate two lightness levels so neighbouring hues stay distinguishable.
-    let light = if i % 2 == 0 { 0.42 } else { 0.55 };
+    let light = if i.is_multiple_of(2) { 0.42 } else { 0.55 };
     hsl((i % n) as f64 / n as f64, 0.7, light)
 }
 
