@@ -305,7 +305,8 @@ fn score_ccdf_marks_the_ks_point() {
             "a",
             "b",
             "KS = 0.200",
-            "KS = 0.200 (a vs b, t = 0.300)",
+            "KS = 0.200 at t = 0.300",
+            "between a and b",
         ],
     );
 }
