@@ -13,13 +13,6 @@
 
 mod experiments;
 mod models;
-mod plot;
-mod plot_bars;
-mod plot_frontier;
-mod plot_lines;
-mod plot_svm;
-mod plot_tradeoff;
-mod plot_trajectory;
 mod report;
 mod test_cmd;
 
