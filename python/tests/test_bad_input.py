@@ -12,6 +12,9 @@ from hypothesis.extra import numpy as hnp
 import fairkit
 import fairkit.metrics as fk
 
+# Single-group inputs are drawn on purpose; their UserWarning is tested in test_bad_input.py.
+pytestmark = pytest.mark.filterwarnings("ignore:the sensitive features have only one group")
+
 Y = np.array([1, 0, 1, 1, 0, 0])
 P = np.array([1, 1, 0, 1, 0, 1])
 SF = np.array(["a", "a", "a", "b", "b", "b"])

@@ -21,6 +21,9 @@ from hypothesis import strategies as st
 
 import fairkit.metrics as fk
 
+# Single-group inputs are drawn on purpose; their UserWarning is tested in test_bad_input.py.
+pytestmark = pytest.mark.filterwarnings("ignore:the sensitive features have only one group")
+
 TOL = 1e-12
 METHODS = ("between_groups", "to_overall")
 AGGS = ("worst_case", "mean")
