@@ -330,6 +330,8 @@ def _factorize(column: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     if arr.dtype.kind in "iub":
         ints = np.ascontiguousarray(arr, dtype=np.int64)
         uniques, codes = _core_metrics.factorize_int(ints)
+        if arr.dtype.kind == "b":  # keep the labels False/True, as fairlearn's index has them
+            uniques = uniques.astype(bool)
         return uniques, ints if codes is None else codes
     mask = _missing_mask(arr)
     if mask is not None and mask.any():

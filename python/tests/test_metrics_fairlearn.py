@@ -228,6 +228,18 @@ def test_categorical_features_group_by_value_like_fairlearn():
         assert_same_series(ours.by_group[col], theirs.by_group[col], col)
 
 
+def test_bool_and_float_features_keep_their_values_as_group_labels():
+    rng = np.random.default_rng(5)
+    n = 200
+    yt, yp = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    for sf in (rng.random(n) < 0.5, rng.choice([0.5, 1.5, 2.25], n)):
+        ours, theirs = _frames(yt, yp, pd.Series(sf, name="f"), None)
+        assert [type(v) for v in ours.by_group.index] == [type(v) for v in theirs.by_group.index]
+        assert list(ours.by_group.index) == list(theirs.by_group.index)
+        for col in theirs.by_group.columns:
+            assert_same_series(ours.by_group[col], theirs.by_group[col], col)
+
+
 def test_inputs_of_every_container_give_the_same_numbers():
     rng = np.random.default_rng(3)
     n = 300
