@@ -5,6 +5,7 @@
 //! cargo xtask repro audit              # one experiment, full mode, into docs/results/
 //! cargo xtask repro --all --out DIR    # everything, full mode, into DIR
 //! cargo xtask list                     # the registry
+//! cargo xtask test                     # every test: cargo test --workspace + pytest
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -13,6 +14,7 @@
 mod experiments;
 mod models;
 mod report;
+mod test_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -43,6 +45,8 @@ enum Command {
     },
     /// List the registered experiments.
     List,
+    /// Run every test: `cargo test --workspace`, then the Python package's pytest suite.
+    Test(test_cmd::TestArgs),
 }
 
 fn workspace_root() -> PathBuf {
@@ -53,6 +57,7 @@ fn workspace_root() -> PathBuf {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Test(args) => test_cmd::run(&workspace_root(), &args),
         Command::List => {
             for e in experiments::registry() {
                 println!("{:<20} {}", e.name(), e.description());

@@ -1,0 +1,446 @@
+//! `fairkit._core.metrics`: grouped confusion rates with fairlearn's conventions.
+//!
+//! The rates and gaps come from `fair_metrics` ([`GroupConfusion`], [`GroupSummary`]); this
+//! module adds only what fairlearn defines differently and what Python needs:
+//!
+//! - **Zero denominators**: a group without positives has TPR 0 (sklearn's `nan_to_num`), i.e.
+//!   [`ZeroDivision::Zero`].
+//! - **Ratios of zeros**: fairlearn divides 0 by 0 and reports NaN where the crate reports 1
+//!   (see [`fairlearn_ratios`]).
+//! - **Absent groups**: several sensitive features span the Cartesian product of their values;
+//!   combinations without rows are NaN rows (fairlearn's `reindex`), skipped by min/max/gaps.
+//!
+//! Every pass over the rows runs with the GIL released.
+
+mod intervals;
+mod multiclass;
+mod scores;
+
+use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
+use crate::errors::{invalid, to_py_err};
+use fair_data::Groups;
+use fair_metrics::{GroupConfusion, GroupSummary, MetricError, Rate, ZeroDivision};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Adds the metric functions and classes to `fairkit._core.metrics`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GroupRates>()?;
+    m.add_function(wrap_pyfunction!(group_rates, m)?)?;
+    m.add_function(wrap_pyfunction!(is_zero_one, m)?)?;
+    m.add_function(wrap_pyfunction!(factorize_int, m)?)?;
+    m.add_function(wrap_pyfunction!(aggregate_pair, m)?)?;
+    scores::register(m)?;
+    multiclass::register(m)?;
+    intervals::register(m)?;
+    m.add(
+        "RATES",
+        RATE_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+    )?;
+    Ok(())
+}
+
+/// Python names of the rates, in the crate's [`Rate`] terms.
+const RATE_NAMES: [(&str, Rate); 8] = [
+    ("selection_rate", Rate::Selection),
+    ("true_positive_rate", Rate::TruePositive),
+    ("false_positive_rate", Rate::FalsePositive),
+    ("true_negative_rate", Rate::TrueNegative),
+    ("false_negative_rate", Rate::FalseNegative),
+    ("precision", Rate::Precision),
+    ("accuracy", Rate::Accuracy),
+    ("error_rate", Rate::Error),
+];
+
+/// The [`Rate`] named `name` in Python.
+pub fn rate_by_name(name: &str) -> PyResult<Rate> {
+    RATE_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, r)| *r)
+        .ok_or_else(|| {
+            let known: Vec<&str> = RATE_NAMES.iter().map(|(n, _)| *n).collect();
+            invalid(format!(
+                "unknown rate {name:?}: expected one of {}",
+                known.join(", ")
+            ))
+        })
+}
+
+/// A numpy `int64` array owned by Python.
+type Int64Array<'py> = Bound<'py, PyArray1<i64>>;
+
+/// True when every value is 0 or 1 (decides whether labels can be used without re-encoding).
+#[pyfunction]
+fn is_zero_one(py: Python<'_>, values: PyReadonlyArray1<'_, i64>) -> PyResult<bool> {
+    let s = contiguous(values.as_slice(), "labels")?;
+    Ok(py.detach(|| s.iter().all(|&v| (v as u64) <= 1)))
+}
+
+/// Sorted distinct values and the code (index into them) of every row; `None` for the codes
+/// when the values already are their own codes (exactly `0..k` occur), so the caller can pass
+/// the input array on without the allocation and copy of a new code array.
+///
+/// Small value ranges (the usual group ids) use a lookup table, two passes; wide ranges sort
+/// the distinct values and binary-search each row.
+#[pyfunction]
+fn factorize_int<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, i64>,
+) -> PyResult<(Int64Array<'py>, Option<Int64Array<'py>>)> {
+    let s = contiguous(values.as_slice(), "sensitive feature")?;
+    let (uniques, codes) = py.detach(|| factorize_lazy(s));
+    Ok((uniques.into_pyarray(py), codes.map(|c| c.into_pyarray(py))))
+}
+
+/// See [`factorize_int`]; always returns the codes.
+pub fn factorize(values: &[i64]) -> (Vec<i64>, Vec<i64>) {
+    let (uniques, codes) = factorize_lazy(values);
+    let codes = codes.unwrap_or_else(|| values.to_vec());
+    (uniques, codes)
+}
+
+/// See [`factorize_int`].
+pub fn factorize_lazy(values: &[i64]) -> (Vec<i64>, Option<Vec<i64>>) {
+    const TABLE_LIMIT: u64 = 1 << 20;
+    let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+        return (Vec::new(), Some(Vec::new()));
+    };
+    let span = hi.abs_diff(lo);
+    if span < TABLE_LIMIT {
+        let offset = |v: i64| v.abs_diff(lo) as usize;
+        let mut rank = vec![-1_i64; span as usize + 1];
+        for &v in values {
+            rank[offset(v)] = 0;
+        }
+        let mut uniques = Vec::new();
+        for (i, r) in rank.iter_mut().enumerate() {
+            if *r == 0 {
+                *r = uniques.len() as i64;
+                uniques.push(lo + i as i64);
+            }
+        }
+        if lo == 0 && uniques.len() as u64 == span + 1 {
+            return (uniques, None);
+        }
+        let codes = values.iter().map(|&v| rank[offset(v)]).collect();
+        (uniques, Some(codes))
+    } else {
+        let mut uniques = values.to_vec();
+        uniques.sort_unstable();
+        uniques.dedup();
+        let codes = values
+            .iter()
+            // Every value is among the uniques, so the search always succeeds.
+            .map(|v| uniques.binary_search(v).unwrap_or(0) as i64)
+            .collect();
+        (uniques, Some(codes))
+    }
+}
+
+/// Per-group confusion counts of one set of rows, from which every rate summary is read.
+///
+/// Groups are the `names` (one per code, Cartesian product order for several features); groups
+/// without rows are kept as NaN rows.
+#[pyclass(frozen, module = "fairkit._core.metrics")]
+pub struct GroupRates {
+    confusion: GroupConfusion,
+    /// For each declared group, its index in `confusion` (None = no rows).
+    slot: Vec<Option<usize>>,
+}
+
+/// Counts `y_true` against `y_pred` (0/1, `int64` or `bool`) per group.
+///
+/// `codes` are group codes in `0..len(names)` (None = one group, for the ungrouped
+/// functions); `sample_weight` finite and `>= 0`.
+#[pyfunction]
+#[pyo3(signature = (y_true, y_pred, codes, names, sample_weight=None))]
+fn group_rates(
+    py: Python<'_>,
+    y_true: BinaryArray<'_>,
+    y_pred: BinaryArray<'_>,
+    codes: Option<PyReadonlyArray1<'_, i64>>,
+    names: Vec<String>,
+    sample_weight: Option<PyReadonlyArray1<'_, f64>>,
+) -> PyResult<GroupRates> {
+    let yt = y_true.slice("y_true")?;
+    let yp = y_pred.slice("y_pred")?;
+    let w = weights_slice(&sample_weight)?;
+    let codes = codes
+        .as_ref()
+        .map(|c| contiguous(c.as_slice(), "sensitive feature codes"))
+        .transpose()?;
+    py.detach(|| GroupRates::build(&yt.to_usize(), &yp.to_usize(), codes, names, w))
+        .map_err(to_py_err)
+}
+
+impl GroupRates {
+    /// Builds the counts; see [`group_rates`].
+    pub fn build(
+        y_true: &[usize],
+        y_pred: &[usize],
+        codes: Option<&[i64]>,
+        names: Vec<String>,
+        weights: Option<&[f64]>,
+    ) -> Result<Self, MetricError> {
+        let n_declared = names.len();
+        let codes = match codes {
+            Some(c) => i64_as_usize(c).into_owned(),
+            None => vec![0; y_true.len()],
+        };
+        let groups = Groups::new(codes, names)?;
+        match GroupConfusion::new(y_true, y_pred, &groups, weights) {
+            Ok(confusion) => Ok(Self {
+                confusion,
+                slot: (0..n_declared).map(Some).collect(),
+            }),
+            Err(MetricError::EmptyGroup { .. }) if groups.counts().contains(&0) => {
+                // Combinations of several features that never occur: drop them for the
+                // crate, keep them as NaN rows for the caller. A group with rows but zero
+                // weight is still an error (reported by the retry).
+                let counts = groups.counts();
+                let compact = groups.compact();
+                let confusion = GroupConfusion::new(y_true, y_pred, &compact, weights)?;
+                let mut next = 0;
+                let slot = counts
+                    .iter()
+                    .map(|&c| {
+                        (c > 0).then(|| {
+                            next += 1;
+                            next - 1
+                        })
+                    })
+                    .collect();
+                Ok(Self { confusion, slot })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// One rate overall and per declared group with fairlearn's conventions.
+    pub fn fairlearn_summary(&self, rate: Rate) -> Result<FairlearnSummary, MetricError> {
+        let s = self.confusion.summary(rate, ZeroDivision::Zero)?;
+        let by_group = self
+            .slot
+            .iter()
+            .map(|slot| slot.and_then(|k| s.by_group[k]).unwrap_or(f64::NAN))
+            .collect();
+        let (ratio, ratio_to_overall) = fairlearn_ratios(&s);
+        Ok(FairlearnSummary {
+            overall: s.overall,
+            by_group,
+            group_min: s.group_min,
+            group_max: s.group_max,
+            difference: s.difference,
+            difference_to_overall: s.difference_to_overall,
+            ratio,
+            ratio_to_overall,
+        })
+    }
+}
+
+/// A rate summarized as fairlearn's `MetricFrame` does (NaN for absent groups and 0/0 ratios).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairlearnSummary {
+    /// The rate on all rows.
+    pub overall: f64,
+    /// The rate per declared group, NaN for a group without rows.
+    pub by_group: Vec<f64>,
+    /// Smallest group rate.
+    pub group_min: f64,
+    /// Largest group rate.
+    pub group_max: f64,
+    /// `group_max − group_min`.
+    pub difference: f64,
+    /// `max |rate_g − overall|`.
+    pub difference_to_overall: f64,
+    /// `group_min / group_max`, NaN when both are 0.
+    pub ratio: f64,
+    /// `min_g min(rate_g / overall, overall / rate_g)`, NaN when the overall rate is 0.
+    pub ratio_to_overall: f64,
+}
+
+/// fairlearn's ratios from the crate's summary.
+///
+/// The crate reports a ratio of two zeros as 1 (no disparity); fairlearn computes `0 / 0` in
+/// pandas and reports NaN. Between groups that happens exactly when the largest group rate is
+/// 0. To the overall value, fairlearn divides each group by the overall rate: when that is 0,
+/// every group rate is 0 too (rates are non-negative and the pooled numerator is the sum of the
+/// group numerators), so every quotient is NaN and so is their minimum. Elsewhere the crate's
+/// values are fairlearn's.
+pub fn fairlearn_ratios(s: &GroupSummary) -> (f64, f64) {
+    let ratio = if s.group_max > 0.0 { s.ratio } else { f64::NAN };
+    let to_overall = if s.overall > 0.0 {
+        s.ratio_to_overall
+    } else {
+        f64::NAN
+    };
+    (ratio, to_overall)
+}
+
+#[pymethods]
+impl GroupRates {
+    /// Number of declared groups (NaN rows included).
+    #[getter]
+    fn n_groups(&self) -> usize {
+        self.slot.len()
+    }
+
+    /// `rate` overall and per group with its gaps, as a dict with keys `overall`, `by_group`
+    /// (float64 array, NaN for groups without rows), `group_min`, `group_max`, `difference`,
+    /// `difference_to_overall`, `ratio`, `ratio_to_overall`.
+    fn summary<'py>(&self, py: Python<'py>, rate: &str) -> PyResult<Bound<'py, PyDict>> {
+        let s = self
+            .fairlearn_summary(rate_by_name(rate)?)
+            .map_err(to_py_err)?;
+        let d = PyDict::new(py);
+        d.set_item("overall", s.overall)?;
+        d.set_item("by_group", s.by_group.into_pyarray(py))?;
+        d.set_item("group_min", s.group_min)?;
+        d.set_item("group_max", s.group_max)?;
+        d.set_item("difference", s.difference)?;
+        d.set_item("difference_to_overall", s.difference_to_overall)?;
+        d.set_item("ratio", s.ratio)?;
+        d.set_item("ratio_to_overall", s.ratio_to_overall)?;
+        Ok(d)
+    }
+}
+
+/// Groups for the crates from codes over `names`, without the groups that have no rows (the
+/// crates reject empty groups; intersections of several features often have some), plus the
+/// declared index of every kept group.
+pub fn present_groups(
+    codes: &[i64],
+    names: Vec<String>,
+) -> Result<(Groups, Vec<usize>), MetricError> {
+    let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
+    let counts = groups.counts();
+    if !counts.contains(&0) {
+        return Ok((groups, (0..counts.len()).collect()));
+    }
+    let kept = (0..counts.len()).filter(|&g| counts[g] > 0).collect();
+    Ok((groups.compact(), kept))
+}
+
+/// A [`fair_metrics::PairwiseSummary`] as a dict: `metric`, `value` (max over pairs),
+/// `worst_pair` (indices into `groups`), `groups` (declared group indices that have rows),
+/// `matrix` (flat row-major `k × k` float64).
+pub fn pairwise_dict<'py>(
+    py: Python<'py>,
+    s: &fair_metrics::PairwiseSummary,
+    kept: Vec<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let k = s.names.len();
+    let flat: Vec<f64> = (0..k)
+        .flat_map(|a| (0..k).map(move |b| (a, b)))
+        .map(|(a, b)| s.matrix[(a, b)])
+        .collect();
+    let d = PyDict::new(py);
+    d.set_item("metric", s.metric)?;
+    d.set_item("value", s.max)?;
+    d.set_item("worst_pair", (s.worst_pair.first, s.worst_pair.second))?;
+    d.set_item("groups", kept)?;
+    d.set_item("matrix", flat.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// Combines the TPR and FPR gaps of equalized odds exactly as fairlearn 0.15 does.
+///
+/// `agg = "worst_case"`: Python's builtin `max` (differences) or `min` (ratios) over
+/// `(first, second)` = (TPR gap, FPR gap), which keeps `first` unless `second` compares
+/// strictly better, so a NaN first value wins and a NaN second value loses.
+/// `agg = "mean"`: pandas' NaN-skipping mean.
+#[pyfunction]
+fn aggregate_pair(first: f64, second: f64, agg: &str, worst: &str) -> PyResult<f64> {
+    match agg {
+        "worst_case" => {
+            let better = match worst {
+                "max" => second > first,
+                "min" => second < first,
+                other => {
+                    return Err(invalid(format!(
+                        "worst must be 'max' or 'min', got {other:?}"
+                    )));
+                }
+            };
+            Ok(if better { second } else { first })
+        }
+        "mean" => Ok(match (first.is_nan(), second.is_nan()) {
+            (false, false) => 0.5 * (first + second),
+            (false, true) => first,
+            (true, false) => second,
+            (true, true) => f64::NAN,
+        }),
+        other => Err(invalid(format!(
+            "agg must be one of 'worst_case' or 'mean', got {other:?}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn factorize_small_and_wide_ranges_agree() {
+        let small = [5_i64, -2, 5, 7, -2];
+        let (u, c) = factorize(&small);
+        assert_eq!(u, vec![-2, 5, 7]);
+        assert_eq!(c, vec![1, 0, 1, 2, 0]);
+        let wide = [i64::MAX, i64::MIN, 0, i64::MAX];
+        let (u, c) = factorize(&wide);
+        assert_eq!(u, vec![i64::MIN, 0, i64::MAX]);
+        assert_eq!(c, vec![2, 0, 1, 2]);
+        assert_eq!(factorize(&[]), (vec![], vec![]));
+        // Values that are their own codes are not copied.
+        assert_eq!(factorize_lazy(&[2, 0, 1, 1]), (vec![0, 1, 2], None));
+        assert_eq!(factorize_lazy(&[2, 0, 2]).1, Some(vec![1, 0, 1]));
+    }
+
+    #[test]
+    fn absent_groups_are_nan_rows() {
+        let r = GroupRates::build(
+            &[1, 0, 1, 1],
+            &[1, 0, 0, 1],
+            Some(&[0, 0, 2, 2]),
+            vec!["a".into(), "b".into(), "c".into()],
+            None,
+        )
+        .unwrap();
+        let s = r.fairlearn_summary(Rate::TruePositive).unwrap();
+        assert!(s.by_group[1].is_nan());
+        assert_eq!(s.by_group[0].to_bits(), 1.0_f64.to_bits());
+        assert_eq!(s.by_group[2].to_bits(), 0.5_f64.to_bits());
+        assert!((s.difference - 0.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn zero_ratios_are_nan_like_fairlearn() {
+        let r = GroupRates::build(
+            &[0, 0],
+            &[0, 0],
+            Some(&[0, 1]),
+            vec!["a".into(), "b".into()],
+            None,
+        )
+        .unwrap();
+        let s = r.fairlearn_summary(Rate::Selection).unwrap();
+        assert!(s.ratio.is_nan() && s.ratio_to_overall.is_nan());
+        assert!(s.difference.abs() < 1e-15);
+    }
+
+    #[test]
+    fn zero_weight_group_is_an_error() {
+        let err = GroupRates::build(
+            &[1, 0],
+            &[1, 0],
+            Some(&[0, 1]),
+            vec!["a".into(), "b".into()],
+            Some(&[1.0, 0.0]),
+        )
+        .err()
+        .unwrap();
+        assert!(err.to_string().contains("\"b\""), "{err}");
+    }
+}

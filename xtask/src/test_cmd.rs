@@ -1,0 +1,155 @@
+//! `cargo xtask test`: every test of the repository in one command.
+//!
+//! 1. `cargo test --workspace` (the Rust crates, the workspace tests, the binding crate's unit
+//!    tests);
+//! 2. a virtual environment at `<target dir>/py-venv` (created with `python3 -m venv` on first
+//!    use, reused afterwards);
+//! 3. `pip install -r python/requirements-test.txt` (pinned test dependencies from PyPI; skipped
+//!    when the venv already holds exactly this file's pins);
+//! 4. `maturin develop --release` builds the `fairkit` package into the venv;
+//! 5. `pytest python/tests`.
+//!
+//! Any failing step stops the run with the step's name and command. Only the Rust toolchain
+//! and CPython with `venv`/`pip` are needed; set `FAIRKIT_PYTHON` to choose the interpreter.
+
+use clap::Args;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// Options of `cargo xtask test`.
+#[derive(Args, Debug)]
+pub struct TestArgs {
+    /// Skip `cargo test --workspace` (only the Python suite).
+    #[arg(long)]
+    skip_rust: bool,
+    /// Skip the Python package build and pytest (only `cargo test --workspace`).
+    #[arg(long)]
+    skip_python: bool,
+    /// Extra arguments for pytest (after `--`), e.g. `-- -k metrics -x`.
+    #[arg(last = true)]
+    pytest_args: Vec<String>,
+}
+
+/// Runs the steps; prints which one failed.
+pub fn run(root: &Path, args: &TestArgs) -> ExitCode {
+    match run_steps(root, args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("cargo xtask test FAILED: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    if !args.skip_rust {
+        step(
+            "cargo test --workspace",
+            Command::new(&cargo)
+                .args(["test", "--workspace"])
+                .current_dir(root),
+        )?;
+    }
+    if args.skip_python {
+        return Ok(());
+    }
+    let target = target_dir(root);
+    let venv = target.join("py-venv");
+    let python = venv_python(&venv);
+    if !python.exists() {
+        let base = std::env::var_os("FAIRKIT_PYTHON").unwrap_or_else(|| "python3".into());
+        step(
+            "create the Python virtual environment",
+            Command::new(&base).arg("-m").arg("venv").arg(&venv),
+        )?;
+    }
+    let requirements = root.join("python/requirements-test.txt");
+    let wanted = std::fs::read_to_string(&requirements)
+        .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
+    let stamp = venv.join("fairkit-requirements-test.txt");
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
+        step(
+            "pip install the test requirements",
+            Command::new(&python)
+                .args(["-m", "pip", "install", "--disable-pip-version-check", "-r"])
+                .arg(&requirements),
+        )?;
+        std::fs::write(&stamp, &wanted)
+            .map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    }
+    step(
+        "build the fairkit package (maturin develop --release)",
+        venv_command(&venv, "maturin")
+            .args(["develop", "--release", "--manifest-path"])
+            .arg(root.join("python/Cargo.toml"))
+            .current_dir(root),
+    )?;
+    let mut pytest = venv_command(&venv, "python");
+    pytest
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(root.join("python/tests"))
+        .args(&args.pytest_args)
+        .current_dir(root.join("python"));
+    step("pytest python/tests", &mut pytest)
+}
+
+/// Runs `cmd`, streaming its output; an error names `what` and the command.
+fn step(what: &str, cmd: &mut Command) -> Result<(), String> {
+    println!("== {what} ==");
+    let start = Instant::now();
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{what}: cannot start {:?}: {e}", cmd.get_program()))?;
+    if !status.success() {
+        return Err(format!("{what}: {cmd:?} exited with {status}"));
+    }
+    println!(
+        "== {what}: ok in {:.1} s ==\n",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Cargo's target directory: `CARGO_TARGET_DIR` when set, else `<root>/target`.
+fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        }
+        None => root.join("target"),
+    }
+}
+
+fn venv_bin(venv: &Path) -> PathBuf {
+    venv.join(if cfg!(windows) { "Scripts" } else { "bin" })
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    venv_bin(venv).join(if cfg!(windows) {
+        "python.exe"
+    } else {
+        "python"
+    })
+}
+
+/// A command from the venv's bin directory, run as if the venv were activated (maturin finds
+/// the venv through `VIRTUAL_ENV`).
+fn venv_command(venv: &Path, program: &str) -> Command {
+    let bin = venv_bin(venv);
+    let mut cmd = Command::new(bin.join(program));
+    let mut path = OsString::from(bin.as_os_str());
+    if let Some(old) = std::env::var_os("PATH") {
+        path.push(if cfg!(windows) { ";" } else { ":" });
+        path.push(old);
+    }
+    cmd.env("VIRTUAL_ENV", venv).env("PATH", path);
+    cmd
+}
