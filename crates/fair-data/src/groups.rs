@@ -45,17 +45,49 @@ impl Groups {
         Ok(Self { codes, names })
     }
 
-    /// Builds groups from codes alone; groups are named `"0"`, `"1"`, … up to the largest code.
+    /// Builds groups from integer ids alone: one group per **distinct** id, in increasing order,
+    /// named by the id (`"0"`, `"7"`, `"1000000"`, …).
+    ///
+    /// Ids need not be dense: raw ids such as 1,000,000, 2^40 or `usize::MAX` are re-coded to
+    /// `0..k` (k = number of distinct ids), so memory never grows with an id's value. Dense ids
+    /// `0..k` that all occur keep their codes (no re-coding).
     ///
     /// # Errors
     /// [`DataError::Empty`] for an empty slice.
+    ///
+    /// # Examples
+    /// ```
+    /// use fair_data::Groups;
+    /// let g = Groups::from_codes(&[1_000_000, 7, 1_000_000, usize::MAX])?;
+    /// assert_eq!(g.names(), &["7", "1000000", &usize::MAX.to_string()]);
+    /// assert_eq!(g.codes(), &[1, 0, 1, 2]);
+    /// # Ok::<(), fair_data::DataError>(())
+    /// ```
     pub fn from_codes(codes: &[usize]) -> Result<Self> {
-        let n = codes.iter().max().map(|m| m + 1).ok_or(DataError::Empty {
+        let max = *codes.iter().max().ok_or(DataError::Empty {
             what: "group codes",
         })?;
+        // Dense fast path: ids below the row count, checked with a bitmap no larger than the rows.
+        if max < codes.len() {
+            let mut seen = vec![false; max + 1];
+            codes.iter().for_each(|&c| seen[c] = true);
+            if seen.iter().all(|&s| s) {
+                return Ok(Self {
+                    codes: codes.to_vec(),
+                    names: (0..=max).map(|i| i.to_string()).collect(),
+                });
+            }
+        }
+        let mut distinct = codes.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let dense = codes
+            .iter()
+            .map(|c| distinct.binary_search(c).unwrap_or_default())
+            .collect();
         Ok(Self {
-            codes: codes.to_vec(),
-            names: (0..n).map(|i| i.to_string()).collect(),
+            codes: dense,
+            names: distinct.iter().map(|i| i.to_string()).collect(),
         })
     }
 

@@ -75,3 +75,25 @@ proptest! {
         prop_assert_eq!(g.generate().unwrap(), g.generate().unwrap());
     }
 }
+
+proptest! {
+    /// Any ids — sparse, huge, up to usize::MAX — give one group per distinct id, named by the id,
+    /// with codes in id order; nothing is sized by an id's value.
+    #[test]
+    fn from_codes_recodes_any_ids(
+        ids in prop::collection::vec(
+            prop_oneof![0usize..5, Just(usize::MAX), Just(1usize << 40), any::<usize>()],
+            1..60,
+        )
+    ) {
+        let g = Groups::from_codes(&ids).unwrap();
+        let mut distinct = ids.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        prop_assert_eq!(g.n_groups(), distinct.len());
+        for (row, &id) in ids.iter().enumerate() {
+            prop_assert_eq!(g.names()[g.codes()[row]].parse::<usize>().unwrap(), id);
+        }
+        prop_assert!(g.counts().iter().all(|&c| c > 0));
+    }
+}

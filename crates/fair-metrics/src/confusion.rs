@@ -222,6 +222,12 @@ impl GroupConfusion {
                 accumulate(y_true, y_pred, groups.codes(), groups.n_groups(), w)?
             }
         };
+        // Finite weights can still sum past f64::MAX; say so instead of failing later on a NaN.
+        if let Some(g) = cells.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
+            return Err(MetricError::WeightOverflow {
+                group: groups.names()[g].clone(),
+            });
+        }
         let by_group: Vec<ConfusionCounts> = cells
             .iter()
             .map(|c| ConfusionCounts {

@@ -225,6 +225,11 @@ fn weights_summing_past_f64_max_are_named() {
         Err(MetricError::WeightOverflow { group }) => assert_eq!(group, "a"),
         other => panic!("{other:?}"),
     }
+    // The one-pass GroupConfusion names the same problem.
+    assert!(matches!(
+        GroupConfusion::new(&[1, 1, 1], &[1, 1, 1], &g, Some(&[1e308, 1e308, 1e308])),
+        Err(MetricError::WeightOverflow { .. })
+    ));
 }
 
 #[test]
