@@ -240,6 +240,64 @@ impl GroupConfusion {
         Self::from_counts(groups.names().to_vec(), by_group)
     }
 
+    /// Counts per group code from **borrowed** codes, for callers whose codes live in someone
+    /// else's buffer (a numpy array, an Arrow column): no [`Groups`] and no copy of the codes.
+    /// Groups without rows get all-zero counts (combine with [`GroupConfusion::from_counts`]
+    /// after dropping or naming them).
+    ///
+    /// # Errors
+    /// As [`GroupConfusion::new`], plus [`MetricError::InvalidParameter`] for a code
+    /// `>= n_groups` (the message names the row) and [`MetricError::WeightOverflow`] (the group is
+    /// named by its code).
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::GroupConfusion;
+    /// let counts = GroupConfusion::count_codes(&[1, 0, 1], &[1, 1, 0], &[0, 2, 2], 3, None)?;
+    /// assert_eq!((counts[0].tp, counts[1].total(), counts[2].fp + counts[2].fn_), (1.0, 0.0, 2.0));
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn count_codes(
+        y_true: &[usize],
+        y_pred: &[usize],
+        codes: &[usize],
+        n_groups: usize,
+        weights: Option<&[f64]>,
+    ) -> Result<Vec<ConfusionCounts>> {
+        let n = y_true.len();
+        check_nonempty("labels", n)?;
+        check_len("predictions", n, y_pred.len())?;
+        check_len("groups", n, codes.len())?;
+        if let Some(row) = codes.iter().position(|&c| c >= n_groups) {
+            return Err(MetricError::InvalidParameter {
+                name: "group code",
+                value: format!("{} at row {row}", codes[row]),
+                expected: "a group code below the number of declared groups",
+            });
+        }
+        let cells = match weights {
+            None => accumulate(y_true, y_pred, codes, n_groups, Unit)?,
+            Some(w) => {
+                check_len("sample weights", n, w.len())?;
+                accumulate(y_true, y_pred, codes, n_groups, w)?
+            }
+        };
+        if let Some(g) = cells.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
+            return Err(MetricError::WeightOverflow {
+                group: g.to_string(),
+            });
+        }
+        Ok(cells
+            .iter()
+            .map(|c| ConfusionCounts {
+                tn: c[0],
+                fp: c[1],
+                fn_: c[2],
+                tp: c[3],
+            })
+            .collect())
+    }
+
     /// Wraps counts computed elsewhere (e.g. one class of a multi-class confusion matrix).
     ///
     /// # Errors

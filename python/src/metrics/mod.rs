@@ -185,37 +185,42 @@ impl GroupRates {
         weights: Option<&[f64]>,
     ) -> Result<Self, MetricError> {
         let n_declared = names.len();
-        let codes = match codes {
-            Some(c) => i64_as_usize(c).into_owned(),
-            None => vec![0; y_true.len()],
-        };
-        let groups = Groups::new(codes, names)?;
-        match GroupConfusion::new(y_true, y_pred, &groups, weights) {
-            Ok(confusion) => Ok(Self {
-                confusion,
-                slot: (0..n_declared).map(Some).collect(),
-            }),
-            Err(MetricError::EmptyGroup { .. }) if groups.counts().contains(&0) => {
-                // Combinations of several features that never occur: drop them for the
-                // crate, keep them as NaN rows for the caller. A group with rows but zero
-                // weight is still an error (reported by the retry).
-                let counts = groups.counts();
-                let compact = groups.compact();
-                let confusion = GroupConfusion::new(y_true, y_pred, &compact, weights)?;
-                let mut next = 0;
-                let slot = counts
-                    .iter()
-                    .map(|&c| {
-                        (c > 0).then(|| {
-                            next += 1;
-                            next - 1
-                        })
-                    })
-                    .collect();
-                Ok(Self { confusion, slot })
+        // The codes are borrowed from the numpy buffer (no copy: at 1e7 rows a copy into an
+        // owned `Groups` cost more than the counting pass itself).
+        let zeros;
+        let borrowed;
+        let codes: &[usize] = match codes {
+            Some(c) => {
+                borrowed = i64_as_usize(c);
+                &borrowed
             }
-            Err(e) => Err(e),
+            None => {
+                zeros = vec![0; y_true.len()];
+                &zeros
+            }
+        };
+        let counts = GroupConfusion::count_codes(y_true, y_pred, codes, n_declared, weights)?;
+        // Combinations of several features that never occur have no rows: drop them for the
+        // crate, keep them as NaN rows for the caller. A group with rows but zero weight is
+        // still an error (from `from_counts`). Unweighted, a zero total means no rows.
+        let has_rows: Vec<bool> = if weights.is_none() {
+            counts.iter().map(|c| c.total() > 0.0).collect()
+        } else {
+            let mut seen = vec![false; n_declared];
+            codes.iter().for_each(|&c| seen[c] = true);
+            seen
+        };
+        let mut slot = vec![None; n_declared];
+        let (mut kept_names, mut kept) = (Vec::new(), Vec::new());
+        for (g, name) in names.into_iter().enumerate() {
+            if has_rows[g] {
+                slot[g] = Some(kept.len());
+                kept.push(counts[g]);
+                kept_names.push(name);
+            }
         }
+        let confusion = GroupConfusion::from_counts(kept_names, kept)?;
+        Ok(Self { confusion, slot })
     }
 
     /// One rate overall and per declared group with fairlearn's conventions.
