@@ -174,7 +174,10 @@ def _rethrow(e: Exception) -> None:
     """Re-raises an executor's FairkitError on the driver with its own message."""
     m = _FAIRKIT_MESSAGE.search(str(e))
     if m:
-        raise FairkitError(f"in a Spark partition: {m.group(1).strip()}") from e
+        raise FairkitError(
+            f"in a Spark partition: {m.group(1).strip()} "
+            "(row numbers count within one Arrow batch of that partition)"
+        ) from e
     raise e
 
 
