@@ -38,9 +38,14 @@ def spark():
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "1g")
+        # Loopback only: CI machines may have hostnames that do not resolve.
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
         .getOrCreate()
     )
-    session.sparkContext.setLogLevel("ERROR")
+    # The bad-value tests make executors fail on purpose; keep their Java stack traces out of the
+    # log (the assertions check the messages that reach the driver).
+    session.sparkContext.setLogLevel("FATAL")
     yield session
 
 
