@@ -226,3 +226,19 @@ def test_package_exports_spark_module():
 
     assert fairkit.spark.audit is audit
     assert isinstance(fairkit.__version__, str)
+
+
+def test_audit_arrow_checks_its_input():
+    with pytest.raises(FairkitError, match=r"not found: label='y'"):
+        audit_arrow(FRAME, label="y", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="pyarrow Table/RecordBatch or a pandas DataFrame"):
+        audit_arrow([1, 2, 3], label="label", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="cannot be compared with pos_label='yes'"):
+        audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"], pos_label="yes")
+    with pytest.raises(FairkitError, match="partial_interval"):
+        audit_arrow(FRAME, **KW, partial_interval=0.5)
+    with pytest.raises(FairkitError, match="confidence"):
+        audit_arrow(FRAME, **dict(KW, weight="w"), confidence=1.5)
+    single = audit_arrow(FRAME[FRAME["group"] == "f"], label="label", pred="pred",
+                         sensitive=["group"])
+    assert single.groups == ["f"] and single.gaps == {}
