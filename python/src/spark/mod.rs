@@ -57,6 +57,7 @@ impl PartitionState {
     /// Adds one batch: 0/1 labels and predictions (`bool` or `int64`), group codes `0..k` into
     /// `group_names`, optional scores and weights (`float64`). Runs without the GIL.
     #[pyo3(signature = (y_true, y_pred, group_codes, group_names, y_score=None, sample_weight=None))]
+    #[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
     fn update(
         &mut self,
         py: Python<'_>,
