@@ -242,3 +242,58 @@ def test_audit_arrow_checks_its_input():
     single = audit_arrow(FRAME[FRAME["group"] == "f"], label="label", pred="pred",
                          sensitive=["group"])
     assert single.groups == ["f"] and single.gaps == {}
+
+
+PANDAS_FREE_JOB = r'''
+import os, sys
+os.environ["PYSPARK_PYTHON"] = sys.argv[1]
+import pyarrow as pa
+from pyspark.sql import SparkSession, functions as F
+import fairkit.spark as fs
+
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .getOrCreate())
+spark.sparkContext.setLogLevel("FATAL")
+
+def probe(batches):
+    try:
+        import pandas  # noqa: F401
+        msg = "pandas importable"
+    except ImportError as e:
+        msg = str(e)
+    for _ in batches:
+        pass
+    yield pa.RecordBatch.from_arrays([pa.array([msg])], names=["m"])
+
+df = spark.range(0, 5000, numPartitions=3).select(
+    (F.col("id") % 2).cast("int").alias("y"), (F.col("id") % 3 == 0).cast("int").alias("p"),
+    F.concat(F.lit("g"), (F.col("id") % 4).cast("string")).alias("g"))
+print("EXECUTOR", sorted({r.m for r in df.mapInArrow(probe, "m string").collect()}))
+r = fs.audit(df, label="y", pred="p", sensitive=["g"], n_resamples=200)
+want = fs.audit_arrow(df.toArrow(), label="y", pred="p", sensitive=["g"], n_resamples=200)
+print("EQUAL", r == want)
+'''
+
+
+def test_executors_need_no_pandas(tmp_path):
+    """Executors whose Python cannot import pandas run the audit (a fresh Spark in a subprocess,
+    its workers started through a wrapper that puts a pandas-blocking package first on the path)."""
+    import subprocess
+
+    blocker = tmp_path / "blocker" / "pandas"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text('raise ImportError("pandas is blocked on executors")\n')
+    wrapper = tmp_path / "python-without-pandas"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'PYTHONPATH={blocker.parent}${{PYTHONPATH:+:$PYTHONPATH}} exec "{sys.executable}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    job = tmp_path / "job.py"
+    job.write_text(PANDAS_FREE_JOB)
+    out = subprocess.run([sys.executable, str(job), str(wrapper)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "EXECUTOR ['pandas is blocked on executors']" in out.stdout
+    assert "EQUAL True" in out.stdout
