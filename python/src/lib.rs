@@ -14,6 +14,7 @@ pub mod convert;
 pub mod errors;
 pub mod estimators;
 pub mod metrics;
+pub mod spark;
 
 use pyo3::prelude::*;
 
@@ -26,6 +27,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FairkitError", py.get_type::<errors::FairkitError>())?;
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;
+    add_submodule(m, "spark", spark::register)?;
     Ok(())
 }
 

@@ -9,8 +9,10 @@
 //! 4. `maturin develop --release` builds the `fairkit` package into the venv;
 //! 5. `pytest python/tests`.
 //!
-//! Any failing step stops the run with the step's name and command. Only the Rust toolchain
-//! and CPython with `venv`/`pip` are needed; set `FAIRKIT_PYTHON` to choose the interpreter.
+//! Any failing step stops the run with the step's name and command. The Rust toolchain, CPython
+//! with `venv`/`pip`, and a Java runtime (17+, for the Spark tests of `fairkit.spark`, which start
+//! Spark in local mode) are needed; set `FAIRKIT_PYTHON` to choose the interpreter. `.ci/run`
+//! installs a headless Java runtime when none is present.
 
 use clap::Args;
 use std::ffi::OsString;
@@ -87,6 +89,7 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
             .arg(root.join("python/Cargo.toml"))
             .current_dir(root),
     )?;
+    check_java()?;
     let mut pytest = venv_command(&venv, "python");
     pytest
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
@@ -94,6 +97,22 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
         .args(&args.pytest_args)
         .current_dir(root.join("python"));
     step("pytest python/tests", &mut pytest)
+}
+
+/// The Spark tests need a Java runtime: say so up front instead of failing inside pyspark.
+fn check_java() -> Result<(), String> {
+    let java = match std::env::var_os("JAVA_HOME") {
+        Some(home) => PathBuf::from(home).join("bin").join("java"),
+        None => PathBuf::from("java"),
+    };
+    match Command::new(&java).arg("-version").output() {
+        Ok(out) if out.status.success() => Ok(()),
+        _ => Err(format!(
+            "no Java runtime ({} -version failed): the Spark tests (python/tests/test_spark*.py) \
+             need Java 17+; install one, e.g. `apt-get install openjdk-17-jre-headless`",
+            java.display()
+        )),
+    }
 }
 
 /// Runs `cmd`, streaming its output; an error names `what` and the command.

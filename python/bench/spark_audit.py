@@ -1,0 +1,157 @@
+"""Benchmark of fairkit.spark.audit on local Spark (docs/benchmarks.md, "Spark").
+
+    target/py-venv/bin/python python/bench/spark_audit.py --rows 10000000 [--cores 2] [--cache]
+
+Synthetic rows (seeded): label, pred ~ Bernoulli, 4 groups, weight ~ U(0.1, 3), score rounded to
+3 decimals. Times, each the best of --repeat runs:
+
+* ``fairkit``      fairkit.spark.audit (counts + weights, no score): rates, intervals, gap inference;
+* ``fairkit+score`` the same with the score column (exact AUC / KS / partial SP);
+* ``groupBy``      the plain PySpark aggregation a user would write for the same per-group rates
+                   (selection, TPR, FPR, weighted), collected to the driver;
+* ``arrow only``   mapInArrow with a function that only touches every batch's columns (the JVM →
+                   Arrow → Python transfer that fairkit pays, without fairkit);
+* ``scan``         a count of the source (the cost of producing the rows at all).
+
+Also measures, outside Spark, the Rust per-core update throughput and the merge cost of two
+partition states, for the on-paper cluster estimate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+
+def best_of(repeat, fn):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--cores", type=int, default=2)
+    ap.add_argument("--partitions", type=int, default=8)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--cache", action="store_true", help="cache the rows in memory first")
+    ap.add_argument("--no-score", action="store_true", help="skip the audit with a score column")
+    args = ap.parse_args()
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession, functions as F
+    import pyarrow as pa
+
+    import fairkit.spark as fs
+    from fairkit._core import spark as core
+
+    spark = (
+        SparkSession.builder.master(f"local[{args.cores}]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "6g")
+        .config("spark.sql.shuffle.partitions", str(args.partitions))
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    df = (
+        spark.range(0, args.rows, numPartitions=args.partitions)
+        .select(
+            (F.rand(1) < 0.4).cast("int").alias("label"),
+            (F.rand(2) < 0.3).cast("int").alias("pred"),
+            F.concat(F.lit("g"), (F.col("id") % 4).cast("string")).alias("group"),
+            (F.lit(0.1) + F.rand(3) * 2.9).alias("w"),
+            F.round(F.rand(4), 3).alias("score"),
+        )
+    )
+    if args.cache:
+        df = df.cache()
+        df.count()
+
+    out = {"rows": args.rows, "cores": args.cores, "partitions": args.partitions,
+           "cached": args.cache}
+    kw = dict(label="label", pred="pred", sensitive=["group"], weight="w", n_resamples=2000)
+    result = {}
+
+    def run_fairkit():
+        result["r"] = fs.audit(df, **kw)
+
+    def run_fairkit_score():
+        fs.audit(df, score="score", **kw)
+
+    def run_groupby():
+        w, y, p = F.col("w"), F.col("label"), F.col("pred")
+        agg = df.groupBy("group").agg(
+            F.count("*").alias("n"),
+            (F.sum(w * p) / F.sum(w)).alias("selection_rate"),
+            (F.sum(w * p * y) / F.sum(w * y)).alias("tpr"),
+            (F.sum(w * p * (1 - y)) / F.sum(w * (1 - y))).alias("fpr"),
+        )
+        agg.collect()
+
+    def touch(batches):
+        n = 0
+        for b in batches:
+            for name in ("label", "pred", "group", "w"):
+                col = b.column(name)
+                n += len(col.buffers())
+        yield pa.RecordBatch.from_arrays([pa.array([n], pa.int64())], names=["n"])
+
+    def run_arrow_only():
+        df.select("label", "pred", "group", "w").mapInArrow(touch, "n long").collect()
+
+    def run_scan():
+        df.select("label", "pred", "group", "w").agg(F.sum("w")).collect()
+
+    for name, fn in [("scan", run_scan), ("arrow_only", run_arrow_only),
+                     ("groupby", run_groupby), ("fairkit", run_fairkit),
+                     ("fairkit_score", run_fairkit_score)]:
+        if name == "fairkit_score" and args.no_score:
+            continue
+        t = best_of(args.repeat, fn)
+        out[name + "_s"] = round(t, 3)
+        out[name + "_rows_per_s"] = round(args.rows / t)
+        print(name, t, flush=True)
+    assert result["r"].total_rows == args.rows
+
+    # Outside Spark: the Rust fold of one core, and the merge of two partition states.
+    n = 1_000_000
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n).astype(bool)
+    p = rng.integers(0, 2, n).astype(bool)
+    codes = (np.arange(n) % 4).astype(np.int64)
+    names = [f"g{i}" for i in range(4)]
+    w = rng.uniform(0.1, 3.0, n)
+
+    def fold(weights):
+        s = core.PartitionState(False)
+        s.update(y, p, codes, names, sample_weight=weights)
+        return s
+
+    out["rust_update_rows_per_s_unweighted"] = round(n / best_of(5, lambda: fold(None)))
+    out["rust_update_rows_per_s_weighted"] = round(n / best_of(5, lambda: fold(w)))
+    for k in (4, 100):
+        gcodes = (np.arange(n) % k).astype(np.int64)
+        gnames = [f"g{i}" for i in range(k)]
+        s = core.PartitionState(False)
+        s.update(y, p, gcodes, gnames, sample_weight=w)
+        b = s.to_bytes()
+        out[f"state_bytes_weighted_{k}_groups"] = len(b[0])
+        reps = 200
+        t = best_of(3, lambda: [core.merge_states(b, b) for _ in range(reps)])
+        out[f"merge_us_weighted_{k}_groups"] = round(t / reps * 1e6, 1)
+    print(json.dumps(out, indent=1))
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""fairkit on Apache Spark: the exact fairness audit of a Spark DataFrame, on Spark's own engine.
+
+:func:`audit` sends each partition's Arrow batches to the Rust core through ``mapInArrow`` (no
+row-by-row Python, no pandas on the executors), which folds them into the exact mergeable state
+of ``fair_metrics::state`` — per-group confusion cells (row counts; exact weight sums), plus
+per-group score multisets when a score column is audited — and ships the state's canonical bytes.
+The states are merged with a tree-reduce (associative, commutative, bit-exact) and the driver
+computes the same :class:`AuditResult` that :func:`audit_arrow` computes on one machine from a
+pyarrow Table or pandas DataFrame: equal to the last bit, whatever the partitioning.
+
+Needs ``pyspark>=3.5`` and ``pyarrow`` (the ``spark`` extra: ``pip install fairkit[spark]``) and
+a Java runtime for Spark. See docs/spark.md for the exactness argument and the costs.
+
+>>> import pandas as pd
+>>> from fairkit.spark import audit_arrow
+>>> df = pd.DataFrame({"y": [1, 0, 1, 0], "p": [1, 0, 0, 0], "g": ["a", "a", "b", "b"]})
+>>> r = audit_arrow(df, label="y", pred="p", sensitive=["g"])
+>>> r.rate("selection_rate")
+{'a': 0.5, 'b': 0.0}
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Optional, Sequence
+
+from fairkit._core import FairkitError
+from fairkit._core import spark as _core
+from fairkit.spark._arrow import AuditColumns, partition_states, update_state
+from fairkit.spark._result import AuditResult
+
+__all__ = ["AuditResult", "audit", "audit_arrow"]
+
+_STATE_SCHEMA = "confusion binary, scores binary"
+
+
+def _columns(label, pred, sensitive, score, weight, pos_label) -> AuditColumns:
+    if isinstance(sensitive, str):
+        sensitive = [sensitive]
+    sensitive = tuple(sensitive or ())
+    if not sensitive:
+        raise FairkitError("sensitive is empty: name at least one sensitive-feature column")
+    for what, name in [("label", label), ("pred", pred), ("score", score), ("weight", weight)]:
+        if name is not None and not isinstance(name, str):
+            raise FairkitError(f"{what} must be a column name (str), got {type(name).__name__}")
+    for s in sensitive:
+        if not isinstance(s, str):
+            raise FairkitError(f"sensitive must list column names (str), got {s!r}")
+    return AuditColumns(label, pred, sensitive, score, weight, pos_label)
+
+
+def _report(state: tuple, cols: AuditColumns, confidence, ci_method, n_resamples, seed,
+            partial_interval) -> AuditResult:
+    try:
+        alpha, beta = partial_interval
+    except (TypeError, ValueError):
+        raise FairkitError(
+            f"partial_interval must be a pair (alpha, beta), got {partial_interval!r}"
+        ) from None
+    d = _core.audit_report(state[0], state[1], float(confidence), str(ci_method).lower(),
+                           int(n_resamples), int(seed), (float(alpha), float(beta)))
+    return AuditResult._from_core(d, cols.sensitive, (float(alpha), float(beta)))
+
+
+def audit_arrow(
+    data: Any,
+    *,
+    label: str,
+    pred: str,
+    sensitive: Sequence[str],
+    score: Optional[str] = None,
+    weight: Optional[str] = None,
+    pos_label: Any = 1,
+    confidence: float = 0.95,
+    ci_method: str = "wilson",
+    n_resamples: int = 2000,
+    seed: int = 0,
+    partial_interval: tuple = (0.0, 1.0),
+) -> AuditResult:
+    """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame.
+
+    Same arguments and result as :func:`audit` (minus Spark): the reference the Spark path equals
+    bit for bit.
+    """
+    import pyarrow as pa
+
+    cols = _columns(label, pred, sensitive, score, weight, pos_label)
+    if not isinstance(data, (pa.Table, pa.RecordBatch)):
+        try:
+            data = pa.Table.from_pandas(data, preserve_index=False)
+        except Exception as e:  # noqa: BLE001 - any conversion failure is a user input problem
+            raise FairkitError(
+                f"data must be a pyarrow Table/RecordBatch or a pandas DataFrame: {e}"
+            ) from e
+    _check_arrow_schema(data.schema, cols)
+    state = _core.PartitionState(cols.score is not None)
+    for batch in (data.to_batches() if isinstance(data, pa.Table) else [data]):
+        update_state(state, batch, cols)
+    return _report(state.to_bytes(), cols, confidence, ci_method, n_resamples, seed,
+                   partial_interval)
+
+
+def _check_arrow_schema(schema, cols: AuditColumns) -> None:
+    import pyarrow as pa
+
+    def kind(t) -> str:
+        if pa.types.is_boolean(t):
+            return "boolean"
+        if pa.types.is_integer(t):
+            return "integer"
+        if pa.types.is_floating(t):
+            return "float"
+        if pa.types.is_string(t) or pa.types.is_large_string(t):
+            return "string"
+        if pa.types.is_dictionary(t):
+            return "categorical"
+        return "other"
+
+    _check_types({name: kind(schema.field(name).type) for name in schema.names},
+                 {name: str(schema.field(name).type) for name in schema.names}, cols)
+
+
+def _check_types(kinds: dict, type_names: dict, cols: AuditColumns) -> None:
+    """Missing columns and wrong types, detected before any data is read."""
+    needed = [("label", cols.label), ("pred", cols.pred)]
+    needed += [("sensitive", s) for s in cols.sensitive]
+    needed += [("score", cols.score), ("weight", cols.weight)]
+    missing = [f"{what}={name!r}" for what, name in needed if name is not None and name not in kinds]
+    if missing:
+        raise FairkitError(
+            f"column(s) not found: {', '.join(missing)}; the data has columns {sorted(kinds)}"
+        )
+
+    def expect(what, name, allowed, hint):
+        if name is not None and kinds[name] not in allowed:
+            raise FairkitError(
+                f"{what} column {name!r} has type {type_names[name]}; expected {hint}"
+            )
+
+    expect("label", cols.label, {"boolean", "integer", "string"},
+           "0/1 integers, booleans, or values compared with pos_label")
+    expect("pred", cols.pred, {"boolean", "integer", "string"},
+           "0/1 integers, booleans, or values compared with pos_label")
+    for s in cols.sensitive:
+        expect("sensitive", s, {"boolean", "integer", "string", "categorical"},
+               "strings, integers or booleans (bucket continuous features first)")
+    expect("score", cols.score, {"float", "integer"}, "a numeric score")
+    expect("weight", cols.weight, {"float", "integer"}, "numeric non-negative weights")
+
+
+def _check_spark_schema(schema, cols: AuditColumns) -> None:
+    from pyspark.sql import types as T
+
+    def kind(t) -> str:
+        if isinstance(t, T.BooleanType):
+            return "boolean"
+        if isinstance(t, T.IntegralType):
+            return "integer"
+        if isinstance(t, (T.FloatType, T.DoubleType)):
+            return "float"
+        if isinstance(t, T.StringType):
+            return "string"
+        return "other"
+
+    fields = {f.name: f.dataType for f in schema.fields}
+    _check_types({n: kind(t) for n, t in fields.items()},
+                 {n: t.simpleString() for n, t in fields.items()}, cols)
+
+
+_FAIRKIT_MESSAGE = re.compile(r"FairkitError: (.+)")
+
+
+def _rethrow(e: Exception) -> None:
+    """Re-raises an executor's FairkitError on the driver with its own message."""
+    m = _FAIRKIT_MESSAGE.search(str(e))
+    if m:
+        raise FairkitError(
+            f"in a Spark partition: {m.group(1).strip()} "
+            "(row numbers count within one Arrow batch of that partition)"
+        ) from e
+    raise e
+
+
+def audit(
+    df: Any,
+    *,
+    label: str,
+    pred: str,
+    sensitive: Sequence[str],
+    score: Optional[str] = None,
+    weight: Optional[str] = None,
+    pos_label: Any = 1,
+    confidence: float = 0.95,
+    ci_method: str = "wilson",
+    n_resamples: int = 2000,
+    seed: int = 0,
+    partial_interval: tuple = (0.0, 1.0),
+    tree_depth: int = 2,
+) -> AuditResult:
+    """Exact fairness audit of a Spark DataFrame.
+
+    Parameters
+    ----------
+    df
+        A ``pyspark.sql.DataFrame``, any partitioning (empty and skewed partitions are fine).
+    label, pred
+        Columns of true labels and predictions: a row is positive when the value equals
+        ``pos_label`` (boolean, integer or string columns).
+    sensitive
+        One or more sensitive-feature columns (strings, integers, booleans); several give
+        intersectional groups keyed by tuples.
+    score
+        Optional numeric score column: adds the exact AUC per group, KS gaps (DP-Δ, EO-Δ) and
+        partial SP on ``partial_interval``. Score states hold every distinct row, so they are merged
+        on the driver (O(rows) there, see docs/spark.md).
+    weight
+        Optional non-negative sample-weight column (exact weighted sums; Kish effective counts for
+        the intervals).
+    confidence, ci_method
+        Level and method (``"wilson"`` or ``"clopper-pearson"``) of the rate intervals.
+    n_resamples, seed
+        Bootstrap resamples / permutations of the gap inference, and their seed.
+    tree_depth
+        Depth of the tree-reduce that merges the partition states.
+
+    Returns
+    -------
+    AuditResult
+        Equal, bit for bit, to :func:`audit_arrow` on the same rows.
+
+    Raises
+    ------
+    FairkitError
+        On the driver, before any job runs, for a missing column or a column of the wrong type;
+        after the job, with the executor's message, for bad values (nulls, negative weights,
+        non-finite scores, ...).
+    """
+    cols = _columns(label, pred, sensitive, score, weight, pos_label)
+    try:
+        from pyspark.sql import DataFrame
+    except ImportError as e:  # pragma: no cover - pyspark is a test requirement
+        raise FairkitError("fairkit.spark.audit needs pyspark: pip install 'fairkit[spark]'") from e
+    if not isinstance(df, DataFrame):
+        raise FairkitError(
+            f"df must be a pyspark.sql.DataFrame, got {type(df).__name__} "
+            "(use fairkit.spark.audit_arrow for pandas or pyarrow data)"
+        )
+    _check_spark_schema(df.schema, cols)
+    wanted = [cols.label, cols.pred, *cols.sensitive]
+    wanted += [c for c in (cols.score, cols.weight) if c is not None]
+    selected = df.select(*dict.fromkeys(wanted))
+
+    def per_partition(batches: Iterable):
+        return partition_states(batches, cols)
+
+    states = selected.mapInArrow(per_partition, _STATE_SCHEMA)
+    try:
+        merged = states.rdd.map(lambda r: (bytes(r[0]), None if r[1] is None else bytes(r[1]))) \
+            .treeReduce(_merge, depth=max(1, int(tree_depth)))
+    except FairkitError:
+        raise
+    except ValueError as e:
+        if "empty" in str(e).lower():
+            raise FairkitError("the DataFrame has no partitions and no rows to audit") from e
+        _rethrow(e)
+    except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
+        _rethrow(e)
+    return _report(merged, cols, confidence, ci_method, n_resamples, seed, partial_interval)
+
+
+def _merge(left: tuple, right: tuple) -> tuple:
+    conf, scores = _core.merge_states(left, right)
+    return bytes(conf), None if scores is None else bytes(scores)

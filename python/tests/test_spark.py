@@ -1,0 +1,299 @@
+"""fairkit.spark on a real local Spark (local[2], started here): the audit of a DataFrame equals the
+single-machine audit bit for bit, whatever the partitioning, and bad input fails on the driver.
+
+Needs pyspark, pyarrow and a Java runtime (``.ci/run`` installs one when ``java`` is missing);
+these tests are not skipped when they are absent, they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+import fairkit
+from fairkit import FairkitError
+from fairkit._core import spark as core
+from fairkit.metrics import demographic_parity_ks, partial_statistical_parity
+from fairkit.spark import audit, audit_arrow
+
+# pyspark 4.3 warns about pandas 3 even on the Arrow-only path; createDataFrame(pandas) works.
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    # Executors must run this interpreter (the venv with fairkit), not whatever python3 is on PATH.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("fairkit-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", "1g")
+        # Loopback only: CI machines may have hostnames that do not resolve.
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate()
+    )
+    # The bad-value tests make executors fail on purpose; keep their Java stack traces out of the
+    # log (the assertions check the messages that reach the driver).
+    session.sparkContext.setLogLevel("FATAL")
+    yield session
+
+
+def random_frame(seed: int, n: int = 3000) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["f", "m", "x"], n, p=[0.5, 0.4, 0.1])
+    y = rng.integers(0, 2, n)
+    # Scores rounded to 2 decimals: many ties, inside and across partitions.
+    s = np.round(np.clip(rng.normal(0.4 + 0.2 * y + 0.05 * (g == "m"), 0.2), 0, 1), 2)
+    return pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "label": y,
+            "pred": (s > 0.5).astype(np.int64),
+            "group": g,
+            "region": rng.integers(0, 3, n),
+            "score": s,
+            "w": rng.uniform(0.1, 3.0, n),
+        }
+    )
+
+
+FRAME = random_frame(1)
+KW = dict(label="label", pred="pred", sensitive=["group"], score="score", n_resamples=300, seed=7)
+
+
+def partitioned(spark, pdf: pd.DataFrame, n: int):
+    sdf = spark.createDataFrame(pdf)
+    if n == 17:
+        # Hash-partition 3 groups into 17 partitions: at least 14 partitions are empty.
+        return sdf.repartition(17, "group")
+    return sdf.repartition(n)
+
+
+@pytest.mark.parametrize("n_partitions", [1, 3, 17])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_equals_single_machine_bit_for_bit(spark, n_partitions, weighted):
+    sdf = partitioned(spark, FRAME, n_partitions)
+    assert sdf.rdd.getNumPartitions() == n_partitions
+    if n_partitions == 17:
+        sizes = sdf.rdd.glom().map(len).collect()
+        assert sizes.count(0) >= 14
+    kw = dict(KW, weight="w" if weighted else None)
+    got = audit(sdf, **kw)
+    want = audit_arrow(FRAME, **kw)
+    assert got == want
+    assert got.to_json() == want.to_json()
+    assert got.total_rows == len(FRAME)
+    assert got.weighted is weighted
+
+
+def test_single_machine_matches_independent_computation():
+    r = audit_arrow(FRAME, **dict(KW, weight="w"))
+    for key, sub in FRAME.groupby("group"):
+        i = r.groups.index(key)
+        assert r.rows[i] == len(sub)
+        w = sub["w"].to_numpy()
+        sel = np.sum(w * sub["pred"]) / np.sum(w)
+        assert r.rates["selection_rate"]["by_group"][i] == pytest.approx(sel, rel=1e-12)
+        pos = sub["label"] == 1
+        tpr = np.sum(w[pos] * sub["pred"][pos]) / np.sum(w[pos])
+        assert r.rates["true_positive_rate"]["by_group"][i] == pytest.approx(tpr, rel=1e-12)
+        # Kish's effective n of the selection-rate denominator (all rows of the group).
+        assert r.rates["selection_rate"]["effective_n"][i] == pytest.approx(
+            w.sum() ** 2 / (w**2).sum(), rel=1e-12
+        )
+        lo, hi = r.rates["selection_rate"]["lower"][i], r.rates["selection_rate"]["upper"][i]
+        assert lo < sel < hi
+        auc = roc_auc_score(sub["label"], sub["score"], sample_weight=w)
+        assert r.scores["auc_by_group"][i] == pytest.approx(auc, rel=1e-12)
+    ks = demographic_parity_ks(FRAME["score"], sensitive_features=FRAME["group"],
+                               sample_weight=FRAME["w"])
+    assert r.scores["ks_demographic_parity"]["value"] == pytest.approx(ks.value, abs=1e-12)
+    top = partial_statistical_parity(FRAME["score"], sensitive_features=FRAME["group"],
+                                     sample_weight=FRAME["w"], interval=(0.0, 1.0))
+    assert r.scores["partial_statistical_parity"]["value"] == pytest.approx(top.value, abs=1e-12)
+    gaps = r.gaps["demographic_parity_difference"]
+    by = r.rates["selection_rate"]["by_group"]
+    assert gaps["estimate"] == pytest.approx(max(by) - min(by), abs=1e-12)
+    assert 0 < gaps["p_value"] <= 1
+
+
+def test_group_in_only_one_partition_and_skew(spark):
+    pdf = FRAME.copy()
+    # Group "z" only in the last ids; range partitioning by id puts all of it in one partition.
+    pdf.loc[pdf["id"] >= len(pdf) - 25, "group"] = "z"
+    sdf = spark.createDataFrame(pdf).repartitionByRange(5, "id")
+    per_partition = sdf.rdd.glom().map(lambda rows: sum(r["group"] == "z" for r in rows)).collect()
+    assert sorted(per_partition)[-1] == 25 and sum(x > 0 for x in per_partition) == 1
+    got = audit(sdf, **KW, partial_interval=(0.0, 0.3))
+    assert got == audit_arrow(pdf, **KW, partial_interval=(0.0, 0.3))
+    assert got.rows[got.groups.index("z")] == 25
+    # Skewed: nearly everything in one partition, a few rows in the others.
+    keyed = pdf.assign(k=np.where(pdf["id"] % 50 == 0, pdf["id"], 0))
+    skew = spark.createDataFrame(keyed).repartitionByRange(4, "k")
+    sizes = sorted(skew.rdd.glom().map(len).collect())
+    assert sizes[-1] > 0.9 * len(pdf)
+    assert audit(skew, **KW) == audit_arrow(pdf, **KW)
+
+
+def test_intersectional_groups_and_bool_labels(spark):
+    pdf = FRAME.assign(label=FRAME["label"] == 1, pred=FRAME["pred"] == 1)
+    kw = dict(label="label", pred="pred", sensitive=["group", "region"], pos_label=True)
+    got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
+    assert got == audit_arrow(pdf, **kw)
+    assert ("f", "0") in got.groups and len(got.groups) == 9
+    sub = pdf[(pdf["group"] == "x") & (pdf["region"] == 2)]
+    assert got.rate("selection_rate")[("x", "2")] == pytest.approx(sub["pred"].mean(), rel=1e-12)
+
+
+def test_string_labels_with_pos_label(spark):
+    pdf = FRAME.assign(label=np.where(FRAME["label"] == 1, "yes", "no"),
+                       pred=np.where(FRAME["pred"] == 1, "yes", "no"))
+    kw = dict(label="label", pred="pred", sensitive=["group"], pos_label="yes")
+    got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
+    want = audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"])
+    assert got.rates == want.rates
+
+
+def test_merge_is_order_free_and_rejects_garbage():
+    parts = [FRAME.iloc[i::4] for i in range(4)]
+    import pyarrow as pa
+    from fairkit.spark._arrow import AuditColumns, update_state
+
+    cols = AuditColumns("label", "pred", ("group",), "score", "w")
+    states = []
+    for p in parts:
+        s = core.PartitionState(True)
+        update_state(s, pa.Table.from_pandas(p, preserve_index=False), cols)
+        states.append(s.to_bytes())
+    a = core.merge_states(core.merge_states(states[0], states[1]), core.merge_states(states[2], states[3]))
+    b = core.merge_states(states[3], core.merge_states(states[2], core.merge_states(states[1], states[0])))
+    assert a == b
+    with pytest.raises(FairkitError, match="magic|truncated"):
+        core.merge_states((b"junk", None), states[0])
+    with pytest.raises(FairkitError, match="scores"):
+        core.merge_states((states[0][0], None), states[1])
+
+
+def test_bad_input_raises_on_the_driver(spark):
+    sdf = spark.createDataFrame(FRAME)
+    with pytest.raises(FairkitError, match=r"not found: sensitive='race'"):
+        audit(sdf, label="label", pred="pred", sensitive=["race"])
+    with pytest.raises(FairkitError, match=r"not found: weight='weights'"):
+        audit(sdf, label="label", pred="pred", sensitive=["group"], weight="weights")
+    with pytest.raises(FairkitError, match=r"score column 'group' has type string"):
+        audit(sdf, label="label", pred="pred", sensitive=["group"], score="group")
+    with pytest.raises(FairkitError, match=r"label column 'score' has type double"):
+        audit(sdf, label="score", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match=r"sensitive column 'w' has type double"):
+        audit(sdf, label="label", pred="pred", sensitive=["w"])
+    with pytest.raises(FairkitError, match="pyspark.sql.DataFrame"):
+        audit(FRAME, label="label", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="sensitive is empty"):
+        audit(sdf, label="label", pred="pred", sensitive=[])
+    with pytest.raises(FairkitError, match="ci_method"):
+        audit(sdf, label="label", pred="pred", sensitive=["group"], ci_method="normal")
+
+
+def test_bad_values_raise_the_executor_message_on_the_driver(spark):
+    neg = FRAME.assign(w=np.where(FRAME["id"] == 1234, -1.0, FRAME["w"]))
+    with pytest.raises(FairkitError, match=r"in a Spark partition: .*negative"):
+        audit(spark.createDataFrame(neg).repartition(3), label="label", pred="pred",
+              sensitive=["group"], weight="w")
+    nan = FRAME.assign(score=np.where(FRAME["id"] == 7, np.inf, FRAME["score"]))
+    with pytest.raises(FairkitError, match=r"in a Spark partition: .*score"):
+        audit(spark.createDataFrame(nan), **KW)
+    nulls = FRAME.assign(group=FRAME["group"].where(FRAME["id"] != 3, None))
+    with pytest.raises(FairkitError, match=r"column 'group' has 1 null"):
+        audit(spark.createDataFrame(nulls), label="label", pred="pred", sensitive=["group"])
+    empty = spark.createDataFrame(FRAME).filter("id < 0")
+    with pytest.raises(FairkitError, match="no rows"):
+        audit(empty, label="label", pred="pred", sensitive=["group"])
+
+
+def test_package_exports_spark_module():
+    import fairkit.spark
+
+    assert fairkit.spark.audit is audit
+    assert isinstance(fairkit.__version__, str)
+
+
+def test_audit_arrow_checks_its_input():
+    with pytest.raises(FairkitError, match=r"not found: label='y'"):
+        audit_arrow(FRAME, label="y", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="pyarrow Table/RecordBatch or a pandas DataFrame"):
+        audit_arrow([1, 2, 3], label="label", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="cannot be compared with pos_label='yes'"):
+        audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"], pos_label="yes")
+    with pytest.raises(FairkitError, match="partial_interval"):
+        audit_arrow(FRAME, **KW, partial_interval=0.5)
+    with pytest.raises(FairkitError, match="confidence"):
+        audit_arrow(FRAME, **dict(KW, weight="w"), confidence=1.5)
+    single = audit_arrow(FRAME[FRAME["group"] == "f"], label="label", pred="pred",
+                         sensitive=["group"])
+    assert single.groups == ["f"] and single.gaps == {}
+
+
+PANDAS_FREE_JOB = r'''
+import os, sys
+os.environ["PYSPARK_PYTHON"] = sys.argv[1]
+import pyarrow as pa
+from pyspark.sql import SparkSession, functions as F
+import fairkit.spark as fs
+
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .getOrCreate())
+spark.sparkContext.setLogLevel("FATAL")
+
+def probe(batches):
+    try:
+        import pandas  # noqa: F401
+        msg = "pandas importable"
+    except ImportError as e:
+        msg = str(e)
+    for _ in batches:
+        pass
+    yield pa.RecordBatch.from_arrays([pa.array([msg])], names=["m"])
+
+df = spark.range(0, 5000, numPartitions=3).select(
+    (F.col("id") % 2).cast("int").alias("y"), (F.col("id") % 3 == 0).cast("int").alias("p"),
+    F.concat(F.lit("g"), (F.col("id") % 4).cast("string")).alias("g"))
+print("EXECUTOR", sorted({r.m for r in df.mapInArrow(probe, "m string").collect()}))
+r = fs.audit(df, label="y", pred="p", sensitive=["g"], n_resamples=200)
+want = fs.audit_arrow(df.toArrow(), label="y", pred="p", sensitive=["g"], n_resamples=200)
+print("EQUAL", r == want)
+'''
+
+
+def test_executors_need_no_pandas(tmp_path):
+    """Executors whose Python cannot import pandas run the audit (a fresh Spark in a subprocess,
+    its workers started through a wrapper that puts a pandas-blocking package first on the path)."""
+    import subprocess
+
+    blocker = tmp_path / "blocker" / "pandas"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text('raise ImportError("pandas is blocked on executors")\n')
+    wrapper = tmp_path / "python-without-pandas"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'PYTHONPATH={blocker.parent}${{PYTHONPATH:+:$PYTHONPATH}} exec "{sys.executable}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    job = tmp_path / "job.py"
+    job.write_text(PANDAS_FREE_JOB)
+    out = subprocess.run([sys.executable, str(job), str(wrapper)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "EXECUTOR ['pandas is blocked on executors']" in out.stdout
+    assert "EQUAL True" in out.stdout
