@@ -101,18 +101,51 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
 
 /// The Spark tests need a Java runtime: say so up front instead of failing inside pyspark.
 fn check_java() -> Result<(), String> {
+    if java_works() {
+        return Ok(());
+    }
+    // A fresh machine may have no Java: install a headless runtime from the system package
+    // manager (Debian/Ubuntu), as the README promises, then check again.
+    let has_apt = Command::new("apt-get")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_apt {
+        println!(
+            "no Java runtime found: the Spark tests need Java 17+, installing one with apt-get"
+        );
+        step(
+            "apt-get update",
+            Command::new("apt-get").args(["update", "-qq"]),
+        )?;
+        step(
+            "apt-get install openjdk-17-jre-headless",
+            Command::new("apt-get")
+                .args(["install", "-y", "-qq", "openjdk-17-jre-headless"])
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )?;
+        if java_works() {
+            return Ok(());
+        }
+    }
+    Err(
+        "no Java runtime (`java -version` failed, and it could not be installed with apt-get): \
+         the Spark tests (python/tests/test_spark*.py) need Java 17+; install one (e.g. \
+         `apt-get install openjdk-17-jre-headless`) or set JAVA_HOME"
+            .to_string(),
+    )
+}
+
+/// Whether `$JAVA_HOME/bin/java` (or `java` on the PATH) runs.
+fn java_works() -> bool {
     let java = match std::env::var_os("JAVA_HOME") {
         Some(home) => PathBuf::from(home).join("bin").join("java"),
         None => PathBuf::from("java"),
     };
-    match Command::new(&java).arg("-version").output() {
-        Ok(out) if out.status.success() => Ok(()),
-        _ => Err(format!(
-            "no Java runtime ({} -version failed): the Spark tests (python/tests/test_spark*.py) \
-             need Java 17+; install one, e.g. `apt-get install openjdk-17-jre-headless`",
-            java.display()
-        )),
-    }
+    Command::new(&java)
+        .arg("-version")
+        .output()
+        .is_ok_and(|out| out.status.success())
 }
 
 /// Runs `cmd`, streaming its output; an error names `what` and the command.
