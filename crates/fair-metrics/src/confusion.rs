@@ -215,28 +215,8 @@ impl GroupConfusion {
         check_nonempty("labels", n)?;
         check_len("predictions", n, y_pred.len())?;
         check_groups(groups, n)?;
-        let cells = match weights {
-            None => accumulate(y_true, y_pred, groups.codes(), groups.n_groups(), Unit)?,
-            Some(w) => {
-                check_len("sample weights", n, w.len())?;
-                accumulate(y_true, y_pred, groups.codes(), groups.n_groups(), w)?
-            }
-        };
-        // Finite weights can still sum past f64::MAX; say so instead of failing later on a NaN.
-        if let Some(g) = cells.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
-            return Err(MetricError::WeightOverflow {
-                group: groups.names()[g].clone(),
-            });
-        }
-        let by_group: Vec<ConfusionCounts> = cells
-            .iter()
-            .map(|c| ConfusionCounts {
-                tn: c[0],
-                fp: c[1],
-                fn_: c[2],
-                tp: c[3],
-            })
-            .collect();
+        let cells = count_cells(y_true, y_pred, groups.codes(), groups.n_groups(), weights)?;
+        let by_group = counts_from_cells(&cells, |g| groups.names()[g].clone())?;
         Self::from_counts(groups.names().to_vec(), by_group)
     }
 
@@ -275,27 +255,8 @@ impl GroupConfusion {
                 expected: "a group code below the number of declared groups",
             });
         }
-        let cells = match weights {
-            None => accumulate(y_true, y_pred, codes, n_groups, Unit)?,
-            Some(w) => {
-                check_len("sample weights", n, w.len())?;
-                accumulate(y_true, y_pred, codes, n_groups, w)?
-            }
-        };
-        if let Some(g) = cells.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
-            return Err(MetricError::WeightOverflow {
-                group: g.to_string(),
-            });
-        }
-        Ok(cells
-            .iter()
-            .map(|c| ConfusionCounts {
-                tn: c[0],
-                fp: c[1],
-                fn_: c[2],
-                tp: c[3],
-            })
-            .collect())
+        let cells = count_cells(y_true, y_pred, codes, n_groups, weights)?;
+        counts_from_cells(&cells, |g| g.to_string())
     }
 
     /// Wraps counts computed elsewhere (e.g. one class of a multi-class confusion matrix).
@@ -381,6 +342,43 @@ impl GroupConfusion {
         crate::validate::check_group_code("group code", code, self.n_groups())?;
         Ok(&self.by_group[code])
     }
+}
+
+/// The one pass with or without weights (checked for length here, for values in the pass).
+fn count_cells(
+    y_true: &[usize],
+    y_pred: &[usize],
+    codes: &[usize],
+    n_groups: usize,
+    weights: Option<&[f64]>,
+) -> Result<Vec<[f64; 4]>> {
+    match weights {
+        None => accumulate(y_true, y_pred, codes, n_groups, Unit),
+        Some(w) => {
+            check_len("sample weights", y_true.len(), w.len())?;
+            accumulate(y_true, y_pred, codes, n_groups, w)
+        }
+    }
+}
+
+/// Cells (tn, fp, fn, tp) as counts. Finite weights can still sum past `f64::MAX`: that is a
+/// [`MetricError::WeightOverflow`] naming the group (`name(code)`), not a NaN later on.
+fn counts_from_cells(
+    cells: &[[f64; 4]],
+    name: impl Fn(usize) -> String,
+) -> Result<Vec<ConfusionCounts>> {
+    if let Some(g) = cells.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
+        return Err(MetricError::WeightOverflow { group: name(g) });
+    }
+    Ok(cells
+        .iter()
+        .map(|c| ConfusionCounts {
+            tn: c[0],
+            fp: c[1],
+            fn_: c[2],
+            tp: c[3],
+        })
+        .collect())
 }
 
 /// The one pass: per-group weighted cells indexed `[2 * label + prediction]`, with the 0/1 and

@@ -2,6 +2,7 @@
 
 use super::codec::{Reader, Writer};
 use super::exact_sum::ExactSum;
+use super::weighting::Weighting;
 use crate::confusion::{ConfusionCounts, GroupConfusion, Rate};
 use crate::error::{MetricError, Result};
 use crate::validate::{bad_weight, check_groups, check_len, weight_ok};
@@ -117,7 +118,7 @@ impl GroupCells {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConfusionState {
     /// `None` until the first non-empty update fixes whether the state is weighted.
-    weighted: Option<bool>,
+    weighted: Weighting,
     groups: BTreeMap<String, GroupCells>,
 }
 
@@ -155,7 +156,7 @@ impl ConfusionState {
             return Ok(());
         }
         let weighted = weights.is_some();
-        self.check_weighting(weighted)?;
+        self.weighted.check(weighted)?;
         let codes = groups.codes();
         let mut local = vec![GroupCells::default(); groups.n_groups()];
         for i in 0..n {
@@ -178,7 +179,7 @@ impl ConfusionState {
                 slot.weight_sq[cell].add(w * w);
             }
         }
-        self.weighted = Some(weighted);
+        self.weighted.set(weighted);
         for (cells, name) in local.iter().zip(groups.names()) {
             if cells.rows.iter().any(|&r| r > 0) {
                 self.groups.entry(name.clone()).or_default().merge(cells);
@@ -193,31 +194,20 @@ impl ConfusionState {
     /// # Errors
     /// [`MetricError::InvalidParameter`] when one state is weighted and the other is not.
     pub fn merge(&mut self, other: &ConfusionState) -> Result<()> {
-        let Some(weighted) = other.weighted else {
+        let Some(weighted) = other.weighted.known() else {
             return Ok(());
         };
-        self.check_weighting(weighted)?;
-        self.weighted = Some(weighted);
+        self.weighted.check(weighted)?;
+        self.weighted.set(weighted);
         for (name, cells) in &other.groups {
             self.groups.entry(name.clone()).or_default().merge(cells);
         }
         Ok(())
     }
 
-    fn check_weighting(&self, weighted: bool) -> Result<()> {
-        match self.weighted {
-            Some(w) if w != weighted => Err(MetricError::InvalidParameter {
-                name: "sample weights",
-                value: if weighted { "given" } else { "absent" }.to_string(),
-                expected: "the same choice for every batch and partition: weights everywhere or nowhere",
-            }),
-            _ => Ok(()),
-        }
-    }
-
     /// Whether the state holds weighted rows (`false` for an empty state).
     pub fn is_weighted(&self) -> bool {
-        self.weighted == Some(true)
+        self.weighted.is_weighted()
     }
 
     /// Whether no row has been added.
@@ -286,11 +276,7 @@ impl ConfusionState {
     /// shipping partition states between processes (e.g. Spark executors and the driver).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(b"FKCS", 1);
-        w.u8(match self.weighted {
-            None => 0,
-            Some(false) => 1,
-            Some(true) => 2,
-        });
+        self.weighted.encode(&mut w);
         w.u64(self.groups.len() as u64);
         for (name, cells) in &self.groups {
             w.str(name);
@@ -313,12 +299,7 @@ impl ConfusionState {
     /// truncated, trailing bytes, corrupt sums).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, b"FKCS", 1, "confusion state")?;
-        let weighted = match r.u8()? {
-            0 => None,
-            1 => Some(false),
-            2 => Some(true),
-            other => return Err(r.error(format!("unknown weighting tag {other}"))),
-        };
+        let weighted = Weighting::decode(&mut r)?;
         let n = r.len()?;
         let mut groups = BTreeMap::new();
         for _ in 0..n {
@@ -327,7 +308,7 @@ impl ConfusionState {
             for c in 0..CELLS {
                 cells.rows[c] = r.u64()?;
             }
-            if weighted == Some(true) {
+            if weighted.is_weighted() {
                 for c in 0..CELLS {
                     cells.weight[c] = r.exact_sum()?;
                 }

@@ -14,6 +14,7 @@ mod codec;
 mod confusion;
 mod exact_sum;
 mod scores;
+mod weighting;
 
 pub use confusion::ConfusionState;
 pub(crate) use confusion::{CELLS, GroupCells, rate_cells};

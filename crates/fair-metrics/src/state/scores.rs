@@ -1,6 +1,7 @@
 //! [`ScoreState`]: per-group score multisets in a canonical order, for the exact score metrics.
 
 use super::codec::{Reader, Writer};
+use super::weighting::Weighting;
 use crate::error::{MetricError, Result};
 use crate::validate::{bad_weight, check_groups, check_len, weight_ok};
 use fair_data::Groups;
@@ -84,7 +85,7 @@ impl GroupScores {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ScoreState {
-    weighted: Option<bool>,
+    weighted: Weighting,
     groups: BTreeMap<String, GroupScores>,
 }
 
@@ -134,7 +135,7 @@ impl ScoreState {
             return Ok(());
         }
         let weighted = weights.is_some();
-        self.check_weighting(weighted)?;
+        self.weighted.check(weighted)?;
         let mut local: Vec<Vec<Entry>> = vec![Vec::new(); groups.n_groups()];
         for (i, (&y, &s)) in y_true.iter().zip(scores).enumerate() {
             if y > 1 {
@@ -165,7 +166,7 @@ impl ScoreState {
                 count: 1,
             });
         }
-        self.weighted = Some(weighted);
+        self.weighted.set(weighted);
         for (entries, name) in local.into_iter().zip(groups.names()) {
             if !entries.is_empty() {
                 let g = self.groups.entry(name.clone()).or_default();
@@ -181,28 +182,17 @@ impl ScoreState {
     /// # Errors
     /// [`MetricError::InvalidParameter`] when one state is weighted and the other is not.
     pub fn merge(&mut self, other: &ScoreState) -> Result<()> {
-        let Some(weighted) = other.weighted else {
+        let Some(weighted) = other.weighted.known() else {
             return Ok(());
         };
-        self.check_weighting(weighted)?;
-        self.weighted = Some(weighted);
+        self.weighted.check(weighted)?;
+        self.weighted.set(weighted);
         for (name, g) in &other.groups {
             let mine = self.groups.entry(name.clone()).or_default();
             mine.entries.extend_from_slice(&g.entries);
             mine.canonical = false;
         }
         Ok(())
-    }
-
-    fn check_weighting(&self, weighted: bool) -> Result<()> {
-        match self.weighted {
-            Some(w) if w != weighted => Err(MetricError::InvalidParameter {
-                name: "sample weights",
-                value: if weighted { "given" } else { "absent" }.to_string(),
-                expected: "the same choice for every batch and partition: weights everywhere or nowhere",
-            }),
-            _ => Ok(()),
-        }
     }
 
     /// Sorts and run-length encodes every group (done lazily by the readers; call it to shrink
@@ -213,7 +203,7 @@ impl ScoreState {
 
     /// Whether the state holds weighted rows.
     pub fn is_weighted(&self) -> bool {
-        self.weighted == Some(true)
+        self.weighted.is_weighted()
     }
 
     /// Group names, sorted.
@@ -298,11 +288,7 @@ impl ScoreState {
     /// Canonical, versioned binary encoding (equal multisets give equal bytes).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(b"FKSS", 1);
-        w.u8(match self.weighted {
-            None => 0,
-            Some(false) => 1,
-            Some(true) => 2,
-        });
+        self.weighted.encode(&mut w);
         let groups = self.canonical_groups();
         w.u64(groups.len() as u64);
         for (name, g) in groups {
@@ -325,12 +311,7 @@ impl ScoreState {
     /// [`MetricError::Decode`] for bytes that are not a valid state.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::new(bytes, b"FKSS", 1, "score state")?;
-        let weighted = match r.u8()? {
-            0 => None,
-            1 => Some(false),
-            2 => Some(true),
-            other => return Err(r.error(format!("unknown weighting tag {other}"))),
-        };
+        let weighted = Weighting::decode(&mut r)?;
         let n = r.len()?;
         let mut groups = BTreeMap::new();
         for _ in 0..n {
