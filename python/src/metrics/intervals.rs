@@ -67,15 +67,7 @@ fn rate_intervals<'py>(
     method: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rate = rate_by_name(rate)?;
-    let ci_method = match method {
-        "wilson" => RateCiMethod::Wilson,
-        "clopper-pearson" => RateCiMethod::ClopperPearson,
-        other => {
-            return Err(invalid(format!(
-                "interval method must be 'wilson' or 'clopper-pearson', got {other:?}"
-            )));
-        }
-    };
+    let ci_method = ci_method_by_name("interval method", method)?;
     let (yt, yp) = (y_true.slice("y_true")?, y_pred.slice("y_pred")?);
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
@@ -165,4 +157,16 @@ fn gap_inference<'py>(
     d.set_item("seed", g.seed)?;
     d.set_item("approximate", g.approximate)?;
     Ok(d)
+}
+
+/// The interval method named `name` in Python (`"wilson"` or `"clopper-pearson"`); `param` is
+/// the argument's name in the error message.
+pub fn ci_method_by_name(param: &str, name: &str) -> PyResult<RateCiMethod> {
+    match name {
+        "wilson" => Ok(RateCiMethod::Wilson),
+        "clopper-pearson" => Ok(RateCiMethod::ClopperPearson),
+        other => Err(invalid(format!(
+            "{param} must be 'wilson' or 'clopper-pearson', got {other:?}"
+        ))),
+    }
 }

@@ -12,7 +12,7 @@
 //!
 //! Every pass over the rows runs with the GIL released.
 
-mod intervals;
+pub mod intervals;
 mod multiclass;
 mod scores;
 
@@ -42,7 +42,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// Python names of the rates, in the crate's [`Rate`] terms.
-const RATE_NAMES: [(&str, Rate); 8] = [
+pub const RATE_NAMES: [(&str, Rate); 8] = [
     ("selection_rate", Rate::Selection),
     ("true_positive_rate", Rate::TruePositive),
     ("false_positive_rate", Rate::FalsePositive),

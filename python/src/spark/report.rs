@@ -1,6 +1,6 @@
 //! The audit computed from the final (merged) state bytes: what `fairkit.spark.audit` returns.
 
-use crate::errors::{invalid, to_py_err};
+use crate::errors::to_py_err;
 use fair_data::Groups;
 use fair_metrics::ci::{
     GapInference, GapMetric, GapSettings, RateCiMethod, RateIntervals, gap_inference,
@@ -11,18 +11,6 @@ use fair_metrics::state::{ConfusionState, ScoreState};
 use fair_metrics::{MetricError, PairwiseSummary, Rate, ZeroDivision, ks, roc};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-
-/// The rates reported, by their `fairkit.metrics` names.
-const RATES: [(&str, Rate); 8] = [
-    ("selection_rate", Rate::Selection),
-    ("true_positive_rate", Rate::TruePositive),
-    ("false_positive_rate", Rate::FalsePositive),
-    ("true_negative_rate", Rate::TrueNegative),
-    ("false_negative_rate", Rate::FalseNegative),
-    ("precision", Rate::Precision),
-    ("accuracy", Rate::Accuracy),
-    ("error_rate", Rate::Error),
-];
 
 /// The gaps reported: fairlearn's names and the crate's metric.
 const GAPS: [(&str, GapMetric); 3] = [
@@ -71,15 +59,7 @@ pub fn audit_report<'py>(
     seed: u64,
     partial_interval: (f64, f64),
 ) -> PyResult<Bound<'py, PyDict>> {
-    let method = match ci_method {
-        "wilson" => RateCiMethod::Wilson,
-        "clopper-pearson" => RateCiMethod::ClopperPearson,
-        other => {
-            return Err(invalid(format!(
-                "ci_method {other:?}: expected \"wilson\" or \"clopper-pearson\""
-            )));
-        }
-    };
+    let method = crate::metrics::intervals::ci_method_by_name("ci_method", ci_method)?;
     let settings = GapSettings {
         confidence,
         n_resamples,
@@ -94,7 +74,7 @@ pub fn audit_report<'py>(
                     what: "audit (no rows in any partition)",
                 });
             }
-            let rates = RATES
+            let rates = crate::metrics::RATE_NAMES
                 .iter()
                 .map(|&(n, r)| Ok((n, rate_intervals(&state, r, confidence, method)?)))
                 .collect::<Result<Vec<_>, MetricError>>()?;
