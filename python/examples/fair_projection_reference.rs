@@ -3,7 +3,11 @@
 //! the inputs, runs this example, and checks that `fairkit.estimators.FairProjection` gives the
 //! same multipliers, fair probabilities and predictions.
 //!
-//! Run: `cargo run -p fairkit-py --example fair_projection_reference -- <dir>`
+//! Run: `cargo run -p fairkit-py --example fair_projection_reference -- <dir> [repeats]`
+//!
+//! With `repeats`, it also times `repeats` fits (the crate's `fit` on the prebuilt matrix and
+//! groups, what a Rust user times) and prints `{"rust_fit_seconds": [...]}` for
+//! `python/bench/bench_fair_projection.py`.
 //!
 //! `<dir>` holds (little-endian raw buffers):
 //! - `settings.txt`: `n c constraint[,constraint…] alpha divergence solver with_labels`
@@ -18,6 +22,7 @@ use info_projection::{Constraint, Decision, Divergence, FairProjection, Solver};
 use nalgebra::DMatrix;
 use std::error::Error;
 use std::path::Path;
+use std::time::Instant;
 
 fn read_f64(path: &Path) -> Result<Vec<f64>, Box<dyn Error>> {
     let bytes = std::fs::read(path)?;
@@ -83,11 +88,28 @@ fn main() -> Result<(), Box<dyn Error>> {
         .alpha(f[3].parse()?)
         .divergence(divergence)
         .solver(solver);
-    let fitted = if f[6] == "1" {
-        params.fit_with_labels(&probs, &groups, &read_usize(&dir.join("labels.i64"))?)?
+    let labels = if f[6] == "1" {
+        Some(read_usize(&dir.join("labels.i64"))?)
     } else {
-        params.fit(&probs, &groups)?
+        None
     };
+    let fit = || match &labels {
+        Some(y) => params.fit_with_labels(&probs, &groups, y),
+        None => params.fit(&probs, &groups),
+    };
+    let fitted = fit()?;
+    if let Some(repeats) = std::env::args().nth(2) {
+        let mut seconds = Vec::new();
+        for _ in 0..repeats.parse::<usize>()? {
+            let start = Instant::now();
+            let again = fit()?;
+            seconds.push(start.elapsed().as_secs_f64());
+            if again.lambda() != fitted.lambda() {
+                return Err("two fits on the same data gave different multipliers".into());
+            }
+        }
+        println!("{{\"rust_fit_seconds\": {seconds:?}}}");
+    }
     write_f64(&dir.join("lambda.f64"), fitted.lambda())?;
     let fair = fitted.predict_proba(&probs, &groups)?;
     write_f64(&dir.join("fair_proba.f64"), fair.transpose().as_slice())?;

@@ -173,6 +173,38 @@ def test_same_inputs_same_bits():
     )
 
 
+def test_pickle_round_trip_gives_the_same_bits():
+    import pickle
+
+    _, group, y, proba = biased(3000, 3, 2, seed=8)
+    fp = FairProjection(constraints="statistical_parity").fit(proba, y, sensitive_features=group)
+    restored = pickle.loads(pickle.dumps(fp))
+    assert np.array_equal(restored.lambda_, fp.lambda_)
+    assert np.array_equal(
+        restored.predict_proba(proba, sensitive_features=group),
+        fp.predict_proba(proba, sensitive_features=group),
+    )
+    # The fitting probabilities kept for pickling are a copy, not the caller's array.
+    proba[:] = 1 / 3
+    again = pickle.loads(pickle.dumps(fp))
+    assert np.array_equal(again.lambda_, fp.lambda_)
+
+
+@pytest.mark.parametrize(
+    "labels", [np.array(["no", "yes"]), np.array([False, True]), np.array([-1, 1])]
+)
+def test_any_two_label_values_without_an_estimator(labels):
+    _, group, y, proba = biased(2000, 2, 2, seed=9)
+    fp = FairProjection().fit(proba, labels[y], sensitive_features=group)
+    assert list(fp.classes_) == list(labels)
+    coded = FairProjection().fit(proba, y, sensitive_features=group)
+    assert np.array_equal(fp.lambda_, coded.lambda_)
+    assert np.array_equal(
+        fp.predict(proba, sensitive_features=group),
+        labels[coded.predict(proba, sensitive_features=group)],
+    )
+
+
 def test_intersectional_pandas_groups_and_group_order_at_predict():
     _, group, y, proba = biased(4000, 2, 4, seed=5)
     frame = pd.DataFrame(

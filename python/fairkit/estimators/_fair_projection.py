@@ -9,6 +9,7 @@ import numpy as np
 
 from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
+from fairkit._core import metrics as _core_metrics
 from fairkit._validation import as_1d, check_no_missing
 from fairkit.estimators._groups import GroupIndex
 
@@ -172,13 +173,16 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                     "to pass them to (estimator=None)"
                 )
             proba = _proba_matrix(X, "X (the base probabilities, estimator=None)")
-            # Kept for pickling (see __getstate__): a copy, so later changes to X do not leak in.
-            proba = proba.copy() if proba is X else proba
+            # Kept for pickling (see __getstate__): a copy when it may be the caller's memory,
+            # so later changes to X do not leak into a pickled projector.
+            if proba is X or not proba.flags.owndata:
+                proba = proba.copy()
             self.estimator_ = None
             self.n_features_in_ = proba.shape[1]
-            self.classes_ = (
-                np.arange(proba.shape[1]) if y is None else _classes_from_y(y, proba.shape[1])
-            )
+            if y is None:
+                self.classes_, labels = np.arange(proba.shape[1]), None
+            else:
+                self.classes_, labels = _classes_and_codes(y, proba.shape[1], proba.shape[0])
         else:
             self.estimator_ = self._fitted_estimator(X, y, fit_params)
             proba = _proba_matrix(self.estimator_.predict_proba(X), "estimator.predict_proba(X)")
@@ -188,7 +192,8 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             if hasattr(self.estimator_, "feature_names_in_"):
                 self.feature_names_in_ = self.estimator_.feature_names_in_
         n = proba.shape[0]
-        labels = None if y is None else _class_codes(y, self.classes_, n)
+        if self.estimator_ is not None:
+            labels = None if y is None else _class_codes(y, self.classes_, n)
         index, codes = GroupIndex.fit(sensitive_features, n)
         settings = dict(
             constraints=self._constraint_list(),
@@ -232,7 +237,7 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                 "FairProjection requires y to be passed, but the target y is None: the "
                 "estimator is fitted here (prefit=False) and needs labels"
             )
-        _check_two_classes(y)
+        _check_two_classes(_factorize_labels(y)[0])
         return clone(self.estimator).fit(X, y, **fit_params)
 
     def _check_params(self) -> None:
@@ -348,52 +353,67 @@ def _proba_matrix(values: Any, what: str) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.float64)
 
 
-def _check_two_classes(y: Any) -> np.ndarray:
+def _factorize_labels(y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct labels of ``y`` and each row's index into them (int64).
+
+    Integer and bool labels take the core's table-based factorization (one pass, no sort);
+    other labels go through ``np.unique``.
+    """
     arr = as_1d(y, "y")
+    if arr.dtype.kind in "bi" or (arr.dtype.kind == "u" and arr.dtype.itemsize < 8):
+        ints = np.ascontiguousarray(arr, dtype=np.int64)
+        uniques, codes = _core_metrics.factorize_int(ints)
+        return uniques.astype(arr.dtype), ints if codes is None else codes
     check_no_missing(arr, "y")
     try:
-        classes = np.unique(arr)
+        uniques, codes = np.unique(arr, return_inverse=True)
     except TypeError as e:
         raise FairkitError(f"y mixes label types that cannot be compared: {e}") from e
-    if len(classes) < 2:
+    return uniques, np.ascontiguousarray(codes.reshape(-1), dtype=np.int64)
+
+
+def _check_two_classes(uniques: np.ndarray) -> None:
+    if len(uniques) < 2:
         raise FairkitError(
-            f"y has one class only ({', '.join(repr(_py(c)) for c in classes)}): FairProjection "
+            f"y has one class only ({', '.join(repr(_py(c)) for c in uniques)}): FairProjection "
             "needs at least 2 classes"
         )
-    return classes
 
 
-def _classes_from_y(y: Any, n_columns: int) -> np.ndarray:
-    classes = _check_two_classes(y)
+def _classes_and_codes(y: Any, n_columns: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``estimator=None``: the classes are the sorted labels of ``y``, one per column."""
+    classes, codes = _factorize_labels(y)
+    _check_length(codes, n)
+    _check_two_classes(classes)
     if len(classes) != n_columns:
         raise FairkitError(
             f"y has {len(classes)} distinct labels but the probability matrix has {n_columns} "
             "columns: the columns must be the classes in sorted label order"
         )
-    return classes
+    return classes, codes
 
 
 def _class_codes(y: Any, classes: np.ndarray, n: int) -> np.ndarray:
     """``y`` as int64 indices into ``classes``; an unknown label raises naming its row."""
-    arr = as_1d(y, "y")
-    if len(arr) != n:
-        raise FairkitError(f"length mismatch for y: expected {n} rows (as X), got {len(arr)}")
-    check_no_missing(arr, "y")
-    try:
-        pos = np.minimum(np.searchsorted(classes, arr), len(classes) - 1)
-        unknown = classes[pos] != arr
-    except TypeError:
-        where = {_py(c): i for i, c in enumerate(classes)}
-        pos = np.fromiter((where.get(_py(v), -1) for v in arr), dtype=np.int64, count=len(arr))
-        unknown = pos < 0
-    unknown = np.asarray(unknown, dtype=bool)
-    if unknown.any():
-        row = int(np.argmax(unknown))
+    uniques, codes = _factorize_labels(y)
+    _check_length(codes, n)
+    where = {_py(c): i for i, c in enumerate(classes)}
+    index = np.array([where.get(_py(u), -1) for u in uniques], dtype=np.int64)
+    if (index < 0).any():
+        bad = uniques[int(np.argmax(index < 0))]
+        row = int(np.argmax(codes == int(np.argmax(index < 0))))
         raise FairkitError(
-            f"y has label {_py(arr[row])!r} at row {row}, which is not one of the classes "
+            f"y has label {_py(bad)!r} at row {row}, which is not one of the classes "
             f"({', '.join(repr(_py(c)) for c in classes)})"
         )
-    return np.ascontiguousarray(pos, dtype=np.int64)
+    if np.array_equal(index, np.arange(len(index))):
+        return codes
+    return np.ascontiguousarray(index[codes])
+
+
+def _check_length(codes: np.ndarray, n: int) -> None:
+    if len(codes) != n:
+        raise FairkitError(f"length mismatch for y: expected {n} rows (as X), got {len(codes)}")
 
 
 def _py(v: Any) -> Any:
