@@ -107,9 +107,14 @@ pub fn build_params(
     Ok(params)
 }
 
-/// An N × C row-major probability buffer as the crate's matrix.
+/// An N × C row-major probability buffer as the crate's (column-major) matrix: one pass that
+/// writes each column contiguously (`n · c` must equal `proba.len()`).
 pub fn probs_matrix(proba: &[f64], n: usize, c: usize) -> DMatrix<f64> {
-    DMatrix::from_row_slice(n, c, proba)
+    let mut data = Vec::with_capacity(n * c);
+    for j in 0..c {
+        data.extend(proba.iter().skip(j).step_by(c.max(1)).take(n));
+    }
+    DMatrix::from_vec(n, c, data)
 }
 
 /// Group codes (`0..names.len()`) and names as the crate's [`Groups`].
