@@ -25,7 +25,7 @@ import scipy.sparse as sp  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
-from fairkit.estimators import FairProjection  # noqa: E402
+from fairkit.estimators import FairProjection, RateConstrainedClassifier, rates  # noqa: E402
 
 
 def _groups_from_X(X) -> np.ndarray:
@@ -55,6 +55,13 @@ class FairProjectionGroupsFromX(FairProjection):
         return super().predict_proba(X, sensitive_features=_groups_from_X(X))
 
 
+class RateConstrainedGroupsFromX(RateConstrainedClassifier):
+    """RateConstrainedClassifier whose sensitive feature is computed from X (test harness)."""
+
+    def fit(self, X, y=None, **fit_params):
+        return super().fit(X, y, sensitive_features=_groups_from_X(X), **fit_params)
+
+
 # Checks that fit or predict: they call fit(X, y) / predict(X) without sensitive_features, which
 # FairProjection requires (FairkitError "sensitive_features is missing"). The harness runs them.
 _NEEDS_SENSITIVE_FEATURES = (
@@ -66,10 +73,12 @@ _NEEDS_SENSITIVE_FEATURES = (
 def _expected_failures(estimator) -> dict[str, str]:
     if type(estimator) is FairProjection:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _FITTING_CHECKS}
+    if type(estimator) is RateConstrainedClassifier:
+        return {name: _NEEDS_SENSITIVE_FEATURES for name in _RATE_FITTING_CHECKS}
     return _HARNESS_FAILURES
 
 
-# Every check that calls fit(X, y) (all pass on the harness).
+# Every check that calls fit(X, y) on FairProjection (all pass on the harness).
 _FITTING_CHECKS = [
     "check_array_api_input",
     "check_classifier_data_not_an_array",
@@ -109,6 +118,46 @@ _FITTING_CHECKS = [
     "check_requires_y_none",
     "check_supervised_y_2d",
 ]
+# The same for RateConstrainedClassifier (its harness passes them all).
+_RATE_FITTING_CHECKS = [
+    "check_array_api_input",
+    "check_classifier_data_not_an_array",
+    "check_classifier_not_supporting_multiclass",
+    "check_classifiers_classes",
+    "check_classifiers_one_label",
+    "check_classifiers_regression_target",
+    "check_classifiers_train",
+    "check_complex_data",
+    "check_decision_proba_consistency",
+    "check_dict_unchanged",
+    "check_dont_overwrite_parameters",
+    "check_dtype_object",
+    "check_estimator_sparse_array",
+    "check_estimator_sparse_matrix",
+    "check_estimator_sparse_tag",
+    "check_estimators_dtypes",
+    "check_estimators_empty_data_messages",
+    "check_estimators_fit_returns_self",
+    "check_estimators_nan_inf",
+    "check_estimators_overwrite_params",
+    "check_estimators_pickle",
+    "check_f_contiguous_array_estimator",
+    "check_fit2d_1feature",
+    "check_fit2d_1sample",
+    "check_fit2d_predict1d",
+    "check_fit_check_is_fitted",
+    "check_fit_idempotent",
+    "check_fit_score_takes_y",
+    "check_methods_sample_order_invariance",
+    "check_methods_subset_invariance",
+    "check_n_features_in",
+    "check_n_features_in_after_fitting",
+    "check_pipeline_consistency",
+    "check_positive_only_tag_during_fit",
+    "check_readonly_memmap_input",
+    "check_requires_y_none",
+    "check_supervised_y_2d",
+]
 # The harness passes every check.
 _HARNESS_FAILURES: dict[str, str] = {}
 
@@ -117,6 +166,8 @@ _HARNESS_FAILURES: dict[str, str] = {}
     [
         FairProjection(LogisticRegression()),
         FairProjectionGroupsFromX(LogisticRegression(), constraints="statistical_parity"),
+        RateConstrainedClassifier([rates.equal_opportunity(additive=0.05)], iterations=200),
+        RateConstrainedGroupsFromX([rates.equal_opportunity(additive=0.05)], iterations=200),
     ],
     expected_failed_checks=_expected_failures,
     xfail_strict=True,

@@ -12,15 +12,20 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["FairProjection"]
+__all__ = ["FairProjection", "RateConstrainedClassifier", "rates"]
 
 # Public name -> module defining it (imported on first access: scikit-learn is optional).
-_LAZY = {"FairProjection": "fairkit.estimators._fair_projection"}
+_LAZY = {
+    "FairProjection": "fairkit.estimators._fair_projection",
+    "RateConstrainedClassifier": "fairkit.estimators._rate_constrained",
+}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
+    if name == "rates":
+        return import_module("fairkit.estimators.rates")
     raise AttributeError(f"module 'fairkit.estimators' has no attribute {name!r}")
 
 

@@ -1,16 +1,19 @@
-//! `fairkit._core.estimators`: the estimator bindings (FairProjection so far; the
-//! rate-constrained, partial-parity and spectral-SVM classifiers and FairPCA are to come).
+//! `fairkit._core.estimators`: the estimator bindings (FairProjection and the
+//! rate-constrained classifier so far; the partial-parity and spectral-SVM classifiers and
+//! FairPCA are to come).
 //!
 //! To add one: write `estimators/<name>.rs` with a `#[pyclass]` (or functions) that converts
 //! inputs with [`crate::convert`], runs the crate inside `py.detach(..)`, maps errors with
 //! [`crate::errors::to_py_err`], and add it in [`register`] below.
 
 pub mod fair_projection;
+pub mod rate_constrained;
 
 use pyo3::prelude::*;
 
 /// Adds the estimator classes and functions to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fair_projection::register(m)?;
+    rate_constrained::register(m)?;
     Ok(())
 }
