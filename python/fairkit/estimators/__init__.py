@@ -12,12 +12,13 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["FairProjection", "RateConstrainedClassifier", "rates"]
+__all__ = ["FairProjection", "PartialParityClassifier", "RateConstrainedClassifier", "rates"]
 
 # Public name -> module defining it (imported on first access: scikit-learn is optional).
 _LAZY = {
     "FairProjection": "fairkit.estimators._fair_projection",
     "RateConstrainedClassifier": "fairkit.estimators._rate_constrained",
+    "PartialParityClassifier": "fairkit.estimators._partial_parity",
 }
 
 

@@ -1,5 +1,5 @@
-//! `fairkit._core.estimators`: the estimator bindings (FairProjection and the
-//! rate-constrained classifier so far; the partial-parity and spectral-SVM classifiers and
+//! `fairkit._core.estimators`: the estimator bindings (FairProjection, the
+//! rate-constrained and the partial-parity classifiers so far; the spectral-SVM classifier and
 //! FairPCA are to come).
 //!
 //! To add one: write `estimators/<name>.rs` with a `#[pyclass]` (or functions) that converts
@@ -7,6 +7,7 @@
 //! [`crate::errors::to_py_err`], and add it in [`register`] below.
 
 pub mod fair_projection;
+pub mod partial_parity;
 pub mod rate_constrained;
 
 use pyo3::prelude::*;
@@ -15,5 +16,6 @@ use pyo3::prelude::*;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fair_projection::register(m)?;
     rate_constrained::register(m)?;
+    partial_parity::register(m)?;
     Ok(())
 }
