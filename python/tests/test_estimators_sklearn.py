@@ -26,6 +26,7 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
 from fairkit.estimators import (  # noqa: E402
+    FairPCA,
     FairProjection,
     PartialParityClassifier,
     RateConstrainedClassifier,
@@ -83,6 +84,16 @@ class PartialParityGroupsFromX(PartialParityClassifier):
         return super().predict(X, sensitive_features=_groups_from_X(X))
 
 
+class FairPCAGroupsFromX(FairPCA):
+    """FairPCA whose sensitive feature is computed from X (test harness)."""
+
+    def fit(self, X, y=None):
+        return super().fit(X, y, sensitive_features=_groups_from_X(X))
+
+    def fit_transform(self, X, y=None):
+        return super().fit_transform(X, y, sensitive_features=_groups_from_X(X))
+
+
 # Checks that fit or predict: they call fit(X, y) / predict(X) without sensitive_features, which
 # FairProjection requires (FairkitError "sensitive_features is missing"). The harness runs them.
 _NEEDS_SENSITIVE_FEATURES = (
@@ -94,6 +105,8 @@ _NEEDS_SENSITIVE_FEATURES = (
 def _expected_failures(estimator) -> dict[str, str]:
     if type(estimator) is FairProjection:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _FITTING_CHECKS}
+    if type(estimator) is FairPCA:
+        return {name: _NEEDS_SENSITIVE_FEATURES for name in _PCA_FITTING_CHECKS}
     if type(estimator) is PartialParityClassifier:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _PARTIAL_FITTING_CHECKS}
     if type(estimator) is RateConstrainedClassifier:
@@ -183,6 +196,41 @@ _RATE_FITTING_CHECKS = [
 ]
 # PartialParityClassifier (binary, like RateConstrainedClassifier): the same checks fit.
 _PARTIAL_FITTING_CHECKS = _RATE_FITTING_CHECKS
+# FairPCA (a transformer; its harness passes them all).
+_PCA_FITTING_CHECKS = [
+    "check_array_api_input",
+    "check_complex_data",
+    "check_dict_unchanged",
+    "check_dont_overwrite_parameters",
+    "check_dtype_object",
+    "check_estimator_sparse_array",
+    "check_estimator_sparse_matrix",
+    "check_estimator_sparse_tag",
+    "check_estimators_dtypes",
+    "check_estimators_empty_data_messages",
+    "check_estimators_fit_returns_self",
+    "check_estimators_nan_inf",
+    "check_estimators_overwrite_params",
+    "check_estimators_pickle",
+    "check_f_contiguous_array_estimator",
+    "check_fit2d_1feature",
+    "check_fit2d_1sample",
+    "check_fit2d_predict1d",
+    "check_fit_check_is_fitted",
+    "check_fit_idempotent",
+    "check_fit_score_takes_y",
+    "check_methods_sample_order_invariance",
+    "check_methods_subset_invariance",
+    "check_n_features_in",
+    "check_n_features_in_after_fitting",
+    "check_pipeline_consistency",
+    "check_positive_only_tag_during_fit",
+    "check_readonly_memmap_input",
+    "check_transformer_data_not_an_array",
+    "check_transformer_general",
+    "check_transformer_n_iter",
+    "check_transformer_preserve_dtypes",
+]
 # The harness passes every check.
 _HARNESS_FAILURES: dict[str, str] = {}
 
@@ -195,6 +243,8 @@ _HARNESS_FAILURES: dict[str, str] = {}
         RateConstrainedGroupsFromX([rates.equal_opportunity(additive=0.05)], iterations=200),
         PartialParityClassifier(outer_iters=5, inner_iters=30),
         PartialParityGroupsFromX(outer_iters=5, inner_iters=30),
+        FairPCA(1, max_iter=50),
+        FairPCAGroupsFromX(1, max_iter=50),
     ],
     expected_failed_checks=_expected_failures,
     xfail_strict=True,

@@ -12,13 +12,20 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["FairProjection", "PartialParityClassifier", "RateConstrainedClassifier", "rates"]
+__all__ = [
+    "FairPCA",
+    "FairProjection",
+    "PartialParityClassifier",
+    "RateConstrainedClassifier",
+    "rates",
+]
 
 # Public name -> module defining it (imported on first access: scikit-learn is optional).
 _LAZY = {
     "FairProjection": "fairkit.estimators._fair_projection",
     "RateConstrainedClassifier": "fairkit.estimators._rate_constrained",
     "PartialParityClassifier": "fairkit.estimators._partial_parity",
+    "FairPCA": "fairkit.estimators._fair_pca",
 }
 
 

@@ -1,11 +1,12 @@
 //! `fairkit._core.estimators`: the estimator bindings (FairProjection, the
-//! rate-constrained and the partial-parity classifiers so far; the spectral-SVM classifier and
-//! FairPCA are to come).
+//! rate-constrained and the partial-parity classifiers, FairPCA; the spectral fair SVM is to
+//! come).
 //!
 //! To add one: write `estimators/<name>.rs` with a `#[pyclass]` (or functions) that converts
 //! inputs with [`crate::convert`], runs the crate inside `py.detach(..)`, maps errors with
 //! [`crate::errors::to_py_err`], and add it in [`register`] below.
 
+pub mod fair_pca;
 pub mod fair_projection;
 pub mod partial_parity;
 pub mod rate_constrained;
@@ -17,5 +18,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fair_projection::register(m)?;
     rate_constrained::register(m)?;
     partial_parity::register(m)?;
+    fair_pca::register(m)?;
     Ok(())
 }
