@@ -7,9 +7,9 @@ estimator is checked twice:
 * the class itself, with every check that fits listed in ``expected_failed_checks`` for that one
   reason (the xfail is strict: a listed check that passes fails the suite, so the list cannot
   silently go stale);
-* a test harness subclass that derives the sensitive feature from ``X`` (the sign of the first
-  column), so every check that fits, predicts, clones, pickles or refits runs against the real
-  estimator code. Its own exemptions are listed with their reasons below.
+* a test harness subclass that derives the sensitive feature from ``X`` (see ``_groups_from_X``),
+  so every check that fits, predicts, clones, pickles or refits runs against the real estimator
+  code. The harnesses pass every check (no exemption).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 from fairkit.estimators import (  # noqa: E402
     FairPCA,
     FairProjection,
+    FairSVM,
     PartialParityClassifier,
     RateConstrainedClassifier,
     rates,
@@ -94,6 +95,13 @@ class FairPCAGroupsFromX(FairPCA):
         return super().fit_transform(X, y, sensitive_features=_groups_from_X(X))
 
 
+class FairSVMGroupsFromX(FairSVM):
+    """FairSVM whose sensitive feature is computed from X (test harness)."""
+
+    def fit(self, X, y=None):
+        return super().fit(X, y, sensitive_features=_groups_from_X(X))
+
+
 # Checks that fit or predict: they call fit(X, y) / predict(X) without sensitive_features, which
 # FairProjection requires (FairkitError "sensitive_features is missing"). The harness runs them.
 _NEEDS_SENSITIVE_FEATURES = (
@@ -105,6 +113,8 @@ _NEEDS_SENSITIVE_FEATURES = (
 def _expected_failures(estimator) -> dict[str, str]:
     if type(estimator) is FairProjection:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _FITTING_CHECKS}
+    if type(estimator) is FairSVM:
+        return {name: _NEEDS_SENSITIVE_FEATURES for name in _SVM_FITTING_CHECKS}
     if type(estimator) is FairPCA:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _PCA_FITTING_CHECKS}
     if type(estimator) is PartialParityClassifier:
@@ -231,6 +241,46 @@ _PCA_FITTING_CHECKS = [
     "check_transformer_n_iter",
     "check_transformer_preserve_dtypes",
 ]
+# FairSVM (binary, decision_function only; its harness passes them all).
+_SVM_FITTING_CHECKS = [
+    "check_array_api_input",
+    "check_classifier_data_not_an_array",
+    "check_classifier_not_supporting_multiclass",
+    "check_classifiers_classes",
+    "check_classifiers_one_label",
+    "check_classifiers_regression_target",
+    "check_classifiers_train",
+    "check_complex_data",
+    "check_dict_unchanged",
+    "check_dont_overwrite_parameters",
+    "check_dtype_object",
+    "check_estimator_sparse_array",
+    "check_estimator_sparse_matrix",
+    "check_estimator_sparse_tag",
+    "check_estimators_dtypes",
+    "check_estimators_empty_data_messages",
+    "check_estimators_fit_returns_self",
+    "check_estimators_nan_inf",
+    "check_estimators_overwrite_params",
+    "check_estimators_pickle",
+    "check_f_contiguous_array_estimator",
+    "check_fit2d_1feature",
+    "check_fit2d_1sample",
+    "check_fit2d_predict1d",
+    "check_fit_check_is_fitted",
+    "check_fit_idempotent",
+    "check_fit_score_takes_y",
+    "check_methods_sample_order_invariance",
+    "check_methods_subset_invariance",
+    "check_n_features_in",
+    "check_n_features_in_after_fitting",
+    "check_non_transformer_estimators_n_iter",
+    "check_pipeline_consistency",
+    "check_positive_only_tag_during_fit",
+    "check_readonly_memmap_input",
+    "check_requires_y_none",
+    "check_supervised_y_2d",
+]
 # The harness passes every check.
 _HARNESS_FAILURES: dict[str, str] = {}
 
@@ -245,6 +295,8 @@ _HARNESS_FAILURES: dict[str, str] = {}
         PartialParityGroupsFromX(outer_iters=5, inner_iters=30),
         FairPCA(1, max_iter=50),
         FairPCAGroupsFromX(1, max_iter=50),
+        FairSVM(max_iter=5),
+        FairSVMGroupsFromX(max_iter=5),
     ],
     expected_failed_checks=_expected_failures,
     xfail_strict=True,

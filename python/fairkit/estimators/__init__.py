@@ -15,6 +15,7 @@ from typing import Any
 __all__ = [
     "FairPCA",
     "FairProjection",
+    "FairSVM",
     "PartialParityClassifier",
     "RateConstrainedClassifier",
     "rates",
@@ -26,6 +27,7 @@ _LAZY = {
     "RateConstrainedClassifier": "fairkit.estimators._rate_constrained",
     "PartialParityClassifier": "fairkit.estimators._partial_parity",
     "FairPCA": "fairkit.estimators._fair_pca",
+    "FairSVM": "fairkit.estimators._fair_svm",
 }
 
 

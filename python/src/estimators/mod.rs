@@ -1,6 +1,5 @@
 //! `fairkit._core.estimators`: the estimator bindings (FairProjection, the
-//! rate-constrained and the partial-parity classifiers, FairPCA; the spectral fair SVM is to
-//! come).
+//! rate-constrained, partial-parity and spectral fair-SVM classifiers, FairPCA).
 //!
 //! To add one: write `estimators/<name>.rs` with a `#[pyclass]` (or functions) that converts
 //! inputs with [`crate::convert`], runs the crate inside `py.detach(..)`, maps errors with
@@ -8,6 +7,7 @@
 
 pub mod fair_pca;
 pub mod fair_projection;
+pub mod fair_svm;
 pub mod partial_parity;
 pub mod rate_constrained;
 
@@ -19,5 +19,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rate_constrained::register(m)?;
     partial_parity::register(m)?;
     fair_pca::register(m)?;
+    fair_svm::register(m)?;
     Ok(())
 }
