@@ -8,6 +8,6 @@ names the problem.
 
 from fairkit._core import FairkitError, __version__
 
-from fairkit import metrics
+from fairkit import estimators, metrics
 
-__all__ = ["FairkitError", "__version__", "metrics"]
+__all__ = ["FairkitError", "__version__", "estimators", "metrics"]

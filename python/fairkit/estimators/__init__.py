@@ -1,7 +1,43 @@
-"""Scikit-learn-style fairness estimators (reserved: the bindings land here).
+"""Scikit-learn-style fairness estimators with a Rust core.
 
-Each estimator module wraps a class from ``fairkit._core.estimators`` and converts inputs with
-``fairkit._validation``.
+* :class:`FairProjection` — multi-class, multi-group fair post-processing of any probabilistic
+  classifier by information projection (Alghamdi et al., NeurIPS 2022; crate ``info-projection``).
+
+The estimators need scikit-learn (``pip install scikit-learn``); it is imported when an
+estimator is first used, so ``import fairkit`` works without it.
 """
 
-__all__: list = []
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+__all__ = [
+    "FairPCA",
+    "FairProjection",
+    "FairSVM",
+    "PartialParityClassifier",
+    "RateConstrainedClassifier",
+    "rates",
+]
+
+# Public name -> module defining it (imported on first access: scikit-learn is optional).
+_LAZY = {
+    "FairProjection": "fairkit.estimators._fair_projection",
+    "RateConstrainedClassifier": "fairkit.estimators._rate_constrained",
+    "PartialParityClassifier": "fairkit.estimators._partial_parity",
+    "FairPCA": "fairkit.estimators._fair_pca",
+    "FairSVM": "fairkit.estimators._fair_svm",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    if name == "rates":
+        return import_module("fairkit.estimators.rates")
+    raise AttributeError(f"module 'fairkit.estimators' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

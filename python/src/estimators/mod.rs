@@ -1,13 +1,24 @@
-//! `fairkit._core.estimators`: reserved for the estimator bindings (FairProjection, the
-//! rate-constrained, partial-parity and spectral-SVM classifiers, FairPCA).
+//! `fairkit._core.estimators`: the estimator bindings (FairProjection, the
+//! rate-constrained, partial-parity and spectral fair-SVM classifiers, FairPCA).
 //!
 //! To add one: write `estimators/<name>.rs` with a `#[pyclass]` (or functions) that converts
 //! inputs with [`crate::convert`], runs the crate inside `py.detach(..)`, maps errors with
 //! [`crate::errors::to_py_err`], and add it in [`register`] below.
 
+pub mod fair_pca;
+pub mod fair_projection;
+pub mod fair_svm;
+pub mod partial_parity;
+pub mod rate_constrained;
+
 use pyo3::prelude::*;
 
-/// Adds the estimator classes and functions to `fairkit._core.estimators` (none yet).
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// Adds the estimator classes and functions to `fairkit._core.estimators`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    fair_projection::register(m)?;
+    rate_constrained::register(m)?;
+    partial_parity::register(m)?;
+    fair_pca::register(m)?;
+    fair_svm::register(m)?;
     Ok(())
 }

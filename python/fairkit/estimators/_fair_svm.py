@@ -1,0 +1,154 @@
+"""FairSVM: the spectral fair SVM, fair at every threshold (crate ``fair-svm``)."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from fairkit._core import FairkitError
+from fairkit._core import estimators as _core
+from fairkit.estimators._fair_projection import _factorize_labels
+from fairkit.estimators._groups import GroupIndex
+
+try:
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+    from sklearn.utils.validation import check_is_fitted, validate_data
+except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
+    raise ImportError("fairkit.estimators needs scikit-learn: pip install scikit-learn") from e
+
+
+class FairSVM(ClassifierMixin, BaseEstimator):
+    """Support vector machine whose scores are fair at every threshold.
+
+    Olfat & Aswani, "Spectral Algorithms for Computing Fair Support Vector Machines" (AISTATS
+    2018). The two groups' score distributions are matched in mean (``|m^T w| <= d``) and
+    covariance (penalty ``mu |w^T (S+ - S-) w|``, made tractable by a spectral split and the
+    convex-concave procedure), so demographic parity (or equal opportunity) holds approximately
+    for every threshold, not one. The core is the Rust crate ``fair-svm``; the GIL is released
+    during the fit. The crate offers no way to stop a fit early, so Ctrl-C takes effect when the
+    fit returns. ``sensitive_features`` (exactly two groups) is needed at fit only: the scores
+    do not use the group.
+
+    Parameters
+    ----------
+    kernel : {"linear_primal", "linear", "rbf", "poly"}, default="linear_primal"
+        The linear primal SSVM, or the kernel SSVM with that kernel.
+    ridge : float, default=0.01
+        The paper's lambda: weight of ``||w||^2`` in ``(1/n) sum u_i + lambda ||w||^2`` (named
+        ``ridge`` because scikit-learn reserves trailing underscores for fitted attributes).
+    d : float, default=inf
+        Bound on the mean gap (``inf``: none).
+    mu : float, default=1.0
+        Weight of the covariance-gap penalty (0: none).
+    fairness : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
+    gamma, degree, coef0 : kernel parameters (defaults 1.0, 3, 1.0).
+    tol, max_iter : convex-concave stopping tolerance and iteration limit (1e-3, 100, the
+        crate's defaults).
+
+    Attributes
+    ----------
+    classes_, n_features_in_, groups_ : as usual; ``classes_[1]`` is the positive class and
+    ``groups_[1]`` the protected class z = +1.
+    report_ : dict (``status``, ``iterations``, ``mean_gap``, ``covariance_gap``, ...).
+    """
+
+    def __init__(
+        self,
+        kernel: str = "linear_primal",
+        *,
+        ridge: float = 0.01,
+        d: float = float("inf"),
+        mu: float = 1.0,
+        fairness: str = "demographic_parity",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        tol: float = 1e-3,
+        max_iter: int = 100,
+    ):
+        self.kernel = kernel
+        self.ridge = ridge
+        self.d = d
+        self.mu = mu
+        self.fairness = fairness
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
+        """Fits on ``(X, y)``; ``sensitive_features`` must have exactly two groups."""
+        if sensitive_features is None:
+            raise FairkitError(
+                "sensitive_features is missing: FairSVM.fit needs one group label per row "
+                "(sensitive_features=..., exactly two groups)"
+            )
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=False)
+        check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
+        if y_type != "binary":
+            raise FairkitError(
+                "Only binary classification is supported. The type of the target is "
+                f"{y_type}: FairSVM needs exactly two classes"
+            )
+        classes, codes = _factorize_labels(y)
+        if len(classes) != 2:
+            raise FairkitError(f"y has {len(classes)} class(es): FairSVM needs exactly two classes")
+        index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
+        if len(index.labels) != 2:
+            raise FairkitError(
+                f"sensitive_features has {len(index.labels)} group(s) "
+                f"({', '.join(index.names[:5])}): FairSVM compares exactly two protected classes"
+            )
+        for name in ("degree", "max_iter"):
+            value = getattr(self, name)
+            if not isinstance(value, numbers.Integral) or value < 0:
+                raise FairkitError(f"invalid parameter {name} = {value!r}: expected an integer >= 0")
+        settings = dict(
+            kernel=self.kernel, gamma=float(self.gamma), degree=int(self.degree),
+            coef0=float(self.coef0), lambda_=float(self.ridge), d=float(self.d),
+            mu=float(self.mu), fairness=self.fairness, tol=float(self.tol),
+            max_iter=int(self.max_iter),
+        )
+        y_pm = np.where(codes == 1, 1.0, -1.0)
+        z_pm = np.where(group_codes == 1, 1.0, -1.0)
+        self._core = _core.fair_svm_fit(X, y_pm, z_pm, **settings)
+        # The crate's fitted model has no serialized form: pickling keeps the training inputs
+        # and refits on load (deterministic, same bits).
+        self._fit_inputs = (X, y_pm, z_pm, settings)
+        self.classes_ = classes
+        self.groups_ = list(index.labels)
+        self.report_ = dict(self._core.report())
+        self.n_iter_ = int(self.report_["iterations"])
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Scores; positive favours ``classes_[1]``."""
+        check_is_fitted(self, "report_")
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        return self._core.decision_function(X)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the score is positive."""
+        positive = self.decision_function(X) > 0  # checks fitted first
+        return self.classes_[positive.astype(np.int64)]
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_core", None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "_fit_inputs" in state:
+            X, y_pm, z_pm, settings = state["_fit_inputs"]
+            self._core = _core.fair_svm_fit(X, y_pm, z_pm, **settings)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

@@ -1,0 +1,341 @@
+//! `fairkit._core.estimators`: FairProjection (crate `info-projection`).
+//!
+//! The Python class `fairkit.estimators.FairProjection` encodes labels and groups and calls
+//! [`fair_projection_fit`], which returns a [`FairProjectionCore`] holding the crate's fitted
+//! projector. Probability matrices arrive as C-contiguous N × C `float64` numpy arrays; they
+//! are copied into the crate's column-major `DMatrix` after the GIL is released (the crate's
+//! input type; one pass, small next to a fit). Settings are parsed here from their Python
+//! spelling so every bad value is reported with the parameter's name.
+//!
+//! `info-projection` has no observer hook, so a running fit cannot be interrupted with Ctrl-C:
+//! the interrupt is delivered when the fit returns.
+
+use crate::convert::{contiguous, i64_as_usize};
+use crate::errors::{invalid, to_py_err};
+use fair_data::Groups;
+use info_projection::{
+    Constraint, Decision, Divergence, FairProjection, FairProjectionParams, InfoProjectionError,
+    RowPolicy, Solver,
+};
+use nalgebra::DMatrix;
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Adds the FairProjection binding to `fairkit._core.estimators`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<FairProjectionCore>()?;
+    m.add_function(wrap_pyfunction!(fair_projection_fit, m)?)?;
+    Ok(())
+}
+
+/// A constraint name as written in Python (`constraints="equalized_odds"`).
+pub fn parse_constraint(name: &str) -> PyResult<Constraint> {
+    Ok(match name {
+        "statistical_parity" | "demographic_parity" => Constraint::StatisticalParity,
+        "equalized_odds" => Constraint::EqualizedOdds,
+        "equalized_odds_diagonal" => Constraint::EqualizedOddsDiagonal,
+        "overall_accuracy" | "overall_accuracy_equality" => Constraint::OverallAccuracy,
+        other => {
+            return Err(invalid(format!(
+                "invalid parameter constraints: unknown constraint {other:?}; expected one of \
+                 \"statistical_parity\" (alias \"demographic_parity\"), \"equalized_odds\", \
+                 \"equalized_odds_diagonal\", \"overall_accuracy\""
+            )));
+        }
+    })
+}
+
+/// A divergence name (`divergence="kl"` or `"cross_entropy"`).
+pub fn parse_divergence(name: &str) -> PyResult<Divergence> {
+    match name {
+        "kl" => Ok(Divergence::Kl),
+        "cross_entropy" => Ok(Divergence::CrossEntropy),
+        other => Err(invalid(format!(
+            "invalid parameter divergence: {other:?}; expected \"kl\" or \"cross_entropy\""
+        ))),
+    }
+}
+
+/// A solver name (`solver="dual"` or `"admm"`).
+pub fn parse_solver(name: &str) -> PyResult<Solver> {
+    match name {
+        "dual" => Ok(Solver::Dual),
+        "admm" => Ok(Solver::Admm),
+        other => Err(invalid(format!(
+            "invalid parameter solver: {other:?}; expected \"dual\" or \"admm\""
+        ))),
+    }
+}
+
+/// The crate's settings from the Python parameters (range checks are the crate's, at fit).
+#[allow(clippy::too_many_arguments)]
+pub fn build_params(
+    constraints: &[String],
+    alpha: f64,
+    divergence: &str,
+    solver: &str,
+    zeta: Option<f64>,
+    tol: f64,
+    max_iter: usize,
+    floor: f64,
+    renormalize: bool,
+) -> PyResult<FairProjectionParams> {
+    let constraints = constraints
+        .iter()
+        .map(|c| parse_constraint(c))
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut params = FairProjection::params()
+        .constraints(&constraints)
+        .alpha(alpha)
+        .divergence(parse_divergence(divergence)?)
+        .solver(parse_solver(solver)?)
+        .tol(tol)
+        .max_iter(max_iter)
+        .floor(floor)
+        .row_policy(if renormalize {
+            RowPolicy::Renormalize
+        } else {
+            RowPolicy::Strict
+        });
+    if let Some(z) = zeta {
+        params = params.zeta(z);
+    }
+    Ok(params)
+}
+
+/// An N × C row-major probability buffer as the crate's (column-major) matrix: one pass that
+/// writes each column contiguously (`n · c` must equal `proba.len()`).
+pub fn probs_matrix(proba: &[f64], n: usize, c: usize) -> DMatrix<f64> {
+    let mut data = Vec::with_capacity(n * c);
+    for j in 0..c {
+        data.extend(proba.iter().skip(j).step_by(c.max(1)).take(n));
+    }
+    DMatrix::from_vec(n, c, data)
+}
+
+/// Group codes (`0..names.len()`) and names as the crate's [`Groups`].
+pub fn groups(codes: &[i64], names: Vec<String>) -> Result<Groups, InfoProjectionError> {
+    Ok(Groups::new(i64_as_usize(codes).into_owned(), names)?)
+}
+
+/// The binding's whole Rust path of a fit from numpy-shaped buffers (what the Python class
+/// runs with the GIL released; public so Rust benchmarks can time it without Python).
+///
+/// # Errors
+/// The crate's: invalid settings, probabilities, groups or labels.
+pub fn fit_buffers(
+    params: &FairProjectionParams,
+    proba: &[f64],
+    n_classes: usize,
+    codes: &[i64],
+    names: Vec<String>,
+    labels: Option<&[i64]>,
+) -> Result<FairProjection, InfoProjectionError> {
+    let n = proba.len().checked_div(n_classes).unwrap_or(0);
+    let probs = probs_matrix(proba, n, n_classes);
+    let groups = groups(codes, names)?;
+    match labels {
+        Some(y) => params.fit_with_labels(&probs, &groups, &i64_as_usize(y)),
+        None => params.fit(&probs, &groups),
+    }
+}
+
+/// `proba` as a row-major slice with its shape, or an error naming the input.
+fn proba_slice<'a>(proba: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
+    let shape = proba.shape();
+    let (n, c) = (shape[0], shape[1]);
+    let slice = contiguous(proba.as_slice(), "the probability matrix")?;
+    Ok((slice, n, c))
+}
+
+/// Fits FairProjection on base probabilities (N × C, C-contiguous `float64`), group codes
+/// (`int64` in `0..len(group_names)`) and optional class codes of the true labels (`int64` in
+/// `0..C`; given: empirical marginals, else plug-in marginals from the probabilities).
+#[pyfunction]
+#[pyo3(signature = (
+    proba, group_codes, group_names, labels=None, *, constraints, alpha, divergence, solver,
+    zeta=None, tol, max_iter, floor, renormalize
+))]
+#[allow(clippy::too_many_arguments)]
+fn fair_projection_fit(
+    py: Python<'_>,
+    proba: PyReadonlyArray2<'_, f64>,
+    group_codes: PyReadonlyArray1<'_, i64>,
+    group_names: Vec<String>,
+    labels: Option<PyReadonlyArray1<'_, i64>>,
+    constraints: Vec<String>,
+    alpha: f64,
+    divergence: &str,
+    solver: &str,
+    zeta: Option<f64>,
+    tol: f64,
+    max_iter: usize,
+    floor: f64,
+    renormalize: bool,
+) -> PyResult<FairProjectionCore> {
+    let params = build_params(
+        &constraints,
+        alpha,
+        divergence,
+        solver,
+        zeta,
+        tol,
+        max_iter,
+        floor,
+        renormalize,
+    )?;
+    let (p, n, c) = proba_slice(&proba)?;
+    let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+    check_rows(codes.len(), n, "sensitive_features")?;
+    let y = labels
+        .as_ref()
+        .map(|l| contiguous(l.as_slice(), "y"))
+        .transpose()?;
+    if let Some(y) = y {
+        check_rows(y.len(), n, "y")?;
+    }
+    let names = group_names.clone();
+    let inner = py
+        .detach(|| fit_buffers(&params, p, c, codes, names, y))
+        .map_err(crate_error)?;
+    Ok(FairProjectionCore { inner, group_names })
+}
+
+/// The crate's error; a row-sum error also names the Python parameter that relaxes the check
+/// (the crate's message names its Rust setting).
+fn crate_error(err: InfoProjectionError) -> PyErr {
+    match err {
+        InfoProjectionError::RowSumNotOne { .. } => invalid(format!(
+            "{err} (in Python: FairProjection(renormalize=True))"
+        )),
+        other => to_py_err(other),
+    }
+}
+
+fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
+    if got != n {
+        return Err(invalid(format!(
+            "length mismatch for {what}: expected {n} rows (one per row of the probability \
+             matrix), got {got}"
+        )));
+    }
+    Ok(())
+}
+
+/// A fitted projector (the crate's [`FairProjection`]) and the group names it was fitted with.
+#[pyclass(frozen, module = "fairkit._core.estimators")]
+pub struct FairProjectionCore {
+    inner: FairProjection,
+    group_names: Vec<String>,
+}
+
+impl FairProjectionCore {
+    fn inputs<'a>(
+        &self,
+        proba: &'a PyReadonlyArray2<'_, f64>,
+        group_codes: &'a PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<(&'a [f64], usize, usize, &'a [i64])> {
+        let (p, n, c) = proba_slice(proba)?;
+        let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+        check_rows(codes.len(), n, "sensitive_features")?;
+        Ok((p, n, c, codes))
+    }
+}
+
+#[pymethods]
+impl FairProjectionCore {
+    /// Fair probabilities (N × C, C-contiguous) for base probabilities and group codes.
+    fn predict_proba<'py>(
+        &self,
+        py: Python<'py>,
+        proba: PyReadonlyArray2<'_, f64>,
+        group_codes: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let (p, n, c, codes) = self.inputs(&proba, &group_codes)?;
+        let names = self.group_names.clone();
+        let out = py
+            .detach(|| -> Result<Vec<f64>, InfoProjectionError> {
+                let h = self
+                    .inner
+                    .predict_proba(&probs_matrix(p, n, c), &groups(codes, names)?)?;
+                // Column-major N × C → row-major (the transpose's column-major storage).
+                Ok(h.transpose().as_slice().to_vec())
+            })
+            .map_err(crate_error)?;
+        PyArray1::from_vec(py, out).reshape([n, c])
+    }
+
+    /// Class codes: argmax of the fair probabilities, or (two classes) `h_1 > threshold`.
+    #[pyo3(signature = (proba, group_codes, threshold=None))]
+    fn predict<'py>(
+        &self,
+        py: Python<'py>,
+        proba: PyReadonlyArray2<'_, f64>,
+        group_codes: PyReadonlyArray1<'_, i64>,
+        threshold: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let (p, n, c, codes) = self.inputs(&proba, &group_codes)?;
+        let names = self.group_names.clone();
+        let decision = threshold.map_or(Decision::Argmax, Decision::Threshold);
+        let out = py
+            .detach(|| -> Result<Vec<i64>, InfoProjectionError> {
+                let labels =
+                    self.inner
+                        .predict(&probs_matrix(p, n, c), &groups(codes, names)?, decision)?;
+                Ok(labels.into_iter().map(|l| l as i64).collect())
+            })
+            .map_err(crate_error)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The dual multipliers λ (one per constraint row).
+    #[getter]
+    fn lambda_<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.inner.lambda().to_vec().into_pyarray(py)
+    }
+
+    /// `E[G_k h]` on the fitting rows per constraint row.
+    #[getter]
+    fn constraint_values<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.inner.constraint_values().to_vec().into_pyarray(py)
+    }
+
+    /// `ζ((I + Ḡ)λ)_k`: the relaxed allowance per constraint row.
+    #[getter]
+    fn allowances<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.inner.allowances().to_vec().into_pyarray(py)
+    }
+
+    /// Number of classes C.
+    #[getter]
+    fn n_classes(&self) -> usize {
+        self.inner.n_classes()
+    }
+
+    /// The fit report as a dict (status, iterations, passes, objective, residuals, timings).
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.inner.report();
+        let d = PyDict::new(py);
+        d.set_item("status", r.status.to_string())?;
+        d.set_item("converged", r.status.is_success())?;
+        d.set_item("solver", format!("{:?}", r.solver).to_lowercase())?;
+        d.set_item("n_constraints", r.n_constraints)?;
+        d.set_item("n_rows", r.n_rows)?;
+        d.set_item("zeta", r.zeta)?;
+        d.set_item("iterations", r.iterations)?;
+        d.set_item("data_passes", r.data_passes)?;
+        d.set_item("objective", r.objective)?;
+        d.set_item("stationarity", r.stationarity)?;
+        d.set_item("primal_residual", r.primal_residual)?;
+        d.set_item("dual_residual", r.dual_residual)?;
+        d.set_item("max_violation", r.max_violation)?;
+        d.set_item("max_excess", r.max_excess)?;
+        d.set_item("elapsed_seconds", r.elapsed.as_secs_f64())?;
+        d.set_item("summary", r.to_string())?;
+        Ok(d)
+    }
+}

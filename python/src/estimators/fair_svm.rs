@@ -1,0 +1,227 @@
+//! `fairkit._core.estimators`: the spectral fair SVM (crate `fair-svm`), linear and kernel.
+//!
+//! Labels and protected classes are ±1 in the crate; the Python class maps its two classes and
+//! its two groups to them. The fit runs with the GIL released. The crate's observer cannot stop
+//! a fit (it has no break signal), so a fit cannot be interrupted with Ctrl-C: the interrupt is
+//! delivered when the fit returns.
+
+use crate::convert::contiguous;
+use crate::errors::{invalid, to_py_err};
+use fair_svm::{FairSvmError, Fairness, Kernel, KernelFairSvm, SpectralFairSvm};
+use nalgebra::DMatrix;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Adds the fair-SVM binding to `fairkit._core.estimators`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<FairSvmCore>()?;
+    m.add_function(wrap_pyfunction!(fair_svm_fit, m)?)?;
+    Ok(())
+}
+
+/// Settings of one fit.
+#[derive(Debug, Clone, Copy)]
+pub struct SvmSettings {
+    /// `None`: the linear primal model; otherwise the kernel model.
+    pub kernel: Option<Kernel>,
+    /// Ridge weight λ.
+    pub lambda: f64,
+    /// Mean-gap bound d (`inf` = none).
+    pub d: f64,
+    /// Covariance-gap penalty μ.
+    pub mu: f64,
+    /// Demographic parity or equal opportunity.
+    pub fairness: Fairness,
+    /// Convex–concave stopping tolerance.
+    pub tol: f64,
+    /// Convex–concave iteration limit.
+    pub max_iter: usize,
+}
+
+/// The kernel from its Python spelling (`"linear_primal"` = the linear primal model).
+pub fn parse_kernel(name: &str, gamma: f64, degree: u32, coef0: f64) -> PyResult<Option<Kernel>> {
+    Ok(match name {
+        "linear_primal" => None,
+        "linear" => Some(Kernel::Linear),
+        "rbf" => Some(Kernel::Rbf { gamma }),
+        "poly" => Some(Kernel::Polynomial {
+            degree,
+            gamma,
+            coef0,
+        }),
+        other => {
+            return Err(invalid(format!(
+                "invalid parameter kernel: {other:?}; expected \"linear_primal\", \"linear\", \
+                 \"rbf\" or \"poly\""
+            )));
+        }
+    })
+}
+
+/// Either fitted model.
+#[derive(Debug, Clone)]
+pub enum FittedSvm {
+    /// Linear primal SSVM.
+    Linear(SpectralFairSvm),
+    /// Kernel SSVM.
+    Kernel(KernelFairSvm),
+}
+
+impl FittedSvm {
+    /// Scores of new rows.
+    ///
+    /// # Errors
+    /// The crate's (feature mismatch, non-finite input).
+    pub fn decision_function(&self, x: &DMatrix<f64>) -> Result<Vec<f64>, FairSvmError> {
+        Ok(match self {
+            Self::Linear(m) => m.decision_function(x)?,
+            Self::Kernel(m) => m.decision_function(x)?,
+        }
+        .as_slice()
+        .to_vec())
+    }
+    fn report(&self) -> &fair_svm::FitReport {
+        match self {
+            Self::Linear(m) => m.report(),
+            Self::Kernel(m) => m.report(),
+        }
+    }
+}
+
+/// Fits on dense rows (N × d row-major) with ±1 labels `y` and protected classes `z`.
+///
+/// # Errors
+/// The crate's (invalid settings or data, solver failure).
+pub fn fit_buffers(
+    x: &[f64],
+    d: usize,
+    y: &[f64],
+    z: &[f64],
+    s: &SvmSettings,
+) -> Result<FittedSvm, FairSvmError> {
+    let n = x.len().checked_div(d).unwrap_or(0);
+    let xm = DMatrix::from_row_slice(n, d, x);
+    Ok(match s.kernel {
+        None => FittedSvm::Linear(
+            SpectralFairSvm::params()
+                .lambda(s.lambda)
+                .d(s.d)
+                .mu(s.mu)
+                .fairness(s.fairness)
+                .tol(s.tol)
+                .max_iter(s.max_iter)
+                .fit(&xm, y, z)?,
+        ),
+        Some(kernel) => FittedSvm::Kernel(
+            KernelFairSvm::params(kernel)
+                .lambda(s.lambda)
+                .d(s.d)
+                .mu(s.mu)
+                .fairness(s.fairness)
+                .tol(s.tol)
+                .max_iter(s.max_iter)
+                .fit(&xm, y, z)?,
+        ),
+    })
+}
+
+fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
+    let shape = x.shape();
+    Ok((contiguous(x.as_slice(), "X")?, shape[0], shape[1]))
+}
+
+/// Fits the fair SVM; `y` and `z` hold ±1.
+#[pyfunction]
+#[pyo3(signature = (
+    x, y, z, *, kernel, gamma, degree, coef0, lambda_, d, mu, fairness, tol, max_iter
+))]
+#[allow(clippy::too_many_arguments)]
+fn fair_svm_fit(
+    py: Python<'_>,
+    x: PyReadonlyArray2<'_, f64>,
+    y: PyReadonlyArray1<'_, f64>,
+    z: PyReadonlyArray1<'_, f64>,
+    kernel: &str,
+    gamma: f64,
+    degree: u32,
+    coef0: f64,
+    lambda_: f64,
+    d: f64,
+    mu: f64,
+    fairness: &str,
+    tol: f64,
+    max_iter: usize,
+) -> PyResult<FairSvmCore> {
+    let fairness = match fairness {
+        "demographic_parity" => Fairness::DemographicParity,
+        "equal_opportunity" => Fairness::EqualOpportunity,
+        other => {
+            return Err(invalid(format!(
+                "invalid parameter fairness: {other:?}; expected \"demographic_parity\" or \
+                 \"equal_opportunity\""
+            )));
+        }
+    };
+    let settings = SvmSettings {
+        kernel: parse_kernel(kernel, gamma, degree, coef0)?,
+        lambda: lambda_,
+        d,
+        mu,
+        fairness,
+        tol,
+        max_iter,
+    };
+    let (xs, n, dim) = matrix(&x)?;
+    let ys = contiguous(y.as_slice(), "y")?;
+    let zs = contiguous(z.as_slice(), "sensitive_features")?;
+    for (len, what) in [(ys.len(), "y"), (zs.len(), "sensitive_features")] {
+        if len != n {
+            return Err(invalid(format!(
+                "length mismatch for {what}: expected {n} rows (as X), got {len}"
+            )));
+        }
+    }
+    let inner = py
+        .detach(|| fit_buffers(xs, dim, ys, zs, &settings))
+        .map_err(to_py_err)?;
+    Ok(FairSvmCore { inner })
+}
+
+/// A fitted fair SVM.
+#[pyclass(frozen, module = "fairkit._core.estimators")]
+pub struct FairSvmCore {
+    inner: FittedSvm,
+}
+
+#[pymethods]
+impl FairSvmCore {
+    /// Scores `s(x) + b` of new rows.
+    fn decision_function<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'_, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let (xs, n, d) = matrix(&x)?;
+        let out = py
+            .detach(|| {
+                self.inner
+                    .decision_function(&DMatrix::from_row_slice(n, d, xs))
+            })
+            .map_err(to_py_err)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The fit report as a dict.
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.inner.report();
+        let out = PyDict::new(py);
+        out.set_item("summary", r.to_string())?;
+        out.set_item("status", format!("{:?}", r.status))?;
+        out.set_item("iterations", r.iterations)?;
+        out.set_item("objective", r.objective)?;
+        out.set_item("mean_gap", r.mean_gap)?;
+        out.set_item("covariance_gap", r.covariance_gap)?;
+        Ok(out)
+    }
+}

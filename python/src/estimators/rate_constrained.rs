@@ -1,0 +1,508 @@
+//! `fairkit._core.estimators`: the rate-constrained classifier (crate `game-opt`).
+//!
+//! The Python class `fairkit.estimators.RateConstrainedClassifier` writes its constraints in a
+//! small Python form (`fairkit.estimators.rates`); each arrives here as a [`GoalSpec`] tuple and
+//! is turned into the crate's rate language ([`game_opt::goals`]). The fit runs with the GIL
+//! released; an [`Observer`] re-acquires it every [`SIGNAL_CHECK_EVERY`] steps to run
+//! `PyErr_CheckSignals`, so Ctrl-C stops a long fit (the interrupt is raised once the crate
+//! returns).
+
+use crate::convert::{contiguous, i64_as_usize};
+use crate::errors::{invalid, to_py_err};
+use fair_data::Groups;
+use game_opt::{
+    Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear, Mlp,
+    Model, ObjectiveLoss, Observer, Optimizer, Problem, Slack, SolutionType, StochasticClassifier,
+    Subset, goals,
+};
+use nalgebra::DMatrix;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::ops::ControlFlow;
+
+/// Adds the rate-constrained classifier binding to `fairkit._core.estimators`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RateClassifierCore>()?;
+    m.add_function(wrap_pyfunction!(rate_constrained_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_classifier_from_components, m)?)?;
+    Ok(())
+}
+
+/// Name of the sensitive attribute inside the crate's examples.
+pub const ATTRIBUTE: &str = "group";
+
+/// Steps between two signal checks (each briefly takes the GIL).
+pub const SIGNAL_CHECK_EVERY: usize = 50;
+
+/// One goal as sent by Python: `(kind, direction, slack kind, slack value, kappa, group)`.
+pub type GoalSpec = (String, String, String, f64, f64, Option<String>);
+
+/// The crate's constraints for the goals, over the groups `names` of [`ATTRIBUTE`].
+pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<Constraint>> {
+    let groups: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for (kind, direction, slack_kind, slack_value, kappa, group) in specs {
+        let subset = match group {
+            None => Subset::all(),
+            Some(g) => {
+                if !names.contains(g) {
+                    return Err(invalid(format!(
+                        "constraint {kind}: group {g:?} is not among the sensitive feature's \
+                         groups {names:?}"
+                    )));
+                }
+                Subset::group(ATTRIBUTE, g)
+            }
+        };
+        let direction = match direction.as_str() {
+            "at_least" => Direction::AtLeast,
+            "at_most" => Direction::AtMost,
+            "both" => Direction::Both,
+            other => {
+                return Err(invalid(format!(
+                    "constraint {kind}: direction {other:?}; expected \"at_least\", \"at_most\" \
+                     or \"both\""
+                )));
+            }
+        };
+        let slack = match slack_kind.as_str() {
+            "none" => Slack::None,
+            "additive" => Slack::Additive(*slack_value),
+            "multiplicative" => Slack::Multiplicative(*slack_value),
+            other => {
+                return Err(invalid(format!(
+                    "constraint {kind}: slack kind {other:?}; expected \"none\", \"additive\" \
+                     or \"multiplicative\""
+                )));
+            }
+        };
+        let k = *kappa;
+        match kind.as_str() {
+            "statistical_parity" => out.extend(goals::statistical_parity(
+                ATTRIBUTE, &groups, direction, slack,
+            )),
+            "equal_opportunity" => out.extend(goals::equal_opportunity(
+                ATTRIBUTE, &groups, direction, slack,
+            )),
+            "equal_odds" => out.extend(goals::equal_odds(ATTRIBUTE, &groups, direction, slack)),
+            "equal_accuracy" => {
+                out.extend(goals::equal_accuracy(ATTRIBUTE, &groups, direction, slack))
+            }
+            "coverage_at_least" => out.push(goals::coverage_at_least(subset, k)),
+            "coverage_at_most" => out.push(goals::coverage_at_most(subset, k)),
+            "recall_at_least" => out.push(goals::recall_at_least(subset, k)),
+            "precision_at_least" => out.push(goals::precision_at_least(subset, k)),
+            "accuracy_at_least" => out.push(goals::accuracy_at_least(subset, k)),
+            other => {
+                return Err(invalid(format!("unknown constraint kind {other:?}")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
+    Ok(match name {
+        "proxy_lagrangian" => Algorithm::ProxyLagrangian,
+        "zero_one_ext" => Algorithm::ZeroOneExt,
+        "hinge" => Algorithm::Hinge,
+        "unconstrained" => Algorithm::Unconstrained,
+        other => {
+            return Err(invalid(format!(
+                "invalid parameter algorithm: {other:?}; expected \"proxy_lagrangian\", \
+                 \"zero_one_ext\", \"hinge\" or \"unconstrained\""
+            )));
+        }
+    })
+}
+
+fn parse_solution(name: &str) -> PyResult<SolutionType> {
+    Ok(match name {
+        "m_stoch" => SolutionType::MStoch,
+        "t_stoch" => SolutionType::TStoch,
+        "best" => SolutionType::Best,
+        "last" => SolutionType::Last,
+        other => {
+            return Err(invalid(format!(
+                "invalid parameter solution: {other:?}; expected \"m_stoch\", \"t_stoch\", \
+                 \"best\" or \"last\""
+            )));
+        }
+    })
+}
+
+fn parse_optimizer(name: &str) -> PyResult<Optimizer> {
+    match name {
+        "adam" => Ok(Optimizer::Adam),
+        "sgd" => Ok(Optimizer::Sgd),
+        other => Err(invalid(format!(
+            "invalid parameter optimizer: {other:?}; expected \"adam\" or \"sgd\""
+        ))),
+    }
+}
+
+fn parse_loss(name: &str) -> PyResult<ObjectiveLoss> {
+    match name {
+        "hinge" => Ok(ObjectiveLoss::Hinge),
+        "logistic" => Ok(ObjectiveLoss::Logistic),
+        other => Err(invalid(format!(
+            "invalid parameter objective_loss: {other:?}; expected \"hinge\" or \"logistic\""
+        ))),
+    }
+}
+
+/// Numeric settings of a fit, as the Python class passes them.
+#[derive(Debug, Clone)]
+pub struct GameSettings {
+    /// Game.
+    pub algorithm: Algorithm,
+    /// Solution type.
+    pub solution: SolutionType,
+    /// θ optimizer.
+    pub optimizer: Optimizer,
+    /// Objective surrogate.
+    pub objective_loss: ObjectiveLoss,
+    /// Steps.
+    pub iterations: usize,
+    /// Minibatch size.
+    pub batch_size: usize,
+    /// θ step size.
+    pub lr_theta: f64,
+    /// λ step size.
+    pub lr_lambda: f64,
+    /// Ridge penalty.
+    pub l2: f64,
+    /// Snapshot period.
+    pub snapshot_every: usize,
+    /// Seed of the minibatch order (and of the MLP's initialisation).
+    pub seed: u64,
+}
+
+impl GameSettings {
+    fn params(&self) -> GameOptParams {
+        GameOptParams::new()
+            .algorithm(self.algorithm)
+            .optimizer(self.optimizer)
+            .objective_loss(self.objective_loss)
+            .iterations(self.iterations)
+            .batch_size(self.batch_size)
+            .lr_theta(self.lr_theta)
+            .lr_lambda(self.lr_lambda)
+            .l2(self.l2)
+            .snapshot_every(self.snapshot_every)
+            .seed(self.seed)
+    }
+}
+
+/// The fitted stochastic classifier over either model family.
+#[derive(Debug, Clone)]
+pub enum FittedClassifier {
+    /// Mixture of linear models.
+    Linear(StochasticClassifier<Linear>),
+    /// Mixture of one-hidden-layer MLPs.
+    Mlp(StochasticClassifier<Mlp>),
+}
+
+impl FittedClassifier {
+    fn positive_probability(&self, x: &DMatrix<f64>) -> Result<Vec<f64>, GameOptError> {
+        match self {
+            Self::Linear(c) => c.positive_probability(x),
+            Self::Mlp(c) => c.positive_probability(x),
+        }
+    }
+    fn predict(&self, x: &DMatrix<f64>, seed: u64) -> Result<Vec<usize>, GameOptError> {
+        match self {
+            Self::Linear(c) => c.predict(x, seed),
+            Self::Mlp(c) => c.predict(x, seed),
+        }
+    }
+    fn components(&self) -> Vec<(f64, Vec<f64>)> {
+        fn parts<M: Model>(c: &StochasticClassifier<M>) -> Vec<(f64, Vec<f64>)> {
+            c.components()
+                .iter()
+                .map(|(w, m)| (*w, m.parameters().to_vec()))
+                .collect()
+        }
+        match self {
+            Self::Linear(c) => parts(c),
+            Self::Mlp(c) => parts(c),
+        }
+    }
+}
+
+/// What a fit returns besides the classifier: the crate's report and the solution's weights.
+#[derive(Debug, Clone)]
+pub struct FitSummary {
+    /// `FitReport` as text.
+    pub report: String,
+    /// Whether every step ran (false: stopped by the observer).
+    pub completed: bool,
+    /// Steps taken.
+    pub iterations: usize,
+    /// Training error and constraint values of the chosen solution (exact expectations).
+    pub train_error: f64,
+    /// Constraint values `g_i ≤ 0` of the solution on the training rows.
+    pub train_constraints: Vec<f64>,
+    /// Names of the constraints (the crate's).
+    pub constraint_names: Vec<String>,
+}
+
+/// Runs the game on `x` (N × d row-major), labels 0/1 and group codes; `hidden = 0` fits the
+/// linear model, otherwise an MLP with that many hidden units. The observer sees every step.
+///
+/// # Errors
+/// The crate's (invalid settings, data, constraints, numerical breakdown).
+#[allow(clippy::too_many_arguments)]
+pub fn fit_buffers(
+    x: &[f64],
+    d: usize,
+    y: &[usize],
+    codes: &[i64],
+    names: Vec<String>,
+    constraints: Vec<Constraint>,
+    hidden: usize,
+    settings: &GameSettings,
+    observer: &mut dyn Observer,
+) -> Result<(FittedClassifier, FitSummary), GameOptError> {
+    let n = x.len().checked_div(d).unwrap_or(0);
+    let xm = DMatrix::from_row_slice(n, d, x);
+    let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
+    let examples = Examples::new(&xm, y)?.with_attribute(ATTRIBUTE, groups)?;
+    let problem = if constraints.is_empty() {
+        Problem::unconstrained(examples)?
+    } else {
+        Problem::new(examples, constraints)?
+    };
+    let game = game_opt::GameOpt::new(settings.params())?;
+    fn finish<M: Model>(
+        fit: game_opt::GameFit<M>,
+        problem: &Problem,
+        kind: SolutionType,
+        wrap: fn(StochasticClassifier<M>) -> FittedClassifier,
+    ) -> Result<(FittedClassifier, FitSummary), GameOptError> {
+        let solution = fit.solution(kind)?;
+        let clf = fit.classifier(&solution)?;
+        let eval = clf.evaluate(problem)?;
+        let report = fit.report();
+        let summary = FitSummary {
+            report: report.to_string(),
+            completed: report.status.is_success(),
+            iterations: report.iterations,
+            train_error: eval.error,
+            train_constraints: eval.constraints.clone(),
+            constraint_names: problem
+                .constraints()
+                .iter()
+                .map(|c| c.name().to_string())
+                .collect(),
+        };
+        Ok((wrap(clf), summary))
+    }
+    if hidden == 0 {
+        let fit = game.fit_with_observer(&problem, Linear::new(d), observer)?;
+        finish(fit, &problem, settings.solution, FittedClassifier::Linear)
+    } else {
+        let model = Mlp::new(d, hidden, settings.seed)?;
+        let fit = game.fit_with_observer(&problem, model, observer)?;
+        finish(fit, &problem, settings.solution, FittedClassifier::Mlp)
+    }
+}
+
+/// Checks for Ctrl-C every [`SIGNAL_CHECK_EVERY`] steps; a pending signal stops the run.
+struct SignalObserver {
+    interrupted: Option<PyErr>,
+}
+
+impl Observer for SignalObserver {
+    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+        if !info.iteration.is_multiple_of(SIGNAL_CHECK_EVERY) {
+            return ControlFlow::Continue(());
+        }
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.interrupted = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+}
+
+fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
+    let shape = x.shape();
+    Ok((contiguous(x.as_slice(), "X")?, shape[0], shape[1]))
+}
+
+/// Fits the rate-constrained classifier; see [`fit_buffers`]. `y` holds 0/1 class codes.
+#[pyfunction]
+#[pyo3(signature = (
+    x, y, group_codes, group_names, goals, *, hidden, algorithm, solution, optimizer,
+    objective_loss, iterations, batch_size, lr_theta, lr_lambda, l2, snapshot_every, seed
+))]
+#[allow(clippy::too_many_arguments)]
+fn rate_constrained_fit<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'_, f64>,
+    y: PyReadonlyArray1<'_, i64>,
+    group_codes: PyReadonlyArray1<'_, i64>,
+    group_names: Vec<String>,
+    goals: Vec<GoalSpec>,
+    hidden: usize,
+    algorithm: &str,
+    solution: &str,
+    optimizer: &str,
+    objective_loss: &str,
+    iterations: usize,
+    batch_size: usize,
+    lr_theta: f64,
+    lr_lambda: f64,
+    l2: f64,
+    snapshot_every: usize,
+    seed: u64,
+) -> PyResult<(RateClassifierCore, Bound<'py, PyDict>)> {
+    let settings = GameSettings {
+        algorithm: parse_algorithm(algorithm)?,
+        solution: parse_solution(solution)?,
+        optimizer: parse_optimizer(optimizer)?,
+        objective_loss: parse_loss(objective_loss)?,
+        iterations,
+        batch_size,
+        lr_theta,
+        lr_lambda,
+        l2,
+        snapshot_every,
+        seed,
+    };
+    let constraints = build_constraints(&goals, &group_names)?;
+    let (xs, n, d) = matrix(&x)?;
+    let ys = contiguous(y.as_slice(), "y")?;
+    let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+    for (len, what) in [(ys.len(), "y"), (codes.len(), "sensitive_features")] {
+        if len != n {
+            return Err(invalid(format!(
+                "length mismatch for {what}: expected {n} rows (as X), got {len}"
+            )));
+        }
+    }
+    let mut observer = SignalObserver { interrupted: None };
+    let result = py.detach(|| {
+        let y = i64_as_usize(ys);
+        fit_buffers(
+            xs,
+            d,
+            &y,
+            codes,
+            group_names,
+            constraints,
+            hidden,
+            &settings,
+            &mut observer,
+        )
+    });
+    if let Some(err) = observer.interrupted {
+        return Err(err);
+    }
+    let (clf, summary) = result.map_err(to_py_err)?;
+    let info = PyDict::new(py);
+    info.set_item("summary", summary.report)?;
+    info.set_item("completed", summary.completed)?;
+    info.set_item("iterations", summary.iterations)?;
+    info.set_item("train_error", summary.train_error)?;
+    info.set_item("train_constraints", summary.train_constraints)?;
+    info.set_item("constraint_names", summary.constraint_names)?;
+    Ok((RateClassifierCore { inner: clf, d }, info))
+}
+
+/// Rebuilds a fitted classifier from its mixture (what pickling stores): `hidden = 0` for
+/// linear components, and each component's weight and flat parameter vector θ.
+#[pyfunction]
+fn rate_classifier_from_components(
+    d: usize,
+    hidden: usize,
+    components: Vec<(f64, Vec<f64>)>,
+) -> PyResult<RateClassifierCore> {
+    fn rebuild<M: Model>(
+        template: M,
+        components: Vec<(f64, Vec<f64>)>,
+    ) -> PyResult<StochasticClassifier<M>> {
+        let mut parts = Vec::with_capacity(components.len());
+        for (w, theta) in components {
+            let mut m = template.clone();
+            if theta.len() != m.parameters().len() {
+                return Err(invalid(format!(
+                    "a stored component has {} parameters, the model needs {}",
+                    theta.len(),
+                    m.parameters().len()
+                )));
+            }
+            m.parameters_mut().copy_from_slice(&theta);
+            parts.push((w, m));
+        }
+        StochasticClassifier::new(parts).map_err(to_py_err)
+    }
+    let inner = if hidden == 0 {
+        FittedClassifier::Linear(rebuild(Linear::new(d), components)?)
+    } else {
+        FittedClassifier::Mlp(rebuild(
+            Mlp::new(d, hidden, 0).map_err(to_py_err)?,
+            components,
+        )?)
+    };
+    Ok(RateClassifierCore { inner, d })
+}
+
+/// A fitted stochastic classifier (mixture of models with weights).
+#[pyclass(frozen, module = "fairkit._core.estimators")]
+pub struct RateClassifierCore {
+    inner: FittedClassifier,
+    d: usize,
+}
+
+#[pymethods]
+impl RateClassifierCore {
+    /// `P(ŷ = 1 | x)` of the mixture for every row (exact, no sampling).
+    fn positive_probability<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'_, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let (xs, n, d) = matrix(&x)?;
+        let out = py
+            .detach(|| {
+                self.inner
+                    .positive_probability(&DMatrix::from_row_slice(n, d, xs))
+            })
+            .map_err(to_py_err)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// Sampled 0/1 predictions (one seeded draw per row picks the mixture component).
+    fn predict<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'_, f64>,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let (xs, n, d) = matrix(&x)?;
+        let out = py
+            .detach(|| {
+                self.inner
+                    .predict(&DMatrix::from_row_slice(n, d, xs), seed)
+                    .map(|v| v.into_iter().map(|l| l as i64).collect::<Vec<_>>())
+            })
+            .map_err(to_py_err)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The mixture: `(weight, θ)` per component.
+    fn components(&self) -> Vec<(f64, Vec<f64>)> {
+        self.inner.components()
+    }
+
+    /// Number of input features.
+    #[getter]
+    fn n_features(&self) -> usize {
+        self.d
+    }
+}

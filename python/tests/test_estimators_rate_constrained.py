@@ -1,0 +1,199 @@
+"""fairkit.estimators.RateConstrainedClassifier: same numbers as the Rust API, constraints
+bite, same seed same bits, pickling, bad inputs.
+
+The differential test runs ``python/examples/rate_constrained_reference.rs`` (the ``game-opt``
+API only) through cargo on the same data and compares bit for bit.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from fairkit import FairkitError
+from fairkit.estimators import RateConstrainedClassifier, rates
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def recall_gap_data(n: int = 1200, seed: int = 0):
+    """Group 1's positives score lower, so an unconstrained model's recall lags there."""
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, 2, n)
+    y = (rng.random(n) < 0.4).astype(np.int64)
+    signal = 2.0 * y - 1.0 - 1.2 * group * y + rng.normal(scale=1.0, size=n)
+    X = np.column_stack([signal, group.astype(float), rng.normal(size=n)])
+    return X, y, group
+
+
+def rust_reference(tmp_path, X, y, group, goals, *, hidden, algorithm, solution, iterations,
+                   batch_size, lr_theta, lr_lambda, seed):
+    n, d = X.shape
+    (tmp_path / "settings.txt").write_text(
+        f"{n} {d} {hidden} {algorithm} {solution} {iterations} {batch_size} {lr_theta!r} "
+        f"{lr_lambda!r} {seed}\n"
+    )
+    lines = []
+    for g in goals:
+        kind, direction, slack_kind, slack, kappa, grp = g.spec()
+        lines.append(f"{kind} {direction} {slack_kind} {slack!r} {kappa!r} {grp or '-'}\n")
+    (tmp_path / "goals.txt").write_text("".join(lines))
+    (tmp_path / "group_names.txt").write_text("0\n1\n")
+    np.ascontiguousarray(X, dtype="<f8").tofile(tmp_path / "x.f64")
+    np.asarray(y, dtype="<i8").tofile(tmp_path / "y.i64")
+    np.asarray(group, dtype="<i8").tofile(tmp_path / "codes.i64")
+    run = subprocess.run(
+        [os.environ.get("CARGO", "cargo"), "run", "-q", "-p", "fairkit-py", "--example",
+         "rate_constrained_reference", "--", str(tmp_path)],
+        cwd=REPO, capture_output=True, text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    return (
+        np.fromfile(tmp_path / "proba.f64", dtype="<f8"),
+        np.fromfile(tmp_path / "pred.i64", dtype="<i8"),
+        np.fromfile(tmp_path / "weights.f64", dtype="<f8"),
+    )
+
+
+@pytest.mark.parametrize(
+    "hidden, algorithm, solution",
+    [
+        (0, "proxy_lagrangian", "m_stoch"),
+        (0, "zero_one_ext", "t_stoch"),
+        (0, "hinge", "best"),
+        (4, "proxy_lagrangian", "last"),
+    ],
+)
+def test_same_numbers_as_the_rust_api(tmp_path, hidden, algorithm, solution):
+    X, y, group = recall_gap_data(600, seed=1)
+    goals = [rates.equal_opportunity(multiplicative=0.95), rates.coverage_at_most(0.6)]
+    settings = dict(hidden=hidden, algorithm=algorithm, solution=solution, iterations=300,
+                    batch_size=64, lr_theta=0.05, lr_lambda=0.5, seed=3)
+    clf = RateConstrainedClassifier(goals, **settings).fit(X, y, sensitive_features=group)
+    proba, pred, weights = rust_reference(tmp_path, X, y, group, goals, **settings)
+    assert np.array_equal(clf.weights_, weights)
+    assert np.array_equal(clf.predict_proba(X)[:, 1], proba)
+    assert np.array_equal(clf.predict(X), pred)
+
+
+def tpr(pred, y, mask):
+    return pred[(y == 1) & mask].mean()
+
+
+def test_equal_opportunity_constraint_closes_the_recall_gap():
+    X, y, group = recall_gap_data(3000, seed=2)
+    settings = dict(iterations=1500, batch_size=200, lr_theta=0.05, lr_lambda=1.0, seed=1)
+    base = RateConstrainedClassifier(algorithm="unconstrained", **settings).fit(
+        X, y, sensitive_features=group
+    )
+    fair = RateConstrainedClassifier(
+        [rates.equal_opportunity(multiplicative=0.95)], **settings
+    ).fit(X, y, sensitive_features=group)
+    p_base, p_fair = base.predict_proba(X)[:, 1], fair.predict_proba(X)[:, 1]
+
+    def ratio(p):  # expected recall of group 1 over recall of all
+        return tpr(p, y, group == 1) / tpr(p, y, np.ones_like(y, dtype=bool))
+
+    assert ratio(p_base) < 0.9
+    assert ratio(p_fair) > ratio(p_base) + 0.05, (ratio(p_base), ratio(p_fair))
+    assert fair.n_components_ <= len(fair.train_constraints_) + 1  # m-stoch: at most m+1
+    assert max(fair.train_constraints_.values()) < 0.02
+
+
+def test_recall_floor_and_coverage():
+    X, y, group = recall_gap_data(2000, seed=3)
+    clf = RateConstrainedClassifier(
+        [rates.recall_at_least(0.9)], iterations=1500, batch_size=200, lr_theta=0.05,
+        lr_lambda=1.0,
+    ).fit(X, y, sensitive_features=group)
+    p = clf.predict_proba(X)[:, 1]
+    assert tpr(p, y, np.ones_like(y, dtype=bool)) > 0.88
+    clf = RateConstrainedClassifier(
+        [rates.coverage_at_most(0.2)], iterations=1500, batch_size=200, lr_theta=0.05,
+        lr_lambda=1.0,
+    ).fit(X, y, sensitive_features=group)
+    assert clf.predict_proba(X)[:, 1].mean() < 0.22
+
+
+def test_same_seed_same_bits_and_labels():
+    X, y, group = recall_gap_data(500, seed=4)
+    labels = np.where(y == 1, "yes", "no")
+    runs = [
+        RateConstrainedClassifier([rates.statistical_parity(additive=0.05)], hidden=3,
+                                  iterations=200, seed=9).fit(X, labels, sensitive_features=group)
+        for _ in range(2)
+    ]
+    assert list(runs[0].classes_) == ["no", "yes"]
+    assert np.array_equal(runs[0].weights_, runs[1].weights_)
+    assert np.array_equal(runs[0].predict_proba(X), runs[1].predict_proba(X))
+    assert np.array_equal(runs[0].predict(X, seed=5), runs[1].predict(X, seed=5))
+    assert set(runs[0].predict(X)) <= {"no", "yes"}
+
+
+def test_pickle_round_trip():
+    X, y, group = recall_gap_data(400, seed=5)
+    for hidden in (0, 3):
+        clf = RateConstrainedClassifier([rates.equal_opportunity(additive=0.05)], hidden=hidden,
+                                        iterations=100).fit(X, y, sensitive_features=group)
+        back = pickle.loads(pickle.dumps(clf))
+        assert np.array_equal(back.predict_proba(X), clf.predict_proba(X))
+        assert np.array_equal(back.predict(X), clf.predict(X))
+
+
+def test_bad_inputs():
+    X, y, group = recall_gap_data(300, seed=6)
+    with pytest.raises(FairkitError, match="sensitive_features is missing"):
+        RateConstrainedClassifier().fit(X, y)
+    with pytest.raises(FairkitError, match=r"1 class\(es\).*exactly two classes"):
+        RateConstrainedClassifier().fit(X, np.ones(len(y), dtype=int), sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"target is multiclass"):
+        RateConstrainedClassifier().fit(X, y + group * (y == 0) * 2, sensitive_features=group)
+    with pytest.raises(ValueError, match="NaN"):
+        bad = X.copy()
+        bad[4, 1] = np.nan
+        RateConstrainedClassifier().fit(bad, y, sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"constraints must hold goals"):
+        RateConstrainedClassifier(["equal_opportunity"]).fit(X, y, sensitive_features=group)
+    with pytest.raises(FairkitError, match=r'group "7" is not among'):
+        RateConstrainedClassifier([rates.recall_at_least(0.5, group=7)]).fit(
+            X, y, sensitive_features=group
+        )
+    with pytest.raises(FairkitError, match=r"algorithm: \"newton\""):
+        RateConstrainedClassifier(algorithm="newton").fit(X, y, sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"lr_theta"):
+        RateConstrainedClassifier(lr_theta=-1.0).fit(X, y, sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"kappa=1.5"):
+        rates.coverage_at_least(1.5)
+    with pytest.raises(FairkitError, match=r"direction='up'"):
+        rates.equal_odds("up")
+    with pytest.raises(NotFittedError):
+        RateConstrainedClassifier().predict_proba(X)
+    clf = RateConstrainedClassifier(iterations=20).fit(X, y, sensitive_features=group)
+    with pytest.raises(ValueError, match="3 features"):
+        clf.predict(X[:, :2])
+
+
+def test_ctrl_c_stops_a_long_fit():
+    import _thread
+    import threading
+    import time
+
+    X, y, group = recall_gap_data(2000, seed=7)
+    # Simulates Ctrl-C half a second in; the fit would otherwise run for minutes.
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            RateConstrainedClassifier(
+                [rates.equal_opportunity(additive=0.05)], iterations=5_000_000, snapshot_every=1000
+            ).fit(X, y, sensitive_features=group)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 20
