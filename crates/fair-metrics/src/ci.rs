@@ -50,7 +50,7 @@ use crate::confusion::Rate;
 use crate::error::{MetricError, Result};
 use crate::state::{CELLS, ConfusionState, GroupCells, rate_cells};
 use crate::summary::{GroupSummary, ParityMethod};
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Binomial, Distribution, Hypergeometric};
 use statrs::distribution::{Beta, ContinuousCDF, Normal};
@@ -516,13 +516,7 @@ fn permuted_statistic(
                     } else if m == 0 || left_k == 0 {
                         0
                     } else {
-                        Hypergeometric::new(left_n, left_k, m)
-                            .map_err(|e| MetricError::InvalidParameter {
-                                name: "permutation margins",
-                                value: format!("N = {left_n}, K = {left_k}, n = {m}: {e}"),
-                                expected: "consistent margins",
-                            })?
-                            .sample(rng)
+                        hypergeometric(rng, left_n, left_k, m)
                     };
                     left_n -= m;
                     left_k -= x;
@@ -640,10 +634,67 @@ fn multinomial(rng: &mut impl Rng, n: u64, cells: &[f64; CELLS]) -> [f64; CELLS]
     out
 }
 
+/// One draw of the successes among `n` rows taken without replacement from `population` rows
+/// of which `successes` are successes.
+///
+/// `rand_distr`'s sampler (H2PE / inverse transform) is used where it can set itself up; for
+/// some margins of a few thousand rows with a small mode its inverse-transform start
+/// underflows and it refuses (e.g. N = 4721, K = 4400, n = 103). Then the draw is done exactly
+/// by walking the smaller of the two sets: each of its members lands in the other with the
+/// probability of what is left (sequential sampling without replacement, O(min(K, n))).
+fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) -> u64 {
+    if let Ok(h) = Hypergeometric::new(population, successes, n) {
+        return h.sample(rng);
+    }
+    // The count is symmetric in (successes, n): walk the smaller.
+    let (walk, mut hits_left) = if successes <= n {
+        (successes, n)
+    } else {
+        (n, successes)
+    };
+    let mut left = population;
+    let mut x = 0;
+    for _ in 0..walk {
+        if hits_left > 0 && rng.random::<f64>() * (left as f64) < hits_left as f64 {
+            x += 1;
+            hits_left -= 1;
+        }
+        left -= 1;
+    }
+    x
+}
+
 /// Linear-interpolation quantile (type 7) of sorted values.
 fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * q;
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(sorted.len() - 1);
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Margins `rand_distr` refuses (found by the audit CLI on its demo data) are drawn by the
+    /// exact fallback, whose mean matches n·K/N.
+    #[test]
+    fn hypergeometric_falls_back_where_rand_distr_refuses() {
+        assert!(Hypergeometric::new(4721, 4400, 103).is_err());
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let draws: Vec<u64> = (0..4000)
+            .map(|_| hypergeometric(&mut rng, 4721, 4400, 103))
+            .collect();
+        assert!(draws.iter().all(|&x| x <= 103));
+        let mean = draws.iter().sum::<u64>() as f64 / draws.len() as f64;
+        let expected = 103.0 * 4400.0 / 4721.0;
+        // sd of one draw ≈ 2.5, of the mean ≈ 0.04.
+        assert!((mean - expected).abs() < 0.2, "{mean} vs {expected}");
+        // Both walking directions.
+        let small_k: f64 = (0..4000)
+            .map(|_| hypergeometric(&mut rng, 1000, 20, 600) as f64)
+            .sum::<f64>()
+            / 4000.0;
+        assert!((small_k - 12.0).abs() < 0.2, "{small_k}");
+    }
 }

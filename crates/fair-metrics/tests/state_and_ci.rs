@@ -424,3 +424,32 @@ fn gap_inference_rejects_what_it_cannot_measure() {
         Err(MetricError::Empty { .. })
     ));
 }
+
+#[test]
+fn permutation_test_handles_margins_the_sampler_library_refuses() {
+    // Positives: group a 103 (all found), group b 4,618 (4,297 found) — the TPR stratum has
+    // N = 4721, K = 4400, n = 103, where rand_distr's hypergeometric set-up underflows.
+    let mut y = Vec::new();
+    let mut p = Vec::new();
+    let mut labels = Vec::new();
+    for (name, pos, found) in [("a", 103, 103), ("b", 4618, 4297)] {
+        for i in 0..pos {
+            y.push(1);
+            p.push(usize::from(i < found));
+            labels.push(name);
+        }
+        y.push(0);
+        p.push(0);
+        labels.push(name);
+    }
+    let mut s = ConfusionState::new();
+    s.update(&y, &p, &Groups::from_labels(&labels), None)
+        .unwrap();
+    let settings = GapSettings {
+        n_resamples: 200,
+        ..GapSettings::default()
+    };
+    let eo = gap_inference(&s, GapMetric::Rate(Rate::TruePositive), &settings).unwrap();
+    assert!((eo.estimate - (1.0 - 4297.0 / 4618.0)).abs() < 1e-12);
+    assert!(eo.p_value > 0.0 && eo.p_value <= 1.0);
+}
