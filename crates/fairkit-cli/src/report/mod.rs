@@ -1,0 +1,1 @@
+//! Report writers (placeholder until fair-report lands).
