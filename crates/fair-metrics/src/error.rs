@@ -102,6 +102,24 @@ pub enum MetricError {
         /// The valid range, in words.
         expected: &'static str,
     },
+    /// A group's sample weights sum beyond the largest `f64`.
+    #[error(
+        "the sample weights of group {group:?} sum beyond the largest f64 (about 1.8e308): rescale the weights (only their ratios matter)"
+    )]
+    WeightOverflow {
+        /// The group's name.
+        group: String,
+    },
+    /// Bytes that should encode a mergeable state do not.
+    #[error("cannot decode the {what} at byte {offset}: {reason}")]
+    Decode {
+        /// Which state.
+        what: &'static str,
+        /// Byte offset where decoding failed.
+        offset: usize,
+        /// Why.
+        reason: String,
+    },
     /// A percentile interval `[alpha, beta)` is not inside `[0, 1]` with `alpha < beta`.
     #[error("invalid percentile interval [{alpha}, {beta}): need 0 <= alpha < beta <= 1")]
     InvalidInterval {

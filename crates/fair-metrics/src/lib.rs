@@ -17,6 +17,8 @@
 //! | [`partial`] | partial SP/DP/EOP/EOD on a percentile interval | IDCA |
 //! | [`rate_constraints`] | subset rates, churn, wins, losses | proxy-Lagrangian (TFCO) |
 //! | [`pca_losses`] | reconstruction losses and disparity errors | Efficient Fair PCA |
+//! | [`state`] | mergeable per-group sufficient statistics (exact across batches and partitions) | fairkit |
+//! | [`ci`] | confidence intervals for rates and gaps, permutation tests | Wilson, Clopper–Pearson, bootstrap |
 //!
 //! Rates whose denominator is zero in some group (a TPR without positives, …) follow a
 //! [`ZeroDivision`] policy (default: error). A declared group with no rows is always
@@ -62,6 +64,7 @@ mod summary;
 mod validate;
 mod zero_division;
 
+pub mod ci;
 pub mod ks;
 pub mod multiclass;
 pub mod parity;
@@ -70,6 +73,7 @@ pub mod pca_losses;
 pub mod rate_constraints;
 pub mod roc;
 pub mod signed_gaps;
+pub mod state;
 
 pub use confusion::{ConfusionCounts, GroupConfusion, Rate};
 pub use error::{MetricError, Result};

@@ -1,0 +1,649 @@
+//! Uncertainty for every rate and gap, computed from the mergeable [`ConfusionState`] alone, so
+//! one machine, a stream and a cluster give the same intervals and p-values.
+//!
+//! **Rates** ([`rate_interval`], [`rate_intervals`]): the Wilson score interval (default; good
+//! coverage down to small groups) or the exact Clopper–Pearson interval (Beta quantiles from
+//! `statrs`). With sample weights the proportion is the weighted rate and `n` is Kish's effective
+//! sample size `(Σw)² / Σw²` of the rate's denominator rows.
+//!
+//! **Gaps** ([`gap_inference`]): the gap of one rate across groups (fairlearn's difference or
+//! ratio, between groups or to overall; or equalized odds) with
+//! * a **seeded stratified bootstrap** percentile interval: each group's four confusion cells are
+//!   redrawn from the multinomial with that group's row count and observed cell shares — which is
+//!   exactly the distribution of the cells under resampling that group's rows with replacement,
+//!   so it is the row bootstrap, computed from counts alone;
+//! * a **seeded permutation p-value** for "the rate does not depend on the group": under random
+//!   reassignment of group labels among the rows of the rate's denominator, the per-group success
+//!   counts follow the multivariate hypergeometric distribution with the observed margins, drawn
+//!   here by sequential hypergeometric draws — exactly the row-permutation test, from counts
+//!   alone. For equalized odds the labels are permuted within the positives and within the
+//!   negatives. `p = (1 + #{T* at least as extreme as T}) / (1 + B)`.
+//!
+//! With weights both use Kish effective counts per group (an approximation, stated in the
+//! output); unweighted they are exact resampling procedures.
+//!
+//! # Example
+//! ```
+//! use fair_data::Groups;
+//! use fair_metrics::ci::{gap_inference, rate_intervals, GapMetric, GapSettings, RateCiMethod};
+//! use fair_metrics::state::ConfusionState;
+//! use fair_metrics::Rate;
+//!
+//! let n = 400;
+//! let y: Vec<usize> = (0..n).map(|i| i % 2).collect();
+//! let p: Vec<usize> = (0..n).map(|i| usize::from(i % 5 < 2 || (i < 200 && i % 5 == 2))).collect();
+//! let g = Groups::from_labels(&(0..n).map(|i| if i < 200 { "a" } else { "b" }).collect::<Vec<_>>());
+//! let mut state = ConfusionState::new();
+//! state.update(&y, &p, &g, None)?;
+//!
+//! let ci = rate_intervals(&state, Rate::Selection, 0.95, RateCiMethod::Wilson)?;
+//! assert!(ci.groups[0].interval.unwrap().lower < 0.6 && 0.6 < ci.groups[0].interval.unwrap().upper);
+//!
+//! let gap = gap_inference(&state, GapMetric::Rate(Rate::Selection), &GapSettings::default())?;
+//! assert!((gap.estimate - 0.2).abs() < 1e-12);          // 0.6 − 0.4
+//! assert!(gap.interval.lower < 0.2 && 0.2 < gap.interval.upper);
+//! assert!(gap.p_value < 0.01);                          // a real gap at n = 200 per group
+//! # Ok::<(), fair_metrics::MetricError>(())
+//! ```
+
+use crate::confusion::Rate;
+use crate::error::{MetricError, Result};
+use crate::state::{CELLS, ConfusionState, GroupCells, rate_cells};
+use crate::summary::{GroupSummary, ParityMethod};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Binomial, Distribution, Hypergeometric};
+use statrs::distribution::{Beta, ContinuousCDF, Normal};
+
+/// How a rate's confidence interval is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RateCiMethod {
+    /// Wilson score interval (default): never outside `[0, 1]`, good coverage for small `n`.
+    #[default]
+    Wilson,
+    /// Clopper–Pearson "exact" interval from Beta quantiles: conservative (coverage ≥ nominal).
+    ClopperPearson,
+}
+
+impl RateCiMethod {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Wilson => "Wilson score",
+            Self::ClopperPearson => "Clopper-Pearson",
+        }
+    }
+}
+
+/// A two-sided interval `[lower, upper]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    /// Lower end.
+    pub lower: f64,
+    /// Upper end.
+    pub upper: f64,
+}
+
+fn check_confidence(confidence: f64) -> Result<()> {
+    if confidence > 0.0 && confidence < 1.0 {
+        Ok(())
+    } else {
+        Err(MetricError::InvalidParameter {
+            name: "confidence",
+            value: confidence.to_string(),
+            expected: "a level strictly between 0 and 1, e.g. 0.95",
+        })
+    }
+}
+
+/// Confidence interval of a proportion `p_hat` observed on `n` rows (`n` may be a fractional
+/// effective sample size).
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for `p_hat` outside `[0, 1]`, `n <= 0` or non-finite, or a
+/// confidence outside `(0, 1)`.
+///
+/// # Example
+/// ```
+/// use fair_metrics::ci::{rate_interval, RateCiMethod};
+/// let w = rate_interval(0.5, 100.0, 0.95, RateCiMethod::Wilson)?;
+/// assert!((w.lower - 0.4038).abs() < 1e-4 && (w.upper - 0.5962).abs() < 1e-4);
+/// let cp = rate_interval(0.0, 10.0, 0.95, RateCiMethod::ClopperPearson)?;
+/// assert_eq!(cp.lower, 0.0);
+/// assert!((cp.upper - 0.3085).abs() < 1e-4);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+pub fn rate_interval(
+    p_hat: f64,
+    n: f64,
+    confidence: f64,
+    method: RateCiMethod,
+) -> Result<Interval> {
+    check_confidence(confidence)?;
+    if !(0.0..=1.0).contains(&p_hat) {
+        return Err(MetricError::InvalidParameter {
+            name: "proportion",
+            value: p_hat.to_string(),
+            expected: "a proportion in [0, 1]",
+        });
+    }
+    if !(n.is_finite() && n > 0.0) {
+        return Err(MetricError::InvalidParameter {
+            name: "sample size",
+            value: n.to_string(),
+            expected: "a finite number of rows > 0",
+        });
+    }
+    let alpha = 1.0 - confidence;
+    Ok(match method {
+        RateCiMethod::Wilson => {
+            let z = standard_normal().inverse_cdf(1.0 - alpha / 2.0);
+            let z2 = z * z;
+            let denom = 1.0 + z2 / n;
+            let center = (p_hat + z2 / (2.0 * n)) / denom;
+            let half = z / denom * (p_hat * (1.0 - p_hat) / n + z2 / (4.0 * n * n)).sqrt();
+            Interval {
+                lower: (center - half).max(0.0),
+                upper: (center + half).min(1.0),
+            }
+        }
+        RateCiMethod::ClopperPearson => {
+            let x = p_hat * n;
+            // Beta(x, n − x + 1) and Beta(x + 1, n − x); the ends at x = 0 and x = n are 0 and 1.
+            let lower = if x <= 0.0 {
+                0.0
+            } else {
+                beta_quantile(x, n - x + 1.0, alpha / 2.0)?
+            };
+            let upper = if x >= n {
+                1.0
+            } else {
+                beta_quantile(x + 1.0, n - x, 1.0 - alpha / 2.0)?
+            };
+            Interval { lower, upper }
+        }
+    })
+}
+
+fn standard_normal() -> Normal {
+    Normal::standard()
+}
+
+fn beta_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
+    let beta = Beta::new(a, b).map_err(|e| MetricError::InvalidParameter {
+        name: "Beta shape",
+        value: format!("({a}, {b}): {e}"),
+        expected: "positive finite shapes",
+    })?;
+    Ok(beta.inverse_cdf(q).clamp(0.0, 1.0))
+}
+
+/// One group's rate with its interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupRateInterval {
+    /// Group name.
+    pub group: String,
+    /// The (weighted) rate; `None` when the group has no rows in the rate's denominator.
+    pub estimate: Option<f64>,
+    /// Its interval; `None` with the estimate.
+    pub interval: Option<Interval>,
+    /// Rows (or Kish effective rows) in the denominator.
+    pub effective_n: f64,
+}
+
+/// One rate for every group and overall, each with its interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateIntervals {
+    /// Which rate.
+    pub rate: Rate,
+    /// How the intervals were computed.
+    pub method: RateCiMethod,
+    /// The confidence level.
+    pub confidence: f64,
+    /// Per group, in the state's sorted-name order.
+    pub groups: Vec<GroupRateInterval>,
+    /// All rows pooled.
+    pub overall: GroupRateInterval,
+}
+
+/// Every group's `rate` with a confidence interval, straight from a state.
+///
+/// # Errors
+/// [`MetricError::Empty`] for an empty state, [`MetricError::WeightOverflow`], and
+/// [`MetricError::InvalidParameter`] for a confidence outside `(0, 1)`.
+pub fn rate_intervals(
+    state: &ConfusionState,
+    rate: Rate,
+    confidence: f64,
+    method: RateCiMethod,
+) -> Result<RateIntervals> {
+    check_confidence(confidence)?;
+    let gc = state.to_group_confusion()?;
+    let weighted = state.is_weighted();
+    let den_mask = rate_cells(rate).1;
+    let one = |name: &str, estimate: Option<f64>, n_eff: f64| -> Result<GroupRateInterval> {
+        let interval = match estimate {
+            Some(p) if n_eff > 0.0 => Some(rate_interval(p, n_eff, confidence, method)?),
+            _ => None,
+        };
+        Ok(GroupRateInterval {
+            group: name.to_string(),
+            estimate: interval.and(estimate),
+            interval,
+            effective_n: n_eff,
+        })
+    };
+    let mut groups = Vec::new();
+    let mut pooled = GroupCells::default();
+    for ((name, cells), counts) in state.cells().zip(gc.by_group()) {
+        groups.push(one(
+            name,
+            counts.rate(rate),
+            cells.effective_n(den_mask, weighted),
+        )?);
+        pooled.merge(cells);
+    }
+    let overall = one(
+        "overall",
+        gc.overall().rate(rate),
+        pooled.effective_n(den_mask, weighted),
+    )?;
+    Ok(RateIntervals {
+        rate,
+        method,
+        confidence,
+        groups,
+        overall,
+    })
+}
+
+/// Which gap [`gap_inference`] measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GapMetric {
+    /// The gap of one rate across groups (selection rate = demographic parity, true positive rate
+    /// = equal opportunity, accuracy, …).
+    Rate(Rate),
+    /// Equalized odds: the larger of the TPR and FPR differences (the smaller of the two ratios),
+    /// fairlearn's `agg="worst_case"`.
+    EqualizedOdds,
+}
+
+/// Difference or ratio.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GapKind {
+    /// fairlearn `difference()`: larger means less fair.
+    #[default]
+    Difference,
+    /// fairlearn `ratio()`: smaller means less fair.
+    Ratio,
+}
+
+/// Settings of [`gap_inference`], with defaults.
+///
+/// | field | default | meaning |
+/// |---|---|---|
+/// | `kind` | `Difference` | difference or ratio |
+/// | `method` | `BetweenGroups` | fairlearn's `method` |
+/// | `confidence` | 0.95 | interval level |
+/// | `n_resamples` | 2,000 | bootstrap resamples and permutations each |
+/// | `seed` | 0 | one seed for both; same seed, same bits |
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GapSettings {
+    /// Difference or ratio.
+    pub kind: GapKind,
+    /// Between groups or to overall.
+    pub method: ParityMethod,
+    /// Confidence level of the interval, in `(0, 1)`.
+    pub confidence: f64,
+    /// Resamples (bootstrap) and permutations, each; at least 100.
+    pub n_resamples: usize,
+    /// Seed of both procedures.
+    pub seed: u64,
+}
+
+impl Default for GapSettings {
+    fn default() -> Self {
+        Self {
+            kind: GapKind::Difference,
+            method: ParityMethod::BetweenGroups,
+            confidence: 0.95,
+            n_resamples: 2000,
+            seed: 0,
+        }
+    }
+}
+
+/// A gap with its uncertainty.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GapInference {
+    /// The gap on the data (weighted if the state is).
+    pub estimate: f64,
+    /// Stratified-bootstrap percentile interval.
+    pub interval: Interval,
+    /// Permutation p-value of "no dependence on the group" (one-sided: a gap at least this
+    /// large, or a ratio at least this small).
+    pub p_value: f64,
+    /// Bootstrap resamples in which the gap was defined (a resample where no group has the
+    /// rate's denominator is left out).
+    pub n_resamples: usize,
+    /// Permutations drawn.
+    pub n_permutations: usize,
+    /// The seed used.
+    pub seed: u64,
+    /// Whether weights made both procedures approximate (Kish effective counts).
+    pub approximate: bool,
+}
+
+/// The gap of `metric` across the groups of `state`, with a bootstrap interval and a permutation
+/// p-value (see the module docs for the methods).
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for a bad setting (confidence outside `(0, 1)`, fewer than
+/// 100 resamples), [`MetricError::InvalidParameter`] for fewer than two groups,
+/// [`MetricError::UndefinedMetric`] when no group has the rate's denominator, and the errors of
+/// [`ConfusionState::to_group_confusion`].
+pub fn gap_inference(
+    state: &ConfusionState,
+    metric: GapMetric,
+    settings: &GapSettings,
+) -> Result<GapInference> {
+    check_confidence(settings.confidence)?;
+    if settings.n_resamples < 100 {
+        return Err(MetricError::InvalidParameter {
+            name: "n_resamples",
+            value: settings.n_resamples.to_string(),
+            expected: "at least 100 resamples",
+        });
+    }
+    let gc = state.to_group_confusion()?;
+    if gc.n_groups() < 2 {
+        return Err(MetricError::InvalidParameter {
+            name: "groups",
+            value: gc.n_groups().to_string(),
+            expected: "at least two groups to measure a gap",
+        });
+    }
+    let weighted = state.is_weighted();
+    let observed: Vec<[f64; CELLS]> = gc
+        .by_group()
+        .iter()
+        .map(|c| [c.tn, c.fp, c.fn_, c.tp])
+        .collect();
+    let estimate = gap_statistic(&observed, metric, settings)?.ok_or(undefined(metric))?;
+
+    // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares).
+    let sizes: Vec<u64> = state
+        .cells()
+        .map(|(_, c)| {
+            if weighted {
+                c.effective_n([true; CELLS], true).round() as u64
+            } else {
+                c.rows.iter().sum()
+            }
+        })
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut boot = Vec::with_capacity(settings.n_resamples);
+    for _ in 0..settings.n_resamples {
+        let sample: Vec<[f64; CELLS]> = observed
+            .iter()
+            .zip(&sizes)
+            .map(|(cells, &n)| multinomial(&mut rng, n, cells))
+            .collect();
+        if let Some(t) = gap_statistic(&sample, metric, settings)? {
+            boot.push(t);
+        }
+    }
+    if boot.len() < settings.n_resamples / 2 {
+        return Err(MetricError::UndefinedMetric {
+            metric: "gap bootstrap",
+            reason: "the gap is undefined in most resamples (too few rows in the rate's denominator)",
+        });
+    }
+    boot.sort_by(f64::total_cmp);
+    let alpha = 1.0 - settings.confidence;
+    let interval = Interval {
+        lower: quantile_sorted(&boot, alpha / 2.0),
+        upper: quantile_sorted(&boot, 1.0 - alpha / 2.0),
+    };
+
+    // Permutation test from the margins, per stratum.
+    let strata = permutation_strata(metric);
+    let margins: Vec<Vec<(u64, u64)>> = strata
+        .iter()
+        .map(|&(num, den)| {
+            state
+                .cells()
+                .zip(&observed)
+                .map(|((_, c), obs)| stratum_margin(c, obs, num, den, weighted))
+                .collect()
+        })
+        .collect();
+    // The observed statistic on the same (effective, integer) scale the permutations use.
+    let observed_t = permuted_statistic(&margins, None, metric, settings)?;
+    let mut extreme = 0usize;
+    let mut drawn = 0usize;
+    if let Some(t_obs) = observed_t {
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed ^ 0x9E37_79B9_7F4A_7C15);
+        for _ in 0..settings.n_resamples {
+            let Some(t) = permuted_statistic(&margins, Some(&mut rng), metric, settings)? else {
+                continue;
+            };
+            drawn += 1;
+            let tol = 1e-12;
+            let as_extreme = match settings.kind {
+                GapKind::Difference => t >= t_obs - tol,
+                GapKind::Ratio => t <= t_obs + tol,
+            };
+            extreme += usize::from(as_extreme);
+        }
+    }
+    let p_value = (1 + extreme) as f64 / (1 + drawn) as f64;
+    Ok(GapInference {
+        estimate,
+        interval,
+        p_value,
+        n_resamples: boot.len(),
+        n_permutations: drawn,
+        seed: settings.seed,
+        approximate: weighted,
+    })
+}
+
+fn undefined(metric: GapMetric) -> MetricError {
+    MetricError::UndefinedMetric {
+        metric: match metric {
+            GapMetric::Rate(r) => r.name(),
+            GapMetric::EqualizedOdds => "equalized odds",
+        },
+        reason: "no group has rows in the rate's denominator",
+    }
+}
+
+/// The rates whose gaps make up `metric`, as (numerator, denominator) cell masks.
+fn permutation_strata(metric: GapMetric) -> Vec<([bool; CELLS], [bool; CELLS])> {
+    match metric {
+        GapMetric::Rate(r) => vec![rate_cells(r)],
+        GapMetric::EqualizedOdds => vec![
+            rate_cells(Rate::TruePositive),
+            rate_cells(Rate::FalsePositive),
+        ],
+    }
+}
+
+/// (rows in the denominator, successes) of one group for the permutation test: row counts, or
+/// with weights the Kish effective denominator and the weighted rate times it, rounded.
+fn stratum_margin(
+    cells: &GroupCells,
+    observed: &[f64; CELLS],
+    num: [bool; CELLS],
+    den: [bool; CELLS],
+    weighted: bool,
+) -> (u64, u64) {
+    if !weighted {
+        let sum = |mask: [bool; CELLS]| -> u64 {
+            (0..CELLS).filter(|&c| mask[c]).map(|c| cells.rows[c]).sum()
+        };
+        return (sum(den), sum(num));
+    }
+    let m = cells.effective_n(den, true).round() as u64;
+    let total =
+        |mask: [bool; CELLS]| -> f64 { (0..CELLS).filter(|&c| mask[c]).map(|c| observed[c]).sum() };
+    let d = total(den);
+    let rate = if d > 0.0 { total(num) / d } else { 0.0 };
+    (m, ((rate * m as f64).round() as u64).min(m))
+}
+
+/// The gap computed from per-stratum (denominator, successes) margins; with `rng`, the successes
+/// are first redistributed across groups by sequential hypergeometric draws (a permutation).
+fn permuted_statistic(
+    margins: &[Vec<(u64, u64)>],
+    mut rng: Option<&mut ChaCha8Rng>,
+    metric: GapMetric,
+    settings: &GapSettings,
+) -> Result<Option<f64>> {
+    let mut per_stratum = Vec::with_capacity(margins.len());
+    for stratum in margins {
+        let successes: Vec<u64> = match rng.as_deref_mut() {
+            None => stratum.iter().map(|&(_, s)| s).collect(),
+            Some(rng) => {
+                let mut left_n: u64 = stratum.iter().map(|&(m, _)| m).sum();
+                let mut left_k: u64 = stratum.iter().map(|&(_, s)| s).sum();
+                let mut out = Vec::with_capacity(stratum.len());
+                for &(m, _) in stratum {
+                    let x = if m == left_n {
+                        left_k
+                    } else if m == 0 || left_k == 0 {
+                        0
+                    } else {
+                        Hypergeometric::new(left_n, left_k, m)
+                            .map_err(|e| MetricError::InvalidParameter {
+                                name: "permutation margins",
+                                value: format!("N = {left_n}, K = {left_k}, n = {m}: {e}"),
+                                expected: "consistent margins",
+                            })?
+                            .sample(rng)
+                    };
+                    left_n -= m;
+                    left_k -= x;
+                    out.push(x);
+                }
+                out
+            }
+        };
+        let rates: Vec<Option<f64>> = stratum
+            .iter()
+            .zip(&successes)
+            .map(|(&(m, _), &x)| (m > 0).then(|| x as f64 / m as f64))
+            .collect();
+        let n_total: u64 = stratum.iter().map(|&(m, _)| m).sum();
+        let k_total: u64 = successes.iter().sum();
+        if n_total == 0 {
+            per_stratum.push(None);
+            continue;
+        }
+        per_stratum.push(summary_gap(
+            rates,
+            k_total as f64 / n_total as f64,
+            settings,
+        )?);
+    }
+    Ok(combine(metric, settings.kind, &per_stratum))
+}
+
+/// The gap from per-group cells (tn, fp, fn, tp); `None` when undefined.
+fn gap_statistic(
+    cells: &[[f64; CELLS]],
+    metric: GapMetric,
+    settings: &GapSettings,
+) -> Result<Option<f64>> {
+    let mut per_stratum = Vec::new();
+    for (num, den) in permutation_strata(metric) {
+        let part = |c: &[f64; CELLS], mask: [bool; CELLS]| -> f64 {
+            (0..CELLS).filter(|&i| mask[i]).map(|i| c[i]).sum()
+        };
+        let rates: Vec<Option<f64>> = cells
+            .iter()
+            .map(|c| {
+                let d = part(c, den);
+                (d > 0.0).then(|| (part(c, num) / d).clamp(0.0, 1.0))
+            })
+            .collect();
+        let (pn, pd) = cells
+            .iter()
+            .fold((0.0, 0.0), |(n, d), c| (n + part(c, num), d + part(c, den)));
+        if pd <= 0.0 {
+            per_stratum.push(None);
+            continue;
+        }
+        per_stratum.push(summary_gap(rates, (pn / pd).clamp(0.0, 1.0), settings)?);
+    }
+    Ok(combine(metric, settings.kind, &per_stratum))
+}
+
+/// fairlearn's difference/ratio of per-group values (undefined groups skipped).
+fn summary_gap(
+    by_group: Vec<Option<f64>>,
+    overall: f64,
+    settings: &GapSettings,
+) -> Result<Option<f64>> {
+    if by_group.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let names = vec![String::new(); by_group.len()];
+    let s = GroupSummary::from_values("gap", names, overall, by_group)?;
+    Ok(Some(match settings.kind {
+        GapKind::Difference => s.difference_by(settings.method),
+        GapKind::Ratio => s.ratio_by(settings.method),
+    }))
+}
+
+/// One value from the strata: the single rate's gap, or equalized odds' worst case.
+fn combine(metric: GapMetric, kind: GapKind, parts: &[Option<f64>]) -> Option<f64> {
+    match metric {
+        GapMetric::Rate(_) => parts[0],
+        GapMetric::EqualizedOdds => {
+            let defined: Vec<f64> = parts.iter().flatten().copied().collect();
+            if defined.len() < parts.len() {
+                return None;
+            }
+            Some(match kind {
+                GapKind::Difference => defined.iter().copied().fold(f64::MIN, f64::max),
+                GapKind::Ratio => defined.iter().copied().fold(f64::MAX, f64::min),
+            })
+        }
+    }
+}
+
+/// Multinomial(n, cells / Σcells) by sequential binomials: cell `c` takes a Binomial share of the
+/// rows left with probability `cells[c] / Σ cells[c..]`; the last cell with mass takes the rest,
+/// so a cell with zero mass never receives a row.
+fn multinomial(rng: &mut impl Rng, n: u64, cells: &[f64; CELLS]) -> [f64; CELLS] {
+    let mut out = [0.0; CELLS];
+    let mut left_n = n;
+    for c in 0..CELLS {
+        if left_n == 0 {
+            break;
+        }
+        let rest: f64 = cells[c + 1..].iter().sum();
+        let x = if rest <= 0.0 {
+            left_n
+        } else if cells[c] <= 0.0 {
+            0
+        } else {
+            let p = (cells[c] / (cells[c] + rest)).clamp(0.0, 1.0);
+            Binomial::new(left_n, p).map_or(0, |b| b.sample(rng))
+        };
+        out[c] = x as f64;
+        left_n -= x;
+    }
+    out
+}
+
+/// Linear-interpolation quantile (type 7) of sorted values.
+fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * q;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}

@@ -1,0 +1,354 @@
+//! [`ConfusionState`]: per-group confusion statistics that merge exactly.
+
+use super::codec::{Reader, Writer};
+use super::exact_sum::ExactSum;
+use crate::confusion::{ConfusionCounts, GroupConfusion, Rate};
+use crate::error::{MetricError, Result};
+use crate::validate::{bad_weight, check_groups, check_len, weight_ok};
+use fair_data::Groups;
+use std::collections::BTreeMap;
+
+/// Cell order everywhere in this module: `2 * label + prediction`, i.e. tn, fp, fn, tp.
+pub(crate) const CELLS: usize = 4;
+
+/// Which cells hold a rate's numerator and which its denominator (masks over tn, fp, fn, tp).
+pub(crate) fn rate_cells(rate: Rate) -> ([bool; CELLS], [bool; CELLS]) {
+    const ALL: [bool; 4] = [true; 4];
+    const POS: [bool; 4] = [false, false, true, true];
+    const NEG: [bool; 4] = [true, true, false, false];
+    const PRED_POS: [bool; 4] = [false, true, false, true];
+    match rate {
+        Rate::Selection => (PRED_POS, ALL),
+        Rate::TruePositive => ([false, false, false, true], POS),
+        Rate::FalsePositive => ([false, true, false, false], NEG),
+        Rate::TrueNegative => ([true, false, false, false], NEG),
+        Rate::FalseNegative => ([false, false, true, false], POS),
+        Rate::Precision => ([false, false, false, true], PRED_POS),
+        Rate::Accuracy => ([true, false, false, true], ALL),
+        Rate::Error => ([false, true, true, false], ALL),
+    }
+}
+
+/// One group's statistics: raw row counts per cell, and for weighted states the exact sums of
+/// the weights and of their squares (the squares give Kish's effective sample size).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct GroupCells {
+    pub(crate) rows: [u64; CELLS],
+    pub(crate) weight: [ExactSum; CELLS],
+    pub(crate) weight_sq: [ExactSum; CELLS],
+}
+
+impl GroupCells {
+    pub(crate) fn merge(&mut self, other: &GroupCells) {
+        for c in 0..CELLS {
+            self.rows[c] = self.rows[c].saturating_add(other.rows[c]);
+            self.weight[c].merge(&other.weight[c]);
+            self.weight_sq[c].merge(&other.weight_sq[c]);
+        }
+    }
+
+    /// The (weighted) count of each cell; unweighted states count rows.
+    pub(crate) fn counts(&self, weighted: bool) -> [f64; CELLS] {
+        std::array::from_fn(|c| {
+            if weighted {
+                self.weight[c].value()
+            } else {
+                self.rows[c] as f64
+            }
+        })
+    }
+
+    /// Kish's effective sample size of the cells in `mask`: `(Σw)² / Σw²` (the row count when
+    /// unweighted). Zero when the cells are empty.
+    pub(crate) fn effective_n(&self, mask: [bool; CELLS], weighted: bool) -> f64 {
+        if !weighted {
+            return (0..CELLS)
+                .filter(|&c| mask[c])
+                .map(|c| self.rows[c] as f64)
+                .sum();
+        }
+        let mut sum = ExactSum::default();
+        let mut sum_sq = ExactSum::default();
+        for c in (0..CELLS).filter(|&c| mask[c]) {
+            sum.merge(&self.weight[c]);
+            sum_sq.merge(&self.weight_sq[c]);
+        }
+        let (s, s2) = (sum.value(), sum_sq.value());
+        if s2 > 0.0 {
+            // (s / √s2)² instead of s² / s2: no overflow for large weights.
+            (s / s2.sqrt()).powi(2)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Exact, mergeable per-group confusion statistics: the sufficient statistics of every count-based
+/// fairness metric (all confusion rates, their gaps, their confidence intervals and tests).
+///
+/// Groups are keyed by **name**, so states built from batches, files or cluster partitions whose
+/// group codes differ still merge correctly. Unweighted cells are `u64` row counts; weighted cells
+/// are exact, order-independent sums of the weights (and of their squares), so a state built on
+/// one machine, from a stream, or merged from any partitioning of the rows in any order gives
+/// **bit-identical** numbers. Memory is O(groups), whatever the number of rows.
+///
+/// # Example
+/// ```
+/// use fair_data::Groups;
+/// use fair_metrics::state::ConfusionState;
+/// use fair_metrics::{GroupConfusion, Rate, ZeroDivision};
+///
+/// let (y, p) = ([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0]);
+/// let g = Groups::from_labels(&["a", "a", "b", "b", "a", "b"]);
+///
+/// // Two partitions, built separately (their group codes need not agree) and merged.
+/// let mut left = ConfusionState::new();
+/// left.update(&y[..2], &p[..2], &Groups::from_labels(&["a", "a"]), None)?;
+/// let mut right = ConfusionState::new();
+/// right.update(&y[2..], &p[2..], &Groups::from_labels(&["b", "b", "a", "b"]), None)?;
+/// left.merge(&right)?;
+///
+/// let whole = GroupConfusion::new(&y, &p, &g, None)?;
+/// assert_eq!(left.to_group_confusion()?, whole);
+/// let sr = left.to_group_confusion()?.summary(Rate::Selection, ZeroDivision::Error)?;
+/// assert_eq!(sr.by_group, vec![Some(2.0 / 3.0), Some(1.0 / 3.0)]);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConfusionState {
+    /// `None` until the first non-empty update fixes whether the state is weighted.
+    weighted: Option<bool>,
+    groups: BTreeMap<String, GroupCells>,
+}
+
+impl ConfusionState {
+    /// An empty state (no rows, no groups).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one batch of rows.
+    ///
+    /// `y_true` and `y_pred` are 0/1 (1 = positive), `groups` gives each row's group (codes local
+    /// to this batch; names are what count), `weights` if given are finite and `>= 0`. An empty
+    /// batch is a no-op. Row numbers in errors are 0-based positions **within the batch**.
+    ///
+    /// # Errors
+    /// [`MetricError::LengthMismatch`], [`MetricError::LabelOutOfRange`] for a label or
+    /// prediction other than 0/1, [`MetricError::NonFinite`] / [`MetricError::NegativeWeight`] for
+    /// a bad weight, and [`MetricError::InvalidParameter`] when a weighted batch is added to an
+    /// unweighted state or vice versa. On error the state is unchanged.
+    pub fn update(
+        &mut self,
+        y_true: &[usize],
+        y_pred: &[usize],
+        groups: &Groups,
+        weights: Option<&[f64]>,
+    ) -> Result<()> {
+        let n = y_true.len();
+        check_len("predictions", n, y_pred.len())?;
+        check_groups(groups, n)?;
+        if let Some(w) = weights {
+            check_len("sample weights", n, w.len())?;
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let weighted = weights.is_some();
+        self.check_weighting(weighted)?;
+        let codes = groups.codes();
+        let mut local = vec![GroupCells::default(); groups.n_groups()];
+        for i in 0..n {
+            let (y, p) = (y_true[i], y_pred[i]);
+            if y > 1 {
+                return Err(label_error("labels", i, y));
+            }
+            if p > 1 {
+                return Err(label_error("predictions", i, p));
+            }
+            let cell = 2 * y + p;
+            let slot = &mut local[codes[i]];
+            slot.rows[cell] += 1;
+            if let Some(w) = weights {
+                let w = w[i];
+                if !weight_ok(w) {
+                    return Err(bad_weight(i, w));
+                }
+                slot.weight[cell].add(w);
+                slot.weight_sq[cell].add(w * w);
+            }
+        }
+        self.weighted = Some(weighted);
+        for (cells, name) in local.iter().zip(groups.names()) {
+            if cells.rows.iter().any(|&r| r > 0) {
+                self.groups.entry(name.clone()).or_default().merge(cells);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds another state's rows to this one. Merging is associative and commutative, and the
+    /// result is bit-identical to one state built from all the rows.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] when one state is weighted and the other is not.
+    pub fn merge(&mut self, other: &ConfusionState) -> Result<()> {
+        let Some(weighted) = other.weighted else {
+            return Ok(());
+        };
+        self.check_weighting(weighted)?;
+        self.weighted = Some(weighted);
+        for (name, cells) in &other.groups {
+            self.groups.entry(name.clone()).or_default().merge(cells);
+        }
+        Ok(())
+    }
+
+    fn check_weighting(&self, weighted: bool) -> Result<()> {
+        match self.weighted {
+            Some(w) if w != weighted => Err(MetricError::InvalidParameter {
+                name: "sample weights",
+                value: if weighted { "given" } else { "absent" }.to_string(),
+                expected: "the same choice for every batch and partition: weights everywhere or nowhere",
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the state holds weighted rows (`false` for an empty state).
+    pub fn is_weighted(&self) -> bool {
+        self.weighted == Some(true)
+    }
+
+    /// Whether no row has been added.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// Group names, sorted (the order of every per-group output of this state).
+    pub fn group_names(&self) -> Vec<String> {
+        self.groups.keys().cloned().collect()
+    }
+
+    /// Number of rows of `group` (unweighted), `None` for an unknown group.
+    pub fn rows(&self, group: &str) -> Option<u64> {
+        self.groups.get(group).map(|c| c.rows.iter().sum())
+    }
+
+    /// Total number of rows.
+    pub fn total_rows(&self) -> u64 {
+        self.groups
+            .values()
+            .map(|c| c.rows.iter().sum::<u64>())
+            .sum()
+    }
+
+    /// Kish's effective sample size `(Σw)² / Σw²` of `group`'s rows in `rate`'s denominator (the
+    /// plain row count when unweighted); `None` for an unknown group.
+    pub fn effective_n(&self, group: &str, rate: Rate) -> Option<f64> {
+        let weighted = self.is_weighted();
+        self.groups
+            .get(group)
+            .map(|c| c.effective_n(rate_cells(rate).1, weighted))
+    }
+
+    /// The counts as a [`GroupConfusion`] (groups in sorted-name order), so every rate, summary
+    /// and parity function applies unchanged.
+    ///
+    /// # Errors
+    /// [`MetricError::Empty`] for an empty state, [`MetricError::WeightOverflow`] when a group's
+    /// weights sum beyond the `f64` range, and the errors of [`GroupConfusion::from_counts`]
+    /// (e.g. [`MetricError::EmptyGroup`] for a group whose rows all weigh 0).
+    pub fn to_group_confusion(&self) -> Result<GroupConfusion> {
+        if self.groups.is_empty() {
+            return Err(MetricError::Empty { what: "state" });
+        }
+        let weighted = self.is_weighted();
+        let mut by_group = Vec::with_capacity(self.groups.len());
+        for (name, cells) in &self.groups {
+            let [tn, fp, fn_, tp] = cells.counts(weighted);
+            if ![tn, fp, fn_, tp].iter().all(|v| v.is_finite()) {
+                return Err(MetricError::WeightOverflow {
+                    group: name.clone(),
+                });
+            }
+            by_group.push(ConfusionCounts { tp, fp, tn, fn_ });
+        }
+        GroupConfusion::from_counts(self.group_names(), by_group)
+    }
+
+    /// The groups and their cells, in sorted-name order (for the inference routines).
+    pub(crate) fn cells(&self) -> impl Iterator<Item = (&String, &GroupCells)> {
+        self.groups.iter()
+    }
+
+    /// A compact, versioned, canonical binary encoding: equal states give equal bytes. For
+    /// shipping partition states between processes (e.g. Spark executors and the driver).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new(b"FKCS", 1);
+        w.u8(match self.weighted {
+            None => 0,
+            Some(false) => 1,
+            Some(true) => 2,
+        });
+        w.u64(self.groups.len() as u64);
+        for (name, cells) in &self.groups {
+            w.str(name);
+            for &r in &cells.rows {
+                w.u64(r);
+            }
+            if self.is_weighted() {
+                for s in cells.weight.iter().chain(&cells.weight_sq) {
+                    w.bytes(&s.to_bytes());
+                }
+            }
+        }
+        w.finish()
+    }
+
+    /// Decodes [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`MetricError::Decode`] for bytes that are not a state of this version (wrong magic,
+    /// truncated, trailing bytes, corrupt sums).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(bytes, b"FKCS", 1, "confusion state")?;
+        let weighted = match r.u8()? {
+            0 => None,
+            1 => Some(false),
+            2 => Some(true),
+            other => return Err(r.error(format!("unknown weighting tag {other}"))),
+        };
+        let n = r.len()?;
+        let mut groups = BTreeMap::new();
+        for _ in 0..n {
+            let name = r.str()?;
+            let mut cells = GroupCells::default();
+            for c in 0..CELLS {
+                cells.rows[c] = r.u64()?;
+            }
+            if weighted == Some(true) {
+                for c in 0..CELLS {
+                    cells.weight[c] = r.exact_sum()?;
+                }
+                for c in 0..CELLS {
+                    cells.weight_sq[c] = r.exact_sum()?;
+                }
+            }
+            if groups.insert(name.clone(), cells).is_some() {
+                return Err(r.error(format!("group {name:?} appears twice")));
+            }
+        }
+        r.finish()?;
+        Ok(Self { weighted, groups })
+    }
+}
+
+fn label_error(what: &'static str, row: usize, label: usize) -> MetricError {
+    MetricError::LabelOutOfRange {
+        what,
+        row,
+        label,
+        n_classes: 2,
+    }
+}
