@@ -12,13 +12,6 @@
 
 mod experiments;
 mod models;
-mod plot;
-mod plot_bars;
-mod plot_frontier;
-mod plot_lines;
-mod plot_svm;
-mod plot_tradeoff;
-mod plot_trajectory;
 mod report;
 
 use clap::{Parser, Subcommand};

@@ -1,6 +1,6 @@
-//! Where experiments write: markdown tables, JSON headline figures, SVG plots.
+//! Where experiments write their reports (markdown, JSON, the SVGs fair-report draws), and the
+//! task runner's error type.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Errors of the task runner: each experiment's own failures, converted at the boundary.
@@ -40,14 +40,9 @@ pub enum XtaskError {
         /// Why.
         reason: String,
     },
-    /// Plotting failed.
-    #[error("plotting {path}: {reason}")]
-    Plot {
-        /// The SVG being drawn.
-        path: PathBuf,
-        /// Why.
-        reason: String,
-    },
+    /// Drawing a chart failed.
+    #[error(transparent)]
+    Report(#[from] fair_report::ReportError),
 }
 
 /// Result alias of the task runner.
@@ -81,6 +76,11 @@ impl Context {
         println!("wrote {}", path.display());
         Ok(path)
     }
+
+    /// Writes an SVG drawn by fair-report under the output directory and says where.
+    pub fn write_svg(&self, file: &str, svg: String) -> Result<()> {
+        self.write(file, &svg).map(|_| ())
+    }
 }
 
 pub fn write_file(path: &Path, contents: &str) -> Result<()> {
@@ -88,68 +88,4 @@ pub fn write_file(path: &Path, contents: &str) -> Result<()> {
         path: path.to_path_buf(),
         source,
     })
-}
-
-/// A markdown table built row by row.
-pub struct Table {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    pub fn new(header: &[&str]) -> Self {
-        Self {
-            header: header.iter().map(|h| h.to_string()).collect(),
-            rows: Vec::new(),
-        }
-    }
-
-    pub fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells);
-    }
-
-    pub fn markdown(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "| {} |", self.header.join(" | "));
-        let _ = writeln!(s, "|{}", "---|".repeat(self.header.len()));
-        for r in &self.rows {
-            let _ = writeln!(s, "| {} |", r.join(" | "));
-        }
-        s
-    }
-
-    /// Fixed-width text for the terminal.
-    pub fn plain(&self) -> String {
-        let n = self.header.len();
-        let widths: Vec<usize> = (0..n)
-            .map(|j| {
-                self.rows
-                    .iter()
-                    .map(|r| r.get(j).map_or(0, |c| c.chars().count()))
-                    .chain(std::iter::once(self.header[j].chars().count()))
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let line = |cells: &[String]| {
-            cells
-                .iter()
-                .zip(&widths)
-                .map(|(c, w)| format!("{c:>w$}"))
-                .collect::<Vec<_>>()
-                .join("  ")
-        };
-        let mut s = line(&self.header);
-        s.push('\n');
-        for r in &self.rows {
-            s.push_str(&line(r));
-            s.push('\n');
-        }
-        s
-    }
-}
-
-/// A figure with 4 decimals, or "–" when undefined.
-pub fn fmt4(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_string(), |x| format!("{x:.4}"))
 }

@@ -3,13 +3,13 @@
 
 use crate::experiments::Experiment;
 use crate::models::logistic::{Logistic, LogisticParams};
-use crate::plot::{LabelledPoint, labelled_scatter};
-use crate::report::{Context, Result, Table, fmt4};
+use crate::report::{Context, Result};
 use fair_data::{Dataset, Groups, Recipe, Splitter, Standardizer};
 use fair_metrics::ks::ks_statistic;
 use fair_metrics::parity::{ParityGaps, ParityOptions, parity_gaps};
 use fair_metrics::roc::{auc_by_group, roc_auc};
 use fair_metrics::{GroupConfusion, Rate, ZeroDivision};
+use fair_report::{LabelledPoint, Table, fmt4, labelled_scatter};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -66,13 +66,13 @@ impl Experiment for Audit {
             "audit.json",
             &serde_json::to_string_pretty(&json).unwrap_or_default(),
         )?;
-        labelled_scatter(
-            &ctx.path("audit.svg")?,
+        let svg = labelled_scatter(
             "Baseline logistic regression: fairness gaps per dataset and attribute (test split)",
             "demographic parity difference",
             "equalized odds difference (worst case)",
             &points,
-        )
+        )?;
+        ctx.write_svg("audit.svg", svg)
     }
 }
 

@@ -7,8 +7,7 @@
 
 use crate::experiments::Experiment;
 use crate::models::linear_svm::{LinearSvm, LinearSvmParams};
-use crate::plot_lines::{Marker, Series, line_plot};
-use crate::report::{Context, Result, Table, XtaskError};
+use crate::report::{Context, Result, XtaskError};
 use fair_data::{Dataset, Groups, Splitter, Standardizer, recipes};
 use fair_metrics::parity::{ParityOptions, equal_opportunity_difference};
 use fair_metrics::pca_losses::PcaDisparity;
@@ -18,6 +17,8 @@ use fair_pca::{
     MwFairPcaParams, Normalization, Objectives, Observer, Projection, StepRule,
     regularization_bounds, vanilla_pca,
 };
+use fair_report::Table;
+use fair_report::lines::{Marker, Series, line_plot};
 use indicatif::{ProgressBar, ProgressStyle};
 use nalgebra::DMatrix;
 use serde_json::{Value, json};
@@ -568,24 +569,28 @@ fn plot_case(ctx: &Context, case: &Case, evals: &[Eval]) -> Result<()> {
             })
             .collect()
     };
-    line_plot(
-        &ctx.path(&format!("fair-pca-{}-total-loss.svg", case.key))?,
-        &format!("{}: total reconstruction loss per sample", case.title),
-        "target dimension r",
-        "L(U) / n",
-        &series_of(&|e| e.total),
-        false,
+    ctx.write_svg(
+        &format!("fair-pca-{}-total-loss.svg", case.key),
+        line_plot(
+            &format!("{}: total reconstruction loss per sample", case.title),
+            "target dimension r",
+            "L(U) / n",
+            &series_of(&|e| e.total),
+            false,
+        )?,
     )?;
-    line_plot(
-        &ctx.path(&format!("fair-pca-{}-disparity.svg", case.key))?,
-        &format!(
-            "{}: mean pairwise disparity |E_i/n_i − E_j/n_j|",
-            case.title
-        ),
-        "target dimension r",
-        "mean_{i<j} |Δ_ij| (per sample)",
-        &series_of(&|e| e.mean_abs_pairwise),
-        true,
+    ctx.write_svg(
+        &format!("fair-pca-{}-disparity.svg", case.key),
+        line_plot(
+            &format!(
+                "{}: mean pairwise disparity |E_i/n_i − E_j/n_j|",
+                case.title
+            ),
+            "target dimension r",
+            "mean_{i<j} |Δ_ij| (per sample)",
+            &series_of(&|e| e.mean_abs_pairwise),
+            true,
+        )?,
     )?;
     // Per-group losses (the paper's Figs. 1, 4, 7): vanilla, Pareto pairwise, own PCA.
     let mut groups_series = Vec::new();
@@ -616,16 +621,18 @@ fn plot_case(ctx: &Context, case: &Case, evals: &[Eval]) -> Result<()> {
             color: i,
         });
     }
-    line_plot(
-        &ctx.path(&format!("fair-pca-{}-groups.svg", case.key))?,
-        &format!(
-            "{}: per-group loss L_i/n_i (circle vanilla, triangle Pareto, cross own PCA)",
-            case.title
-        ),
-        "target dimension r",
-        "L_i(U) / n_i",
-        &groups_series,
-        true,
+    ctx.write_svg(
+        &format!("fair-pca-{}-groups.svg", case.key),
+        line_plot(
+            &format!(
+                "{}: per-group loss L_i/n_i (circle vanilla, triangle Pareto, cross own PCA)",
+                case.title
+            ),
+            "target dimension r",
+            "L_i(U) / n_i",
+            &groups_series,
+            true,
+        )?,
     )
 }
 
@@ -633,29 +640,31 @@ fn plot_case(ctx: &Context, case: &Case, evals: &[Eval]) -> Result<()> {
 fn convergence_trace(ctx: &Context, case: &Case) -> Result<Vec<(f64, f64, f64, f64)>> {
     let mut trace = Trace::default();
     pareto(DOWNSTREAM_R).fit_with_observer(&case.x, &case.groups, &mut trace)?;
-    line_plot(
-        &ctx.path("fair-pca-convergence.svg")?,
-        &format!(
-            "{}, r = {DOWNSTREAM_R}: Pareto fair PCA iterates (default settings)",
-            case.title
-        ),
-        "iteration t",
-        "per-sample value",
-        &[
-            Series {
-                label: "max_{i<j} |Δ_ij| (per sample)".into(),
-                points: trace.points.iter().map(|p| (p.0, p.2)).collect(),
-                marker: Marker::None,
-                color: 1,
-            },
-            Series {
-                label: "‖D_t‖_F".into(),
-                points: trace.points.iter().map(|p| (p.0, p.3)).collect(),
-                marker: Marker::None,
-                color: 0,
-            },
-        ],
-        true,
+    ctx.write_svg(
+        "fair-pca-convergence.svg",
+        line_plot(
+            &format!(
+                "{}, r = {DOWNSTREAM_R}: Pareto fair PCA iterates (default settings)",
+                case.title
+            ),
+            "iteration t",
+            "per-sample value",
+            &[
+                Series {
+                    label: "max_{i<j} |Δ_ij| (per sample)".into(),
+                    points: trace.points.iter().map(|p| (p.0, p.2)).collect(),
+                    marker: Marker::None,
+                    color: 1,
+                },
+                Series {
+                    label: "‖D_t‖_F".into(),
+                    points: trace.points.iter().map(|p| (p.0, p.3)).collect(),
+                    marker: Marker::None,
+                    color: 0,
+                },
+            ],
+            true,
+        )?,
     )?;
     Ok(trace.points)
 }

@@ -7,13 +7,14 @@ use crate::experiments::Experiment;
 use crate::models::logistic::{Logistic, LogisticParams};
 use crate::models::softmax::Softmax;
 use crate::models::trees::{BoostParams, Boosting, ForestParams, ProbabilityForest};
-use crate::plot_tradeoff::{Curve, tradeoff};
-use crate::report::{Context, Result, Table};
+use crate::report::{Context, Result};
 use fair_data::{Dataset, GaussianMixture, Groups, Splitter, Standardizer, recipes};
 use fair_metrics::ZeroDivision;
 use fair_metrics::multiclass::{
     multiclass_accuracy, multiclass_equalized_odds, multiclass_statistical_parity,
 };
+use fair_report::Table;
+use fair_report::tradeoff::{Curve, tradeoff};
 use indicatif::{ProgressBar, ProgressStyle};
 use info_projection::{Constraint, Decision, Divergence, FairProjection, Status};
 use nalgebra::DMatrix;
@@ -725,15 +726,17 @@ fn write_task(
             });
         }
         let file = format!("fair-projection-{slug}-{}.svg", crit.name().to_lowercase());
-        tradeoff(
-            &ctx.path(&file)?,
-            &format!(
-                "{}: accuracy vs {} (mean of {n_splits} splits)",
-                label,
-                crit.name()
-            ),
-            &format!("{} (test)", crit.name()),
-            &curves,
+        ctx.write_svg(
+            &file,
+            tradeoff(
+                &format!(
+                    "{}: accuracy vs {} (mean of {n_splits} splits)",
+                    label,
+                    crit.name()
+                ),
+                &format!("{} (test)", crit.name()),
+                &curves,
+            )?,
         )?;
         let _ = writeln!(md, "\n![{} {}]({file})", label, crit.name());
         json_crit.push(json!({

@@ -3,14 +3,13 @@
 //! score densities (paper §6, Figures 2–4).
 
 use crate::experiments::Experiment;
-use crate::plot_svm::{
-    BLACK_, BLUE_, Dots, GREEN_, GREY_, Line, ORANGE_, Panel, RED_, blue_shade, density,
-    padded_range, panel_grid,
-};
-use crate::report::{Context, Result, Table};
+use crate::report::{Context, Result};
 use fair_data::{Dataset, FairSvmSynthetic, Groups, Splitter, Standardizer, recipes};
 use fair_metrics::ks::{equal_opportunity_ks, ks_statistic};
 use fair_metrics::roc::{roc_auc, roc_curve, roc_curve_by_group};
+use fair_report::Table;
+use fair_report::palette::{BLACK, BLUE, GREEN, GREY, ORANGE, RED, blue_shade};
+use fair_report::panels::{Dots, Line, Panel, density, padded_range, panel_grid};
 use fair_svm::{
     Fairness, LambdaSearch, PAPER_D_GRID, SpectralFairSvm, SpectralFairSvmParams, Status,
     signs_from_classes, signs_from_groups,
@@ -892,7 +891,7 @@ fn draw_tradeoff(
     let mut lines = vec![Line {
         label: "ZSVM (over d)".into(),
         points: curve(Method::Zafar, 0.0),
-        color: RED_,
+        color: RED,
         dashed: false,
         markers: true,
     }];
@@ -909,7 +908,7 @@ fn draw_tradeoff(
     let dots = vec![Dots {
         label: "LSVM".into(),
         points: vec![(mean(&plain.delta), mean(&plain.auc))],
-        color: BLACK_,
+        color: BLACK,
         cross: false,
     }];
     let all = || {
@@ -927,12 +926,14 @@ fn draw_tradeoff(
         lines,
         dots,
     };
-    panel_grid(
-        &ctx.path(&format!("fair-svm-tradeoff-{}.svg", src.name))?,
-        "Fairness–accuracy trade-off over d (paper Fig. 4)",
-        1,
-        1,
-        &[panel],
+    ctx.write_svg(
+        &format!("fair-svm-tradeoff-{}.svg", src.name),
+        panel_grid(
+            "Fairness–accuracy trade-off over d (paper Fig. 4)",
+            1,
+            1,
+            &[panel],
+        )?,
     )
 }
 
@@ -968,35 +969,35 @@ fn draw_panels(
                 Line {
                     label: "y ROC".into(),
                     points: pts(&y_roc),
-                    color: BLUE_,
+                    color: BLUE,
                     dashed: false,
                     markers: false,
                 },
                 Line {
                     label: "z ROC".into(),
                     points: pts(&z_roc),
-                    color: RED_,
+                    color: RED,
                     dashed: true,
                     markers: false,
                 },
                 Line {
                     label: "y ROC, z = +1".into(),
                     points: pts(&by_group[1]),
-                    color: GREEN_,
+                    color: GREEN,
                     dashed: false,
                     markers: false,
                 },
                 Line {
                     label: "y ROC, z = −1".into(),
                     points: pts(&by_group[0]),
-                    color: ORANGE_,
+                    color: ORANGE,
                     dashed: false,
                     markers: false,
                 },
                 Line {
                     label: String::new(),
                     points: vec![(0.0, 0.0), (1.0, 1.0)],
-                    color: GREY_,
+                    color: GREY,
                     dashed: true,
                     markers: false,
                 },
@@ -1033,14 +1034,14 @@ fn draw_panels(
                 Line {
                     label: "z = +1".into(),
                     points: zp,
-                    color: BLUE_,
+                    color: BLUE,
                     dashed: false,
                     markers: false,
                 },
                 Line {
                     label: "z = −1".into(),
                     points: zn,
-                    color: RED_,
+                    color: RED,
                     dashed: false,
                     markers: false,
                 },
@@ -1057,14 +1058,14 @@ fn draw_panels(
                 Line {
                     label: "y = +1".into(),
                     points: yp,
-                    color: BLUE_,
+                    color: BLUE,
                     dashed: false,
                     markers: false,
                 },
                 Line {
                     label: "y = −1".into(),
                     points: yn,
-                    color: RED_,
+                    color: RED,
                     dashed: false,
                     markers: false,
                 },
@@ -1073,15 +1074,17 @@ fn draw_panels(
         });
     }
     let tag = format!("split 0, λ = {lambda}, d = {PANEL_D}, μ = {PANEL_MU}, test set");
-    panel_grid(
-        &ctx.path(&format!("fair-svm-roc-{}.svg", src.name))?,
-        &format!(
-            "{}: ROC for y (blue), for z (red dashed), per-group y ROC — {tag} (paper Fig. 3)",
-            src.name
-        ),
-        1,
-        3,
-        &roc_panels,
+    ctx.write_svg(
+        &format!("fair-svm-roc-{}.svg", src.name),
+        panel_grid(
+            &format!(
+                "{}: ROC for y (blue), for z (red dashed), per-group y ROC — {tag} (paper Fig. 3)",
+                src.name
+            ),
+            1,
+            3,
+            &roc_panels,
+        )?,
     )?;
     // Reorder to rows: z-densities on top, y-densities below.
     let (z_row, y_row): (Vec<_>, Vec<_>) = dens_panels
@@ -1089,15 +1092,17 @@ fn draw_panels(
         .enumerate()
         .partition(|(i, _)| i % 2 == 0);
     let ordered: Vec<Panel> = z_row.into_iter().chain(y_row).map(|(_, p)| p).collect();
-    panel_grid(
-        &ctx.path(&format!("fair-svm-densities-{}.svg", src.name))?,
-        &format!(
-            "{}: score densities by z (top) and by y (bottom) — {tag}",
-            src.name
-        ),
-        2,
-        3,
-        &ordered,
+    ctx.write_svg(
+        &format!("fair-svm-densities-{}.svg", src.name),
+        panel_grid(
+            &format!(
+                "{}: score densities by z (top) and by y (bottom) — {tag}",
+                src.name
+            ),
+            2,
+            3,
+            &ordered,
+        )?,
     )
 }
 
@@ -1173,7 +1178,7 @@ fn figure2(ctx: &Context) -> Result<String> {
             lines: vec![Line {
                 label: "wᵀx + b = 0".into(),
                 points: line,
-                color: BLACK_,
+                color: BLACK,
                 dashed: false,
                 markers: false,
             }],
@@ -1181,25 +1186,25 @@ fn figure2(ctx: &Context) -> Result<String> {
                 Dots {
                     label: "y=+1, z=+1 (o)".into(),
                     points: pick(1, 1),
-                    color: GREEN_,
+                    color: GREEN,
                     cross: false,
                 },
                 Dots {
                     label: "y=−1, z=+1 (o)".into(),
                     points: pick(0, 1),
-                    color: RED_,
+                    color: RED,
                     cross: false,
                 },
                 Dots {
                     label: "y=+1, z=−1 (x)".into(),
                     points: pick(1, 0),
-                    color: GREEN_,
+                    color: GREEN,
                     cross: true,
                 },
                 Dots {
                     label: "y=−1, z=−1 (x)".into(),
                     points: pick(0, 0),
-                    color: RED_,
+                    color: RED,
                     cross: true,
                 },
             ],
@@ -1232,14 +1237,14 @@ fn figure2(ctx: &Context) -> Result<String> {
                     Line {
                         label: format!("{what} = +1"),
                         points: pos,
-                        color: BLUE_,
+                        color: BLUE,
                         dashed: false,
                         markers: false,
                     },
                     Line {
                         label: format!("{what} = −1"),
                         points: neg,
-                        color: RED_,
+                        color: RED,
                         dashed: false,
                         markers: false,
                     },
@@ -1251,8 +1256,7 @@ fn figure2(ctx: &Context) -> Result<String> {
     panels.extend(scat);
     panels.extend(dz);
     panels.extend(dy);
-    panel_grid(
-        &ctx.path("fair-svm-figure2-synthetic.svg")?,
+    let figure = panel_grid(
         &format!(
             "Synthetic data (paper Fig. 2): LSVM, ZSVM, SSVM with d = {FIG2_D}, μ = {mu} (paper's μ = 10 with summed hinge), λ = {}",
             cv.best_lambda
@@ -1261,6 +1265,7 @@ fn figure2(ctx: &Context) -> Result<String> {
         3,
         &panels,
     )?;
+    ctx.write_svg("fair-svm-figure2-synthetic.svg", figure)?;
     let mut s = String::from("\n## Figure 2: synthetic data, fitted on all 200 points\n\n");
     let _ = writeln!(
         s,

@@ -12,8 +12,7 @@
 //! the path can be exercised — quick mode without the switch is unchanged).
 
 use crate::experiments::Experiment;
-use crate::plot_frontier::{Axes, Series, multi_series};
-use crate::report::{Context, Result, Table, XtaskError};
+use crate::report::{Context, Result, XtaskError};
 use dc_opt::baselines::{
     PairwiseKind, PairwiseParams, Penalty, RegularizedParams, fit_pairwise, fit_regularized,
 };
@@ -26,6 +25,8 @@ use fair_data::{Dataset, Groups, Splitter, Standardizer};
 use fair_metrics::partial::{
     PercentileInterval, partial_demographic_parity, partial_group_auc, partial_statistical_parity,
 };
+use fair_report::Table;
+use fair_report::frontier::{Axes, Series, multi_series};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -1649,47 +1650,51 @@ fn write_reports(
             let lo = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let file = format!("idca_frontier_{slug}_{kind}.svg");
-            multi_series(
-                &ctx.path(&file)?,
-                &Axes {
-                    title: &format!(
-                        "{}: accuracy vs {} fairness (test)",
-                        spec.name,
-                        if kind == "psp" { "pSP" } else { "pDP" }
-                    ),
-                    x_desc: if kind == "psp" {
-                        "pSP fairness 1 − max SP^I"
-                    } else {
-                        "pDP fairness 1 − max DP^I"
+            ctx.write_svg(
+                &file,
+                multi_series(
+                    &Axes {
+                        title: &format!(
+                            "{}: accuracy vs {} fairness (test)",
+                            spec.name,
+                            if kind == "psp" { "pSP" } else { "pDP" }
+                        ),
+                        x_desc: if kind == "psp" {
+                            "pSP fairness 1 − max SP^I"
+                        } else {
+                            "pDP fairness 1 − max DP^I"
+                        },
+                        y_desc: "test accuracy",
+                        x: (lo(&xs) - 0.02, (hi(&xs) + 0.02).min(1.01)),
+                        y: (lo(&ys) - 0.005, hi(&ys) + 0.005),
+                        log_y: false,
                     },
-                    y_desc: "test accuracy",
-                    x: (lo(&xs) - 0.02, (hi(&xs) + 0.02).min(1.01)),
-                    y: (lo(&ys) - 0.005, hi(&ys) + 0.005),
-                    log_y: false,
-                },
-                series,
-                None,
+                    series,
+                    None,
+                )?,
             )?;
             let _ = writeln!(md, "![{kind} frontier]({file})\n");
         }
         // Figure 2.
         let file = format!("idca_rank_{slug}.svg");
-        multi_series(
-            &ctx.path(&file)?,
-            &Axes {
-                title: &format!(
-                    "{}: F̄₂(θ) vs F̄₁(θ), test, seed {}",
-                    spec.name,
-                    budget.seeds(spec)[0]
-                ),
-                x_desc: "F̄ of group 1 (γ = 1)",
-                y_desc: "F̄ of group 2 (γ = 2)",
-                x: (0.0, 1.0),
-                y: (0.0, 1.0),
-                log_y: false,
-            },
-            &out.rank,
-            Some(spec.interval),
+        ctx.write_svg(
+            &file,
+            multi_series(
+                &Axes {
+                    title: &format!(
+                        "{}: F̄₂(θ) vs F̄₁(θ), test, seed {}",
+                        spec.name,
+                        budget.seeds(spec)[0]
+                    ),
+                    x_desc: "F̄ of group 1 (γ = 1)",
+                    y_desc: "F̄ of group 2 (γ = 2)",
+                    x: (0.0, 1.0),
+                    y: (0.0, 1.0),
+                    log_y: false,
+                },
+                &out.rank,
+                Some(spec.interval),
+            )?,
         )?;
         let _ = writeln!(md, "Figure 2 (rank curves; I shaded): ![rank]({file})\n");
         // Figures 3–8: per-group test-score densities (Gaussian KDE, Silverman bandwidth).
@@ -1723,22 +1728,24 @@ fn write_reports(
                 let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 let top = ys.iter().copied().fold(0.0, f64::max);
                 let file = format!("idca_density_{slug}_{family}_g{}.svg", code + 1);
-                multi_series(
-                    &ctx.path(&file)?,
-                    &Axes {
-                        title: &format!(
-                            "{}: test-score density, {gname}, seed {}",
-                            spec.name,
-                            budget.seeds(spec)[0]
-                        ),
-                        x_desc: "score h_w(ξ)",
-                        y_desc: "density",
-                        x: (lo, hi),
-                        y: (0.0, top * 1.05),
-                        log_y: false,
-                    },
-                    &series,
-                    None,
+                ctx.write_svg(
+                    &file,
+                    multi_series(
+                        &Axes {
+                            title: &format!(
+                                "{}: test-score density, {gname}, seed {}",
+                                spec.name,
+                                budget.seeds(spec)[0]
+                            ),
+                            x_desc: "score h_w(ξ)",
+                            y_desc: "density",
+                            x: (lo, hi),
+                            y: (0.0, top * 1.05),
+                            log_y: false,
+                        },
+                        &series,
+                        None,
+                    )?,
                 )?;
                 let _ = writeln!(md, "{fig}, {gname}: ![density]({file})\n");
             }
@@ -1753,26 +1760,28 @@ fn write_reports(
                 series.iter().flat_map(|s| s.points.iter().copied()).unzip();
             let ymin = ys.iter().copied().fold(f64::INFINITY, f64::min);
             let ymax = ys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            multi_series(
-                &ctx.path(&file)?,
-                &Axes {
-                    title: &format!("{}: IDCA vs direct SSG, {what}", spec.name),
-                    x_desc: "inner iterations",
-                    y_desc: if log {
-                        "max_i f_i (floored at 1e-6)"
-                    } else {
-                        "f_0 (training logistic loss)"
+            ctx.write_svg(
+                &file,
+                multi_series(
+                    &Axes {
+                        title: &format!("{}: IDCA vs direct SSG, {what}", spec.name),
+                        x_desc: "inner iterations",
+                        y_desc: if log {
+                            "max_i f_i (floored at 1e-6)"
+                        } else {
+                            "f_0 (training logistic loss)"
+                        },
+                        x: (0.0, xs.iter().copied().fold(1.0, f64::max)),
+                        y: if log {
+                            (1e-6, ymax.max(1e-5) * 2.0)
+                        } else {
+                            (ymin - 0.01, ymax + 0.01)
+                        },
+                        log_y: log,
                     },
-                    x: (0.0, xs.iter().copied().fold(1.0, f64::max)),
-                    y: if log {
-                        (1e-6, ymax.max(1e-5) * 2.0)
-                    } else {
-                        (ymin - 0.01, ymax + 0.01)
-                    },
-                    log_y: log,
-                },
-                series,
-                None,
+                    series,
+                    None,
+                )?,
             )?;
             let _ = writeln!(md, "Figures 10–11 ({what}): ![{what}]({file})\n");
         }

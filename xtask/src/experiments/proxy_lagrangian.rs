@@ -5,11 +5,12 @@
 //! 70/10/20 splits (mean ± sd per row).
 
 use crate::experiments::Experiment;
-use crate::plot_trajectory::{Series, stacked_lines};
-use crate::report::{Context, Result, Table, XtaskError};
+use crate::report::{Context, Result, XtaskError};
 use fair_data::{Dataset, Splitter, Standardizer, recipes};
 use fair_metrics::ZeroDivision;
 use fair_metrics::rate_constraints::{Subset as MSubset, subset_rates};
+use fair_report::Table;
+use fair_report::trajectory::{Series, stacked_lines};
 use game_opt::{
     Algorithm, Direction, Evaluation, Examples, GameOptParams, Linear, Mlp, Model, Problem, Slack,
     SolutionType, goals, rank_select,
@@ -802,8 +803,7 @@ fn run_dataset(
         });
     }
     let svg = format!("proxy-lagrangian-{}.svg", setup.key);
-    stacked_lines(
-        &ctx.path(&svg)?,
+    let chart = stacked_lines(
         &format!(
             "{}: training error and max violation per snapshot (split seed {}, runs selected for m-stoch)",
             setup.title,
@@ -815,6 +815,7 @@ fn run_dataset(
             ("train max violation", vio_series),
         ],
     )?;
+    ctx.write_svg(&svg, chart)?;
 
     let mut md = String::new();
     let _ = writeln!(

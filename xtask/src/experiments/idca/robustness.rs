@@ -181,7 +181,7 @@ pub(super) fn section(
     let mut header = vec!["interval".to_string()];
     header.extend(METHODS.iter().map(|m| format!("{m}: pSP / acc")));
     let header_ref: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut table = crate::report::Table::new(&header_ref);
+    let mut table = fair_report::Table::new(&header_ref);
     for &iv in &intervals {
         let mut row = vec![label(iv)];
         for m in METHODS {
@@ -193,9 +193,9 @@ pub(super) fn section(
         }
         table.row(row);
     }
-    let series: Vec<crate::plot_bars::BarSeries> = METHODS
+    let series: Vec<fair_report::BarSeries> = METHODS
         .iter()
-        .map(|m| crate::plot_bars::BarSeries {
+        .map(|m| fair_report::BarSeries {
             name: (*m).into(),
             values: intervals
                 .iter()
@@ -205,15 +205,17 @@ pub(super) fn section(
         .collect();
     let slug = spec.name.replace(' ', "_");
     let file = format!("idca_robust_{slug}.svg");
-    crate::plot_bars::back_to_back(
-        &ctx.path(&file)?,
-        &format!(
-            "{}: pSP fairness (up) and accuracy (down) per interval I",
-            spec.name
-        ),
-        &intervals.iter().map(|&iv| label(iv)).collect::<Vec<_>>(),
-        &series,
-        ("pSP fairness on I", "test accuracy"),
+    ctx.write_svg(
+        &file,
+        fair_report::back_to_back(
+            &format!(
+                "{}: pSP fairness (up) and accuracy (down) per interval I",
+                spec.name
+            ),
+            &intervals.iter().map(|&iv| label(iv)).collect::<Vec<_>>(),
+            &series,
+            ("pSP fairness on I", "test accuracy"),
+        )?,
     )?;
     let robust = spec.robust;
     let mut md = String::new();

@@ -1,0 +1,645 @@
+//! Every chart is rendered with a pure-Rust SVG renderer (usvg + resvg) and must draw: it parses,
+//! a meaningful fraction of its pixels is not background, and its axis labels and legend
+//! entries are present as text nodes. (resvg is built without its text feature, which needs
+//! system fonts, so text is checked by parsing the SVG.)
+
+use fair_report::frontier::{self, Axes};
+use fair_report::lines::{self, Marker, line_plot};
+use fair_report::palette::{BLUE, GREY, RED};
+use fair_report::panels::{Dots, Line, Panel, panel_grid};
+use fair_report::tradeoff::{Curve, tradeoff};
+use fair_report::trajectory::{self, stacked_lines};
+use fair_report::*;
+use resvg::tiny_skia::{Pixmap, Transform};
+
+/// The text nodes of `svg`, trimmed.
+fn texts(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+/// Renders `svg` and asserts that at least `min_ink` of its pixels are not white and that
+/// every `expected` string is the text of some text node. Returns the ink fraction.
+fn assert_draws(svg: &str, min_ink: f64, expected: &[&str]) -> f64 {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
+        .expect("usvg parses the chart");
+    let size = tree.size().to_int_size();
+    let mut pixmap = Pixmap::new(size.width(), size.height()).expect("non-empty canvas");
+    resvg::render(&tree, Transform::default(), &mut pixmap.as_mut());
+    let total = pixmap.pixels().len() as f64;
+    let ink = pixmap
+        .pixels()
+        .iter()
+        .filter(|p| !(p.red() >= 250 && p.green() >= 250 && p.blue() >= 250))
+        .count() as f64
+        / total;
+    assert!(
+        ink >= min_ink,
+        "only {:.3} % of the pixels are drawn",
+        ink * 100.0
+    );
+    let found = texts(svg);
+    for e in expected {
+        assert!(
+            found.iter().any(|t| t == e),
+            "no text node {e:?}; text nodes: {found:?}"
+        );
+    }
+    ink
+}
+
+fn rates(names: &[&str]) -> Vec<GroupRate> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let r = 0.1 + 0.05 * (i % 10) as f64;
+            GroupRate {
+                group: g.to_string(),
+                rate: Some(r),
+                interval: Some((r - 0.03, r + 0.04)),
+            }
+        })
+        .collect()
+}
+
+fn roc(group: &str, bend: f64, n: usize) -> GroupCurve {
+    let points = (0..=n)
+        .map(|k| {
+            let x = k as f64 / n as f64;
+            (x, x.powf(bend))
+        })
+        .collect();
+    GroupCurve {
+        group: group.into(),
+        points,
+        auc: Some(1.0 / (1.0 + bend)),
+    }
+}
+
+fn ccdf(group: &str, shift: f64, n: usize) -> GroupCurve {
+    let points = (0..n)
+        .map(|k| {
+            let t = k as f64 / (n - 1) as f64;
+            (t + shift, 1.0 - t)
+        })
+        .collect();
+    GroupCurve {
+        group: group.into(),
+        points,
+        auc: None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audit charts
+
+#[test]
+fn group_rate_bars_draw_bars_whiskers_axes_and_legend() {
+    let svg = group_rate_bars(
+        "Selection rate by sex",
+        "selection rate",
+        &rates(&["female", "male"]),
+        Some(0.2),
+        "95 % Wilson interval",
+    )
+    .unwrap();
+    assert_draws(
+        &svg,
+        0.03,
+        &[
+            "Selection rate by sex",
+            "selection rate",
+            "group",
+            "female",
+            "male",
+            "95 % Wilson interval",
+            "overall = 0.200",
+        ],
+    );
+}
+
+#[test]
+fn group_rate_bars_with_one_group() {
+    let svg = group_rate_bars("t", "TPR", &rates(&["only"]), None, "95 % interval").unwrap();
+    assert_draws(&svg, 0.03, &["TPR", "group", "only"]);
+}
+
+#[test]
+fn group_rate_bars_with_fifty_long_named_groups() {
+    let names: Vec<String> = (0..50)
+        .map(|i| format!("race=group number {i}, sex=unspecified"))
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let svg = group_rate_bars("t", "FPR", &rates(&refs), Some(0.3), "CI").unwrap();
+    // Long names are shortened to 28 characters with an ellipsis, every group still labelled.
+    let short = "race=group number 7, sex=un…";
+    assert_draws(&svg, 0.03, &["FPR", "group", short]);
+    let labels = texts(&svg)
+        .into_iter()
+        .filter(|t| t.starts_with("race=group number"))
+        .count();
+    assert_eq!(labels, 50);
+    assert!(svg.contains("rotate(270"), "many labels are drawn vertical");
+}
+
+#[test]
+fn an_undefined_rate_is_a_gap_with_a_note() {
+    let mut groups = rates(&["a", "b", "c"]);
+    groups[1].rate = None;
+    groups[1].interval = None;
+    let svg = group_rate_bars("t", "PPV", &groups, None, "CI").unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &[
+            "n/a",
+            "n/a: undefined in 1 group(s)",
+            "(no rows in denominator)",
+        ],
+    );
+}
+
+#[test]
+fn bad_rates_are_typed_errors() {
+    let mut groups = rates(&["a", "b"]);
+    groups[0].rate = Some(f64::NAN);
+    assert!(matches!(
+        group_rate_bars("t", "r", &groups, None, "CI"),
+        Err(ReportError::NotFinite {
+            chart: "group_rate_bars",
+            ..
+        })
+    ));
+    let mut groups = rates(&["a", "b"]);
+    groups[1].interval = Some((0.1, f64::INFINITY));
+    assert!(matches!(
+        group_rate_bars("t", "r", &groups, None, "CI"),
+        Err(ReportError::NotFinite { .. })
+    ));
+    let mut groups = rates(&["a", "b"]);
+    groups[1].interval = Some((0.5, 0.4));
+    let e = group_rate_bars("t", "r", &groups, None, "CI").unwrap_err();
+    assert!(e.to_string().contains("\"b\""), "{e}");
+    assert!(matches!(
+        group_rate_bars("t", "r", &rates(&["a"]), Some(f64::NAN), "CI"),
+        Err(ReportError::NotFinite { .. })
+    ));
+    assert!(matches!(
+        group_rate_bars("t", "r", &[], None, "CI"),
+        Err(ReportError::BadInput { .. })
+    ));
+}
+
+#[test]
+fn roc_curves_draw_one_line_per_group_with_auc_in_the_legend() {
+    let svg = roc_curves("ROC by group", &[roc("a", 0.5, 40), roc("b", 0.3, 40)]).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &[
+            "ROC by group",
+            "false positive rate",
+            "true positive rate",
+            "a (AUC 0.667)",
+            "b (AUC 0.769)",
+            "chance (diagonal)",
+        ],
+    );
+}
+
+#[test]
+fn roc_curves_with_an_empty_curve_and_fifty_groups() {
+    let mut curves: Vec<GroupCurve> = (0..50)
+        .map(|i| roc(&format!("g{i}"), 0.2 + 0.015 * i as f64, 20))
+        .collect();
+    curves[3].points.clear();
+    curves[4].auc = None;
+    let svg = roc_curves("t", &curves).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &["g3: no curve", "g4 (AUC n/a)", "g49 (AUC 0.517)"],
+    );
+}
+
+#[test]
+fn roc_curves_reject_bad_points() {
+    let mut c = roc("a", 0.5, 10);
+    c.points[3].1 = f64::NAN;
+    assert!(matches!(
+        roc_curves("t", &[c]),
+        Err(ReportError::NotFinite { .. })
+    ));
+    let mut c = roc("a", 0.5, 10);
+    c.points[3].0 = 1.5;
+    assert!(matches!(
+        roc_curves("t", &[c]),
+        Err(ReportError::BadInput { .. })
+    ));
+    let mut c = roc("a", 0.5, 10);
+    c.auc = Some(f64::NAN);
+    assert!(roc_curves("t", &[c]).is_err());
+    assert!(roc_curves("t", &[]).is_err());
+}
+
+/// The points of the longest `<polyline>` of `svg`.
+fn longest_polyline(svg: &str) -> usize {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("polyline"))
+        .map(|n| {
+            n.attribute("points")
+                .unwrap_or("")
+                .split_whitespace()
+                .count()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn long_curves_are_thinned_so_the_svg_stays_small() {
+    let svg = roc_curves("t", &[roc("a", 0.5, 200_000)]).unwrap();
+    assert!(longest_polyline(&svg) <= MAX_CURVE_POINTS + 1);
+    assert!(svg.len() < 200_000, "{} bytes", svg.len());
+    let ks = KsMark {
+        threshold: 0.123_457,
+        groups: (0, 1),
+        statistic: 0.2,
+    };
+    let svg = score_ccdf(
+        "t",
+        &[ccdf("a", 0.0, 100_000), ccdf("b", 0.2, 100_000)],
+        Some(ks),
+    )
+    .unwrap();
+    // Steps double the points.
+    assert!(longest_polyline(&svg) <= 2 * (MAX_CURVE_POINTS + 2));
+    assert!(svg.len() < 300_000, "{} bytes", svg.len());
+}
+
+#[test]
+fn score_ccdf_marks_the_ks_point() {
+    let ks = KsMark {
+        threshold: 0.3,
+        groups: (0, 1),
+        statistic: 0.2,
+    };
+    let svg = score_ccdf(
+        "Score CCDF by group",
+        &[ccdf("a", 0.0, 50), ccdf("b", 0.2, 50)],
+        Some(ks),
+    )
+    .unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &[
+            "Score CCDF by group",
+            "score threshold t",
+            "P(score > t | group)",
+            "a",
+            "b",
+            "KS = 0.200",
+            "KS = 0.200 at t = 0.300",
+            "between a and b",
+        ],
+    );
+}
+
+#[test]
+fn score_ccdf_edge_cases() {
+    // One group, no KS mark.
+    let svg = score_ccdf("t", &[ccdf("only", 0.0, 10)], None).unwrap();
+    assert_draws(&svg, 0.02, &["only", "score threshold t"]);
+    // An empty curve is listed, not drawn; a KS mark on it is a typed error.
+    let empty = GroupCurve {
+        group: "none".into(),
+        points: vec![],
+        auc: None,
+    };
+    let svg = score_ccdf("t", &[ccdf("a", 0.0, 10), empty.clone()], None).unwrap();
+    assert_draws(&svg, 0.02, &["none: no scores"]);
+    let ks = KsMark {
+        threshold: 0.5,
+        groups: (0, 1),
+        statistic: 0.1,
+    };
+    assert!(matches!(
+        score_ccdf("t", &[ccdf("a", 0.0, 10), empty], Some(ks)),
+        Err(ReportError::BadInput { .. })
+    ));
+    let nan = KsMark {
+        threshold: f64::NAN,
+        ..ks
+    };
+    assert!(matches!(
+        score_ccdf("t", &[ccdf("a", 0.0, 10), ccdf("b", 0.1, 10)], Some(nan)),
+        Err(ReportError::NotFinite { .. })
+    ));
+    let mut unsorted = ccdf("a", 0.0, 10);
+    unsorted.points.swap(2, 5);
+    assert!(score_ccdf("t", &[unsorted], None).is_err());
+    let mut not_prob = ccdf("a", 0.0, 10);
+    not_prob.points[0].1 = 1.5;
+    assert!(score_ccdf("t", &[not_prob], None).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// User text is escaped everywhere
+
+const EVIL: &str = "<script>alert(1)</script>";
+
+#[test]
+fn a_script_group_name_is_escaped_in_svg_html_and_markdown() {
+    let svg = group_rate_bars("t", "rate", &rates(&[EVIL, "b"]), None, "CI").unwrap();
+    assert!(!svg.contains("<script"));
+    // The escaped text reads back as the group's name.
+    assert_draws(&svg, 0.02, &[EVIL]);
+    let svg_roc = roc_curves("t", &[roc(EVIL, 0.5, 10)]).unwrap();
+    assert!(!svg_roc.contains("<script"));
+
+    let mut table = Table::new(&["group", "rate"]);
+    table.text_row(vec![EVIL.into(), "0.5".into()]);
+    let mut report = HtmlReport::new(EVIL);
+    report
+        .heading(EVIL)
+        .paragraph(EVIL)
+        .table(&table)
+        .figure(svg, EVIL, "rate.svg")
+        .unwrap();
+    let html = report.to_html();
+    assert!(!html.contains("<script"), "{html}");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    let md = report.to_markdown();
+    assert!(!md.contains("<script"), "{md}");
+    assert!(!table.markdown().contains("<script"));
+}
+
+#[test]
+fn the_html_page_is_self_contained() {
+    let svg = roc_curves("t", &[roc("a", 0.5, 10)]).unwrap();
+    let mut report = HtmlReport::new("Audit");
+    report.figure(svg, "ROC", "roc.svg").unwrap();
+    let html = report.to_html();
+    assert!(html.contains("<style>") && html.contains("<svg"));
+    for banned in ["<script", "<link", "src=", "@import", "<iframe"] {
+        assert!(!html.contains(banned), "{banned}");
+    }
+    // The only URL is the SVG namespace name, which is never fetched.
+    let urls = html.matches("http").count();
+    assert_eq!(
+        urls,
+        html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count()
+    );
+    assert!(report.to_markdown().contains("![ROC](roc.svg)"));
+}
+
+#[test]
+fn figures_must_be_inert_svg() {
+    let mut report = HtmlReport::new("t");
+    assert!(report.figure("<p>hi</p>".into(), "x", "x.svg").is_err());
+    assert!(
+        report
+            .figure("<svg><script>alert(1)</script></svg>".into(), "x", "x.svg")
+            .is_err()
+    );
+    assert!(
+        report
+            .figure(
+                "<svg><image href=\"https://e.invalid/a.png\"/></svg>".into(),
+                "x",
+                "x.svg"
+            )
+            .is_err()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reproduction charts (moved from xtask)
+
+#[test]
+fn labelled_scatter_draws() {
+    let pts = vec![
+        LabelledPoint {
+            x: 0.1,
+            y: 0.2,
+            label: "adult / sex".into(),
+        },
+        LabelledPoint {
+            x: 0.3,
+            y: 0.05,
+            label: "compas / race".into(),
+        },
+    ];
+    let svg = labelled_scatter("gaps", "DP difference", "EO difference", &pts).unwrap();
+    assert_draws(
+        &svg,
+        0.01,
+        &["gaps", "DP difference", "EO difference", "adult / sex"],
+    );
+}
+
+#[test]
+fn back_to_back_draws_one_rectangle_pair_per_value() {
+    let series = vec![
+        BarSeries {
+            name: "a".into(),
+            values: vec![(0.9, 0.8), (0.7, 0.85)],
+        },
+        BarSeries {
+            name: "b".into(),
+            values: vec![(0.5, 0.83), (f64::NAN, 0.84)],
+        },
+    ];
+    let svg = back_to_back(
+        "t",
+        &["[5, 10]".into(), "[5, 30]".into()],
+        &series,
+        ("fairness", "accuracy"),
+    )
+    .unwrap();
+    assert_draws(
+        &svg,
+        0.05,
+        &["[5, 30]", "a", "b", "↑ fairness   ·   ↓ accuracy"],
+    );
+    // 2 × 2 × 2 bars less the NaN one, plus the legend swatches and box and the background.
+    assert!(svg.matches("<rect").count() >= 7);
+}
+
+#[test]
+fn multi_series_draws_linear_banded_and_log() {
+    let s = vec![
+        frontier::Series {
+            name: "IDCA".into(),
+            points: vec![(0.2, 0.8), (0.5, 0.7), (f64::NAN, 0.1)],
+            line: true,
+        },
+        frontier::Series {
+            name: "SSG".into(),
+            points: vec![(0.3, 0.75)],
+            line: false,
+        },
+    ];
+    let mut axes = Axes {
+        title: "frontier",
+        x_desc: "pSP fairness",
+        y_desc: "test accuracy",
+        x: (0.0, 1.0),
+        y: (0.5, 1.0),
+        log_y: false,
+    };
+    let svg = frontier::multi_series(&axes, &s, Some((0.1, 0.3))).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &["frontier", "pSP fairness", "test accuracy", "IDCA", "SSG"],
+    );
+    axes.log_y = true;
+    axes.y = (1e-6, 1.0);
+    let svg = frontier::multi_series(&axes, &s, None).unwrap();
+    assert_draws(&svg, 0.02, &["IDCA", "SSG"]);
+    axes.x.1 = f64::NAN;
+    assert!(frontier::multi_series(&axes, &s, None).is_err());
+}
+
+#[test]
+fn line_plot_draws_every_marker_kind() {
+    let series: Vec<lines::Series> = [
+        Marker::Circle,
+        Marker::Triangle,
+        Marker::Cross,
+        Marker::Square,
+        Marker::None,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, &m)| lines::Series {
+        label: format!("s{i}"),
+        points: (1..6).map(|r| (r as f64, (i + r) as f64 * 0.1)).collect(),
+        marker: m,
+        color: i,
+    })
+    .collect();
+    let svg = line_plot("loss", "target dimension r", "L / n", &series, false).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &["loss", "target dimension r", "L / n", "s0", "s4"],
+    );
+    let svg = line_plot("loss", "r", "L / n", &series, true).unwrap();
+    assert_draws(&svg, 0.02, &["log10 L / n"]);
+    let nan = lines::Series {
+        label: "x".into(),
+        points: vec![(f64::NAN, 1.0)],
+        marker: Marker::Circle,
+        color: 0,
+    };
+    assert!(matches!(
+        line_plot("t", "x", "y", &[nan], false),
+        Err(ReportError::BadInput { .. })
+    ));
+}
+
+#[test]
+fn panel_grid_draws_lines_and_dots() {
+    let panel = |title: &str| Panel {
+        title: title.into(),
+        x_desc: "FPR".into(),
+        y_desc: "TPR".into(),
+        x_range: (0.0, 1.0),
+        y_range: (0.0, 1.0),
+        lines: vec![
+            Line {
+                label: "y ROC".into(),
+                points: vec![(0.0, 0.0), (0.2, 0.7), (1.0, 1.0)],
+                color: BLUE,
+                dashed: false,
+                markers: true,
+            },
+            Line {
+                label: String::new(),
+                points: vec![(0.0, 0.0), (1.0, 1.0)],
+                color: GREY,
+                dashed: true,
+                markers: false,
+            },
+        ],
+        dots: vec![Dots {
+            label: "LSVM".into(),
+            points: vec![(0.5, 0.5)],
+            color: RED,
+            cross: true,
+        }],
+    };
+    let svg = panel_grid("figure", 1, 2, &[panel("left"), panel("right")]).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &["figure", "left", "right", "FPR", "TPR", "y ROC", "LSVM"],
+    );
+    let mut bad = panel("bad");
+    bad.y_range.0 = f64::NEG_INFINITY;
+    assert!(panel_grid("t", 1, 1, &[bad]).is_err());
+}
+
+#[test]
+fn tradeoff_draws() {
+    let curves = vec![
+        Curve {
+            label: "KL".into(),
+            points: vec![(0.1, 0.8), (0.02, 0.78)],
+            dashed: false,
+            color: 0,
+        },
+        Curve {
+            label: "CE".into(),
+            points: vec![(0.12, 0.81), (0.03, 0.77)],
+            dashed: true,
+            color: 1,
+        },
+    ];
+    let svg = tradeoff("adult", "MEO (test)", &curves).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &["adult", "MEO (test)", "test accuracy", "KL", "CE"],
+    );
+    assert!(tradeoff("t", "x", &[]).is_err());
+}
+
+#[test]
+fn stacked_lines_draws_each_panel() {
+    let s = |l: &str| trajectory::Series {
+        label: l.into(),
+        points: (0..20)
+            .map(|i| (i as f64, 1.0 / (1.0 + i as f64)))
+            .collect(),
+    };
+    let svg = stacked_lines(
+        "training",
+        "iteration",
+        &[
+            ("train error", vec![s("hinge")]),
+            ("violation", vec![s("0-1"), s("proxy")]),
+        ],
+    )
+    .unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &[
+            "training",
+            "iteration",
+            "train error",
+            "violation",
+            "hinge",
+            "proxy",
+        ],
+    );
+}
