@@ -229,6 +229,14 @@ pub enum CliError {
         /// The metric's reason.
         source: fair_metrics::MetricError,
     },
+    /// A chart could not be drawn (fair-report rejected its data).
+    #[error("cannot draw the chart '{what}': {source}")]
+    Chart {
+        /// The chart's title.
+        what: String,
+        /// fair-report's reason.
+        source: fair_report::ReportError,
+    },
     /// An output file could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {

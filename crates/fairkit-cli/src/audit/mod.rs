@@ -2,6 +2,7 @@
 //! and score metric with its uncertainty, write the reports, and apply `--fail-if`.
 
 mod accumulate;
+mod charts;
 pub mod compute;
 pub mod flags;
 pub mod model;
@@ -146,7 +147,7 @@ fn build_report(
             for slice in &acc.slices {
                 let groups = compute::slice_groups(slice, &cols, &parts)?;
                 out.push(compute::score_slice(slice, &cols, &groups, flags.interval));
-                charts.add_slice(&slice.name, &cols, &groups);
+                charts.add_slice(&slice.name, &cols, &groups)?;
             }
             Some(out)
         }
