@@ -20,6 +20,13 @@ pub enum Command {
     Audit(Box<AuditArgs>),
     /// Write a synthetic predictions file with real group gaps, to try `audit` on.
     DemoData(DemoArgs),
+    /// Check a report.json against the audit JSON schema (exit 0 = valid, 2 = invalid).
+    ///
+    /// Example: `fairkit validate-report report/report.json`
+    ValidateReport {
+        /// The report.json to check.
+        file: PathBuf,
+    },
 }
 
 /// Report formats.

@@ -84,7 +84,7 @@ impl Generator {
             let y = i64::from(self.rng.random::<f64>() < sigmoid(-0.4 + 0.8 * shift));
             // ... and so does the score given the label (a model gap).
             let noise: f64 = StandardNormal.sample(&mut self.rng);
-            let p = sigmoid(1.6 * (2.0 * y as f64 - 1.0) + 0.7 * shift + 1.1 * noise);
+            let p = sigmoid(1.0 * (2.0 * y as f64 - 1.0) + 0.7 * shift + 1.2 * noise);
             c.y.push(y);
             c.y_hat.push(i64::from(p >= 0.5));
             c.p.push(p);

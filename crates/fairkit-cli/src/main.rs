@@ -15,6 +15,7 @@ mod fail_if;
 mod input;
 mod progress;
 mod report;
+mod schema_check;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
             bar.finish();
             r.map(|()| audit::Verdict::Pass)
         }
+        Command::ValidateReport { file } => validate_report(&file),
     };
     match result {
         Ok(audit::Verdict::Pass) => ExitCode::SUCCESS,
@@ -38,5 +40,29 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+fn validate_report(file: &std::path::Path) -> Result<audit::Verdict, error::CliError> {
+    let bad = |expected: String| error::CliError::InvalidFlag {
+        flag: "validate-report FILE",
+        value: file.display().to_string(),
+        expected,
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| bad(format!("a readable file ({e})")))?;
+    let instance: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| bad(format!("JSON ({e})")))?;
+    let schema: serde_json::Value = serde_json::from_str(schema_check::AUDIT_SCHEMA_V1)
+        .map_err(|e| bad(format!("the embedded schema to parse ({e})")))?;
+    let errors = schema_check::validate(&schema, &instance).map_err(bad)?;
+    if errors.is_empty() {
+        println!("{}: valid fairkit-audit v1 report", file.display());
+        Ok(audit::Verdict::Pass)
+    } else {
+        Err(bad(format!(
+            "a fairkit-audit v1 report; {} violation(s):\n  {}",
+            errors.len(),
+            errors.join("\n  ")
+        )))
     }
 }
