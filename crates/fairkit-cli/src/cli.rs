@@ -95,21 +95,21 @@ pub struct AuditArgs {
     /// boolean: `1` matches `1.0` and `true`).
     ///
     /// Example: `--pos-label yes`
-    #[arg(long, value_name = "VALUE", default_value = "1")]
+    #[arg(long, value_name = "VALUE", default_value = "1", allow_hyphen_values = true)]
     pub pos_label: String,
 
     /// The label value meaning "negative". Default: the first other value seen; a third
     /// value is then an error.
     ///
     /// Example: `--neg-label no`
-    #[arg(long, value_name = "VALUE")]
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
     pub neg_label: Option<String>,
 
     /// Decision thresholds on the score, comma-separated: one audit per threshold,
     /// predicting positive when `score >= threshold`. Needs --score; conflicts with --pred.
     ///
     /// Example: `--threshold 0.5,0.7`
-    #[arg(long, value_name = "T,T", value_delimiter = ',', requires = "score")]
+    #[arg(long, value_name = "T,T", value_delimiter = ',', requires = "score", allow_hyphen_values = true)]
     pub threshold: Vec<f64>,
 
     /// Percentile interval [alpha, beta) of the scores (from the top) on which partial

@@ -12,6 +12,7 @@ mod cli;
 mod demo;
 mod error;
 mod fail_if;
+mod guard;
 mod input;
 mod progress;
 mod report;

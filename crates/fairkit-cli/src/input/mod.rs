@@ -346,5 +346,3 @@ fn list_columns<'a>(names: impl Iterator<Item = &'a str>) -> String {
     if v.is_empty() { "(none)".into() } else { v.join(", ") }
 }
 
-#[cfg(test)]
-mod tests;

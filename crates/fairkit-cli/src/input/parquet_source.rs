@@ -207,7 +207,9 @@ impl ParquetSource {
             file: file.to_path_buf(),
             source,
         })?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| parquet_error(file, e))?;
+        let builder = crate::guard::guarded(|| ParquetRecordBatchReaderBuilder::try_new(f))
+            .map_err(|m| parquet_error(file, format!("corrupt metadata: {m}")))?
+            .map_err(|e| parquet_error(file, e))?;
         let schema = builder.schema().clone();
         let mut roots = Vec::new();
         let mut role_of = |column: &str, flag: &'static str, role: Role| -> Result<(), InputError> {
@@ -269,7 +271,9 @@ impl ParquetSource {
 
     pub(super) fn next_batch(&mut self, dec: &mut Decoders, first_row: u64) -> Result<Option<Batch>, InputError> {
         loop {
-            let rb = match self.reader.next() {
+            let next = crate::guard::guarded(|| self.reader.next())
+                .map_err(|m| parquet_error(&self.file, format!("corrupt data: {m}")))?;
+            let rb = match next {
                 None => return Ok(None),
                 Some(r) => r.map_err(|e| parquet_error(&self.file, e))?,
             };
