@@ -95,7 +95,12 @@ pub struct AuditArgs {
     /// boolean: `1` matches `1.0` and `true`).
     ///
     /// Example: `--pos-label yes`
-    #[arg(long, value_name = "VALUE", default_value = "1", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "VALUE",
+        default_value = "1",
+        allow_hyphen_values = true
+    )]
     pub pos_label: String,
 
     /// The label value meaning "negative". Default: the first other value seen; a third
@@ -109,14 +114,26 @@ pub struct AuditArgs {
     /// predicting positive when `score >= threshold`. Needs --score; conflicts with --pred.
     ///
     /// Example: `--threshold 0.5,0.7`
-    #[arg(long, value_name = "T,T", value_delimiter = ',', requires = "score", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "T,T",
+        value_delimiter = ',',
+        requires = "score",
+        allow_hyphen_values = true
+    )]
     pub threshold: Vec<f64>,
 
     /// Percentile interval [alpha, beta) of the scores (from the top) on which partial
     /// statistical parity is measured. Needs --score.
     ///
     /// Example: `--interval 0.05,0.3` (ranks 5 %–30 % of each group)
-    #[arg(long, value_name = "ALPHA,BETA", value_delimiter = ',', num_args = 1, requires = "score")]
+    #[arg(
+        long,
+        value_name = "ALPHA,BETA",
+        value_delimiter = ',',
+        num_args = 1,
+        requires = "score"
+    )]
     pub interval: Option<Vec<f64>>,
 
     /// Confidence level of every interval; gaps whose permutation p-value is below
@@ -153,7 +170,12 @@ pub struct AuditArgs {
     /// Report formats to write, comma-separated.
     ///
     /// Example: `--format html,json`
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "html,md,json")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "html,md,json"
+    )]
     pub format: Vec<ReportFormat>,
 
     /// Exit with code 1 when this expression over the headline numbers of report.json holds
@@ -229,7 +251,9 @@ pub enum Compression {
 
 /// Arguments of `fairkit demo-data`.
 #[derive(Debug, Args)]
-#[command(after_long_help = "Example:\n  fairkit demo-data --rows 1000000 --out preds.parquet --seed 1\n  fairkit audit preds.parquet --label y --pred y_hat --score p --sensitive race,sex --weight w")]
+#[command(
+    after_long_help = "Example:\n  fairkit demo-data --rows 1000000 --out preds.parquet --seed 1\n  fairkit audit preds.parquet --label y --pred y_hat --score p --sensitive race,sex --weight w"
+)]
 pub struct DemoArgs {
     /// Number of rows.
     ///

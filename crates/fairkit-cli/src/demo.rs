@@ -118,8 +118,8 @@ pub fn write_demo(args: &DemoArgs, tick: &mut dyn FnMut(u64)) -> Result<(), CliE
         path: path.clone(),
         message: m,
     };
-    let format = Format::from_extension(path)
-        .ok_or_else(|| err("name the file .parquet or .csv".into()))?;
+    let format =
+        Format::from_extension(path).ok_or_else(|| err("name the file .parquet or .csv".into()))?;
     let file = File::create(path).map_err(|e| err(e.to_string()))?;
     let mut generator = Generator::new(args.seed);
     let mut sink: Box<dyn ChunkSink> = match format {
@@ -176,7 +176,8 @@ impl ChunkSink for ParquetSink {
             Arc::new(StringArray::from(c.sex.clone())),
             Arc::new(Float64Array::from(c.w.clone())),
         ];
-        let batch = RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| e.to_string())?;
+        let batch =
+            RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| e.to_string())?;
         self.writer.write(&batch).map_err(|e| e.to_string())
     }
 
@@ -223,7 +224,6 @@ impl ChunkSink for CsvSink {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,7 +233,10 @@ mod tests {
         let a = Generator::new(3).chunk(20_000);
         let b = Generator::new(3).chunk(20_000);
         assert_eq!(a.y, b.y);
-        assert_eq!(a.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), b.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+        assert_eq!(
+            a.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            b.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
         let rate = |race: &str| {
             let (mut n, mut k) = (0.0, 0.0);
             for i in 0..a.y.len() {
@@ -244,6 +247,9 @@ mod tests {
             }
             k / n
         };
-        assert!(rate("white") - rate("black") > 0.1, "the demo must contain a real DP gap");
+        assert!(
+            rate("white") - rate("black") > 0.1,
+            "the demo must contain a real DP gap"
+        );
     }
 }

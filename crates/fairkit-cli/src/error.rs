@@ -44,7 +44,9 @@ pub enum InputError {
         file: PathBuf,
     },
     /// The file has no header or no data rows.
-    #[error("{file}: the file is empty ({what}); an audit needs a header and at least one data row")]
+    #[error(
+        "{file}: the file is empty ({what}); an audit needs a header and at least one data row"
+    )]
     EmptyFile {
         /// The input file.
         file: PathBuf,
@@ -52,7 +54,9 @@ pub enum InputError {
         what: &'static str,
     },
     /// A column named on the command line is not in the file.
-    #[error("{file}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}")]
+    #[error(
+        "{file}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}"
+    )]
     MissingColumn {
         /// The input file.
         file: PathBuf,
@@ -64,7 +68,9 @@ pub enum InputError {
         available: String,
     },
     /// The same column was given twice in a role where that makes no sense.
-    #[error("column '{column}' is given for both {first} and {second}; each role needs its own column")]
+    #[error(
+        "column '{column}' is given for both {first} and {second}; each role needs its own column"
+    )]
     DuplicateColumn {
         /// The column.
         column: String,
@@ -88,7 +94,9 @@ pub enum InputError {
         what: &'static str,
     },
     /// A score or weight is NaN or infinite.
-    #[error("{file}: {at}, column '{column}': {value} is not a finite number ({what} must be finite)")]
+    #[error(
+        "{file}: {at}, column '{column}': {value} is not a finite number ({what} must be finite)"
+    )]
     NonFinite {
         /// The input file.
         file: PathBuf,
@@ -132,7 +140,9 @@ pub enum InputError {
         negative: String,
     },
     /// A required cell is empty or null.
-    #[error("{file}: {at}, column '{column}': the value is missing (empty or null); every row needs a {what}")]
+    #[error(
+        "{file}: {at}, column '{column}': the value is missing (empty or null); every row needs a {what}"
+    )]
     MissingValue {
         /// The input file.
         file: PathBuf,
@@ -144,7 +154,9 @@ pub enum InputError {
         what: &'static str,
     },
     /// A CSV row with a different number of fields than the header.
-    #[error("{file}: {at}: the row has {got} fields but the header has {expected}; check the delimiter (--delimiter) and quoting")]
+    #[error(
+        "{file}: {at}: the row has {got} fields but the header has {expected}; check the delimiter (--delimiter) and quoting"
+    )]
     RaggedRow {
         /// The input file.
         file: PathBuf,
@@ -166,7 +178,9 @@ pub enum InputError {
         message: String,
     },
     /// A Parquet column whose physical/logical type does not fit its role.
-    #[error("{file}: column '{column}' has Parquet/Arrow type {found}, but {what} must be {expected}")]
+    #[error(
+        "{file}: column '{column}' has Parquet/Arrow type {found}, but {what} must be {expected}"
+    )]
     WrongType {
         /// The input file.
         file: PathBuf,
@@ -180,7 +194,9 @@ pub enum InputError {
         expected: &'static str,
     },
     /// A malformed, truncated or unsupported Parquet file.
-    #[error("{file}: not a readable Parquet file ({message}); is it truncated or written with an unsupported codec?")]
+    #[error(
+        "{file}: not a readable Parquet file ({message}); is it truncated or written with an unsupported codec?"
+    )]
     Parquet {
         /// The input file.
         file: PathBuf,

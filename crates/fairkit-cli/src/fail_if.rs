@@ -186,8 +186,7 @@ fn tokenize(expr: &str) -> Result<Vec<(usize, Token)>, FailIfError> {
             while i < chars.len()
                 && (chars[i].is_ascii_alphanumeric()
                     || chars[i] == '.'
-                    || ((chars[i] == '-' || chars[i] == '+')
-                        && matches!(chars[i - 1], 'e' | 'E')))
+                    || ((chars[i] == '-' || chars[i] == '+') && matches!(chars[i - 1], 'e' | 'E')))
             {
                 i += 1;
             }
@@ -342,11 +341,8 @@ mod tests {
 
     #[test]
     fn parses_and_evaluates_with_and_binding_tighter_than_or() {
-        let f = FailIf::parse(
-            "dp_difference>0.1 || eo_ratio <= 0.8 and ks_dp>=0.2",
-            &KEYS,
-        )
-        .unwrap();
+        let f =
+            FailIf::parse("dp_difference>0.1 || eo_ratio <= 0.8 and ks_dp>=0.2", &KEYS).unwrap();
         assert_eq!(f.disjuncts.len(), 2);
         assert_eq!(f.disjuncts[1].len(), 2);
         let h = headline(&[("dp_difference", 0.05), ("eo_ratio", 0.7), ("ks_dp", 0.1)]);
@@ -374,11 +370,19 @@ mod tests {
         ));
         assert!(matches!(
             FailIf::parse("dp_difference=0.1", &KEYS),
-            Err(FailIfError::UnexpectedChar { pos: 13, ch: '=', .. })
+            Err(FailIfError::UnexpectedChar {
+                pos: 13,
+                ch: '=',
+                ..
+            })
         ));
         assert!(matches!(
             FailIf::parse("dp_difference>", &KEYS),
-            Err(FailIfError::Expected { pos: 14, expected: "a number", .. })
+            Err(FailIfError::Expected {
+                pos: 14,
+                expected: "a number",
+                ..
+            })
         ));
         assert!(matches!(
             FailIf::parse("dp_difference 0.1", &KEYS),

@@ -36,7 +36,13 @@ fn type_matches(t: &str, v: &Value) -> bool {
     }
 }
 
-fn check(root: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String>) -> Result<(), String> {
+fn check(
+    root: &Value,
+    s: &Value,
+    v: &Value,
+    path: &str,
+    errors: &mut Vec<String>,
+) -> Result<(), String> {
     let Some(obj) = s.as_object() else {
         return Err(format!("{path}: a schema must be an object"));
     };
@@ -61,7 +67,10 @@ fn check(root: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String
                     _ => return Err(format!("{path}: bad type rule {rule}")),
                 };
                 if !types.iter().any(|t| type_matches(t, v)) {
-                    errors.push(format!("{path}: expected {}, found {v}", types.join(" or ")));
+                    errors.push(format!(
+                        "{path}: expected {}, found {v}",
+                        types.join(" or ")
+                    ));
                 }
             }
             "const" => {
@@ -94,7 +103,9 @@ fn check(root: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String
             }
             "additionalProperties" => {
                 if rule != &Value::Bool(false) {
-                    return Err(format!("{path}: only additionalProperties: false is supported"));
+                    return Err(format!(
+                        "{path}: only additionalProperties: false is supported"
+                    ));
                 }
                 let props = obj.get("properties").and_then(Value::as_object);
                 if let Some(o) = v.as_object() {
@@ -115,7 +126,11 @@ fn check(root: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String
             "minItems" | "maxItems" => {
                 let bound = rule.as_u64().ok_or_else(|| format!("{path}: bad {key}"))? as usize;
                 if let Some(a) = v.as_array() {
-                    let bad = if key == "minItems" { a.len() < bound } else { a.len() > bound };
+                    let bad = if key == "minItems" {
+                        a.len() < bound
+                    } else {
+                        a.len() > bound
+                    };
                     if bad {
                         errors.push(format!("{path}: {} items violates {key} {bound}", a.len()));
                     }
@@ -124,7 +139,11 @@ fn check(root: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String
             "minimum" | "maximum" => {
                 let bound = rule.as_f64().ok_or_else(|| format!("{path}: bad {key}"))?;
                 if let Some(x) = v.as_f64() {
-                    let bad = if key == "minimum" { x < bound } else { x > bound };
+                    let bad = if key == "minimum" {
+                        x < bound
+                    } else {
+                        x > bound
+                    };
                     if bad {
                         errors.push(format!("{path}: {x} violates {key} {bound}"));
                     }

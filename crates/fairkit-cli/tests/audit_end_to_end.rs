@@ -12,7 +12,16 @@ use std::path::{Path, PathBuf};
 
 fn demo(dir: &Path, name: &str, rows: &str, extra: &[&str]) -> PathBuf {
     let f = dir.join(name);
-    let mut args = vec!["demo-data", "--rows", rows, "--seed", "7", "--out", f.to_str().unwrap(), "--quiet"];
+    let mut args = vec![
+        "demo-data",
+        "--rows",
+        rows,
+        "--seed",
+        "7",
+        "--out",
+        f.to_str().unwrap(),
+        "--quiet",
+    ];
     args.extend_from_slice(extra);
     let r = fairkit(&args);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -64,14 +73,27 @@ fn csv_and_parquet_of_the_same_data_give_identical_json() {
 #[test]
 fn every_codec_reads_and_batching_does_not_change_the_result() {
     let dir = tempfile::tempdir().unwrap();
-    let reference = run(&demo(dir.path(), "s.parquet", "2500", &[]), &dir.path().join("s"), &["--pred", "y_hat"]);
+    let reference = run(
+        &demo(dir.path(), "s.parquet", "2500", &[]),
+        &dir.path().join("s"),
+        &["--pred", "y_hat"],
+    );
     for codec in ["gzip", "zstd", "none"] {
-        let f = demo(dir.path(), &format!("{codec}.parquet"), "2500", &["--compression", codec]);
+        let f = demo(
+            dir.path(),
+            &format!("{codec}.parquet"),
+            "2500",
+            &["--compression", codec],
+        );
         let v = run(&f, &dir.path().join(codec), &["--pred", "y_hat"]);
         assert_eq!(results(v), results(reference.clone()), "codec {codec}");
     }
     let f = dir.path().join("s.parquet");
-    let v = run(&f, &dir.path().join("small-batches"), &["--pred", "y_hat", "--batch-rows", "77"]);
+    let v = run(
+        &f,
+        &dir.path().join("small-batches"),
+        &["--pred", "y_hat", "--batch-rows", "77"],
+    );
     assert_eq!(results(v), results(reference));
 }
 
@@ -98,7 +120,11 @@ fn counts_equal_group_confusion_computed_in_memory() {
         for (g, (name, c)) in groups.iter().zip(gc.names().iter().zip(gc.by_group())) {
             assert_eq!(g["group"], name.as_str());
             for (key, want) in [("tp", c.tp), ("fp", c.fp), ("tn", c.tn), ("fn_", c.fn_)] {
-                assert_eq!(g["counts"][key].as_f64().unwrap().to_bits(), want.to_bits(), "{name} {key}");
+                assert_eq!(
+                    g["counts"][key].as_f64().unwrap().to_bits(),
+                    want.to_bits(),
+                    "{name} {key}"
+                );
             }
             let sel = g["rates"]["selection_rate"]["value"].as_f64().unwrap();
             assert!((sel - c.selection_rate().unwrap()).abs() < 1e-12);
@@ -124,7 +150,11 @@ fn json_validates_and_reports_are_complete() {
     let dir = tempfile::tempdir().unwrap();
     let f = demo(dir.path(), "d.parquet", "3000", &[]);
     let out = dir.path().join("r");
-    let v = run(&f, &out, &["--pred", "y_hat", "--weight", "w", "--interval", "0.05,0.3"]);
+    let v = run(
+        &f,
+        &out,
+        &["--pred", "y_hat", "--weight", "w", "--interval", "0.05,0.3"],
+    );
     let check = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
     // The validator is not a rubber stamp: a report missing a field fails.
@@ -139,15 +169,32 @@ fn json_validates_and_reports_are_complete() {
     assert_eq!(v["schema"], "fairkit-audit");
     assert_eq!(v["schema_version"], 1);
     assert_eq!(v["input"]["rows"], 3000);
-    let slices: Vec<&str> = v["audits"][0]["slices"].as_array().unwrap().iter().map(|s| s["slice"].as_str().unwrap()).collect();
+    let slices: Vec<&str> = v["audits"][0]["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["slice"].as_str().unwrap())
+        .collect();
     assert_eq!(slices, ["race", "sex", "race & sex"]);
     // The generator builds in a real selection-rate gap by race; the audit must find it.
     let dp = &v["audits"][0]["slices"][0]["gaps"][0];
     assert_eq!(dp["key"], "dp_difference");
     assert!(dp["value"].as_f64().unwrap() > 0.1);
     assert!(dp["p_value"].as_f64().unwrap() < 0.05);
-    assert!(v["summary"][0].as_str().unwrap().contains("demographic parity difference"));
-    for key in ["ks_dp", "ks_eo", "psp", "auc_difference", "dp_difference", "eo_difference"] {
+    assert!(
+        v["summary"][0]
+            .as_str()
+            .unwrap()
+            .contains("demographic parity difference")
+    );
+    for key in [
+        "ks_dp",
+        "ks_eo",
+        "psp",
+        "auc_difference",
+        "dp_difference",
+        "eo_difference",
+    ] {
         assert!(v["headline"][key]["value"].is_number(), "headline {key}");
     }
 
@@ -155,10 +202,18 @@ fn json_validates_and_reports_are_complete() {
     assert!(html.contains("<svg") && html.contains("ROC curves by race") && html.contains("KS ="));
     assert!(!html.contains("<script") && !html.contains("src=\"http"));
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    let links: Vec<&str> = md.lines().filter_map(|l| l.strip_prefix("![")).filter_map(|l| l.rsplit_once("](")).map(|(_, f)| f.trim_end_matches(')')).collect();
+    let links: Vec<&str> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("!["))
+        .filter_map(|l| l.rsplit_once("]("))
+        .map(|(_, f)| f.trim_end_matches(')'))
+        .collect();
     assert!(links.len() >= 12, "{} figures", links.len());
     for l in links {
-        assert!(out.join(l.replace("%20", " ")).is_file(), "figure {l} missing");
+        assert!(
+            out.join(l.replace("%20", " ")).is_file(),
+            "figure {l} missing"
+        );
     }
 }
 
@@ -167,8 +222,19 @@ fn fail_if_sets_the_exit_code() {
     let dir = tempfile::tempdir().unwrap();
     let f = demo(dir.path(), "d.parquet", "2000", &[]);
     let base = [
-        "audit", f.to_str().unwrap(), "--label", "y", "--pred", "y_hat", "--sensitive", "race",
-        "--quiet", "--format", "json", "--resamples", "100",
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "race",
+        "--quiet",
+        "--format",
+        "json",
+        "--resamples",
+        "100",
     ];
     let with = |expr: &str, out: &str| {
         let o = dir.path().join(out);
@@ -183,7 +249,10 @@ fn fail_if_sets_the_exit_code() {
     let (code, o) = with("dp_difference>0.99 or dp_ratio<0.01", "pass");
     assert_eq!(code, 0);
     assert_eq!(report(&o)["fail_if"][0]["failed"], false);
-    assert!(!o.join("report.html").exists(), "--format json writes only the JSON");
+    assert!(
+        !o.join("report.html").exists(),
+        "--format json writes only the JSON"
+    );
 }
 
 #[test]
@@ -191,10 +260,28 @@ fn help_explains_every_flag_with_an_example() {
     let r = fairkit(&["audit", "--help"]);
     assert_eq!(r.code, 0);
     for flag in [
-        "--label", "--pred", "--score", "--sensitive", "--weight", "--pos-label", "--neg-label",
-        "--threshold", "--interval", "--confidence", "--ci-method", "--resamples", "--seed", "--out",
-        "--format", "--fail-if", "--groups", "--delimiter", "--input-format", "--batch-rows",
-        "--memory-budget", "--quiet",
+        "--label",
+        "--pred",
+        "--score",
+        "--sensitive",
+        "--weight",
+        "--pos-label",
+        "--neg-label",
+        "--threshold",
+        "--interval",
+        "--confidence",
+        "--ci-method",
+        "--resamples",
+        "--seed",
+        "--out",
+        "--format",
+        "--fail-if",
+        "--groups",
+        "--delimiter",
+        "--input-format",
+        "--batch-rows",
+        "--memory-budget",
+        "--quiet",
     ] {
         assert!(r.stdout.contains(flag), "help lacks {flag}");
     }

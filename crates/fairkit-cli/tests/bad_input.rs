@@ -16,7 +16,11 @@ fn rejects(file: &Path, extra: &[&str], needles: &[&str]) {
     let mut flags = vec!["--pred", "y_hat"];
     flags.extend_from_slice(extra);
     let r = audit(file, &out, &flags);
-    assert_eq!(r.code, 2, "expected exit 2, got {}; stderr: {}", r.code, r.stderr);
+    assert_eq!(
+        r.code, 2,
+        "expected exit 2, got {}; stderr: {}",
+        r.code, r.stderr
+    );
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     for n in needles {
         assert!(r.stderr.contains(n), "stderr lacks {n:?}: {}", r.stderr);
@@ -27,7 +31,11 @@ fn rejects(file: &Path, extra: &[&str], needles: &[&str]) {
 fn a_good_file_passes() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "good.csv", GOOD_CSV);
-    let r = audit(&f, &dir.path().join("out"), &["--pred", "y_hat", "--score", "p"]);
+    let r = audit(
+        &f,
+        &dir.path().join("out"),
+        &["--pred", "y_hat", "--score", "p"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
@@ -35,21 +43,33 @@ fn a_good_file_passes() {
 fn missing_column() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "a.csv", GOOD_CSV);
-    rejects(&f, &["--score", "prob"], &["a.csv", "'prob'", "--score", "y, y_hat, p, sex, w"]);
+    rejects(
+        &f,
+        &["--score", "prob"],
+        &["a.csv", "'prob'", "--score", "y, y_hat, p, sex, w"],
+    );
 }
 
 #[test]
 fn non_numeric_score() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("0.6,f", "high,f"));
-    rejects(&f, &["--score", "p"], &["a.csv", "row 2 (line 3)", "column 'p'", "'high'"]);
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["a.csv", "row 2 (line 3)", "column 'p'", "'high'"],
+    );
 }
 
 #[test]
 fn nan_and_infinite_scores() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("0.3,m", "NaN,m"));
-    rejects(&f, &["--score", "p"], &["row 6", "column 'p'", "NaN", "finite"]);
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["row 6", "column 'p'", "NaN", "finite"],
+    );
     let f = write(dir.path(), "b.csv", &GOOD_CSV.replace("0.3,m", "-inf,m"));
     rejects(&f, &["--score", "p"], &["b.csv", "row 6", "inf", "finite"]);
 }
@@ -57,11 +77,23 @@ fn nan_and_infinite_scores() {
 #[test]
 fn label_outside_the_pair() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("1,1,0.8,m", "2,1,0.8,m"));
-    rejects(&f, &[], &["a.csv", "row 5", "column 'y'", "'2'", "--pos-label"]);
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &GOOD_CSV.replace("1,1,0.8,m", "2,1,0.8,m"),
+    );
+    rejects(
+        &f,
+        &[],
+        &["a.csv", "row 5", "column 'y'", "'2'", "--pos-label"],
+    );
     // A declared pair rejects a value that would otherwise have become the negative label.
     let f = write(dir.path(), "b.csv", GOOD_CSV);
-    rejects(&f, &["--neg-label", "-1"], &["row 2 (line 3)", "column 'y'", "'0'"]);
+    rejects(
+        &f,
+        &["--neg-label", "-1"],
+        &["row 2 (line 3)", "column 'y'", "'0'"],
+    );
 }
 
 #[test]
@@ -78,8 +110,16 @@ fn empty_file_and_header_only() {
 #[test]
 fn ragged_csv_row() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("0,0,0.1,f,1.0", "0,0,0.1,f"));
-    rejects(&f, &[], &["a.csv", "row 4 (line 5)", "4 fields", "header has 5"]);
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &GOOD_CSV.replace("0,0,0.1,f,1.0", "0,0,0.1,f"),
+    );
+    rejects(
+        &f,
+        &[],
+        &["a.csv", "row 4 (line 5)", "4 fields", "header has 5"],
+    );
 }
 
 #[test]
@@ -100,15 +140,27 @@ fn quoted_fields_and_other_delimiters_read() {
 fn declared_group_with_no_rows() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "a.csv", GOOD_CSV);
-    rejects(&f, &["--groups", "sex=f,m,x"], &["a.csv", "group 'x'", "column 'sex'"]);
+    rejects(
+        &f,
+        &["--groups", "sex=f,m,x"],
+        &["a.csv", "group 'x'", "column 'sex'"],
+    );
 }
 
 #[test]
 fn missing_values_and_negative_weights() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("0.2,m,1.0", "0.2,,1.0"));
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &GOOD_CSV.replace("0.2,m,1.0", "0.2,,1.0"),
+    );
     rejects(&f, &[], &["row 8", "column 'sex'", "missing"]);
-    let f = write(dir.path(), "b.csv", &GOOD_CSV.replace("0.2,m,1.0", "0.2,m,-1"));
+    let f = write(
+        dir.path(),
+        "b.csv",
+        &GOOD_CSV.replace("0.2,m,1.0", "0.2,m,-1"),
+    );
     rejects(&f, &["--weight", "w"], &["row 8", "column 'w'", "negative"]);
 }
 
@@ -117,11 +169,23 @@ fn bad_flags_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "a.csv", GOOD_CSV);
     rejects(&f, &["--confidence", "1.5"], &["--confidence"]);
-    rejects(&f, &["--fail-if", "dp_diff>0.1"], &["unknown key 'dp_diff'"]);
+    rejects(
+        &f,
+        &["--fail-if", "dp_diff>0.1"],
+        &["unknown key 'dp_diff'"],
+    );
     rejects(&f, &["--fail-if", "ks_dp>0.1"], &["ks_dp", "--score"]);
-    rejects(&f, &["--score", "p", "--interval", "0.5,0.2"], &["--interval"]);
+    rejects(
+        &f,
+        &["--score", "p", "--interval", "0.5,0.2"],
+        &["--interval"],
+    );
     rejects(&f, &["--memory-budget", "lots"], &["--memory-budget"]);
-    rejects(&f, &["--score", "p", "--memory-budget", "100B"], &["--memory-budget", "spilling"]);
+    rejects(
+        &f,
+        &["--score", "p", "--memory-budget", "100B"],
+        &["--memory-budget", "spilling"],
+    );
     // Neither a prediction column nor thresholds.
     let r = audit(&f, &dir.path().join("o"), &[]);
     assert_eq!(r.code, 2, "{}", r.stderr);
@@ -157,30 +221,69 @@ fn parquet_column_of_the_wrong_type() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("t.parquet");
     write_parquet(&f, Arc::new(StringArray::from(vec!["a", "b", "c", "d"])));
-    rejects(&f, &["--score", "p"], &["t.parquet", "column 'p'", "Utf8", "integer or floating-point"]);
+    rejects(
+        &f,
+        &["--score", "p"],
+        &[
+            "t.parquet",
+            "column 'p'",
+            "Utf8",
+            "integer or floating-point",
+        ],
+    );
 }
 
 #[test]
 fn parquet_null_and_nan_scores_name_the_row() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("n.parquet");
-    write_parquet(&f, Arc::new(Float64Array::from(vec![Some(0.1), None, Some(0.3), Some(0.4)])));
-    rejects(&f, &["--score", "p"], &["n.parquet", "row 2", "column 'p'", "missing"]);
-    write_parquet(&f, Arc::new(Float64Array::from(vec![0.1, 0.2, f64::NAN, 0.4])));
-    rejects(&f, &["--score", "p"], &["n.parquet", "row 3", "column 'p'", "NaN"]);
+    write_parquet(
+        &f,
+        Arc::new(Float64Array::from(vec![
+            Some(0.1),
+            None,
+            Some(0.3),
+            Some(0.4),
+        ])),
+    );
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["n.parquet", "row 2", "column 'p'", "missing"],
+    );
+    write_parquet(
+        &f,
+        Arc::new(Float64Array::from(vec![0.1, 0.2, f64::NAN, 0.4])),
+    );
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["n.parquet", "row 3", "column 'p'", "NaN"],
+    );
 }
 
 #[test]
 fn truncated_and_malformed_parquet() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("demo.parquet");
-    let r = fairkit(&["demo-data", "--rows", "5000", "--out", f.to_str().unwrap(), "--quiet"]);
+    let r = fairkit(&[
+        "demo-data",
+        "--rows",
+        "5000",
+        "--out",
+        f.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let bytes = std::fs::read(&f).unwrap();
     let cut = dir.path().join("cut.parquet");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     rejects(&cut, &["--sensitive", "race"], &["cut.parquet", "Parquet"]);
-    let junk = write(dir.path(), "junk.parquet", "this is not parquet at all, just text");
+    let junk = write(
+        dir.path(),
+        "junk.parquet",
+        "this is not parquet at all, just text",
+    );
     rejects(&junk, &[], &["junk.parquet", "Parquet"]);
     // A file whose footer is intact but whose pages are overwritten: an error, not a panic.
     let mut broken = bytes.clone();

@@ -107,7 +107,10 @@ impl Accumulator {
             let derived;
             let preds: &[usize] = match (self.thresholds.get(source), &batch.preds, &batch.scores) {
                 (Some(&t), _, Some(scores)) => {
-                    derived = scores.iter().map(|&s| usize::from(s >= t)).collect::<Vec<_>>();
+                    derived = scores
+                        .iter()
+                        .map(|&s| usize::from(s >= t))
+                        .collect::<Vec<_>>();
                     &derived
                 }
                 (None, Some(p), _) => p,

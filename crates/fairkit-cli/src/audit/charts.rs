@@ -94,7 +94,11 @@ fn roc(rows: &Rows) -> (Vec<(f64, f64)>, Option<f64>) {
         let (tp0, fp0) = (tp, fp);
         while i > 0 && rows[i - 1].0.total_cmp(&t).is_eq() {
             let r = rows[i - 1];
-            if r.1 == 1 { tp += r.2 } else { fp += r.2 }
+            if r.1 == 1 {
+                tp += r.2
+            } else {
+                fp += r.2
+            }
             i -= 1;
         }
         // Trapezoid = Mann–Whitney with ties counted ½.
@@ -106,7 +110,13 @@ fn roc(rows: &Rows) -> (Vec<(f64, f64)>, Option<f64>) {
 
 fn file_stem(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -115,7 +125,12 @@ impl ChartData {
     ///
     /// # Errors
     /// Never for data problems (they become notes); the `Result` is kept for future writers.
-    pub fn add_slice(&mut self, slice: &str, cols: &ScoreColumns, groups: &Groups) -> Result<(), CliError> {
+    pub fn add_slice(
+        &mut self,
+        slice: &str,
+        cols: &ScoreColumns,
+        groups: &Groups,
+    ) -> Result<(), CliError> {
         let by = rows_by_group(cols, groups);
         let names = groups.names();
         let mut rocs = Vec::new();
@@ -142,7 +157,11 @@ impl ChartData {
                 }
                 let (t, d) = ks_point(&ccdfs[a].points, &ccdfs[b].points);
                 if t.is_finite() && mark.as_ref().is_none_or(|m| d > m.statistic) {
-                    mark = Some(KsMark { threshold: t, groups: (a, b), statistic: d });
+                    mark = Some(KsMark {
+                        threshold: t,
+                        groups: (a, b),
+                        statistic: d,
+                    });
                 }
             }
         }

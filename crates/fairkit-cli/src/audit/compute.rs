@@ -44,14 +44,54 @@ pub fn rate_key(rate: Rate) -> &'static str {
 
 /// The count-based gaps: (headline key, plain name, metric, kind).
 pub const GAPS: [(&str, &str, GapMetric, GapKind); 8] = [
-    ("dp_difference", "demographic parity difference", GapMetric::Rate(Rate::Selection), GapKind::Difference),
-    ("dp_ratio", "demographic parity ratio", GapMetric::Rate(Rate::Selection), GapKind::Ratio),
-    ("eo_difference", "equal opportunity difference", GapMetric::Rate(Rate::TruePositive), GapKind::Difference),
-    ("eo_ratio", "equal opportunity ratio", GapMetric::Rate(Rate::TruePositive), GapKind::Ratio),
-    ("eq_odds_difference", "equalized odds difference", GapMetric::EqualizedOdds, GapKind::Difference),
-    ("eq_odds_ratio", "equalized odds ratio", GapMetric::EqualizedOdds, GapKind::Ratio),
-    ("accuracy_difference", "accuracy difference", GapMetric::Rate(Rate::Accuracy), GapKind::Difference),
-    ("accuracy_ratio", "accuracy ratio", GapMetric::Rate(Rate::Accuracy), GapKind::Ratio),
+    (
+        "dp_difference",
+        "demographic parity difference",
+        GapMetric::Rate(Rate::Selection),
+        GapKind::Difference,
+    ),
+    (
+        "dp_ratio",
+        "demographic parity ratio",
+        GapMetric::Rate(Rate::Selection),
+        GapKind::Ratio,
+    ),
+    (
+        "eo_difference",
+        "equal opportunity difference",
+        GapMetric::Rate(Rate::TruePositive),
+        GapKind::Difference,
+    ),
+    (
+        "eo_ratio",
+        "equal opportunity ratio",
+        GapMetric::Rate(Rate::TruePositive),
+        GapKind::Ratio,
+    ),
+    (
+        "eq_odds_difference",
+        "equalized odds difference",
+        GapMetric::EqualizedOdds,
+        GapKind::Difference,
+    ),
+    (
+        "eq_odds_ratio",
+        "equalized odds ratio",
+        GapMetric::EqualizedOdds,
+        GapKind::Ratio,
+    ),
+    (
+        "accuracy_difference",
+        "accuracy difference",
+        GapMetric::Rate(Rate::Accuracy),
+        GapKind::Difference,
+    ),
+    (
+        "accuracy_ratio",
+        "accuracy ratio",
+        GapMetric::Rate(Rate::Accuracy),
+        GapKind::Ratio,
+    ),
 ];
 
 /// The score-based headline keys.
@@ -242,7 +282,13 @@ pub fn score_slice(
     let w = cols.weights.as_deref();
     let mut notes = Vec::new();
     let mut note = |what: &str, e: fair_metrics::MetricError| notes.push(format!("{what}: {e}"));
-    let auc = match fair_metrics::roc::auc_by_group(&cols.y_true, &cols.scores, groups, w, ZeroDivision::Skip) {
+    let auc = match fair_metrics::roc::auc_by_group(
+        &cols.y_true,
+        &cols.scores,
+        groups,
+        w,
+        ZeroDivision::Skip,
+    ) {
         Ok(s) => Some(s),
         Err(e) => {
             note("AUC", e);
@@ -256,7 +302,8 @@ pub fn score_slice(
             None
         }
     };
-    let ks_eo = match fair_metrics::ks::equal_opportunity_ks(&cols.y_true, &cols.scores, groups, w) {
+    let ks_eo = match fair_metrics::ks::equal_opportunity_ks(&cols.y_true, &cols.scores, groups, w)
+    {
         Ok(p) => Some(pair_max(&p)),
         Err(e) => {
             note("KS on positives (EO-Δ)", e);

@@ -45,11 +45,21 @@ pub fn parse_size(text: &str) -> Result<u64, CliError> {
         "gib" => 1024.0 * 1024.0 * 1024.0,
         "t" | "tb" => 1e12,
         "tib" => 1024.0_f64.powi(4),
-        _ => return Err(invalid("--memory-budget", text, "a size such as 512MiB, 4GiB or 2000000000")),
+        _ => {
+            return Err(invalid(
+                "--memory-budget",
+                text,
+                "a size such as 512MiB, 4GiB or 2000000000",
+            ));
+        }
     };
     match num.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok((v * factor) as u64),
-        _ => Err(invalid("--memory-budget", text, "a positive size such as 512MiB or 4GiB")),
+        _ => Err(invalid(
+            "--memory-budget",
+            text,
+            "a positive size such as 512MiB or 4GiB",
+        )),
     }
 }
 
@@ -74,7 +84,11 @@ impl Checked {
     /// [`CliError::InvalidFlag`] naming the flag and what it expects.
     pub fn from_args(a: &AuditArgs) -> Result<Self, CliError> {
         if !(a.confidence > 0.0 && a.confidence < 1.0) {
-            return Err(invalid("--confidence", a.confidence, "a level strictly between 0 and 1, e.g. 0.95"));
+            return Err(invalid(
+                "--confidence",
+                a.confidence,
+                "a level strictly between 0 and 1, e.g. 0.95",
+            ));
         }
         if a.resamples < 100 {
             return Err(invalid("--resamples", a.resamples, "at least 100"));
@@ -93,14 +107,21 @@ impl Checked {
             return Err(invalid("--threshold", t, "finite numbers, e.g. 0.5,0.7"));
         }
         if a.sensitive.iter().any(|s| s.trim().is_empty()) {
-            return Err(invalid("--sensitive", a.sensitive.join(","), "column names separated by commas, e.g. race,sex"));
+            return Err(invalid(
+                "--sensitive",
+                a.sensitive.join(","),
+                "column names separated by commas, e.g. race,sex",
+            ));
         }
         let interval = match &a.interval {
             None => None,
-            Some(v) if v.len() == 2 => Some(
-                PercentileInterval::new(v[0], v[1])
-                    .map_err(|_| invalid("--interval", format!("{},{}", v[0], v[1]), "ALPHA,BETA with 0 <= ALPHA < BETA <= 1, e.g. 0.05,0.3"))?,
-            ),
+            Some(v) if v.len() == 2 => Some(PercentileInterval::new(v[0], v[1]).map_err(|_| {
+                invalid(
+                    "--interval",
+                    format!("{},{}", v[0], v[1]),
+                    "ALPHA,BETA with 0 <= ALPHA < BETA <= 1, e.g. 0.05,0.3",
+                )
+            })?),
             Some(v) => {
                 return Err(invalid(
                     "--interval",
@@ -112,7 +133,13 @@ impl Checked {
         let delimiter = match a.delimiter.as_str() {
             "\\t" | "\t" | "tab" => b'\t',
             d if d.len() == 1 => d.as_bytes()[0],
-            d => return Err(invalid("--delimiter", d, "one ASCII character, or \\t for tab")),
+            d => {
+                return Err(invalid(
+                    "--delimiter",
+                    d,
+                    "one ASCII character, or \\t for tab",
+                ));
+            }
         };
         let memory_budget = match &a.memory_budget {
             Some(s) => parse_size(s)?,
@@ -121,12 +148,24 @@ impl Checked {
         let mut declared_groups = Vec::new();
         for g in &a.groups {
             let Some((column, values)) = g.split_once('=') else {
-                return Err(invalid("--groups", g, "COLUMN=V1,V2,... e.g. sex=female,male"));
+                return Err(invalid(
+                    "--groups",
+                    g,
+                    "COLUMN=V1,V2,... e.g. sex=female,male",
+                ));
             };
             if !a.sensitive.iter().any(|s| s == column.trim()) {
-                return Err(invalid("--groups", g, format!("a column given to --sensitive ({})", a.sensitive.join(", "))));
+                return Err(invalid(
+                    "--groups",
+                    g,
+                    format!("a column given to --sensitive ({})", a.sensitive.join(", ")),
+                ));
             }
-            let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+            let values: Vec<String> = values
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
             if values.is_empty() {
                 return Err(invalid("--groups", g, "at least one value after '='"));
             }

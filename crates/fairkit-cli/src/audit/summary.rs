@@ -16,7 +16,11 @@ fn larger_is_worse(key: &str) -> bool {
 
 fn consider(out: &mut BTreeMap<String, Headline>, key: &str, h: Headline) {
     let worse = |new: f64, old: f64| {
-        if larger_is_worse(key) { new > old } else { new < old }
+        if larger_is_worse(key) {
+            new > old
+        } else {
+            new < old
+        }
     };
     match out.get(key) {
         Some(old) if !worse(h.value, old.value) => {}
@@ -33,31 +37,42 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
         for slice in &audit.slices {
             for gap in &slice.gaps {
                 if let Some(value) = gap.value {
-                    consider(&mut out, gap.key, Headline {
-                        value,
-                        slice: slice.slice.clone(),
-                        threshold: audit.threshold,
-                        p_value: gap.p_value,
-                    });
+                    consider(
+                        &mut out,
+                        gap.key,
+                        Headline {
+                            value,
+                            slice: slice.slice.clone(),
+                            threshold: audit.threshold,
+                            p_value: gap.p_value,
+                        },
+                    );
                 }
             }
         }
     }
     for s in r.score_metrics.iter().flatten() {
-        let pairs: [(&str, Option<&PairMax>); 3] =
-            [("ks_dp", s.ks_dp.as_ref()), ("ks_eo", s.ks_eo.as_ref()), ("psp", s.psp.as_ref())];
+        let pairs: [(&str, Option<&PairMax>); 3] = [
+            ("ks_dp", s.ks_dp.as_ref()),
+            ("ks_eo", s.ks_eo.as_ref()),
+            ("psp", s.psp.as_ref()),
+        ];
         let values = pairs
             .iter()
             .map(|(k, p)| (*k, p.map(|p| p.value)))
             .chain([("auc_difference", s.auc_difference)]);
         for (key, v) in values {
             if let Some(value) = v {
-                consider(&mut out, key, Headline {
-                    value,
-                    slice: s.slice.clone(),
-                    threshold: None,
-                    p_value: None,
-                });
+                consider(
+                    &mut out,
+                    key,
+                    Headline {
+                        value,
+                        slice: s.slice.clone(),
+                        threshold: None,
+                        p_value: None,
+                    },
+                );
             }
         }
     }
@@ -78,7 +93,10 @@ pub fn headline_values(r: &AuditReport) -> BTreeMap<String, Result<f64, String>>
         out.insert(key.to_string(), Err(reason.to_string()));
     }
     for (key, _, _, _) in super::compute::GAPS {
-        out.insert(key.to_string(), Err("undefined on this data (see undefined_reason in report.json)".into()));
+        out.insert(
+            key.to_string(),
+            Err("undefined on this data (see undefined_reason in report.json)".into()),
+        );
     }
     for (k, h) in &r.headline {
         out.insert(k.clone(), Ok(h.value));
@@ -100,7 +118,13 @@ fn extremes(slice: &ConfusionSlice, rate: Rate) -> Option<((String, f64), (Strin
     let vals: Vec<(String, f64)> = slice
         .groups
         .iter()
-        .filter_map(|g| g.rates.get(key).copied().flatten().map(|e| (g.group.clone(), e.value)))
+        .filter_map(|g| {
+            g.rates
+                .get(key)
+                .copied()
+                .flatten()
+                .map(|e| (g.group.clone(), e.value))
+        })
         .collect();
     let hi = vals.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.clone();
     let lo = vals.iter().min_by(|a, b| a.1.total_cmp(&b.1))?.clone();
@@ -119,7 +143,9 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
         };
         for slice in &audit.slices {
             for gap in slice.gaps.iter().filter(|g| g.kind == "difference") {
-                let (Some(v), Some(p), Some(lo), Some(hi)) = (gap.value, gap.p_value, gap.lower, gap.upper) else {
+                let (Some(v), Some(p), Some(lo), Some(hi)) =
+                    (gap.value, gap.p_value, gap.lower, gap.upper)
+                else {
                     continue;
                 };
                 if p >= alpha {
@@ -170,7 +196,11 @@ pub fn print_to_stderr(r: &AuditReport, out: &Path) {
         eprintln!(
             "  --fail-if \"{}\": {}",
             f.expression,
-            if f.failed { "FAILED (exit code 1)" } else { "passed" }
+            if f.failed {
+                "FAILED (exit code 1)"
+            } else {
+                "passed"
+            }
         );
     }
     eprintln!("report written to {}", out.display());

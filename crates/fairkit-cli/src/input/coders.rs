@@ -183,9 +183,18 @@ mod tests {
     fn numbers() {
         assert_eq!(parse_number(" 0.25 "), Ok(0.25));
         assert_eq!(parse_number("abc"), Err(NumberProblem::NotNumeric));
-        assert!(matches!(parse_number("NaN"), Err(NumberProblem::NonFinite(_))));
-        assert!(matches!(parse_number("-inf"), Err(NumberProblem::NonFinite(_))));
-        assert!(matches!(check_number(-1.0, true), Err(NumberProblem::Negative(_))));
+        assert!(matches!(
+            parse_number("NaN"),
+            Err(NumberProblem::NonFinite(_))
+        ));
+        assert!(matches!(
+            parse_number("-inf"),
+            Err(NumberProblem::NonFinite(_))
+        ));
+        assert!(matches!(
+            check_number(-1.0, true),
+            Err(NumberProblem::Negative(_))
+        ));
     }
 
     #[test]

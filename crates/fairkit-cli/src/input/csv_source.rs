@@ -45,10 +45,7 @@ impl CsvSource {
             .has_headers(true)
             .flexible(false)
             .from_reader(BufReader::with_capacity(1 << 20, f));
-        let headers = reader
-            .headers()
-            .map_err(|e| csv_error(file, e, 0))?
-            .clone();
+        let headers = reader.headers().map_err(|e| csv_error(file, e, 0))?.clone();
         if headers.is_empty() {
             return Err(InputError::EmptyFile {
                 file: file.to_path_buf(),
@@ -68,14 +65,26 @@ impl CsvSource {
         };
         let idx = Indices {
             label: find(&spec.label, "--label")?,
-            pred: spec.pred.as_deref().map(|c| find(c, "--pred")).transpose()?,
-            score: spec.score.as_deref().map(|c| find(c, "--score")).transpose()?,
+            pred: spec
+                .pred
+                .as_deref()
+                .map(|c| find(c, "--pred"))
+                .transpose()?,
+            score: spec
+                .score
+                .as_deref()
+                .map(|c| find(c, "--score"))
+                .transpose()?,
             sensitive: spec
                 .sensitive
                 .iter()
                 .map(|c| find(c, "--sensitive"))
                 .collect::<Result<_, _>>()?,
-            weight: spec.weight.as_deref().map(|c| find(c, "--weight")).transpose()?,
+            weight: spec
+                .weight
+                .as_deref()
+                .map(|c| find(c, "--weight"))
+                .transpose()?,
         };
         Ok(Self {
             file: file.to_path_buf(),
@@ -134,7 +143,12 @@ impl CsvSource {
         }
     }
 
-    fn decode_row(&self, dec: &mut Decoders, batch: &mut Batch, row: u64) -> Result<(), InputError> {
+    fn decode_row(
+        &self,
+        dec: &mut Decoders,
+        batch: &mut Batch,
+        row: u64,
+    ) -> Result<(), InputError> {
         let r = &self.record;
         let at = || self.at(row);
         let label = field(r, self.idx.label);
@@ -143,14 +157,18 @@ impl CsvSource {
         }
         let y = dec.label(label, &self.spec.label, at)?;
         batch.labels.push(y);
-        if let (Some(i), Some(preds), Some(col)) = (self.idx.pred, batch.preds.as_mut(), &self.spec.pred) {
+        if let (Some(i), Some(preds), Some(col)) =
+            (self.idx.pred, batch.preds.as_mut(), &self.spec.pred)
+        {
             let v = field(r, i);
             if v.is_empty() {
                 return Err(dec.missing(col, "prediction", at()));
             }
             preds.push(dec.label(v, col, at)?);
         }
-        if let (Some(i), Some(scores), Some(col)) = (self.idx.score, batch.scores.as_mut(), &self.spec.score) {
+        if let (Some(i), Some(scores), Some(col)) =
+            (self.idx.score, batch.scores.as_mut(), &self.spec.score)
+        {
             scores.push(number(dec, field(r, i), col, "the score", false, at())?);
         }
         for ((&i, codes), (dict, col)) in self
@@ -171,7 +189,9 @@ impl CsvSource {
             }
             codes.push(dict.code(v));
         }
-        if let (Some(i), Some(weights), Some(col)) = (self.idx.weight, batch.weights.as_mut(), &self.spec.weight) {
+        if let (Some(i), Some(weights), Some(col)) =
+            (self.idx.weight, batch.weights.as_mut(), &self.spec.weight)
+        {
             weights.push(number(dec, field(r, i), col, "the weight", true, at())?);
         }
         Ok(())

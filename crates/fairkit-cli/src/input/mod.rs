@@ -169,24 +169,55 @@ impl Decoders {
         }
     }
 
-    fn label(&mut self, value: &str, column: &str, at: impl Fn() -> RowRef) -> Result<usize, InputError> {
-        self.labels.code(value).ok_or_else(|| InputError::LabelOutsidePair {
-            file: self.file.clone(),
-            at: at(),
-            column: column.to_string(),
-            value: value.to_string(),
-            positive: self.labels.positive().to_string(),
-            negative: self.labels.negative_for_message(),
-        })
+    fn label(
+        &mut self,
+        value: &str,
+        column: &str,
+        at: impl Fn() -> RowRef,
+    ) -> Result<usize, InputError> {
+        self.labels
+            .code(value)
+            .ok_or_else(|| InputError::LabelOutsidePair {
+                file: self.file.clone(),
+                at: at(),
+                column: column.to_string(),
+                value: value.to_string(),
+                positive: self.labels.positive().to_string(),
+                negative: self.labels.negative_for_message(),
+            })
     }
 
-    fn number_error(&self, problem: NumberProblem, text: String, column: &str, what: &'static str, at: RowRef) -> InputError {
+    fn number_error(
+        &self,
+        problem: NumberProblem,
+        text: String,
+        column: &str,
+        what: &'static str,
+        at: RowRef,
+    ) -> InputError {
         let file = self.file.clone();
         let column = column.to_string();
         match problem {
-            NumberProblem::NotNumeric => InputError::NotNumeric { file, at, column, value: text, what },
-            NumberProblem::NonFinite(v) => InputError::NonFinite { file, at, column, value: v.to_string(), what },
-            NumberProblem::Negative(value) => InputError::NegativeWeight { file, at, column, value },
+            NumberProblem::NotNumeric => InputError::NotNumeric {
+                file,
+                at,
+                column,
+                value: text,
+                what,
+            },
+            NumberProblem::NonFinite(v) => InputError::NonFinite {
+                file,
+                at,
+                column,
+                value: v.to_string(),
+                what,
+            },
+            NumberProblem::Negative(value) => InputError::NegativeWeight {
+                file,
+                at,
+                column,
+                value,
+            },
         }
     }
 
@@ -278,8 +309,15 @@ impl Reader {
             });
         }
         let source = match format {
-            Format::Csv => Source::Csv(csv_source::CsvSource::open(file, spec, options, meta.len())?),
-            Format::Parquet => Source::Parquet(parquet_source::ParquetSource::open(file, spec, options)?),
+            Format::Csv => Source::Csv(csv_source::CsvSource::open(
+                file,
+                spec,
+                options,
+                meta.len(),
+            )?),
+            Format::Parquet => {
+                Source::Parquet(parquet_source::ParquetSource::open(file, spec, options)?)
+            }
         };
         Ok(Self {
             source,
@@ -343,6 +381,9 @@ impl Reader {
 /// The file's columns, comma-separated, for "missing column" messages.
 fn list_columns<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let v: Vec<&str> = names.collect();
-    if v.is_empty() { "(none)".into() } else { v.join(", ") }
+    if v.is_empty() {
+        "(none)".into()
+    } else {
+        v.join(", ")
+    }
 }
-

@@ -112,7 +112,11 @@ macro_rules! primitive_cells {
     ($arr:expr, $ty:ty, $variant:ident, $cast:ty, $f:expr) => {{
         let a = $arr.as_primitive::<$ty>();
         for (i, v) in a.values().iter().enumerate() {
-            let cell = if a.is_null(i) { Cell::Null } else { Cell::$variant(*v as $cast) };
+            let cell = if a.is_null(i) {
+                Cell::Null
+            } else {
+                Cell::$variant(*v as $cast)
+            };
             $f(i, cell)?;
         }
     }};
@@ -127,7 +131,14 @@ fn for_each_cell<'a>(
         DataType::Boolean => {
             let a = arr.as_boolean();
             for i in 0..a.len() {
-                f(i, if a.is_null(i) { Cell::Null } else { Cell::Bool(a.value(i)) })?;
+                f(
+                    i,
+                    if a.is_null(i) {
+                        Cell::Null
+                    } else {
+                        Cell::Bool(a.value(i))
+                    },
+                )?;
             }
         }
         DataType::Int8 => primitive_cells!(arr, Int8Type, Int, i64, f),
@@ -143,19 +154,40 @@ fn for_each_cell<'a>(
         DataType::Utf8 => {
             let a = arr.as_string::<i32>();
             for i in 0..a.len() {
-                f(i, if a.is_null(i) { Cell::Null } else { Cell::Str(a.value(i)) })?;
+                f(
+                    i,
+                    if a.is_null(i) {
+                        Cell::Null
+                    } else {
+                        Cell::Str(a.value(i))
+                    },
+                )?;
             }
         }
         DataType::LargeUtf8 => {
             let a = arr.as_string::<i64>();
             for i in 0..a.len() {
-                f(i, if a.is_null(i) { Cell::Null } else { Cell::Str(a.value(i)) })?;
+                f(
+                    i,
+                    if a.is_null(i) {
+                        Cell::Null
+                    } else {
+                        Cell::Str(a.value(i))
+                    },
+                )?;
             }
         }
         DataType::Utf8View => {
             let a = arr.as_string_view();
             for i in 0..a.len() {
-                f(i, if a.is_null(i) { Cell::Null } else { Cell::Str(a.value(i)) })?;
+                f(
+                    i,
+                    if a.is_null(i) {
+                        Cell::Null
+                    } else {
+                        Cell::Str(a.value(i))
+                    },
+                )?;
             }
         }
         DataType::Dictionary(_, _) => {
@@ -172,7 +204,11 @@ fn for_each_cell<'a>(
             let key_nulls = d.keys().logical_nulls();
             for (i, &k) in keys.iter().enumerate() {
                 let null = key_nulls.as_ref().is_some_and(|n| n.is_null(i));
-                let cell = if null { Cell::Null } else { values.get(k).copied().unwrap_or(Cell::Null) };
+                let cell = if null {
+                    Cell::Null
+                } else {
+                    values.get(k).copied().unwrap_or(Cell::Null)
+                };
                 f(i, cell)?;
             }
         }
@@ -202,7 +238,11 @@ fn parquet_error(file: &Path, e: impl std::fmt::Display) -> InputError {
 }
 
 impl ParquetSource {
-    pub(super) fn open(file: &Path, spec: &ColumnSpec, options: &ReadOptions) -> Result<Self, InputError> {
+    pub(super) fn open(
+        file: &Path,
+        spec: &ColumnSpec,
+        options: &ReadOptions,
+    ) -> Result<Self, InputError> {
         let f = File::open(file).map_err(|source| InputError::Io {
             file: file.to_path_buf(),
             source,
@@ -212,13 +252,19 @@ impl ParquetSource {
             .map_err(|e| parquet_error(file, e))?;
         let schema = builder.schema().clone();
         let mut roots = Vec::new();
-        let mut role_of = |column: &str, flag: &'static str, role: Role| -> Result<(), InputError> {
-            let (i, field) = schema.column_with_name(column).ok_or_else(|| InputError::MissingColumn {
-                file: file.to_path_buf(),
-                column: column.to_string(),
-                flag,
-                available: list_columns(schema.fields().iter().map(|f| f.name().as_str())),
-            })?;
+        let mut role_of = |column: &str,
+                           flag: &'static str,
+                           role: Role|
+         -> Result<(), InputError> {
+            let (i, field) =
+                schema
+                    .column_with_name(column)
+                    .ok_or_else(|| InputError::MissingColumn {
+                        file: file.to_path_buf(),
+                        column: column.to_string(),
+                        flag,
+                        available: list_columns(schema.fields().iter().map(|f| f.name().as_str())),
+                    })?;
             if !role.accepts(field.data_type()) {
                 return Err(InputError::WrongType {
                     file: file.to_path_buf(),
@@ -269,7 +315,11 @@ impl ParquetSource {
         self.total_rows
     }
 
-    pub(super) fn next_batch(&mut self, dec: &mut Decoders, first_row: u64) -> Result<Option<Batch>, InputError> {
+    pub(super) fn next_batch(
+        &mut self,
+        dec: &mut Decoders,
+        first_row: u64,
+    ) -> Result<Option<Batch>, InputError> {
         loop {
             let next = crate::guard::guarded(|| self.reader.next())
                 .map_err(|m| parquet_error(&self.file, format!("corrupt data: {m}")))?;
@@ -290,14 +340,26 @@ impl ParquetSource {
             .as_ref()
     }
 
-    fn decode(&self, dec: &mut Decoders, rb: &RecordBatch, first_row: u64) -> Result<Batch, InputError> {
+    fn decode(
+        &self,
+        dec: &mut Decoders,
+        rb: &RecordBatch,
+        first_row: u64,
+    ) -> Result<Batch, InputError> {
         let n = rb.num_rows();
         let mut batch = Batch::with_capacity(&self.spec, n, first_row);
         let at = |i: usize| RowRef {
             row: first_row + i as u64 + 1,
             line: None,
         };
-        decode_labels(dec, self.column(rb, &self.spec.label), &self.spec.label, "label", &mut batch.labels, &at)?;
+        decode_labels(
+            dec,
+            self.column(rb, &self.spec.label),
+            &self.spec.label,
+            "label",
+            &mut batch.labels,
+            &at,
+        )?;
         if let (Some(col), Some(out)) = (&self.spec.pred, batch.preds.as_mut()) {
             decode_labels(dec, self.column(rb, col), col, "prediction", out, &at)?;
         }
@@ -386,7 +448,11 @@ fn decode_numbers(
     out: &mut Vec<f64>,
     at: &dyn Fn(usize) -> RowRef,
 ) -> Result<(), InputError> {
-    let (what, role) = if non_negative { ("the weight", "weight") } else { ("the score", "score") };
+    let (what, role) = if non_negative {
+        ("the weight", "weight")
+    } else {
+        ("the score", "score")
+    };
     for_each_cell(arr, &mut |i, cell| {
         let v = match cell.number() {
             Some(v) => v,

@@ -11,7 +11,12 @@ use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars};
 use std::path::Path;
 
 /// The rates drawn as bar charts, one chart per rate and slice.
-const CHARTED: [Rate; 4] = [Rate::Selection, Rate::TruePositive, Rate::FalsePositive, Rate::Accuracy];
+const CHARTED: [Rate; 4] = [
+    Rate::Selection,
+    Rate::TruePositive,
+    Rate::FalsePositive,
+    Rate::Accuracy,
+];
 /// The rates in the per-group table.
 const TABLED: [Rate; 5] = [
     Rate::Selection,
@@ -45,7 +50,13 @@ fn f4(v: f64) -> String {
 
 fn stem(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -64,10 +75,16 @@ fn slice_section(
     let mut t = Table::new(&header);
     for g in slice.groups.iter().chain(std::iter::once(&slice.overall)) {
         let mut row = vec![g.group.clone(), g.rows.to_string()];
-        row.extend(TABLED.iter().map(|r| est(g.rates.get(rate_key(*r)).copied().flatten())));
+        row.extend(
+            TABLED
+                .iter()
+                .map(|r| est(g.rates.get(rate_key(*r)).copied().flatten())),
+        );
         t.text_row(row);
     }
-    doc.paragraph(&format!("Rates per group with {level} {method} intervals [lower, upper]."));
+    doc.paragraph(&format!(
+        "Rates per group with {level} {method} intervals [lower, upper]."
+    ));
     doc.table(&t);
     let mut gaps = Table::new(&["gap", "value", "interval", "p-value"]);
     for g in &slice.gaps {
@@ -96,10 +113,25 @@ fn slice_section(
                 }
             })
             .collect();
-        let overall = slice.overall.rates.get(key).copied().flatten().map(|e| e.value);
+        let overall = slice
+            .overall
+            .rates
+            .get(key)
+            .copied()
+            .flatten()
+            .map(|e| e.value);
         let title = format!("{} by {}{at}", rate.name(), slice.slice);
-        let svg = group_rate_bars(&title, rate.name(), &groups, overall, &format!("{level} {method} interval"))
-            .map_err(|source| CliError::Chart { what: title.clone(), source })?;
+        let svg = group_rate_bars(
+            &title,
+            rate.name(),
+            &groups,
+            overall,
+            &format!("{level} {method} interval"),
+        )
+        .map_err(|source| CliError::Chart {
+            what: title.clone(),
+            source,
+        })?;
         let file = format!(
             "figures/{}-{}{}.svg",
             key,
@@ -108,7 +140,10 @@ fn slice_section(
         );
         figures.push((svg.clone(), file.clone()));
         doc.figure(svg, &title, &file)
-            .map_err(|source| CliError::Chart { what: title.clone(), source })?;
+            .map_err(|source| CliError::Chart {
+                what: title.clone(),
+                source,
+            })?;
     }
     Ok(())
 }
@@ -117,7 +152,10 @@ fn slice_section(
 ///
 /// # Errors
 /// [`CliError::Chart`] if fair-report rejects a chart (a NaN would be a bug upstream).
-pub fn document(r: &AuditReport, charts: &ChartData) -> Result<(HtmlReport, Vec<(String, String)>), CliError> {
+pub fn document(
+    r: &AuditReport,
+    charts: &ChartData,
+) -> Result<(HtmlReport, Vec<(String, String)>), CliError> {
     let mut figures = Vec::new();
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let method = r.settings.rate_ci_method;
@@ -155,11 +193,23 @@ pub fn document(r: &AuditReport, charts: &ChartData) -> Result<(HtmlReport, Vec<
     }
     for audit in &r.audits {
         doc.heading(&match audit.threshold {
-            Some(t) => format!("Rates and gaps at threshold {t} (predict positive when score >= {t})"),
-            None => format!("Rates and gaps of the prediction column '{}'", r.input.columns.prediction.clone().unwrap_or_default()),
+            Some(t) => {
+                format!("Rates and gaps at threshold {t} (predict positive when score >= {t})")
+            }
+            None => format!(
+                "Rates and gaps of the prediction column '{}'",
+                r.input.columns.prediction.clone().unwrap_or_default()
+            ),
         });
         for slice in &audit.slices {
-            slice_section(&mut doc, slice, audit.threshold, &level, method, &mut figures)?;
+            slice_section(
+                &mut doc,
+                slice,
+                audit.threshold,
+                &level,
+                method,
+                &mut figures,
+            )?;
         }
     }
     if let Some(scores) = &r.score_metrics {
@@ -177,11 +227,20 @@ pub fn document(r: &AuditReport, charts: &ChartData) -> Result<(HtmlReport, Vec<
                 None => "n/a".into(),
             };
             let mut g = Table::new(&["metric", "value"]);
-            g.text_row(vec!["AUC difference (max − min)".into(), opt(s.auc_difference)]);
+            g.text_row(vec![
+                "AUC difference (max − min)".into(),
+                opt(s.auc_difference),
+            ]);
             g.text_row(vec!["KS distance of scores (DP-Δ)".into(), pm(&s.ks_dp)]);
-            g.text_row(vec!["KS distance of positives' scores (EO-Δ)".into(), pm(&s.ks_eo)]);
+            g.text_row(vec![
+                "KS distance of positives' scores (EO-Δ)".into(),
+                pm(&s.ks_eo),
+            ]);
             if let Some(iv) = r.settings.interval {
-                g.text_row(vec![format!("partial SP on [{}, {})", iv[0], iv[1]), pm(&s.psp)]);
+                g.text_row(vec![
+                    format!("partial SP on [{}, {})", iv[0], iv[1]),
+                    pm(&s.psp),
+                ]);
             }
             doc.table(&g);
             for n in &s.notes {
@@ -190,7 +249,10 @@ pub fn document(r: &AuditReport, charts: &ChartData) -> Result<(HtmlReport, Vec<
             for f in charts.figures.iter().filter(|f| f.slice == s.slice) {
                 figures.push((f.svg.clone(), f.file.clone()));
                 doc.figure(f.svg.clone(), &f.caption, &f.file)
-                    .map_err(|source| CliError::Chart { what: f.caption.clone(), source })?;
+                    .map_err(|source| CliError::Chart {
+                        what: f.caption.clone(),
+                        source,
+                    })?;
             }
         }
         for n in &charts.notes {
@@ -209,7 +271,12 @@ pub fn document(r: &AuditReport, charts: &ChartData) -> Result<(HtmlReport, Vec<
 ///
 /// # Errors
 /// [`CliError::Write`] when the directory or a file cannot be written.
-pub fn write_all(r: &AuditReport, charts: &ChartData, out: &Path, formats: &[ReportFormat]) -> Result<(), CliError> {
+pub fn write_all(
+    r: &AuditReport,
+    charts: &ChartData,
+    out: &Path,
+    formats: &[ReportFormat],
+) -> Result<(), CliError> {
     let mkdir = |p: &Path| {
         std::fs::create_dir_all(p).map_err(|source| CliError::Write {
             path: p.to_path_buf(),
@@ -241,4 +308,3 @@ pub fn write_all(r: &AuditReport, charts: &ChartData, out: &Path, formats: &[Rep
     }
     Ok(())
 }
-
