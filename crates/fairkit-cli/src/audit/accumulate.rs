@@ -4,10 +4,9 @@
 //! metrics are derived (so score memory is paid once, not once per slice).
 
 use crate::error::CliError;
-use crate::input::{Batch, GroupDictionary};
+use crate::input::{Batch, FxHashMap, GroupDictionary};
 use fair_data::Groups;
 use fair_metrics::state::{ConfusionState, ScoreState};
-use std::collections::HashMap;
 
 /// Bytes per row held by a score state while reading (one sorted entry) plus, when the metrics
 /// are computed, the expanded columns (label, score, group code, weight): the figure the memory
@@ -34,7 +33,7 @@ pub struct Accumulator {
     /// Score state keyed by the finest group names.
     pub scores: Option<ScoreState>,
     /// Finest group: code by tuple of attribute codes, and its parts' names.
-    finest_index: HashMap<Vec<u32>, u32>,
+    finest_index: FxHashMap<Vec<u32>, u32>,
     /// Parts (one value per sensitive column) of each finest group, by finest code.
     pub finest_parts: Vec<Vec<String>>,
     /// Rows in the score state.
@@ -65,7 +64,7 @@ impl Accumulator {
             slices,
             thresholds: thresholds.to_vec(),
             scores: with_scores.then(ScoreState::new),
-            finest_index: HashMap::new(),
+            finest_index: FxHashMap::default(),
             finest_parts: Vec::new(),
             score_rows: 0,
             budget,

@@ -8,7 +8,7 @@ mod coders;
 mod csv_source;
 mod parquet_source;
 
-pub use coders::{GroupDictionary, LabelCoder};
+pub use coders::{FxHashMap, GroupDictionary, LabelCoder};
 
 use crate::error::{InputError, RowRef};
 use coders::NumberProblem;

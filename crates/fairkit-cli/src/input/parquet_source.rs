@@ -10,12 +10,15 @@ use arrow_array::types::{
     UInt32Type, UInt64Type,
 };
 use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
+use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+};
 use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a column is used for, which decides the Arrow types it may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,6 +300,32 @@ impl ParquetSource {
             role_of(c, "--weight", Role::Number)?;
         }
         let total_rows = u64::try_from(builder.metadata().file_metadata().num_rows()).unwrap_or(0);
+        // Read text sensitive columns as dictionaries (Parquet stores them dictionary-encoded
+        // anyway): each distinct name is then looked up once per batch, not once per row.
+        let fields: Vec<Field> = schema
+            .fields()
+            .iter()
+            .map(|f| {
+                let text = matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8);
+                if text && spec.sensitive.iter().any(|s| s == f.name()) {
+                    f.as_ref()
+                        .clone()
+                        .with_data_type(DataType::Dictionary(Box::new(DataType::Int32), Box::new(f.data_type().clone())))
+                } else {
+                    f.as_ref().clone()
+                }
+            })
+            .collect();
+        let hinted = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+        let f = File::open(file).map_err(|source| InputError::Io {
+            file: file.to_path_buf(),
+            source,
+        })?;
+        let builder = crate::guard::guarded(|| {
+            ParquetRecordBatchReaderBuilder::try_new_with_options(f, ArrowReaderOptions::new().with_schema(hinted))
+        })
+        .map_err(|m| parquet_error(file, format!("corrupt metadata: {m}")))?
+        .map_err(|e| parquet_error(file, e))?;
         let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
         let reader = builder
             .with_projection(mask)
@@ -416,19 +445,46 @@ fn decode_groups(
     out: &mut Vec<u32>,
     at: &dyn Fn(usize) -> RowRef,
 ) -> Result<(), InputError> {
-    let mut cache: HashMap<CellKey, u32> = HashMap::new();
     let file = dec.file.clone();
     let dict = &mut dec.groups[attribute];
+    let missing = |i: usize| InputError::MissingValue {
+        file: file.clone(),
+        at: at(i),
+        column: column.to_string(),
+        what: "sensitive value",
+    };
+    if let Some(d) = arr.as_any_dictionary_opt() {
+        // Each dictionary entry is mapped to a group on first use (an entry no row uses must
+        // not become a group), then rows are mapped by key.
+        let mut cells: Vec<Cell<'_>> = Vec::with_capacity(d.values().len());
+        for_each_cell(d.values().as_ref(), &mut |_, c| {
+            cells.push(c);
+            Ok(())
+        })?;
+        let mut mapped: Vec<Option<u32>> = vec![None; cells.len()];
+        let key_nulls = d.keys().logical_nulls();
+        for (i, k) in d.normalized_keys().into_iter().enumerate() {
+            let cell = match cells.get(k) {
+                Some(c) if !key_nulls.as_ref().is_some_and(|n| n.is_null(i)) => *c,
+                _ => Cell::Null,
+            };
+            let code = match (mapped.get(k).copied().flatten(), cell) {
+                (_, Cell::Null) => return Err(missing(i)),
+                (Some(c), _) => c,
+                (None, Cell::Str(s)) => dict.code(s),
+                (None, other) => dict.code(&other.text()),
+            };
+            if let Some(m) = mapped.get_mut(k) {
+                *m = Some(code);
+            }
+            out.push(code);
+        }
+        return Ok(());
+    }
+    let mut cache: HashMap<CellKey, u32> = HashMap::new();
     for_each_cell(arr, &mut |i, cell| {
         let code = match cell {
-            Cell::Null => {
-                return Err(InputError::MissingValue {
-                    file: file.clone(),
-                    at: at(i),
-                    column: column.to_string(),
-                    what: "sensitive value",
-                });
-            }
+            Cell::Null => return Err(missing(i)),
             Cell::Str(s) => dict.code(s),
             other => {
                 let key = other.key().expect("non-text, non-null cells have a key");
