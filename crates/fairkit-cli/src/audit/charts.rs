@@ -63,15 +63,28 @@ fn ccdf(rows: &Rows) -> Vec<(f64, f64)> {
     out
 }
 
-/// The threshold where two CCDF step functions are furthest apart, and the distance.
+/// The threshold where two CCDF step functions are furthest apart, and the distance: one
+/// linear merge over the union of their thresholds.
 fn ks_point(a: &[(f64, f64)], b: &[(f64, f64)]) -> (f64, f64) {
-    let at = |c: &[(f64, f64)], t: f64| {
-        let k = c.partition_point(|p| p.0 <= t);
-        if k == 0 { 1.0 } else { c[k - 1].1 }
-    };
+    let (mut i, mut j) = (0, 0);
+    let (mut va, mut vb) = (1.0, 1.0);
     let mut best = (f64::NAN, -1.0);
-    for &(t, _) in a.iter().chain(b) {
-        let d = (at(a, t) - at(b, t)).abs();
+    while i < a.len() || j < b.len() {
+        let t = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => x.0.min(y.0),
+            (Some(x), None) => x.0,
+            (None, Some(y)) => y.0,
+            (None, None) => break,
+        };
+        while i < a.len() && a[i].0 <= t {
+            va = a[i].1;
+            i += 1;
+        }
+        while j < b.len() && b[j].0 <= t {
+            vb = b[j].1;
+            j += 1;
+        }
+        let d = (va - vb).abs();
         if d > best.1 {
             best = (t, d);
         }
@@ -130,6 +143,7 @@ impl ChartData {
         slice: &str,
         cols: &ScoreColumns,
         groups: &Groups,
+        ks_pair: Option<(&str, &str)>,
     ) -> Result<(), CliError> {
         let by = rows_by_group(cols, groups);
         let names = groups.names();
@@ -148,23 +162,16 @@ impl ChartData {
                 auc: None,
             });
         }
-        // The KS mark between the pair of groups whose CCDFs are furthest apart.
-        let mut mark: Option<KsMark> = None;
-        for a in 0..ccdfs.len() {
-            for b in a + 1..ccdfs.len() {
-                if ccdfs[a].points.is_empty() || ccdfs[b].points.is_empty() {
-                    continue;
-                }
-                let (t, d) = ks_point(&ccdfs[a].points, &ccdfs[b].points);
-                if t.is_finite() && mark.as_ref().is_none_or(|m| d > m.statistic) {
-                    mark = Some(KsMark {
-                        threshold: t,
-                        groups: (a, b),
-                        statistic: d,
-                    });
-                }
+        // The KS mark between the pair fair-metrics found furthest apart (exact KS).
+        let index = |name: &str| names.iter().position(|n| n == name);
+        let mark = ks_pair.and_then(|(a, b)| {
+            let (a, b) = (index(a)?, index(b)?);
+            if ccdfs[a].points.is_empty() || ccdfs[b].points.is_empty() {
+                return None;
             }
-        }
+            let (t, d) = ks_point(&ccdfs[a].points, &ccdfs[b].points);
+            t.is_finite().then_some(KsMark { threshold: t, groups: (a, b), statistic: d })
+        });
         let stem = file_stem(slice);
         match roc_curves(&format!("ROC curves by {slice}"), &rocs) {
             Ok(svg) => self.figures.push(Figure {

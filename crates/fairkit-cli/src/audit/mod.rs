@@ -146,8 +146,10 @@ fn build_report(
             let mut out: Vec<ScoreSlice> = Vec::new();
             for slice in &acc.slices {
                 let groups = compute::slice_groups(slice, &cols, &parts)?;
-                out.push(compute::score_slice(slice, &cols, &groups, flags.interval));
-                charts.add_slice(&slice.name, &cols, &groups)?;
+                let metrics = compute::score_slice(slice, &cols, &groups, flags.interval);
+                let pair = metrics.ks_dp.as_ref().map(|p| (p.groups[0].as_str(), p.groups[1].as_str()));
+                charts.add_slice(&slice.name, &cols, &groups, pair)?;
+                out.push(metrics);
             }
             Some(out)
         }
