@@ -170,7 +170,11 @@ impl ChartData {
                 return None;
             }
             let (t, d) = ks_point(&ccdfs[a].points, &ccdfs[b].points);
-            t.is_finite().then_some(KsMark { threshold: t, groups: (a, b), statistic: d })
+            t.is_finite().then_some(KsMark {
+                threshold: t,
+                groups: (a, b),
+                statistic: d,
+            })
         });
         let stem = file_stem(slice);
         match roc_curves(&format!("ROC curves by {slice}"), &rocs) {

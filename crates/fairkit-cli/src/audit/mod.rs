@@ -147,7 +147,10 @@ fn build_report(
             for slice in &acc.slices {
                 let groups = compute::slice_groups(slice, &cols, &parts)?;
                 let metrics = compute::score_slice(slice, &cols, &groups, flags.interval);
-                let pair = metrics.ks_dp.as_ref().map(|p| (p.groups[0].as_str(), p.groups[1].as_str()));
+                let pair = metrics
+                    .ks_dp
+                    .as_ref()
+                    .map(|p| (p.groups[0].as_str(), p.groups[1].as_str()));
                 charts.add_slice(&slice.name, &cols, &groups, pair)?;
                 out.push(metrics);
             }

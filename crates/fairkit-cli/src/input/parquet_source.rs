@@ -308,9 +308,10 @@ impl ParquetSource {
             .map(|f| {
                 let text = matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8);
                 if text && spec.sensitive.iter().any(|s| s == f.name()) {
-                    f.as_ref()
-                        .clone()
-                        .with_data_type(DataType::Dictionary(Box::new(DataType::Int32), Box::new(f.data_type().clone())))
+                    f.as_ref().clone().with_data_type(DataType::Dictionary(
+                        Box::new(DataType::Int32),
+                        Box::new(f.data_type().clone()),
+                    ))
                 } else {
                     f.as_ref().clone()
                 }
@@ -322,7 +323,10 @@ impl ParquetSource {
             source,
         })?;
         let builder = crate::guard::guarded(|| {
-            ParquetRecordBatchReaderBuilder::try_new_with_options(f, ArrowReaderOptions::new().with_schema(hinted))
+            ParquetRecordBatchReaderBuilder::try_new_with_options(
+                f,
+                ArrowReaderOptions::new().with_schema(hinted),
+            )
         })
         .map_err(|m| parquet_error(file, format!("corrupt metadata: {m}")))?
         .map_err(|e| parquet_error(file, e))?;
