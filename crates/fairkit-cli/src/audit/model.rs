@@ -1,0 +1,254 @@
+//! The audit's result: exactly what report.json holds (schema `fairkit-audit`, version 1,
+//! documented in docs/audit-json-schema.md and crates/fairkit-cli/schema/audit-v1.schema.json).
+//! The markdown and HTML reports are views of this one structure.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The schema name written in every report.json.
+pub const SCHEMA_NAME: &str = "fairkit-audit";
+/// The schema version; bumped on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditReport {
+    /// Always [`SCHEMA_NAME`].
+    pub schema: &'static str,
+    /// Always [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The program that wrote it.
+    pub tool: Tool,
+    /// What was read.
+    pub input: InputInfo,
+    /// How it was computed.
+    pub settings: Settings,
+    /// The worst value of each headline gap over all slices and thresholds.
+    pub headline: BTreeMap<String, Headline>,
+    /// One audit per prediction source (the prediction column, or each threshold).
+    pub audits: Vec<ThresholdAudit>,
+    /// Score-based metrics per slice (present when a score column was given).
+    pub score_metrics: Option<Vec<ScoreSlice>>,
+    /// Plain-language sentences about the largest statistically distinguishable gaps.
+    pub summary: Vec<String>,
+    /// The `--fail-if` verdicts.
+    pub fail_if: Vec<FailIfOutcome>,
+}
+
+/// Program name and version.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tool {
+    /// "fairkit".
+    pub name: &'static str,
+    /// Crate version.
+    pub version: &'static str,
+}
+
+/// The input file.
+#[derive(Debug, Clone, Serialize)]
+pub struct InputInfo {
+    /// The path as given.
+    pub file: String,
+    /// "csv" or "parquet".
+    pub format: crate::input::Format,
+    /// Data rows read.
+    pub rows: u64,
+    /// Column of each role.
+    pub columns: Columns,
+    /// The positive label value.
+    pub positive_label: String,
+    /// The negative label value (declared or the other value seen; null if only positives).
+    pub negative_label: Option<String>,
+}
+
+/// Columns by role.
+#[derive(Debug, Clone, Serialize)]
+pub struct Columns {
+    /// Label column.
+    pub label: String,
+    /// Prediction column.
+    pub prediction: Option<String>,
+    /// Score column.
+    pub score: Option<String>,
+    /// Sensitive columns.
+    pub sensitive: Vec<String>,
+    /// Weight column.
+    pub weight: Option<String>,
+}
+
+/// Settings of the statistics.
+#[derive(Debug, Clone, Serialize)]
+pub struct Settings {
+    /// Confidence level of all intervals.
+    pub confidence: f64,
+    /// "wilson" or "clopper-pearson".
+    pub rate_ci_method: &'static str,
+    /// How gap intervals and p-values are computed.
+    pub gap_method: &'static str,
+    /// Bootstrap resamples and permutations per gap.
+    pub resamples: usize,
+    /// Seed of the resampling.
+    pub seed: u64,
+    /// Thresholds on the score (empty when a prediction column was used).
+    pub thresholds: Vec<f64>,
+    /// Partial-SP interval [alpha, beta), if requested.
+    pub interval: Option<[f64; 2]>,
+    /// Whether weights were used (gap statistics are then approximate: Kish effective counts).
+    pub weighted: bool,
+}
+
+/// The worst value of one headline gap and where it occurred.
+#[derive(Debug, Clone, Serialize)]
+pub struct Headline {
+    /// The value (largest difference / smallest ratio / largest distance).
+    pub value: f64,
+    /// The slice where it occurred.
+    pub slice: String,
+    /// The threshold of that audit (null for the prediction column or score metrics).
+    pub threshold: Option<f64>,
+    /// Its permutation p-value, when the gap has one.
+    pub p_value: Option<f64>,
+}
+
+/// The count-based audit of one prediction source.
+#[derive(Debug, Clone, Serialize)]
+pub struct ThresholdAudit {
+    /// The threshold, or null for the prediction column.
+    pub threshold: Option<f64>,
+    /// One entry per sensitive column and, with two or more, their intersection.
+    pub slices: Vec<ConfusionSlice>,
+}
+
+/// A value with a confidence interval.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Estimate {
+    /// Point estimate.
+    pub value: f64,
+    /// Lower end.
+    pub lower: f64,
+    /// Upper end.
+    pub upper: f64,
+}
+
+/// Counts of one group.
+#[derive(Debug, Clone, Serialize)]
+pub struct Counts {
+    /// True positives (weighted sums when weighted).
+    pub tp: f64,
+    /// False positives.
+    pub fp: f64,
+    /// True negatives.
+    pub tn: f64,
+    /// False negatives.
+    pub fn_: f64,
+}
+
+/// One group's counts and rates.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupRates {
+    /// Group name ("all" for the pooled rows).
+    pub group: String,
+    /// Rows (unweighted).
+    pub rows: u64,
+    /// Confusion counts.
+    pub counts: Counts,
+    /// Every rate with its interval; null when its denominator is empty in this group.
+    pub rates: BTreeMap<&'static str, Option<Estimate>>,
+}
+
+/// One gap with its inference.
+#[derive(Debug, Clone, Serialize)]
+pub struct Gap {
+    /// Headline key, e.g. "dp_difference".
+    pub key: &'static str,
+    /// Plain name, e.g. "demographic parity difference".
+    pub name: &'static str,
+    /// "difference" or "ratio".
+    pub kind: &'static str,
+    /// The gap on the data.
+    pub value: Option<f64>,
+    /// Bootstrap interval.
+    pub lower: Option<f64>,
+    /// Bootstrap interval.
+    pub upper: Option<f64>,
+    /// Permutation p-value of "no dependence on the group".
+    pub p_value: Option<f64>,
+    /// Why the gap is null, if it is.
+    pub undefined_reason: Option<String>,
+}
+
+/// The count-based results of one slice (a sensitive column or the intersection).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfusionSlice {
+    /// "race", or "race & sex" for the intersection.
+    pub slice: String,
+    /// The columns it is made of.
+    pub attributes: Vec<String>,
+    /// Per group, sorted by name.
+    pub groups: Vec<GroupRates>,
+    /// All rows pooled.
+    pub overall: GroupRates,
+    /// The gaps.
+    pub gaps: Vec<Gap>,
+}
+
+/// A pairwise maximum: the largest distance between two groups and which two.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairMax {
+    /// The largest pairwise value.
+    pub value: f64,
+    /// The two groups.
+    pub groups: [String; 2],
+}
+
+/// One group's AUC.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupAuc {
+    /// Group.
+    pub group: String,
+    /// AUC, null when the group lacks positives or negatives.
+    pub auc: Option<f64>,
+}
+
+/// Score-based metrics of one slice.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScoreSlice {
+    /// Slice name.
+    pub slice: String,
+    /// AUC on all rows.
+    pub auc_overall: Option<f64>,
+    /// AUC per group.
+    pub auc_by_group: Vec<GroupAuc>,
+    /// max − min of the defined group AUCs.
+    pub auc_difference: Option<f64>,
+    /// Exact KS distance between group score distributions (all-threshold DP gap).
+    pub ks_dp: Option<PairMax>,
+    /// The same on the positives only (all-threshold equal-opportunity gap).
+    pub ks_eo: Option<PairMax>,
+    /// Partial statistical parity on the interval.
+    pub psp: Option<PairMax>,
+    /// Notes on metrics that could not be computed.
+    pub notes: Vec<String>,
+}
+
+/// The outcome of one `--fail-if` expression.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailIfOutcome {
+    /// The expression as given.
+    pub expression: String,
+    /// Whether it held (the run then exits with code 1).
+    pub failed: bool,
+    /// Each comparison with the headline value it used.
+    pub comparisons: Vec<ComparisonOutcome>,
+}
+
+/// One comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonOutcome {
+    /// e.g. "dp_difference > 0.1".
+    pub comparison: String,
+    /// The headline value.
+    pub actual: f64,
+    /// Whether it held.
+    pub holds: bool,
+}

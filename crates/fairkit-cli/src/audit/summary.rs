@@ -1,0 +1,207 @@
+//! Headline numbers (the worst of each gap over slices and thresholds) and the plain-language
+//! summary of the largest gaps that are statistically distinguishable from zero.
+
+pub use super::charts::ChartData;
+use super::compute::rate_key;
+use super::model::{AuditReport, ConfusionSlice, Headline, PairMax};
+use fair_metrics::Rate;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Whether a larger value of the key is worse (differences, distances) or a smaller one
+/// (ratios).
+fn larger_is_worse(key: &str) -> bool {
+    !key.ends_with("_ratio")
+}
+
+fn consider(out: &mut BTreeMap<String, Headline>, key: &str, h: Headline) {
+    let worse = |new: f64, old: f64| {
+        if larger_is_worse(key) {
+            new > old
+        } else {
+            new < old
+        }
+    };
+    match out.get(key) {
+        Some(old) if !worse(h.value, old.value) => {}
+        _ => {
+            out.insert(key.to_string(), h);
+        }
+    }
+}
+
+/// The worst value of every headline key.
+pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
+    let mut out = BTreeMap::new();
+    for audit in &r.audits {
+        for slice in &audit.slices {
+            for gap in &slice.gaps {
+                if let Some(value) = gap.value {
+                    consider(
+                        &mut out,
+                        gap.key,
+                        Headline {
+                            value,
+                            slice: slice.slice.clone(),
+                            threshold: audit.threshold,
+                            p_value: gap.p_value,
+                        },
+                    );
+                }
+            }
+        }
+    }
+    for s in r.score_metrics.iter().flatten() {
+        let pairs: [(&str, Option<&PairMax>); 3] = [
+            ("ks_dp", s.ks_dp.as_ref()),
+            ("ks_eo", s.ks_eo.as_ref()),
+            ("psp", s.psp.as_ref()),
+        ];
+        let values = pairs
+            .iter()
+            .map(|(k, p)| (*k, p.map(|p| p.value)))
+            .chain([("auc_difference", s.auc_difference)]);
+        for (key, v) in values {
+            if let Some(value) = v {
+                consider(
+                    &mut out,
+                    key,
+                    Headline {
+                        value,
+                        slice: s.slice.clone(),
+                        threshold: None,
+                        p_value: None,
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Headline values for `--fail-if`, with the reason a key is missing.
+pub fn headline_values(r: &AuditReport) -> BTreeMap<String, Result<f64, String>> {
+    let mut out: BTreeMap<String, Result<f64, String>> = BTreeMap::new();
+    for key in super::compute::SCORE_KEYS {
+        let reason = if r.score_metrics.is_none() {
+            "it needs --score"
+        } else if key == "psp" && r.settings.interval.is_none() {
+            "it needs --interval"
+        } else {
+            "undefined on this data (see the notes in report.json)"
+        };
+        out.insert(key.to_string(), Err(reason.to_string()));
+    }
+    for (key, _, _, _) in super::compute::GAPS {
+        out.insert(
+            key.to_string(),
+            Err("undefined on this data (see undefined_reason in report.json)".into()),
+        );
+    }
+    for (k, h) in &r.headline {
+        out.insert(k.clone(), Ok(h.value));
+    }
+    out
+}
+
+fn rate_of_gap(key: &str) -> Option<Rate> {
+    match key {
+        "dp_difference" => Some(Rate::Selection),
+        "eo_difference" => Some(Rate::TruePositive),
+        "accuracy_difference" => Some(Rate::Accuracy),
+        _ => None,
+    }
+}
+
+fn extremes(slice: &ConfusionSlice, rate: Rate) -> Option<((String, f64), (String, f64))> {
+    let key = rate_key(rate);
+    let vals: Vec<(String, f64)> = slice
+        .groups
+        .iter()
+        .filter_map(|g| {
+            g.rates
+                .get(key)
+                .copied()
+                .flatten()
+                .map(|e| (g.group.clone(), e.value))
+        })
+        .collect();
+    let hi = vals.iter().max_by(|a, b| a.1.total_cmp(&b.1))?.clone();
+    let lo = vals.iter().min_by(|a, b| a.1.total_cmp(&b.1))?.clone();
+    Some((hi, lo))
+}
+
+/// Up to five sentences on the largest difference-type gaps with p < 1 − confidence.
+pub fn sentences(r: &AuditReport) -> Vec<String> {
+    let alpha = 1.0 - r.settings.confidence;
+    let level = format!("{:.0} %", r.settings.confidence * 100.0);
+    let mut found = Vec::new();
+    for audit in &r.audits {
+        let at = match audit.threshold {
+            Some(t) => format!(" at threshold {t}"),
+            None => String::new(),
+        };
+        for slice in &audit.slices {
+            for gap in slice.gaps.iter().filter(|g| g.kind == "difference") {
+                let (Some(v), Some(p), Some(lo), Some(hi)) =
+                    (gap.value, gap.p_value, gap.lower, gap.upper)
+                else {
+                    continue;
+                };
+                if p >= alpha {
+                    continue;
+                }
+                let who = rate_of_gap(gap.key)
+                    .and_then(|rate| extremes(slice, rate).map(|e| (rate, e)))
+                    .map(|(rate, ((hg, hv), (lg, lv)))| {
+                        format!(
+                            ": {} is highest for {hg} ({hv:.3}) and lowest for {lg} ({lv:.3})",
+                            rate.name()
+                        )
+                    })
+                    .unwrap_or_default();
+                found.push((
+                    v,
+                    format!(
+                        "The {} across {}{at} is {v:.3} ({level} interval {lo:.3}–{hi:.3}, permutation p = {p:.3}){who}.",
+                        gap.name, slice.slice
+                    ),
+                ));
+            }
+        }
+    }
+    found.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut out: Vec<String> = found.into_iter().take(5).map(|f| f.1).collect();
+    if out.is_empty() {
+        out.push(format!(
+            "No count-based gap is statistically distinguishable from zero at the {level} level (every permutation p-value is at least {alpha:.3})."
+        ));
+    }
+    if let Some(h) = r.headline.get("ks_dp") {
+        out.push(format!(
+            "The largest difference between two groups' score distributions (exact KS over all thresholds) is {:.3}, across {}.",
+            h.value, h.slice
+        ));
+    }
+    out
+}
+
+/// Prints the summary and the report location on stderr.
+pub fn print_to_stderr(r: &AuditReport, out: &Path) {
+    eprintln!("fairkit audit: {} rows of {}", r.input.rows, r.input.file);
+    for s in &r.summary {
+        eprintln!("  • {s}");
+    }
+    for f in &r.fail_if {
+        eprintln!(
+            "  --fail-if \"{}\": {}",
+            f.expression,
+            if f.failed {
+                "FAILED (exit code 1)"
+            } else {
+                "passed"
+            }
+        );
+    }
+    eprintln!("report written to {}", out.display());
+}

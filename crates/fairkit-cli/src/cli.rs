@@ -1,0 +1,285 @@
+//! The command line: `fairkit audit` and `fairkit demo-data` (clap derive).
+
+use crate::input::Format;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Audit a model's predictions for group fairness, with uncertainty, from one command.
+#[derive(Debug, Parser)]
+#[command(name = "fairkit", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Audit a predictions file (CSV or Parquet, any size) per sensitive group.
+    Audit(Box<AuditArgs>),
+    /// Write a synthetic predictions file with real group gaps, to try `audit` on.
+    DemoData(DemoArgs),
+    /// Check a report.json against the audit JSON schema (exit 0 = valid, 2 = invalid).
+    ///
+    /// Example: `fairkit validate-report report/report.json`
+    ValidateReport {
+        /// The report.json to check.
+        file: PathBuf,
+    },
+}
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// One self-contained HTML file with inline SVG charts (opens offline).
+    Html,
+    /// Markdown tables.
+    Md,
+    /// Machine-readable JSON (schema: docs/audit-json-schema.md).
+    Json,
+}
+
+/// Rate confidence-interval methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CiMethod {
+    /// Wilson score interval (good coverage, never outside [0, 1]).
+    Wilson,
+    /// Clopper–Pearson exact interval (conservative).
+    ClopperPearson,
+}
+
+/// Arguments of `fairkit audit`.
+#[derive(Debug, Args)]
+#[command(after_long_help = AUDIT_EXAMPLES)]
+pub struct AuditArgs {
+    /// The predictions file: .csv/.tsv (header row required) or .parquet.
+    ///
+    /// Example: `fairkit audit preds.parquet --label y --pred y_hat --sensitive race,sex`
+    pub input: PathBuf,
+
+    /// Column with the true label (two distinct values; see --pos-label).
+    ///
+    /// Example: `--label y`
+    #[arg(long, value_name = "COLUMN")]
+    pub label: String,
+
+    /// Column with the model's predicted label (same two values as the label). Without it,
+    /// predictions are `score >= threshold` for each --threshold.
+    ///
+    /// Example: `--pred y_hat`
+    #[arg(long, value_name = "COLUMN", conflicts_with = "threshold")]
+    pub pred: Option<String>,
+
+    /// Column with the model's score (probability or margin). Enables per-group AUC, ROC
+    /// curves, the exact KS gaps (DP-Δ, EO-Δ) and partial SP.
+    ///
+    /// Example: `--score p`
+    #[arg(long, value_name = "COLUMN")]
+    pub score: Option<String>,
+
+    /// Sensitive columns, comma-separated (text, integer or boolean values = group names).
+    /// With two or more, their intersection is audited too.
+    ///
+    /// Example: `--sensitive race,sex`
+    #[arg(long, value_name = "COLUMNS", value_delimiter = ',', required = true)]
+    pub sensitive: Vec<String>,
+
+    /// Column with non-negative sample weights.
+    ///
+    /// Example: `--weight w`
+    #[arg(long, value_name = "COLUMN")]
+    pub weight: Option<String>,
+
+    /// The label value meaning "positive" (compared as text, then as a number, then as a
+    /// boolean: `1` matches `1.0` and `true`).
+    ///
+    /// Example: `--pos-label yes`
+    #[arg(
+        long,
+        value_name = "VALUE",
+        default_value = "1",
+        allow_hyphen_values = true
+    )]
+    pub pos_label: String,
+
+    /// The label value meaning "negative". Default: the first other value seen; a third
+    /// value is then an error.
+    ///
+    /// Example: `--neg-label no`
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+    pub neg_label: Option<String>,
+
+    /// Decision thresholds on the score, comma-separated: one audit per threshold,
+    /// predicting positive when `score >= threshold`. Needs --score; conflicts with --pred.
+    ///
+    /// Example: `--threshold 0.5,0.7`
+    #[arg(
+        long,
+        value_name = "T,T",
+        value_delimiter = ',',
+        requires = "score",
+        allow_hyphen_values = true
+    )]
+    pub threshold: Vec<f64>,
+
+    /// Percentile interval [alpha, beta) of the scores (from the top) on which partial
+    /// statistical parity is measured. Needs --score.
+    ///
+    /// Example: `--interval 0.05,0.3` (ranks 5 %–30 % of each group)
+    #[arg(
+        long,
+        value_name = "ALPHA,BETA",
+        value_delimiter = ',',
+        num_args = 1,
+        requires = "score"
+    )]
+    pub interval: Option<Vec<f64>>,
+
+    /// Confidence level of every interval; gaps whose permutation p-value is below
+    /// 1 − confidence are called distinguishable from zero in the summary.
+    ///
+    /// Example: `--confidence 0.99`
+    #[arg(long, value_name = "LEVEL", default_value_t = 0.95)]
+    pub confidence: f64,
+
+    /// Confidence-interval method of the per-group rates.
+    ///
+    /// Example: `--ci-method clopper-pearson`
+    #[arg(long, value_enum, default_value_t = CiMethod::Wilson)]
+    pub ci_method: CiMethod,
+
+    /// Bootstrap and permutation resamples per gap.
+    ///
+    /// Example: `--resamples 2000`
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub resamples: usize,
+
+    /// Seed of the bootstrap and permutation draws (same seed, same report).
+    ///
+    /// Example: `--seed 7`
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Output directory (created if missing).
+    ///
+    /// Example: `--out report/`
+    #[arg(long, value_name = "DIR", default_value = "fairkit-report")]
+    pub out: PathBuf,
+
+    /// Report formats to write, comma-separated.
+    ///
+    /// Example: `--format html,json`
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "html,md,json"
+    )]
+    pub format: Vec<ReportFormat>,
+
+    /// Exit with code 1 when this expression over the headline numbers of report.json holds
+    /// (keys: dp_difference, dp_ratio, eo_difference, eo_ratio, eq_odds_difference,
+    /// eq_odds_ratio, accuracy_difference, accuracy_ratio, auc_difference, ks_dp, ks_eo, psp;
+    /// operators > >= < <=; combine with `and`/`&&`, `or`/`||`). Repeatable: any failing
+    /// expression fails the run.
+    ///
+    /// Example: `--fail-if "dp_difference>0.1 or eo_ratio<0.8"`
+    #[arg(long, value_name = "EXPR")]
+    pub fail_if: Vec<String>,
+
+    /// Declare the expected groups of a sensitive column; a declared group with no rows is an
+    /// error (exit 2). Repeatable.
+    ///
+    /// Example: `--groups sex=female,male`
+    #[arg(long, value_name = "COLUMN=V1,V2,...")]
+    pub groups: Vec<String>,
+
+    /// Field delimiter of a CSV file (one character; `\t` for tab).
+    ///
+    /// Example: `--delimiter ';'`
+    #[arg(long, value_name = "CHAR", default_value = ",")]
+    pub delimiter: String,
+
+    /// Read the file as this format instead of guessing from its extension.
+    ///
+    /// Example: `--input-format csv`
+    #[arg(long, value_enum)]
+    pub input_format: Option<Format>,
+
+    /// Rows decoded per batch (memory of the reader is one batch).
+    ///
+    /// Example: `--batch-rows 131072`
+    #[arg(long, value_name = "N", default_value_t = 65536)]
+    pub batch_rows: usize,
+
+    /// Memory budget of the score states (KS, AUC, partial SP keep per-group scores), e.g.
+    /// `512MiB`, `4GiB`. The audit stops with an error naming the flag when it is exceeded.
+    /// Default: a quarter of the machine's RAM.
+    ///
+    /// Example: `--memory-budget 2GiB`
+    #[arg(long, value_name = "SIZE")]
+    pub memory_budget: Option<String>,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+const AUDIT_EXAMPLES: &str = "\
+Examples:
+  fairkit demo-data --rows 1000000 --out preds.parquet --seed 1
+  fairkit audit preds.parquet --label y --pred y_hat --score p --sensitive race,sex --weight w
+  fairkit audit preds.parquet --label y --score p --threshold 0.5,0.7 --interval 0.05,0.3 \\
+      --sensitive race --out report/ --format html,json --fail-if \"dp_difference>0.1\"
+
+Exit codes: 0 = audited (and no --fail-if held), 1 = a --fail-if expression held,
+2 = bad input or flags (the message names the file, row and column).";
+
+/// Output compression of demo-data's Parquet file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Compression {
+    /// Snappy pages (the Spark/pandas default).
+    Snappy,
+    /// Gzip pages.
+    Gzip,
+    /// Zstandard pages.
+    Zstd,
+    /// No compression.
+    None,
+}
+
+/// Arguments of `fairkit demo-data`.
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Example:\n  fairkit demo-data --rows 1000000 --out preds.parquet --seed 1\n  fairkit audit preds.parquet --label y --pred y_hat --score p --sensitive race,sex --weight w"
+)]
+pub struct DemoArgs {
+    /// Number of rows.
+    ///
+    /// Example: `--rows 10000000`
+    #[arg(long, default_value_t = 100_000)]
+    pub rows: u64,
+
+    /// Output file; the extension (.parquet or .csv) picks the format.
+    ///
+    /// Example: `--out preds.parquet`
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+
+    /// Seed of the generator (same seed, same file).
+    ///
+    /// Example: `--seed 7`
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Page compression of a Parquet output.
+    ///
+    /// Example: `--compression zstd`
+    #[arg(long, value_enum, default_value_t = Compression::Snappy)]
+    pub compression: Compression,
+
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}

@@ -1,0 +1,279 @@
+//! Every way the command can fail, each with a message that says what to fix.
+//!
+//! Input problems name the file, and where it makes sense the row (1-based data row, the header
+//! not counted), the line of a CSV file and the column. All of them exit with code 2.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Where in an input file a problem is: the 1-based data row and, for CSV, the file line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowRef {
+    /// 1-based data row (the header is not counted).
+    pub row: u64,
+    /// 1-based line of a CSV file (quoted fields may span lines); `None` for Parquet.
+    pub line: Option<u64>,
+}
+
+impl std::fmt::Display for RowRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "row {} (line {line})", self.row),
+            None => write!(f, "row {}", self.row),
+        }
+    }
+}
+
+/// A problem with the input file or the columns named on the command line.
+#[derive(Debug, Error)]
+pub enum InputError {
+    /// The file could not be opened or read.
+    #[error("{file}: cannot read the file: {source}")]
+    Io {
+        /// The input file.
+        file: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// The file's format could not be told from its extension.
+    #[error(
+        "{file}: cannot tell the format from the extension; name it .csv, .tsv or .parquet, or pass --input-format csv|parquet"
+    )]
+    UnknownFormat {
+        /// The input file.
+        file: PathBuf,
+    },
+    /// The file has no header or no data rows.
+    #[error(
+        "{file}: the file is empty ({what}); an audit needs a header and at least one data row"
+    )]
+    EmptyFile {
+        /// The input file.
+        file: PathBuf,
+        /// What is missing: "no header" or "no data rows".
+        what: &'static str,
+    },
+    /// A column named on the command line is not in the file.
+    #[error(
+        "{file}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}"
+    )]
+    MissingColumn {
+        /// The input file.
+        file: PathBuf,
+        /// The missing column.
+        column: String,
+        /// The flag that named it, e.g. `--score`.
+        flag: &'static str,
+        /// The file's columns, comma-separated.
+        available: String,
+    },
+    /// The same column was given twice in a role where that makes no sense.
+    #[error(
+        "column '{column}' is given for both {first} and {second}; each role needs its own column"
+    )]
+    DuplicateColumn {
+        /// The column.
+        column: String,
+        /// The first flag.
+        first: &'static str,
+        /// The second flag.
+        second: &'static str,
+    },
+    /// A numeric column holds text that is not a number.
+    #[error("{file}: {at}, column '{column}': '{value}' is not a number ({what} must be numeric)")]
+    NotNumeric {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The offending text.
+        value: String,
+        /// The role of the column ("the score", "the weight").
+        what: &'static str,
+    },
+    /// A score or weight is NaN or infinite.
+    #[error(
+        "{file}: {at}, column '{column}': {value} is not a finite number ({what} must be finite)"
+    )]
+    NonFinite {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The value as read.
+        value: String,
+        /// The role of the column.
+        what: &'static str,
+    },
+    /// A weight is negative.
+    #[error("{file}: {at}, column '{column}': weight {value} is negative; weights must be >= 0")]
+    NegativeWeight {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The value.
+        value: f64,
+    },
+    /// A label or prediction outside the declared positive/negative pair.
+    #[error(
+        "{file}: {at}, column '{column}': value '{value}' is neither the positive label '{positive}' nor the negative label '{negative}'; labels and predictions must take exactly two values (set them with --pos-label and --neg-label)"
+    )]
+    LabelOutsidePair {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The offending value.
+        value: String,
+        /// The positive label.
+        positive: String,
+        /// The negative label (declared, or the first non-positive value seen).
+        negative: String,
+    },
+    /// A required cell is empty or null.
+    #[error(
+        "{file}: {at}, column '{column}': the value is missing (empty or null); every row needs a {what}"
+    )]
+    MissingValue {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The role of the column.
+        what: &'static str,
+    },
+    /// A CSV row with a different number of fields than the header.
+    #[error(
+        "{file}: {at}: the row has {got} fields but the header has {expected}; check the delimiter (--delimiter) and quoting"
+    )]
+    RaggedRow {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// Fields in the header.
+        expected: u64,
+        /// Fields in this row.
+        got: u64,
+    },
+    /// Any other CSV parse failure (invalid UTF-8, …).
+    #[error("{file}: {at}: cannot parse the CSV: {message}")]
+    Csv {
+        /// The input file.
+        file: PathBuf,
+        /// Where.
+        at: RowRef,
+        /// The parser's message.
+        message: String,
+    },
+    /// A Parquet column whose physical/logical type does not fit its role.
+    #[error(
+        "{file}: column '{column}' has Parquet/Arrow type {found}, but {what} must be {expected}"
+    )]
+    WrongType {
+        /// The input file.
+        file: PathBuf,
+        /// The column.
+        column: String,
+        /// The type found.
+        found: String,
+        /// The role of the column.
+        what: &'static str,
+        /// The types accepted.
+        expected: &'static str,
+    },
+    /// A malformed, truncated or unsupported Parquet file.
+    #[error(
+        "{file}: not a readable Parquet file ({message}); is it truncated or written with an unsupported codec?"
+    )]
+    Parquet {
+        /// The input file.
+        file: PathBuf,
+        /// The reader's message.
+        message: String,
+    },
+    /// A group declared with --groups has no rows.
+    #[error(
+        "{file}: group '{group}' of column '{column}' (declared with --groups) has no rows; remove it from --groups or check the data"
+    )]
+    EmptyGroup {
+        /// The input file.
+        file: PathBuf,
+        /// The sensitive column.
+        column: String,
+        /// The group.
+        group: String,
+    },
+}
+
+/// Every failure of the command. All map to exit code 2 (the fairness verdict of `--fail-if`
+/// is not an error: it is exit code 1).
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// Bad input data.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A flag value that parses but makes no sense (e.g. a confidence of 1.5).
+    #[error("invalid {flag} '{value}': {expected}")]
+    InvalidFlag {
+        /// The flag.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What is expected.
+        expected: String,
+    },
+    /// A `--fail-if` expression that does not parse or names an unknown key.
+    #[error("invalid --fail-if: {0}")]
+    FailIf(#[from] crate::fail_if::FailIfError),
+    /// A metric could not be computed (e.g. a group without positives for a TPR-based CI).
+    #[error("cannot compute the {what}: {source}")]
+    Metric {
+        /// What was being computed.
+        what: String,
+        /// The metric's reason.
+        source: fair_metrics::MetricError,
+    },
+    /// A chart could not be drawn (fair-report rejected its data).
+    #[error("cannot draw the chart '{what}': {source}")]
+    Chart {
+        /// The chart's title.
+        what: String,
+        /// fair-report's reason.
+        source: fair_report::ReportError,
+    },
+    /// An output file could not be written.
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        /// The path.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A Parquet/CSV output of `demo-data` could not be written.
+    #[error("{path}: cannot write the demo data: {message}")]
+    DemoWrite {
+        /// The path.
+        path: PathBuf,
+        /// The writer's message.
+        message: String,
+    },
+}
+
+impl CliError {
+    /// The process exit code for this error (always 2: bad input or an unusable flag).
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}

@@ -1,0 +1,291 @@
+//! The audit end to end on generated files: formats and codecs agree, batching does not
+//! matter, counts equal fair-metrics computed in memory, the JSON validates against its
+//! schema, reports are written, and exit codes follow --fail-if.
+
+mod common;
+
+use common::{fairkit, report};
+use fair_data::Groups;
+use fair_metrics::GroupConfusion;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn demo(dir: &Path, name: &str, rows: &str, extra: &[&str]) -> PathBuf {
+    let f = dir.join(name);
+    let mut args = vec![
+        "demo-data",
+        "--rows",
+        rows,
+        "--seed",
+        "7",
+        "--out",
+        f.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let r = fairkit(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    f
+}
+
+fn run(file: &Path, out: &Path, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--score",
+        "p",
+        "--sensitive",
+        "race,sex",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--resamples",
+        "200",
+    ];
+    args.extend_from_slice(extra);
+    let r = fairkit(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    report(out)
+}
+
+/// The report without the fields that name the input file.
+fn results(mut v: Value) -> Value {
+    v["input"]["file"] = Value::Null;
+    v["input"]["format"] = Value::Null;
+    v
+}
+
+#[test]
+fn csv_and_parquet_of_the_same_data_give_identical_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = demo(dir.path(), "d.csv", "3000", &[]);
+    let pq = demo(dir.path(), "d.parquet", "3000", &[]);
+    let flags = ["--pred", "y_hat", "--weight", "w", "--interval", "0.05,0.3"];
+    let a = run(&csv, &dir.path().join("a"), &flags);
+    let b = run(&pq, &dir.path().join("b"), &flags);
+    assert_eq!(a["input"]["format"], "csv");
+    assert_eq!(b["input"]["format"], "parquet");
+    assert_eq!(results(a), results(b));
+}
+
+#[test]
+fn every_codec_reads_and_batching_does_not_change_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = run(
+        &demo(dir.path(), "s.parquet", "2500", &[]),
+        &dir.path().join("s"),
+        &["--pred", "y_hat"],
+    );
+    for codec in ["gzip", "zstd", "none"] {
+        let f = demo(
+            dir.path(),
+            &format!("{codec}.parquet"),
+            "2500",
+            &["--compression", codec],
+        );
+        let v = run(&f, &dir.path().join(codec), &["--pred", "y_hat"]);
+        assert_eq!(results(v), results(reference.clone()), "codec {codec}");
+    }
+    let f = dir.path().join("s.parquet");
+    let v = run(
+        &f,
+        &dir.path().join("small-batches"),
+        &["--pred", "y_hat", "--batch-rows", "77"],
+    );
+    assert_eq!(results(v), results(reference));
+}
+
+#[test]
+fn counts_equal_group_confusion_computed_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = demo(dir.path(), "d.csv", "4000", &[]);
+    let v = run(&csv, &dir.path().join("o"), &["--pred", "y_hat"]);
+    // Read the same file in memory and count with fair-metrics directly.
+    let mut rdr = csv::Reader::from_path(&csv).unwrap();
+    let (mut y, mut p, mut race, mut both) = (vec![], vec![], vec![], vec![]);
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        y.push(rec[0].parse::<usize>().unwrap());
+        p.push(rec[1].parse::<usize>().unwrap());
+        race.push(rec[3].to_string());
+        both.push(format!("{} & {}", &rec[3], &rec[4]));
+    }
+    for (slice_index, labels) in [(0, &race), (2, &both)] {
+        let gc = GroupConfusion::new(&y, &p, &Groups::from_labels(labels), None).unwrap();
+        let slice = &v["audits"][0]["slices"][slice_index];
+        let groups = slice["groups"].as_array().unwrap();
+        assert_eq!(groups.len(), gc.n_groups());
+        for (g, (name, c)) in groups.iter().zip(gc.names().iter().zip(gc.by_group())) {
+            assert_eq!(g["group"], name.as_str());
+            for (key, want) in [("tp", c.tp), ("fp", c.fp), ("tn", c.tn), ("fn_", c.fn_)] {
+                assert_eq!(
+                    g["counts"][key].as_f64().unwrap().to_bits(),
+                    want.to_bits(),
+                    "{name} {key}"
+                );
+            }
+            let sel = g["rates"]["selection_rate"]["value"].as_f64().unwrap();
+            assert!((sel - c.selection_rate().unwrap()).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn thresholds_equal_the_prediction_column_they_generated() {
+    // demo-data writes y_hat = (p >= 0.5), so threshold 0.5 must give the same counts.
+    let dir = tempfile::tempdir().unwrap();
+    let f = demo(dir.path(), "d.parquet", "3000", &[]);
+    let pred = run(&f, &dir.path().join("a"), &["--pred", "y_hat"]);
+    let thr = run(&f, &dir.path().join("b"), &["--threshold", "0.5,0.7"]);
+    assert_eq!(thr["audits"].as_array().unwrap().len(), 2);
+    assert_eq!(thr["audits"][0]["threshold"], 0.5);
+    assert_eq!(pred["audits"][0]["slices"], thr["audits"][0]["slices"]);
+    assert_ne!(thr["audits"][0]["slices"], thr["audits"][1]["slices"]);
+}
+
+#[test]
+fn json_validates_and_reports_are_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = demo(dir.path(), "d.parquet", "3000", &[]);
+    let out = dir.path().join("r");
+    let v = run(
+        &f,
+        &out,
+        &["--pred", "y_hat", "--weight", "w", "--interval", "0.05,0.3"],
+    );
+    let check = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    // The validator is not a rubber stamp: a report missing a field fails.
+    let mut broken = v.clone();
+    broken["input"].as_object_mut().unwrap().remove("rows");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, broken.to_string()).unwrap();
+    let r = fairkit(&["validate-report", bad.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("missing property 'rows'"), "{}", r.stderr);
+
+    assert_eq!(v["schema"], "fairkit-audit");
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["input"]["rows"], 3000);
+    let slices: Vec<&str> = v["audits"][0]["slices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["slice"].as_str().unwrap())
+        .collect();
+    assert_eq!(slices, ["race", "sex", "race & sex"]);
+    // The generator builds in a real selection-rate gap by race; the audit must find it.
+    let dp = &v["audits"][0]["slices"][0]["gaps"][0];
+    assert_eq!(dp["key"], "dp_difference");
+    assert!(dp["value"].as_f64().unwrap() > 0.1);
+    assert!(dp["p_value"].as_f64().unwrap() < 0.05);
+    assert!(
+        v["summary"][0]
+            .as_str()
+            .unwrap()
+            .contains("demographic parity difference")
+    );
+    for key in [
+        "ks_dp",
+        "ks_eo",
+        "psp",
+        "auc_difference",
+        "dp_difference",
+        "eo_difference",
+    ] {
+        assert!(v["headline"][key]["value"].is_number(), "headline {key}");
+    }
+
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains("ROC curves by race") && html.contains("KS ="));
+    assert!(!html.contains("<script") && !html.contains("src=\"http"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let links: Vec<&str> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("!["))
+        .filter_map(|l| l.rsplit_once("]("))
+        .map(|(_, f)| f.trim_end_matches(')'))
+        .collect();
+    assert!(links.len() >= 12, "{} figures", links.len());
+    for l in links {
+        assert!(
+            out.join(l.replace("%20", " ")).is_file(),
+            "figure {l} missing"
+        );
+    }
+}
+
+#[test]
+fn fail_if_sets_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = demo(dir.path(), "d.parquet", "2000", &[]);
+    let base = [
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "race",
+        "--quiet",
+        "--format",
+        "json",
+        "--resamples",
+        "100",
+    ];
+    let with = |expr: &str, out: &str| {
+        let o = dir.path().join(out);
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(["--out", o.to_str().unwrap(), "--fail-if", expr]);
+        let r = fairkit(&a);
+        (r.code, o)
+    };
+    let (code, o) = with("dp_difference>0.05", "fail");
+    assert_eq!(code, 1);
+    assert_eq!(report(&o)["fail_if"][0]["failed"], true);
+    let (code, o) = with("dp_difference>0.99 or dp_ratio<0.01", "pass");
+    assert_eq!(code, 0);
+    assert_eq!(report(&o)["fail_if"][0]["failed"], false);
+    assert!(
+        !o.join("report.html").exists(),
+        "--format json writes only the JSON"
+    );
+}
+
+#[test]
+fn help_explains_every_flag_with_an_example() {
+    let r = fairkit(&["audit", "--help"]);
+    assert_eq!(r.code, 0);
+    for flag in [
+        "--label",
+        "--pred",
+        "--score",
+        "--sensitive",
+        "--weight",
+        "--pos-label",
+        "--neg-label",
+        "--threshold",
+        "--interval",
+        "--confidence",
+        "--ci-method",
+        "--resamples",
+        "--seed",
+        "--out",
+        "--format",
+        "--fail-if",
+        "--groups",
+        "--delimiter",
+        "--input-format",
+        "--batch-rows",
+        "--memory-budget",
+        "--quiet",
+    ] {
+        assert!(r.stdout.contains(flag), "help lacks {flag}");
+    }
+    // Every flag but --quiet (and --help) carries an "Example:" line.
+    assert!(r.stdout.matches("Example:").count() >= 21, "{}", r.stdout);
+    assert!(r.stdout.contains("Exit codes"));
+}

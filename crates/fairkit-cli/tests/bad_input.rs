@@ -1,0 +1,299 @@
+//! Every bad input of issue 13 gets exit code 2 and a message naming the file, row and column
+//! (never a panic).
+
+mod common;
+
+use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema};
+use common::{GOOD_CSV, audit, fairkit, write};
+use parquet::arrow::ArrowWriter;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Runs the audit with a prediction column and asserts exit 2 with every `needles` in stderr.
+fn rejects(file: &Path, extra: &[&str], needles: &[&str]) {
+    let out = file.parent().unwrap().join("out");
+    let mut flags = vec!["--pred", "y_hat"];
+    flags.extend_from_slice(extra);
+    let r = audit(file, &out, &flags);
+    assert_eq!(
+        r.code, 2,
+        "expected exit 2, got {}; stderr: {}",
+        r.code, r.stderr
+    );
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    for n in needles {
+        assert!(r.stderr.contains(n), "stderr lacks {n:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn a_good_file_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "good.csv", GOOD_CSV);
+    let r = audit(
+        &f,
+        &dir.path().join("out"),
+        &["--pred", "y_hat", "--score", "p"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+#[test]
+fn missing_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.csv", GOOD_CSV);
+    rejects(
+        &f,
+        &["--score", "prob"],
+        &["a.csv", "'prob'", "--score", "y, y_hat, p, sex, w"],
+    );
+}
+
+#[test]
+fn non_numeric_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("0.6,f", "high,f"));
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["a.csv", "row 2 (line 3)", "column 'p'", "'high'"],
+    );
+}
+
+#[test]
+fn nan_and_infinite_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.csv", &GOOD_CSV.replace("0.3,m", "NaN,m"));
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["row 6", "column 'p'", "NaN", "finite"],
+    );
+    let f = write(dir.path(), "b.csv", &GOOD_CSV.replace("0.3,m", "-inf,m"));
+    rejects(&f, &["--score", "p"], &["b.csv", "row 6", "inf", "finite"]);
+}
+
+#[test]
+fn label_outside_the_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &GOOD_CSV.replace("1,1,0.8,m", "2,1,0.8,m"),
+    );
+    rejects(
+        &f,
+        &[],
+        &["a.csv", "row 5", "column 'y'", "'2'", "--pos-label"],
+    );
+    // A declared pair rejects a value that would otherwise have become the negative label.
+    let f = write(dir.path(), "b.csv", GOOD_CSV);
+    rejects(
+        &f,
+        &["--neg-label", "-1"],
+        &["row 2 (line 3)", "column 'y'", "'0'"],
+    );
+}
+
+#[test]
+fn empty_file_and_header_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "empty.csv", "");
+    rejects(&f, &[], &["empty.csv", "empty"]);
+    let f = write(dir.path(), "header.csv", "y,y_hat,p,sex,w\n");
+    rejects(&f, &[], &["header.csv", "no data rows"]);
+    let f = write(dir.path(), "empty.parquet", "");
+    rejects(&f, &[], &["empty.parquet", "empty"]);
+}
+
+#[test]
+fn ragged_csv_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &GOOD_CSV.replace("0,0,0.1,f,1.0", "0,0,0.1,f"),
+    );
+    rejects(
+        &f,
+        &[],
+        &["a.csv", "row 4 (line 5)", "4 fields", "header has 5"],
+    );
+}
+
+#[test]
+fn quoted_fields_and_other_delimiters_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = GOOD_CSV.replace(',', ";").replace(";f;", ";\"f; x\";");
+    let f = write(dir.path(), "semi.csv", &text);
+    let out = dir.path().join("out");
+    let r = audit(&f, &out, &["--pred", "y_hat", "--delimiter", ";"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let groups = &common::report(&out)["audits"][0]["slices"][0]["groups"];
+    assert_eq!(groups[0]["group"], "f; x");
+    // The wrong delimiter: every row has one field, so the columns are missing.
+    rejects(&f, &[], &["semi.csv", "column 'y'"]);
+}
+
+#[test]
+fn declared_group_with_no_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.csv", GOOD_CSV);
+    rejects(
+        &f,
+        &["--groups", "sex=f,m,x"],
+        &["a.csv", "group 'x'", "column 'sex'"],
+    );
+}
+
+#[test]
+fn missing_values_and_negative_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &GOOD_CSV.replace("0.2,m,1.0", "0.2,,1.0"),
+    );
+    rejects(&f, &[], &["row 8", "column 'sex'", "missing"]);
+    let f = write(
+        dir.path(),
+        "b.csv",
+        &GOOD_CSV.replace("0.2,m,1.0", "0.2,m,-1"),
+    );
+    rejects(&f, &["--weight", "w"], &["row 8", "column 'w'", "negative"]);
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.csv", GOOD_CSV);
+    rejects(&f, &["--confidence", "1.5"], &["--confidence"]);
+    rejects(
+        &f,
+        &["--fail-if", "dp_diff>0.1"],
+        &["unknown key 'dp_diff'"],
+    );
+    rejects(&f, &["--fail-if", "ks_dp>0.1"], &["ks_dp", "--score"]);
+    rejects(
+        &f,
+        &["--score", "p", "--interval", "0.5,0.2"],
+        &["--interval"],
+    );
+    rejects(&f, &["--memory-budget", "lots"], &["--memory-budget"]);
+    rejects(
+        &f,
+        &["--score", "p", "--memory-budget", "100B"],
+        &["--memory-budget", "spilling"],
+    );
+    // Neither a prediction column nor thresholds.
+    let r = audit(&f, &dir.path().join("o"), &[]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--threshold"), "{}", r.stderr);
+    // clap's own usage errors also exit 2.
+    assert_eq!(fairkit(&["audit", "x.csv"]).code, 2);
+}
+
+fn write_parquet(path: &Path, score: ArrayRef) {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("y", DataType::Int64, false),
+        Field::new("y_hat", DataType::Int64, false),
+        Field::new("p", score.data_type().clone(), true),
+        Field::new("sex", DataType::Utf8, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from(vec![1, 0, 1, 0])),
+            Arc::new(Int64Array::from(vec![1, 0, 0, 0])),
+            score,
+            Arc::new(StringArray::from(vec!["f", "f", "m", "m"])),
+        ],
+    )
+    .unwrap();
+    let mut w = ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}
+
+#[test]
+fn parquet_column_of_the_wrong_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("t.parquet");
+    write_parquet(&f, Arc::new(StringArray::from(vec!["a", "b", "c", "d"])));
+    rejects(
+        &f,
+        &["--score", "p"],
+        &[
+            "t.parquet",
+            "column 'p'",
+            "Utf8",
+            "integer or floating-point",
+        ],
+    );
+}
+
+#[test]
+fn parquet_null_and_nan_scores_name_the_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("n.parquet");
+    write_parquet(
+        &f,
+        Arc::new(Float64Array::from(vec![
+            Some(0.1),
+            None,
+            Some(0.3),
+            Some(0.4),
+        ])),
+    );
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["n.parquet", "row 2", "column 'p'", "missing"],
+    );
+    write_parquet(
+        &f,
+        Arc::new(Float64Array::from(vec![0.1, 0.2, f64::NAN, 0.4])),
+    );
+    rejects(
+        &f,
+        &["--score", "p"],
+        &["n.parquet", "row 3", "column 'p'", "NaN"],
+    );
+}
+
+#[test]
+fn truncated_and_malformed_parquet() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("demo.parquet");
+    let r = fairkit(&[
+        "demo-data",
+        "--rows",
+        "5000",
+        "--out",
+        f.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let bytes = std::fs::read(&f).unwrap();
+    let cut = dir.path().join("cut.parquet");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    rejects(&cut, &["--sensitive", "race"], &["cut.parquet", "Parquet"]);
+    let junk = write(
+        dir.path(),
+        "junk.parquet",
+        "this is not parquet at all, just text",
+    );
+    rejects(&junk, &[], &["junk.parquet", "Parquet"]);
+    // A file whose footer is intact but whose pages are overwritten: an error, not a panic.
+    let mut broken = bytes.clone();
+    for b in broken.iter_mut().skip(64).take(bytes.len() / 3) {
+        *b = 0xA5;
+    }
+    let bad = dir.path().join("pages.parquet");
+    std::fs::write(&bad, &broken).unwrap();
+    let out = dir.path().join("o");
+    let r = audit(&bad, &out, &["--pred", "y_hat", "--sensitive", "race"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+}
