@@ -121,18 +121,6 @@ fn roc(rows: &Rows) -> (Vec<(f64, f64)>, Option<f64>) {
     (pts, Some(auc))
 }
 
-fn file_stem(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
-}
-
 impl ChartData {
     /// Draws the ROC and CCDF charts of one slice.
     ///
@@ -176,7 +164,7 @@ impl ChartData {
                 statistic: d,
             })
         });
-        let stem = file_stem(slice);
+        let stem = crate::report::stem(slice);
         match roc_curves(&format!("ROC curves by {slice}"), &rocs) {
             Ok(svg) => self.figures.push(Figure {
                 slice: slice.into(),

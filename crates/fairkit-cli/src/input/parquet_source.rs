@@ -125,25 +125,29 @@ macro_rules! primitive_cells {
     }};
 }
 
+/// `f(row, cell)` for every row of a boolean or string array (any offset width or view
+/// layout), each value wrapped in the `Cell` variant named.
+macro_rules! value_cells {
+    ($a:expr, $variant:ident, $f:ident) => {{
+        let a = $a;
+        for i in 0..a.len() {
+            let cell = if a.is_null(i) {
+                Cell::Null
+            } else {
+                Cell::$variant(a.value(i))
+            };
+            $f(i, cell)?;
+        }
+    }};
+}
+
 /// Calls `f(row_in_batch, cell)` for every row of `arr` (a type accepted by some [`Role`]).
 fn for_each_cell<'a>(
     arr: &'a dyn Array,
     f: &mut dyn FnMut(usize, Cell<'a>) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
     match arr.data_type() {
-        DataType::Boolean => {
-            let a = arr.as_boolean();
-            for i in 0..a.len() {
-                f(
-                    i,
-                    if a.is_null(i) {
-                        Cell::Null
-                    } else {
-                        Cell::Bool(a.value(i))
-                    },
-                )?;
-            }
-        }
+        DataType::Boolean => value_cells!(arr.as_boolean(), Bool, f),
         DataType::Int8 => primitive_cells!(arr, Int8Type, Int, i64, f),
         DataType::Int16 => primitive_cells!(arr, Int16Type, Int, i64, f),
         DataType::Int32 => primitive_cells!(arr, Int32Type, Int, i64, f),
@@ -154,45 +158,9 @@ fn for_each_cell<'a>(
         DataType::UInt64 => primitive_cells!(arr, UInt64Type, UInt, u64, f),
         DataType::Float32 => primitive_cells!(arr, Float32Type, Float, f64, f),
         DataType::Float64 => primitive_cells!(arr, Float64Type, Float, f64, f),
-        DataType::Utf8 => {
-            let a = arr.as_string::<i32>();
-            for i in 0..a.len() {
-                f(
-                    i,
-                    if a.is_null(i) {
-                        Cell::Null
-                    } else {
-                        Cell::Str(a.value(i))
-                    },
-                )?;
-            }
-        }
-        DataType::LargeUtf8 => {
-            let a = arr.as_string::<i64>();
-            for i in 0..a.len() {
-                f(
-                    i,
-                    if a.is_null(i) {
-                        Cell::Null
-                    } else {
-                        Cell::Str(a.value(i))
-                    },
-                )?;
-            }
-        }
-        DataType::Utf8View => {
-            let a = arr.as_string_view();
-            for i in 0..a.len() {
-                f(
-                    i,
-                    if a.is_null(i) {
-                        Cell::Null
-                    } else {
-                        Cell::Str(a.value(i))
-                    },
-                )?;
-            }
-        }
+        DataType::Utf8 => value_cells!(arr.as_string::<i32>(), Str, f),
+        DataType::LargeUtf8 => value_cells!(arr.as_string::<i64>(), Str, f),
+        DataType::Utf8View => value_cells!(arr.as_string_view(), Str, f),
         DataType::Dictionary(_, _) => {
             let d = arr
                 .as_any_dictionary_opt()

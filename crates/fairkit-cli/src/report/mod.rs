@@ -48,7 +48,8 @@ fn f4(v: f64) -> String {
     fmt4(Some(v))
 }
 
-fn stem(s: &str) -> String {
+/// A file-name-safe form of a slice name or threshold (lower-case ASCII alphanumerics, `-`).
+pub(crate) fn stem(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
