@@ -9,12 +9,11 @@ import numpy as np
 
 from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
-from fairkit.estimators._fair_projection import _factorize_labels
+from fairkit.estimators._binary import binary_fit_inputs
 from fairkit.estimators._groups import GroupIndex
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
-    from sklearn.utils.multiclass import check_classification_targets, type_of_target
     from sklearn.utils.validation import check_is_fitted, validate_data
 except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
     raise ImportError("fairkit.estimators needs scikit-learn: pip install scikit-learn") from e
@@ -82,22 +81,7 @@ class FairSVM(ClassifierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
         """Fits on ``(X, y)``; ``sensitive_features`` must have exactly two groups."""
-        if sensitive_features is None:
-            raise FairkitError(
-                "sensitive_features is missing: FairSVM.fit needs one group label per row "
-                "(sensitive_features=..., exactly two groups)"
-            )
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=False)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise FairkitError(
-                "Only binary classification is supported. The type of the target is "
-                f"{y_type}: FairSVM needs exactly two classes"
-            )
-        classes, codes = _factorize_labels(y)
-        if len(classes) != 2:
-            raise FairkitError(f"y has {len(classes)} class(es): FairSVM needs exactly two classes")
+        X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
         if len(index.labels) != 2:
             raise FairkitError(

@@ -9,12 +9,11 @@ import numpy as np
 
 from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
-from fairkit.estimators._fair_projection import _factorize_labels
+from fairkit.estimators._binary import binary_fit_inputs
 from fairkit.estimators._groups import GroupIndex
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
-    from sklearn.utils.multiclass import check_classification_targets, type_of_target
     from sklearn.utils.validation import check_is_fitted, validate_data
 except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
     raise ImportError("fairkit.estimators needs scikit-learn: pip install scikit-learn") from e
@@ -85,24 +84,7 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
         """Trains on ``(X, y)`` with one group label per row in ``sensitive_features``."""
-        if sensitive_features is None:
-            raise FairkitError(
-                "sensitive_features is missing: PartialParityClassifier.fit needs one group "
-                "label per row (sensitive_features=...)"
-            )
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=False)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise FairkitError(
-                "Only binary classification is supported. The type of the target is "
-                f"{y_type}: PartialParityClassifier needs exactly two classes"
-            )
-        classes, codes = _factorize_labels(y)
-        if len(classes) != 2:
-            raise FairkitError(
-                f"y has {len(classes)} class(es): PartialParityClassifier needs exactly two classes"
-            )
+        X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         try:
             lo, hi = (float(v) for v in self.interval)
         except (TypeError, ValueError) as e:
