@@ -124,6 +124,39 @@ def _fast_binary(arr: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def is_default_pos_label(pos_label: Any) -> bool:
+    """True for fairlearn's default positive label (None, or a number equal to 1)."""
+    return pos_label is None or (isinstance(pos_label, numbers.Number) and pos_label == 1)
+
+
+def one_pass_labels(arr: np.ndarray) -> np.ndarray | None:
+    """``arr`` as the core's one-pass counting can take it (contiguous ``int64`` or ``bool``,
+    checked for 0/1 while counting), or None."""
+    if arr.dtype == np.int64 or arr.dtype == np.bool_:
+        return np.ascontiguousarray(arr)
+    return None
+
+
+def one_pass_ids(sensitive_features: Any, n: int) -> tuple[str, np.ndarray] | None:
+    """The name and contiguous ``int64`` values of a single integer sensitive feature (a numpy
+    array or a pandas Series; not bool, not categorical), which the core may use directly as
+    group codes; None for anything else (the general encoding path applies)."""
+    if isinstance(sensitive_features, np.ndarray):
+        if sensitive_features.ndim != 1:
+            return None
+    elif pd is None or not isinstance(sensitive_features, pd.Series):
+        return None
+    columns = _feature_columns(sensitive_features)
+    if len(columns) != 1:
+        return None
+    name, column = columns[0]
+    arr = as_1d(column, f"sensitive feature {name!r}")
+    if arr.dtype != np.int64:
+        return None
+    check_length(arr, n, f"sensitive feature {name!r}")
+    return name, np.ascontiguousarray(arr)
+
+
 def _describe(values: np.ndarray) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
@@ -153,7 +186,7 @@ def binary_labels(
     check_length(yp, len(yt), "y_pred")
     if len(yt) == 0:
         raise FairkitError("y_true is empty: at least one row is needed")
-    if pos_label is None or (isinstance(pos_label, numbers.Number) and pos_label == 1):
+    if is_default_pos_label(pos_label):
         ft, fp = _fast_binary(yt), _fast_binary(yp)
         if ft is not None and fp is not None:
             return ft, fp
@@ -208,7 +241,7 @@ class GroupEncoding:
     group order); ``levels`` are those values per feature, ``feature_names`` fairlearn's names.
     """
 
-    codes: np.ndarray
+    codes: np.ndarray | None  # None when the core counted straight from the raw ids
     n_groups: int
     feature_names: list[str]
     levels: list[np.ndarray]

@@ -75,9 +75,17 @@ def audits(draw, max_rows=60, max_features=3):
     features = {}
     for f in range(n_features):
         k = draw(st.integers(1, 5))
-        kind = draw(st.sampled_from(["int", "str"]))
+        kind = draw(st.sampled_from(["int", "str", "ids"]))
         codes = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
-        features[f"sf{f}"] = [c * 3 - 2 if kind == "int" else "abcde"[c] * (c + 1) for c in codes]
+        if kind == "ids":
+            # A numpy int64 column of non-negative ids, sparse, sometimes past the core's
+            # one-pass id range (1024): covers the one-pass counting path and its fallback.
+            step = draw(st.sampled_from([1, 7, 255, 300]))
+            features[f"sf{f}"] = np.array(codes, dtype=np.int64) * step
+        else:
+            features[f"sf{f}"] = [
+                c * 3 - 2 if kind == "int" else "abcde"[c] * (c + 1) for c in codes
+            ]
     weighted = draw(st.booleans())
     w = None
     if weighted:
@@ -89,7 +97,11 @@ def audits(draw, max_rows=60, max_features=3):
 
 def _sf(features, as_frame):
     if len(features) == 1 and not as_frame:
-        return next(iter(features.values()))
+        column = next(iter(features.values()))
+        if isinstance(column, np.ndarray) and len(column) == 1:
+            # fairlearn squeezes a one-row array to 0-d and then rejects it.
+            return column.tolist()
+        return column
     return pd.DataFrame(features)
 
 
@@ -279,3 +291,50 @@ def test_zero_copy_fast_path_equals_general_path(n_groups):
     b = fk.MetricFrame(metrics=fk.true_positive_rate, y_true=s[yt], y_pred=s[yp],
                        sensitive_features=sf, pos_label="y")
     assert a.by_group.to_numpy().tobytes() == b.by_group.to_numpy().tobytes()
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        np.array([0, 5, 5, 1023, 0, 1023], dtype=np.int64),  # one-pass path, sparse ids
+        np.array([0, 5, 5, 1024, 0, 1024], dtype=np.int64),  # past the id range: general path
+        np.array([-1, 5, 5, 3, -1, 3], dtype=np.int64),  # negative: general path
+    ],
+)
+@pytest.mark.parametrize("labels", ["01", "bool", "pm1"])
+def test_one_pass_ids_equal_general_path(ids, labels):
+    """Integer ids counted in one pass give fairlearn's numbers and the string path's bits."""
+    yt = np.array([1, 0, 1, 1, 0, 1], dtype=np.int64)
+    yp = np.array([1, 1, 0, 1, 0, 0], dtype=np.int64)
+    if labels == "bool":
+        yt, yp = yt.astype(bool), yp.astype(bool)
+    elif labels == "pm1":
+        yt, yp = 2 * yt - 1, 2 * yp - 1
+    w = np.array([1.0, 0.5, 2.0, 0.0, 3.0, 1.5])
+    metrics = {"tpr": fk.true_positive_rate, "sr": fk.selection_rate}
+    ours = fk.MetricFrame(metrics=metrics, y_true=yt, y_pred=yp, sensitive_features=ids,
+                          sample_params={"tpr": {"sample_weight": w}})
+    # A list is encoded by the general path (object values, factorized).
+    general = fk.MetricFrame(metrics=metrics, y_true=yt, y_pred=yp,
+                             sensitive_features=ids.tolist(),
+                             sample_params={"tpr": {"sample_weight": w}})
+    theirs = _quiet(fl.MetricFrame, metrics={"tpr": fl.true_positive_rate, "sr": fl.selection_rate},
+                    y_true=yt, y_pred=yp, sensitive_features=ids,
+                    sample_params={"tpr": {"sample_weight": w}})
+    assert list(ours.by_group.index) == sorted(set(ids.tolist()))
+    assert ours.by_group.to_numpy().tobytes() == general.by_group.to_numpy().tobytes()
+    for col in metrics:
+        assert_same_series(ours.by_group[col], theirs.by_group[col], col)
+    assert same(float(ours.difference()["tpr"]), float(theirs.difference()["tpr"]))
+
+
+def test_one_pass_ids_report_bad_rows_like_the_general_path():
+    """A label outside the pair or a weight problem is reported as on the general path."""
+    ids = np.array([0, 1, 1, 0], dtype=np.int64)
+    with pytest.raises(ValueError, match="distinct values"):
+        fk.MetricFrame(metrics=fk.true_positive_rate, y_true=np.array([0, 1, 2, 1]),
+                       y_pred=np.array([0, 1, 1, 1]), sensitive_features=ids)
+    with pytest.raises(ValueError, match="row 2"):
+        fk.MetricFrame(metrics=fk.true_positive_rate, y_true=np.array([0, 1, 1, 1]),
+                       y_pred=np.array([0, 1, 1, 1]), sensitive_features=ids,
+                       sample_params={"sample_weight": np.array([1.0, 1.0, np.nan, 1.0])})

@@ -248,13 +248,7 @@ impl GroupConfusion {
         check_nonempty("labels", n)?;
         check_len("predictions", n, y_pred.len())?;
         check_len("groups", n, codes.len())?;
-        if let Some(row) = codes.iter().position(|&c| c >= n_groups) {
-            return Err(MetricError::InvalidParameter {
-                name: "group code",
-                value: format!("{} at row {row}", codes[row]),
-                expected: "a group code below the number of declared groups",
-            });
-        }
+        // The code bound check happens inside the counting pass (one read of the rows).
         let cells = count_cells(y_true, y_pred, codes, n_groups, weights)?;
         counts_from_cells(&cells, |g| g.to_string())
     }
@@ -393,13 +387,28 @@ fn accumulate<W: RowWeight>(
     let mut cells = vec![[0.0_f64; 4]; n_groups];
     for (i, ((&t, &p), &g)) in y_true.iter().zip(y_pred).zip(codes).enumerate() {
         let w = weights.at(i);
-        // One branch for all three checks keeps the loop tight; the cold path says which failed.
+        // One branch for the label and weight checks keeps the loop tight; the cold path says
+        // which failed. The group code is checked by the same indexing that counts the row.
         if (t | p) > 1 || !weight_ok(w) {
             return Err(row_error(i, t, p, w));
         }
-        cells[g][2 * t + p] += w;
+        match cells.get_mut(g) {
+            Some(cell) => cell[2 * t + p] += w,
+            None => return Err(code_error(i, g)),
+        }
     }
     Ok(cells)
+}
+
+/// A group code at or above the number of declared groups (only reachable through
+/// [`GroupConfusion::count_codes`]: a [`Groups`] never holds one).
+#[cold]
+fn code_error(row: usize, code: usize) -> MetricError {
+    MetricError::InvalidParameter {
+        name: "group code",
+        value: format!("{code} at row {row}"),
+        expected: "a group code below the number of declared groups",
+    }
 }
 
 #[cold]

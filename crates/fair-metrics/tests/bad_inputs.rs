@@ -714,3 +714,32 @@ fn error_messages_say_what_to_fix() {
     let data: MetricError = fair_data::DataError::Empty { what: "x" }.into();
     assert!(matches!(data, MetricError::Data(_)));
 }
+
+#[test]
+fn count_codes_rejects_a_code_past_the_declared_groups_naming_the_row() {
+    // The bound check is fused into the counting pass: the row is still named.
+    let err = GroupConfusion::count_codes(&[0, 1, 1], &[0, 1, 0], &[0, 1, 3], 3, None)
+        .expect_err("code 3 of 3 groups");
+    assert!(
+        matches!(&err, MetricError::InvalidParameter { name: "group code", value, .. } if value == "3 at row 2"),
+        "{err}"
+    );
+    // A bad label earlier in the rows is reported first, with its own row.
+    let err = GroupConfusion::count_codes(&[0, 2, 1], &[0, 1, 0], &[0, 1, 3], 3, None)
+        .expect_err("label 2");
+    assert!(
+        matches!(
+            err,
+            MetricError::LabelOutOfRange {
+                row: 1,
+                label: 2,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // Weighted rows take the same path.
+    let err = GroupConfusion::count_codes(&[0, 1], &[0, 1], &[5, 0], 2, Some(&[1.0, 1.0]))
+        .expect_err("code 5 of 2 groups");
+    assert!(err.to_string().contains("5 at row 0"), "{err}");
+}

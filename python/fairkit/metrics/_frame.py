@@ -120,10 +120,15 @@ class MetricFrame:
         n = len(yt_raw)
         if n == 0:
             raise FairkitError("y_true is empty: at least one row is needed")
+        only_selection = all(r == "selection_rate" for r in rates.values())
+        self._names = list(rates)
+        if self._count_in_one_pass(
+            yt_raw, yp_raw, sensitive_features, n, rates, weights_of, pos_label, only_selection
+        ):
+            return
         self._groups = v.encode_groups(sensitive_features, n)
         names = self._groups.group_names()
 
-        only_selection = all(r == "selection_rate" for r in rates.values())
         if only_selection:
             # fairlearn's selection_rate ignores y_true and compares y_pred with pos_label (1).
             yp = v.selected(yp_raw, 1 if pos_label is None else pos_label)
@@ -141,7 +146,40 @@ class MetricFrame:
                 w = v.weights(w_obj, n)
                 counts[key] = _core.group_rates(yt, yp, self._groups.codes, names, w)
             self._summaries[name] = counts[key].summary(rate)
-        self._names = list(rates)
+
+    def _count_in_one_pass(
+        self, yt_raw, yp_raw, sensitive_features, n, rates, weights_of, pos_label, only_selection
+    ) -> bool:
+        """The common case in one read of the rows: 0/1 ``int64``/``bool`` labels and one
+        integer sensitive feature of small non-negative ids. The core checks the labels and ids
+        while it counts and declines (False: take the general path, which re-encodes or reports
+        the bad row) when they do not fit. Same results as the general path, without its
+        factorization and label passes."""
+        if not v.is_default_pos_label(pos_label):
+            return False
+        ids = v.one_pass_ids(sensitive_features, n)
+        yp = v.one_pass_labels(yp_raw)
+        yt = yp if only_selection else v.one_pass_labels(yt_raw)
+        if ids is None or yt is None or yp is None:
+            return False
+        feature, values = ids
+        counts: dict[int, Any] = {}
+        summaries: dict[str, dict] = {}
+        for name, rate in rates.items():
+            w_obj = weights_of[name]
+            key = id(w_obj)
+            if key not in counts:
+                counted = _core.group_rates_ids(yt, yp, values, v.weights(w_obj, n))
+                if counted is None:
+                    return False
+                counts[key] = counted
+            summaries[name] = counts[key][1].summary(rate)
+        uniques = next(iter(counts.values()))[0]
+        self._groups = v.GroupEncoding(
+            codes=None, n_groups=len(uniques), feature_names=[feature], levels=[uniques]
+        )
+        self._summaries = summaries
+        return True
 
     @staticmethod
     def _weights_per_metric(named: dict, sample_params: dict | None) -> dict[str, Any]:

@@ -19,7 +19,9 @@ mod scores;
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_data::Groups;
-use fair_metrics::{GroupConfusion, GroupSummary, MetricError, Rate, ZeroDivision};
+use fair_metrics::{
+    ConfusionCounts, GroupConfusion, GroupSummary, MetricError, Rate, ZeroDivision,
+};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -28,6 +30,7 @@ use pyo3::types::PyDict;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GroupRates>()?;
     m.add_function(wrap_pyfunction!(group_rates, m)?)?;
+    m.add_function(wrap_pyfunction!(group_rates_ids, m)?)?;
     m.add_function(wrap_pyfunction!(is_zero_one, m)?)?;
     m.add_function(wrap_pyfunction!(factorize_int, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate_pair, m)?)?;
@@ -175,6 +178,28 @@ fn group_rates(
         .map_err(to_py_err)
 }
 
+/// Counts `y_true` against `y_pred` per value of `ids` in one pass, when the values are small
+/// non-negative integers and the labels 0/1; `None` otherwise (see
+/// [`GroupRates::build_from_ids`]). Returns the ids that occur (sorted) and the counts.
+#[pyfunction]
+#[pyo3(signature = (y_true, y_pred, ids, sample_weight=None))]
+fn group_rates_ids<'py>(
+    py: Python<'py>,
+    y_true: BinaryArray<'_>,
+    y_pred: BinaryArray<'_>,
+    ids: PyReadonlyArray1<'_, i64>,
+    sample_weight: Option<PyReadonlyArray1<'_, f64>>,
+) -> PyResult<Option<(Int64Array<'py>, GroupRates)>> {
+    let yt = y_true.slice("y_true")?;
+    let yp = y_pred.slice("y_pred")?;
+    let w = weights_slice(&sample_weight)?;
+    let ids = contiguous(ids.as_slice(), "sensitive feature")?;
+    let built = py
+        .detach(|| GroupRates::build_from_ids(&yt.to_usize(), &yp.to_usize(), ids, w))
+        .map_err(to_py_err)?;
+    Ok(built.map(|(uniques, rates)| (uniques.into_pyarray(py), rates)))
+}
+
 impl GroupRates {
     /// Builds the counts; see [`group_rates`].
     pub fn build(
@@ -200,16 +225,61 @@ impl GroupRates {
             }
         };
         let counts = GroupConfusion::count_codes(y_true, y_pred, codes, n_declared, weights)?;
-        // Combinations of several features that never occur have no rows: drop them for the
-        // crate, keep them as NaN rows for the caller. A group with rows but zero weight is
-        // still an error (from `from_counts`). Unweighted, a zero total means no rows.
-        let has_rows: Vec<bool> = if weights.is_none() {
-            counts.iter().map(|c| c.total() > 0.0).collect()
-        } else {
-            let mut seen = vec![false; n_declared];
-            codes.iter().for_each(|&c| seen[c] = true);
-            seen
+        let has_rows = groups_with_rows(&counts, codes, weights.is_some());
+        Self::keep_groups_with_rows(counts, &has_rows, names)
+    }
+
+    /// The counts of one pass over rows whose single sensitive feature holds small
+    /// non-negative integers (`0 <= id < 1024`, the common "group id" column), used directly as
+    /// codes: no factorization pass and no label pre-check, so the rows are read once. Groups
+    /// are the ids that occur, in increasing order (fairlearn's sorted group order); they are
+    /// returned with the counts.
+    ///
+    /// `Ok(None)` when this shortcut does not apply — a label or prediction outside 0/1, or an
+    /// id outside the range — so the caller takes the general path (which re-encodes labels
+    /// such as {-1, 1} or reports the bad row). Other errors (weights) are returned as such.
+    pub fn build_from_ids(
+        y_true: &[usize],
+        y_pred: &[usize],
+        ids: &[i64],
+        weights: Option<&[f64]>,
+    ) -> Result<Option<(Vec<i64>, Self)>, MetricError> {
+        const ID_LIMIT: usize = 1024;
+        let ids = i64_as_usize(ids);
+        let counts = match GroupConfusion::count_codes(y_true, y_pred, &ids, ID_LIMIT, weights) {
+            Ok(counts) => counts,
+            Err(
+                MetricError::LabelOutOfRange { .. }
+                | MetricError::InvalidParameter {
+                    name: "group code", ..
+                },
+            ) => return Ok(None),
+            Err(e) => return Err(e),
         };
+        let has_rows = groups_with_rows(&counts, &ids, weights.is_some());
+        let (mut uniques, mut kept) = (Vec::new(), Vec::new());
+        for (id, c) in counts.into_iter().enumerate() {
+            if has_rows[id] {
+                uniques.push(id as i64);
+                kept.push(c);
+            }
+        }
+        let names = uniques.iter().map(|u| u.to_string()).collect();
+        let all = vec![true; kept.len()];
+        Ok(Some((
+            uniques,
+            Self::keep_groups_with_rows(kept, &all, names)?,
+        )))
+    }
+
+    /// Keeps the groups with rows for the crate; the others stay declared (NaN rows for the
+    /// caller). A group with rows but zero weight is still an error (from `from_counts`).
+    fn keep_groups_with_rows(
+        counts: Vec<ConfusionCounts>,
+        has_rows: &[bool],
+        names: Vec<String>,
+    ) -> Result<Self, MetricError> {
+        let n_declared = names.len();
         let mut slot = vec![None; n_declared];
         let (mut kept_names, mut kept) = (Vec::new(), Vec::new());
         for (g, name) in names.into_iter().enumerate() {
@@ -242,6 +312,19 @@ impl GroupRates {
             ratio,
             ratio_to_overall,
         })
+    }
+}
+
+/// Which groups have rows. Combinations of several features that never occur have none.
+/// Unweighted, a zero total means no rows; weighted, a row of weight 0 still makes its group
+/// present, so the codes are read once more (only then).
+fn groups_with_rows(counts: &[ConfusionCounts], codes: &[usize], weighted: bool) -> Vec<bool> {
+    if weighted {
+        let mut seen = vec![false; counts.len()];
+        codes.iter().for_each(|&c| seen[c] = true);
+        seen
+    } else {
+        counts.iter().map(|c| c.total() > 0.0).collect()
     }
 }
 
