@@ -141,10 +141,14 @@ def one_pass_ids(sensitive_features: Any, n: int) -> tuple[str, np.ndarray] | No
     """The name and contiguous ``int64`` values of a single integer sensitive feature (a numpy
     array or a pandas Series; not bool, not categorical), which the core may use directly as
     group codes; None for anything else (the general encoding path applies)."""
+    # Decide on the dtype first: converting a categorical or string column to numpy only to
+    # find it is not int64 would cost more than the counting itself.
     if isinstance(sensitive_features, np.ndarray):
-        if sensitive_features.ndim != 1:
+        if sensitive_features.ndim != 1 or sensitive_features.dtype != np.int64:
             return None
     elif pd is None or not isinstance(sensitive_features, pd.Series):
+        return None
+    elif sensitive_features.dtype != np.int64:
         return None
     columns = _feature_columns(sensitive_features)
     if len(columns) != 1:

@@ -6,6 +6,7 @@ use crate::params::Common;
 use crate::socp::Accuracy;
 use nalgebra::DVector;
 use std::fmt;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// Relative objective decrease below which the iterations are stationary.
@@ -162,6 +163,11 @@ pub trait Observer {
     fn iteration(&mut self, _info: &IterInfo) {}
     /// Once, with the final report (not called when the fit returns an error).
     fn finish(&mut self, _report: &FitReport) {}
+    /// Asked before every subproblem (the warm start included): [`ControlFlow::Break`] ends the
+    /// fit with [`FairSvmError::Interrupted`] (front ends use it for Ctrl-C or a time budget).
+    fn keep_going(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
 }
 
 /// The no-op observer.
@@ -200,6 +206,14 @@ pub(crate) struct CcpOutcome<S> {
     pub report: FitReport,
 }
 
+/// `Err(Interrupted)` when the observer asks to stop, `iterations` done so far.
+fn stop_if_asked(observer: &mut dyn Observer, iterations: usize) -> Result<()> {
+    match observer.keep_going() {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(FairSvmError::Interrupted { iterations }),
+    }
+}
+
 pub(crate) fn run<P: Subproblems>(
     problem: &P,
     settings: &Common,
@@ -207,6 +221,7 @@ pub(crate) fn run<P: Subproblems>(
     observer: &mut dyn Observer,
 ) -> Result<CcpOutcome<P::State>> {
     let start = Instant::now();
+    stop_if_asked(observer, 0)?;
     let warm = problem
         .solve(None)?
         .map_err(|failure| FairSvmError::Solver {
@@ -233,6 +248,7 @@ pub(crate) fn run<P: Subproblems>(
     if settings.mu > 0.0 {
         status = Status::MaxIterations;
         for k in 1..=settings.max_iter {
+            stop_if_asked(observer, k - 1)?;
             let next = match problem.solve(Some(&current))? {
                 Ok(next) => next,
                 Err(failure) => {

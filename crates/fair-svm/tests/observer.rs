@@ -83,3 +83,66 @@ fn failing_fit_never_finishes() {
     assert!(err.is_err());
     assert!(rec.seen.is_empty() && rec.finished.is_empty());
 }
+
+/// Stops before the subproblem after `allowed` have been solved.
+struct StopAfter {
+    allowed: usize,
+    finished: bool,
+}
+
+impl Observer for StopAfter {
+    fn keep_going(&mut self) -> std::ops::ControlFlow<()> {
+        if self.allowed == 0 {
+            return std::ops::ControlFlow::Break(());
+        }
+        self.allowed -= 1;
+        std::ops::ControlFlow::Continue(())
+    }
+    fn finish(&mut self, _report: &FitReport) {
+        self.finished = true;
+    }
+}
+
+#[test]
+fn keep_going_stops_linear_and_kernel_fits_with_interrupted() {
+    let (x, y, z) = synthetic(4, 5);
+    for allowed in [0, 1, 2] {
+        let mut stop = StopAfter {
+            allowed,
+            finished: false,
+        };
+        let err = SpectralFairSvm::params()
+            .lambda(0.01)
+            .d(0.05)
+            .mu(1.0)
+            .tol(1e-12)
+            .check()
+            .unwrap()
+            .fit_observed(&x, &y, &z, &mut stop)
+            .unwrap_err();
+        // The warm start is subproblem 0, so `allowed` subproblems = `allowed − 1` iterations.
+        assert_eq!(
+            err,
+            fair_svm::FairSvmError::Interrupted {
+                iterations: allowed.saturating_sub(1)
+            }
+        );
+        assert!(!stop.finished, "an interrupted fit never reaches finish");
+    }
+    let (x, y, z) = synthetic(3, 6);
+    let mut stop = StopAfter {
+        allowed: 1,
+        finished: false,
+    };
+    let err = KernelFairSvm::params(Kernel::Rbf { gamma: 0.5 })
+        .mu(1.0)
+        .tol(1e-12)
+        .check()
+        .unwrap()
+        .fit_observed(&x, &y, &z, &mut stop)
+        .unwrap_err();
+    assert!(
+        matches!(err, fair_svm::FairSvmError::Interrupted { iterations: 0 }),
+        "{err}"
+    );
+}

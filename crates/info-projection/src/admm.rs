@@ -421,6 +421,7 @@ pub(crate) fn solve(
     design: &Design,
     gbar: &[f64],
     set: &AdmmSettings,
+    before_round: &mut dyn FnMut() -> Result<()>,
 ) -> Result<AdmmOutcome> {
     let d = rows.data;
     let (n, c, k) = (d.n, d.c, design.k());
@@ -482,6 +483,7 @@ pub(crate) fn solve(
     let (mut primal, mut dual) = (f64::INFINITY, f64::INFINITY);
     let mut lambda = vec![0.0; k];
     while iterations < set.max_iter {
+        before_round()?;
         iterations += 1;
         let xi = (rho + zeta) / 2.0;
         let lifted = Lifted::new(design, &lam_y);
@@ -759,7 +761,7 @@ mod tests {
             qp: QpSolver::ActiveSet,
             exact_v_step,
         };
-        solve(&rows, &design, &gbar, &set).unwrap()
+        solve(&rows, &design, &gbar, &set, &mut || Ok(())).unwrap()
     }
 
     fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {

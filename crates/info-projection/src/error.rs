@@ -10,6 +10,13 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum InfoProjectionError {
+    /// The caller's interrupt hook asked the fit to stop
+    /// ([`FairProjectionValidParams::fit_interruptible`](crate::FairProjectionValidParams::fit_interruptible)).
+    #[error("the fit was interrupted by the caller after {passes} pass(es) over the rows")]
+    Interrupted {
+        /// Passes over the rows (dual evaluations or ADMM rounds) completed before the stop.
+        passes: usize,
+    },
     /// A setting is outside its valid range.
     #[error("invalid parameter {name} = {value}: expected {expected}")]
     InvalidParameter {

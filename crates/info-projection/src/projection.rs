@@ -12,6 +12,7 @@ use crate::params::{
 };
 use crate::report::FitReport;
 use nalgebra::DMatrix;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// A fitted FairProjection: the multipliers λ of the dual (8) and everything needed to map new
@@ -244,7 +245,49 @@ impl FairProjectionValidParams {
         probs: &DMatrix<f64>,
         groups: impl Into<GroupInfo<'a>>,
     ) -> Result<FairProjection> {
-        fit_impl(self, probs, groups.into(), None)
+        fit_impl(self, probs, groups.into(), None, &mut Interrupt::never())
+    }
+
+    /// As [`fit`](Self::fit) (`labels: None`) or [`fit_with_labels`](Self::fit_with_labels),
+    /// asking `interrupt` before every pass over the rows (each dual evaluation, warm start
+    /// included, and each ADMM round): when it returns [`ControlFlow::Break`] the fit stops with
+    /// [`InfoProjectionError::Interrupted`](crate::InfoProjectionError::Interrupted). Front ends
+    /// use it for Ctrl-C or a time budget; a pass over 1.4M rows takes tens of milliseconds, so
+    /// the stop is prompt.
+    ///
+    /// # Errors
+    /// As [`fit`](Self::fit), plus `Interrupted`.
+    ///
+    /// # Example
+    /// ```
+    /// use info_projection::{Constraint, FairProjection, InfoProjectionError};
+    /// use fair_data::Groups;
+    /// use nalgebra::DMatrix;
+    /// use std::ops::ControlFlow;
+    /// let probs = DMatrix::from_row_slice(4, 2, &[0.9, 0.1, 0.2, 0.8, 0.6, 0.4, 0.3, 0.7]);
+    /// let groups = Groups::new(vec![0, 0, 1, 1], vec!["a".into(), "b".into()])?;
+    /// let params = FairProjection::params().constraint(Constraint::StatisticalParity).alpha(0.01).check()?;
+    /// // A hook that allows two passes, then stops.
+    /// let mut budget = 2;
+    /// let mut hook = || if budget == 0 { ControlFlow::Break(()) } else { budget -= 1; ControlFlow::Continue(()) };
+    /// let err = params.fit_interruptible(&probs, &groups, None, &mut hook).unwrap_err();
+    /// assert_eq!(err, InfoProjectionError::Interrupted { passes: 2 });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fit_interruptible<'a>(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: impl Into<GroupInfo<'a>>,
+        labels: Option<&[usize]>,
+        interrupt: &mut dyn FnMut() -> ControlFlow<()>,
+    ) -> Result<FairProjection> {
+        fit_impl(
+            self,
+            probs,
+            groups.into(),
+            labels,
+            &mut Interrupt::new(interrupt),
+        )
     }
 
     /// Fits with empirical marginals; see [`FairProjectionParams::fit_with_labels`].
@@ -257,7 +300,48 @@ impl FairProjectionValidParams {
         groups: impl Into<GroupInfo<'a>>,
         labels: &[usize],
     ) -> Result<FairProjection> {
-        fit_impl(self, probs, groups.into(), Some(labels))
+        fit_impl(
+            self,
+            probs,
+            groups.into(),
+            Some(labels),
+            &mut Interrupt::never(),
+        )
+    }
+}
+
+/// The caller's stop hook with a count of the passes it allowed (for the error message).
+pub(crate) struct Interrupt<'h> {
+    hook: Option<&'h mut dyn FnMut() -> ControlFlow<()>>,
+    passes: usize,
+}
+
+impl<'h> Interrupt<'h> {
+    fn new(hook: &'h mut dyn FnMut() -> ControlFlow<()>) -> Self {
+        Self {
+            hook: Some(hook),
+            passes: 0,
+        }
+    }
+
+    fn never() -> Self {
+        Self {
+            hook: None,
+            passes: 0,
+        }
+    }
+
+    /// Asked before a pass over the rows: `Err(Interrupted)` when the hook says stop.
+    pub(crate) fn before_pass(&mut self) -> Result<()> {
+        if let Some(hook) = self.hook.as_mut()
+            && hook().is_break()
+        {
+            return Err(E::Interrupted {
+                passes: self.passes,
+            });
+        }
+        self.passes += 1;
+        Ok(())
     }
 }
 
@@ -447,12 +531,13 @@ struct LastEval {
 fn solve_dual(
     rows: &Rows<'_>,
     design: &Design,
-    div: Divergence,
     zeta: f64,
     p: &FairProjectionValidParams,
     x0: Vec<f64>,
     mut last: Option<&mut Option<LastEval>>,
+    interrupt: &mut Interrupt<'_>,
 ) -> Result<dual::DualOutcome> {
+    let div = p.divergence;
     let want_h = last.is_some();
     let mut keep = |l: &[f64], e: &Evaluated, extra: Option<Slack>| {
         if let Some(slot) = last.as_deref_mut() {
@@ -468,6 +553,7 @@ fn solve_dual(
         Some(plan) => dual::solve_newton(
             x0,
             |l| {
+                interrupt.before_pass()?;
                 let (e, extra, hm) = eval_at(rows, design, div, zeta, l, want_h, Some(&plan))?;
                 let hm = hm.ok_or_else(|| E::Numerical {
                     stage: "dual Hessian",
@@ -482,6 +568,7 @@ fn solve_dual(
         None => dual::solve(
             x0,
             |l| {
+                interrupt.before_pass()?;
                 let (e, extra, _) = eval_at(rows, design, div, zeta, l, want_h, None)?;
                 keep(l, &e, extra);
                 Ok((e.objective, e.gradient))
@@ -498,6 +585,7 @@ fn fit_impl(
     probs: &DMatrix<f64>,
     groups: GroupInfo<'_>,
     labels: Option<&[usize]>,
+    interrupt: &mut Interrupt<'_>,
 ) -> Result<FairProjection> {
     let start = Instant::now();
     let data = prepare(probs, &groups, p.floor, p.row_policy)?;
@@ -532,16 +620,18 @@ fn fit_impl(
                     // that fails or does not converge falls back to the cold start λ = 0.
                     let mut sub_p = p.clone();
                     sub_p.tol = p.tol.max(WARM_TOL);
-                    match solve_dual(&sub_rows, &design, div, zeta, &sub_p, vec![0.0; k], None) {
+                    let x0 = vec![0.0; k];
+                    match solve_dual(&sub_rows, &design, zeta, &sub_p, x0, None, interrupt) {
                         Ok(out) if out.status.is_success() => (out.lambda, out.evaluations),
                         Ok(out) => (vec![0.0; k], out.evaluations),
+                        Err(e @ E::Interrupted { .. }) => return Err(e),
                         Err(_) => (vec![0.0; k], 0),
                     }
                 }
                 None => (vec![0.0; k], 0),
             };
             subsample_passes = sub_passes;
-            let out = solve_dual(&rows, &design, div, zeta, p, x0, Some(&mut last))?;
+            let out = solve_dual(&rows, &design, zeta, p, x0, Some(&mut last), interrupt)?;
             (
                 out.lambda,
                 out.status,
@@ -568,6 +658,7 @@ fn fit_impl(
                     qp: p.qp_solver,
                     exact_v_step: p.v_step == VStep::Exact,
                 },
+                &mut || interrupt.before_pass(),
             )?;
             (
                 out.lambda,

@@ -7,6 +7,7 @@
 
 use crate::convert::{contiguous, i64_as_usize};
 use crate::errors::{invalid, to_py_err};
+use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use fair_pca::{FairPca, FairPcaError, IterInfo, Objectives, Observer, Penalty, Projection};
 use nalgebra::{DMatrix, DVector};
@@ -100,22 +101,13 @@ pub fn fit_buffers(
         .fit_with_observer(&xm, &groups, observer)
 }
 
-struct SignalObserver {
-    interrupted: Option<PyErr>,
-}
+/// Checks for Ctrl-C every [`SIGNAL_CHECK_EVERY`] iterations.
+#[derive(Default)]
+struct SignalObserver(SignalCheck);
 
 impl Observer for SignalObserver {
     fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
-        if !info.iteration.is_multiple_of(SIGNAL_CHECK_EVERY) {
-            return ControlFlow::Continue(());
-        }
-        match Python::attach(|py| py.check_signals()) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                self.interrupted = Some(e);
-                ControlFlow::Break(())
-            }
-        }
+        self.0.poll_every(info.iteration, SIGNAL_CHECK_EVERY)
     }
 }
 
@@ -177,12 +169,9 @@ fn fair_pca_fit<'py>(
             codes.len()
         )));
     }
-    let mut observer = SignalObserver { interrupted: None };
+    let mut observer = SignalObserver::default();
     let result = py.detach(|| fit_buffers(xs, d, codes, group_names, &settings, &mut observer));
-    if let Some(err) = observer.interrupted {
-        return Err(err);
-    }
-    let fit = result.map_err(to_py_err)?;
+    let fit = observer.0.or(result)?.map_err(to_py_err)?;
     let report = fit.report();
     let info = PyDict::new(py);
     info.set_item("summary", report.to_string())?;

@@ -7,11 +7,12 @@
 //! input type; one pass, small next to a fit). Settings are parsed here from their Python
 //! spelling so every bad value is reported with the parameter's name.
 //!
-//! `info-projection` has no observer hook, so a running fit cannot be interrupted with Ctrl-C:
-//! the interrupt is delivered when the fit returns.
+//! The fit runs with the GIL released and checks for Ctrl-C before every pass over the rows
+//! (the crate's interrupt hook, [`SignalCheck`]): an interrupt stops it within one pass.
 
 use crate::convert::{contiguous, i64_as_usize};
 use crate::errors::{invalid, to_py_err};
+use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use info_projection::{
     Constraint, Decision, Divergence, FairProjection, FairProjectionParams, InfoProjectionError,
@@ -24,6 +25,7 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::ops::ControlFlow;
 
 /// Adds the FairProjection binding to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -125,8 +127,11 @@ pub fn groups(codes: &[i64], names: Vec<String>) -> Result<Groups, InfoProjectio
 /// The binding's whole Rust path of a fit from numpy-shaped buffers (what the Python class
 /// runs with the GIL released; public so Rust benchmarks can time it without Python).
 ///
+/// `interrupt` is asked before every pass over the rows (see
+/// [`info_projection::FairProjectionValidParams::fit_interruptible`]).
+///
 /// # Errors
-/// The crate's: invalid settings, probabilities, groups or labels.
+/// The crate's: invalid settings, probabilities, groups or labels; `Interrupted`.
 pub fn fit_buffers(
     params: &FairProjectionParams,
     proba: &[f64],
@@ -134,14 +139,15 @@ pub fn fit_buffers(
     codes: &[i64],
     names: Vec<String>,
     labels: Option<&[i64]>,
+    interrupt: &mut dyn FnMut() -> ControlFlow<()>,
 ) -> Result<FairProjection, InfoProjectionError> {
     let n = proba.len().checked_div(n_classes).unwrap_or(0);
     let probs = probs_matrix(proba, n, n_classes);
     let groups = groups(codes, names)?;
-    match labels {
-        Some(y) => params.fit_with_labels(&probs, &groups, &i64_as_usize(y)),
-        None => params.fit(&probs, &groups),
-    }
+    let labels = labels.map(i64_as_usize);
+    params
+        .check()?
+        .fit_interruptible(&probs, &groups, labels.as_deref(), interrupt)
 }
 
 /// `proba` as a row-major slice with its shape, or an error naming the input.
@@ -199,9 +205,9 @@ fn fair_projection_fit(
         check_rows(y.len(), n, "y")?;
     }
     let names = group_names.clone();
-    let inner = py
-        .detach(|| fit_buffers(&params, p, c, codes, names, y))
-        .map_err(crate_error)?;
+    let mut signals = SignalCheck::default();
+    let result = py.detach(|| fit_buffers(&params, p, c, codes, names, y, &mut || signals.poll()));
+    let inner = signals.or(result)?.map_err(crate_error)?;
     Ok(FairProjectionCore { inner, group_names })
 }
 

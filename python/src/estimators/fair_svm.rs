@@ -1,17 +1,19 @@
 //! `fairkit._core.estimators`: the spectral fair SVM (crate `fair-svm`), linear and kernel.
 //!
 //! Labels and protected classes are ±1 in the crate; the Python class maps its two classes and
-//! its two groups to them. The fit runs with the GIL released. The crate's observer cannot stop
-//! a fit (it has no break signal), so a fit cannot be interrupted with Ctrl-C: the interrupt is
-//! delivered when the fit returns.
+//! its two groups to them. The fit runs with the GIL released; the crate's observer checks for
+//! Ctrl-C before every convex–concave subproblem ([`SignalCheck`]), so an interrupt stops a fit
+//! once the running subproblem is solved.
 
 use crate::convert::contiguous;
 use crate::errors::{invalid, to_py_err};
-use fair_svm::{FairSvmError, Fairness, Kernel, KernelFairSvm, SpectralFairSvm};
+use crate::estimators::signals::SignalCheck;
+use fair_svm::{FairSvmError, Fairness, Kernel, KernelFairSvm, Observer, SpectralFairSvm};
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::ops::ControlFlow;
 
 /// Adds the fair-SVM binding to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -91,14 +93,17 @@ impl FittedSvm {
 
 /// Fits on dense rows (N × d row-major) with ±1 labels `y` and protected classes `z`.
 ///
+/// `observer` is the crate's (its `keep_going` can stop the fit).
+///
 /// # Errors
-/// The crate's (invalid settings or data, solver failure).
+/// The crate's (invalid settings or data, solver failure, `Interrupted`).
 pub fn fit_buffers(
     x: &[f64],
     d: usize,
     y: &[f64],
     z: &[f64],
     s: &SvmSettings,
+    observer: &mut dyn Observer,
 ) -> Result<FittedSvm, FairSvmError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -111,7 +116,8 @@ pub fn fit_buffers(
                 .fairness(s.fairness)
                 .tol(s.tol)
                 .max_iter(s.max_iter)
-                .fit(&xm, y, z)?,
+                .check()?
+                .fit_observed(&xm, y, z, observer)?,
         ),
         Some(kernel) => FittedSvm::Kernel(
             KernelFairSvm::params(kernel)
@@ -121,9 +127,20 @@ pub fn fit_buffers(
                 .fairness(s.fairness)
                 .tol(s.tol)
                 .max_iter(s.max_iter)
-                .fit(&xm, y, z)?,
+                .check()?
+                .fit_observed(&xm, y, z, observer)?,
         ),
     })
+}
+
+/// Checks for Ctrl-C before every subproblem (each takes milliseconds to seconds).
+#[derive(Default)]
+struct SignalObserver(SignalCheck);
+
+impl Observer for SignalObserver {
+    fn keep_going(&mut self) -> ControlFlow<()> {
+        self.0.poll()
+    }
 }
 
 fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
@@ -182,9 +199,9 @@ fn fair_svm_fit(
             )));
         }
     }
-    let inner = py
-        .detach(|| fit_buffers(xs, dim, ys, zs, &settings))
-        .map_err(to_py_err)?;
+    let mut observer = SignalObserver::default();
+    let result = py.detach(|| fit_buffers(xs, dim, ys, zs, &settings, &mut observer));
+    let inner = observer.0.or(result)?.map_err(to_py_err)?;
     Ok(FairSvmCore { inner })
 }
 

@@ -10,6 +10,7 @@ pub mod fair_projection;
 pub mod fair_svm;
 pub mod partial_parity;
 pub mod rate_constrained;
+pub mod signals;
 
 use pyo3::prelude::*;
 

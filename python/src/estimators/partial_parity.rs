@@ -8,6 +8,7 @@
 
 use crate::convert::{contiguous, i64_as_usize};
 use crate::errors::{invalid, to_py_err};
+use crate::estimators::signals::SignalCheck;
 use dc_opt::{
     CrossData, DcOptError, DpVariant, Idca, IterInfo, Observer, PartialDp, PartialSp, SparseRows,
     Surrogate, cross_scores, percentile_grid,
@@ -214,22 +215,13 @@ fn partial_parity_fit<'py>(
             )));
         }
     }
-    let mut interrupted: Option<PyErr> = None;
+    let mut signals = SignalCheck::default();
     let result = py.detach(|| {
         let y = i64_as_usize(ys);
-        let mut check = |_: &IterInfo| match Python::attach(|py| py.check_signals()) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                interrupted = Some(e);
-                ControlFlow::Break(())
-            }
-        };
+        let mut check = |_: &IterInfo| signals.poll();
         fit_buffers(xs, d, &y, codes, group_names, &settings, &mut check)
     });
-    if let Some(err) = interrupted {
-        return Err(err);
-    }
-    let fit = result.map_err(to_py_err)?;
+    let fit = signals.or(result)?.map_err(to_py_err)?;
     let info = PyDict::new(py);
     info.set_item("summary", fit.summary)?;
     info.set_item("iterations", fit.iterations)?;

@@ -9,6 +9,7 @@
 
 use crate::convert::{contiguous, i64_as_usize};
 use crate::errors::{invalid, to_py_err};
+use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use game_opt::{
     Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear, Mlp,
@@ -310,22 +311,12 @@ pub fn fit_buffers(
 }
 
 /// Checks for Ctrl-C every [`SIGNAL_CHECK_EVERY`] steps; a pending signal stops the run.
-struct SignalObserver {
-    interrupted: Option<PyErr>,
-}
+#[derive(Default)]
+struct SignalObserver(SignalCheck);
 
 impl Observer for SignalObserver {
     fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
-        if !info.iteration.is_multiple_of(SIGNAL_CHECK_EVERY) {
-            return ControlFlow::Continue(());
-        }
-        match Python::attach(|py| py.check_signals()) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                self.interrupted = Some(e);
-                ControlFlow::Break(())
-            }
-        }
+        self.0.poll_every(info.iteration, SIGNAL_CHECK_EVERY)
     }
 }
 
@@ -385,7 +376,7 @@ fn rate_constrained_fit<'py>(
             )));
         }
     }
-    let mut observer = SignalObserver { interrupted: None };
+    let mut observer = SignalObserver::default();
     let result = py.detach(|| {
         let y = i64_as_usize(ys);
         fit_buffers(
@@ -400,10 +391,7 @@ fn rate_constrained_fit<'py>(
             &mut observer,
         )
     });
-    if let Some(err) = observer.interrupted {
-        return Err(err);
-    }
-    let (clf, summary) = result.map_err(to_py_err)?;
+    let (clf, summary) = observer.0.or(result)?.map_err(to_py_err)?;
     let info = PyDict::new(py);
     info.set_item("summary", summary.report)?;
     info.set_item("completed", summary.completed)?;
