@@ -5,8 +5,11 @@
 //! Two figures per size, median of 7 runs:
 //! - `crate`: `GroupConfusion::new` on prebuilt groups + the four summaries (what
 //!   `cargo bench -p fair-metrics` times as `group_rates_dp_eo`);
-//! - `binding`: the binding's whole Rust path from int64 columns: factorize the sensitive
-//!   column, build the groups, count, summarize (`fairkit_py::metrics` functions).
+//! - `binding`: the binding's whole Rust path from int64 columns, as `MetricFrame` takes it
+//!   for one integer sensitive feature: count straight from the ids with the label and id
+//!   checks in the same pass ([`GroupRates::build_from_ids`]), summarize;
+//! - with `FAIRKIT_BREAKDOWN` set, also the general path (factorize the sensitive column, then
+//!   count), which other inputs (strings, several features) take.
 //!
 //! Run: `cargo run --release -p fairkit-py --example rust_metrics_baseline -- 100000 1000000`
 //! Prints one JSON object per size.
@@ -80,6 +83,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         });
         let binding_ms = median_ms(|| {
+            let (_, rates) = GroupRates::build_from_ids(&yt_u, &yp_u, &codes, None)
+                .expect("valid data")
+                .expect("0/1 labels and ids below the limit");
+            for r in RATES {
+                sink += rates.fairlearn_summary(r).expect("defined").difference;
+            }
+        });
+        let general_ms = median_ms(|| {
             let (uniques, group_codes) = factorize_lazy(&codes);
             let names = uniques.iter().map(|u| u.to_string()).collect();
             let group_codes = group_codes.as_deref().unwrap_or(&codes);
@@ -104,6 +115,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .expect("valid");
                 sink += g.len() as f64;
             });
+            eprintln!("general path (factorize + count) {general_ms:.2} ms");
             eprintln!(
                 "factorize {f_ms:.2} ms, copy {copy_ms:.2} ms, copy+Groups::new {groups_ms:.2} ms"
             );
