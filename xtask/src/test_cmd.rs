@@ -7,7 +7,7 @@
 //! 3. `pip install -r python/requirements-test.txt` (pinned test dependencies from PyPI; skipped
 //!    when the venv already holds exactly this file's pins);
 //! 4. `maturin develop --release` builds the `fairkit` package into the venv;
-//! 5. `pytest python/tests`.
+//! 5. `pytest python/tests` on two workers (pytest-xdist).
 //!
 //! Any failing step stops the run with the step's name and command. The Rust toolchain, CPython
 //! with `venv`/`pip`, and a Java runtime (17+, for the Spark tests of `fairkit.spark`, which start
@@ -93,6 +93,10 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
     let mut pytest = venv_command(&venv, "python");
     pytest
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        // Two workers (pytest-xdist), one test file each at a time: the suite is CPU-bound
+        // and single-threaded per test, and whole files keep the Spark tests' session in one
+        // worker (two Spark JVMs would compete for the same two cores).
+        .args(["-n", "2", "--dist", "loadfile"])
         .arg(root.join("python/tests"))
         .args(&args.pytest_args)
         .current_dir(root.join("python"));
