@@ -184,10 +184,32 @@ def test_pickle_round_trip_gives_the_same_bits():
         restored.predict_proba(proba, sensitive_features=group),
         fp.predict_proba(proba, sensitive_features=group),
     )
-    # The fitting probabilities kept for pickling are a copy, not the caller's array.
+    # The pickle holds the saved projector, not the fitting rows: later changes to the
+    # caller's array cannot reach it, and its size does not grow with the rows.
     proba[:] = 1 / 3
     again = pickle.loads(pickle.dumps(fp))
     assert np.array_equal(again.lambda_, fp.lambda_)
+    big_group = np.tile(group, 20)
+    big = FairProjection(constraints="statistical_parity").fit(
+        np.tile(proba, (20, 1)), np.tile(y, 20), sensitive_features=big_group
+    )
+    assert len(pickle.dumps(big)) < len(pickle.dumps(fp)) + 1000
+    assert len(pickle.dumps(fp)) < 20_000
+
+
+def test_pickle_restores_without_refitting_and_keeps_the_fitted_settings():
+    import pickle
+
+    _, group, y, proba = biased(2000, 3, 3, seed=9)
+    fp = FairProjection(solver="admm", alpha=0.03).fit(proba, y, sensitive_features=group)
+    fp.set_params(alpha=0.5)  # changing params after fit does not change the fitted projector
+    restored = pickle.loads(pickle.dumps(fp))
+    assert restored.alpha == 0.5
+    assert restored.report_ == fp.report_
+    assert np.array_equal(
+        restored.predict_proba(proba, sensitive_features=group),
+        fp.predict_proba(proba, sensitive_features=group),
+    )
 
 
 @pytest.mark.parametrize(

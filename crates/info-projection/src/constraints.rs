@@ -78,24 +78,31 @@ impl Marginals {
         for v in &mut joint {
             *v /= n as f64;
         }
-        let group: Vec<f64> = (0..a)
-            .map(|g| (0..c).map(|k| joint[k * a + g]).sum())
-            .collect();
-        let class: Vec<f64> = (0..c)
-            .map(|k| (0..a).map(|g| joint[k * a + g]).sum())
-            .collect();
-        for (g, &pg) in group.iter().enumerate() {
+        let m = Self::from_joint(joint, c, a);
+        for (g, &pg) in m.group.iter().enumerate() {
             if pg <= 0.0 {
                 return Err(E::EmptyGroup {
                     group: group_name(&data.kind, g),
                 });
             }
         }
-        Ok(Self {
+        Ok(m)
+    }
+
+    /// The margins of a joint `P(Y=c, S=a)` (`joint[c·A + a]`), summed in one fixed order, so a
+    /// projector restored from its saved joint rebuilds the same design bit for bit.
+    pub fn from_joint(joint: Vec<f64>, c: usize, a: usize) -> Self {
+        let group: Vec<f64> = (0..a)
+            .map(|g| (0..c).map(|k| joint[k * a + g]).sum())
+            .collect();
+        let class: Vec<f64> = (0..c)
+            .map(|k| (0..a).map(|g| joint[k * a + g]).sum())
+            .collect();
+        Self {
             joint,
             group,
             class,
-        })
+        }
     }
 }
 

@@ -17,6 +17,13 @@ pub enum InfoProjectionError {
         /// Passes over the rows (dual evaluations or ADMM rounds) completed before the stop.
         passes: usize,
     },
+    /// Bytes given to [`FairProjectionValidParams::restore`](crate::FairProjectionValidParams::restore)
+    /// are not a saved projector for these settings.
+    #[error("cannot restore the saved FairProjection: {reason}")]
+    Decode {
+        /// What is wrong with the bytes.
+        reason: String,
+    },
     /// A setting is outside its valid range.
     #[error("invalid parameter {name} = {value}: expected {expected}")]
     InvalidParameter {

@@ -81,6 +81,7 @@ mod params;
 mod projection;
 mod qp;
 mod report;
+mod saved;
 
 pub use error::{InfoProjectionError, Result};
 pub use input::GroupInfo;

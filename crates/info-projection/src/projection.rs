@@ -44,14 +44,17 @@ use std::time::Instant;
 /// ```
 #[derive(Debug, Clone)]
 pub struct FairProjection {
-    params: FairProjectionValidParams,
-    design: Design,
-    lambda: Vec<f64>,
-    kind: GroupKind,
-    n_groups: usize,
-    constraint_values: Vec<f64>,
-    allowances: Vec<f64>,
-    report: FitReport,
+    pub(crate) params: FairProjectionValidParams,
+    /// `P(Y=c, S=a)` of the fitting rows, `joint[c·A + a]`: with the settings it determines the
+    /// design, so it is what [`FairProjection::to_bytes`] saves instead of the rows.
+    pub(crate) joint: Vec<f64>,
+    pub(crate) design: Design,
+    pub(crate) lambda: Vec<f64>,
+    pub(crate) kind: GroupKind,
+    pub(crate) n_groups: usize,
+    pub(crate) constraint_values: Vec<f64>,
+    pub(crate) allowances: Vec<f64>,
+    pub(crate) report: FitReport,
 }
 
 impl FairProjection {
@@ -712,6 +715,7 @@ fn fit_impl(
     };
     Ok(FairProjection {
         params: p.clone(),
+        joint: marginals.joint.clone(),
         n_groups: data.a,
         kind: data.kind.clone(),
         design,

@@ -173,10 +173,6 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                     "to pass them to (estimator=None)"
                 )
             proba = _proba_matrix(X, "X (the base probabilities, estimator=None)")
-            # Kept for pickling (see __getstate__): a copy when it may be the caller's memory,
-            # so later changes to X do not leak into a pickled projector.
-            if proba is X or not proba.flags.owndata:
-                proba = proba.copy()
             self.estimator_ = None
             self.n_features_in_ = proba.shape[1]
             if y is None:
@@ -206,8 +202,8 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             floor=float(self.floor),
             renormalize=bool(self.renormalize),
         )
-        self._fit_inputs = (proba, codes, index.names, labels, settings)
         self._projection = _core.fair_projection_fit(proba, codes, index.names, labels, **settings)
+        self._fit_settings = settings
         self._groups = index
         self.groups_ = list(index.labels)
         self.lambda_ = self._projection.lambda_
@@ -301,21 +297,26 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
 
     # -- pickling ------------------------------------------------------------------------------
-    # The crate's fitted projector has no serialized form, so a fitted FairProjection keeps its
-    # fitting inputs (the N x C base probabilities, group codes and labels) and unpickling refits
-    # from them: the fit is deterministic, so the restored projector has the same bits.
+    # The fitted projector is saved as the crate's canonical bytes (the joint P(Y, S), λ and the
+    # report: classes × groups + constraints numbers, not the fitting rows) with the settings it
+    # was fitted with; unpickling restores it without refitting, and it predicts the same bits.
 
     def __getstate__(self):
         # BaseEstimator may return the live __dict__: copy before dropping the core object.
         state = dict(super().__getstate__())
-        state.pop("_projection", None)
+        projection = state.pop("_projection", None)
+        if projection is not None:
+            state["_saved_projection"] = projection.to_bytes()
         return state
 
     def __setstate__(self, state):
+        state = dict(state)
+        saved = state.pop("_saved_projection", None)
         super().__setstate__(state)
-        if "_fit_inputs" in state:
-            proba, codes, names, labels, settings = state["_fit_inputs"]
-            self._projection = _core.fair_projection_fit(proba, codes, names, labels, **settings)
+        if saved is not None:
+            self._projection = _core.fair_projection_restore(
+                saved, self._groups.names, **self._fit_settings
+            )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -24,13 +24,14 @@ use numpy::{
     PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use std::ops::ControlFlow;
 
 /// Adds the FairProjection binding to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FairProjectionCore>()?;
     m.add_function(wrap_pyfunction!(fair_projection_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(fair_projection_restore, m)?)?;
     Ok(())
 }
 
@@ -232,6 +233,45 @@ fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
     Ok(())
 }
 
+/// A projector saved by `FairProjectionCore.to_bytes()`, restored with the settings it was
+/// fitted with (what unpickling a fitted `FairProjection` runs: no refit, no fitting rows).
+#[pyfunction]
+#[pyo3(signature = (
+    saved, group_names, *, constraints, alpha, divergence, solver, zeta=None, tol, max_iter,
+    floor, renormalize
+))]
+#[allow(clippy::too_many_arguments)]
+fn fair_projection_restore(
+    saved: &[u8],
+    group_names: Vec<String>,
+    constraints: Vec<String>,
+    alpha: f64,
+    divergence: &str,
+    solver: &str,
+    zeta: Option<f64>,
+    tol: f64,
+    max_iter: usize,
+    floor: f64,
+    renormalize: bool,
+) -> PyResult<FairProjectionCore> {
+    let params = build_params(
+        &constraints,
+        alpha,
+        divergence,
+        solver,
+        zeta,
+        tol,
+        max_iter,
+        floor,
+        renormalize,
+    )?;
+    let inner = params
+        .check()
+        .and_then(|p| p.restore(saved))
+        .map_err(crate_error)?;
+    Ok(FairProjectionCore { inner, group_names })
+}
+
 /// A fitted projector (the crate's [`FairProjection`]) and the group names it was fitted with.
 #[pyclass(frozen, module = "fairkit._core.estimators")]
 pub struct FairProjectionCore {
@@ -254,6 +294,12 @@ impl FairProjectionCore {
 
 #[pymethods]
 impl FairProjectionCore {
+    /// The projector as canonical bytes (O(classes × groups + constraints), not the rows), for
+    /// [`fair_projection_restore`].
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
     /// Fair probabilities (N × C, C-contiguous) for base probabilities and group codes.
     fn predict_proba<'py>(
         &self,
