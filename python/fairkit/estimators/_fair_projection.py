@@ -202,7 +202,7 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             floor=float(self.floor),
             renormalize=bool(self.renormalize),
         )
-        self._projection = _core.fair_projection_fit(proba, codes, index.names, labels, **settings)
+        self._projection = _core.fair_projection_fit(proba, codes, index.names, labels, settings)
         self._fit_settings = settings
         self._groups = index
         self.groups_ = list(index.labels)
@@ -315,7 +315,7 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         super().__setstate__(state)
         if saved is not None:
             self._projection = _core.fair_projection_restore(
-                saved, self._groups.names, **self._fit_settings
+                saved, self._groups.names, self._fit_settings
             )
 
     def __sklearn_tags__(self):

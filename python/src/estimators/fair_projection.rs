@@ -74,40 +74,48 @@ pub fn parse_solver(name: &str) -> PyResult<Solver> {
     }
 }
 
-/// The crate's settings from the Python parameters (range checks are the crate's, at fit).
-#[allow(clippy::too_many_arguments)]
-pub fn build_params(
-    constraints: &[String],
+/// The Python estimator's settings: the dict `fairkit.estimators.FairProjection` builds at fit
+/// (and keeps, so that unpickling restores with the settings the projector was fitted with).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct Settings {
+    constraints: Vec<String>,
     alpha: f64,
-    divergence: &str,
-    solver: &str,
+    divergence: String,
+    solver: String,
     zeta: Option<f64>,
     tol: f64,
     max_iter: usize,
     floor: f64,
     renormalize: bool,
-) -> PyResult<FairProjectionParams> {
-    let constraints = constraints
-        .iter()
-        .map(|c| parse_constraint(c))
-        .collect::<PyResult<Vec<_>>>()?;
-    let mut params = FairProjection::params()
-        .constraints(&constraints)
-        .alpha(alpha)
-        .divergence(parse_divergence(divergence)?)
-        .solver(parse_solver(solver)?)
-        .tol(tol)
-        .max_iter(max_iter)
-        .floor(floor)
-        .row_policy(if renormalize {
-            RowPolicy::Renormalize
-        } else {
-            RowPolicy::Strict
-        });
-    if let Some(z) = zeta {
-        params = params.zeta(z);
+}
+
+impl Settings {
+    /// The crate's settings (range checks are the crate's, at fit).
+    pub fn params(&self) -> PyResult<FairProjectionParams> {
+        let constraints = self
+            .constraints
+            .iter()
+            .map(|c| parse_constraint(c))
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut params = FairProjection::params()
+            .constraints(&constraints)
+            .alpha(self.alpha)
+            .divergence(parse_divergence(&self.divergence)?)
+            .solver(parse_solver(&self.solver)?)
+            .tol(self.tol)
+            .max_iter(self.max_iter)
+            .floor(self.floor)
+            .row_policy(if self.renormalize {
+                RowPolicy::Renormalize
+            } else {
+                RowPolicy::Strict
+            });
+        if let Some(z) = self.zeta {
+            params = params.zeta(z);
+        }
+        Ok(params)
     }
-    Ok(params)
 }
 
 /// An N × C row-major probability buffer as the crate's (column-major) matrix: one pass that
@@ -161,40 +169,19 @@ fn proba_slice<'a>(proba: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64],
 
 /// Fits FairProjection on base probabilities (N × C, C-contiguous `float64`), group codes
 /// (`int64` in `0..len(group_names)`) and optional class codes of the true labels (`int64` in
-/// `0..C`; given: empirical marginals, else plug-in marginals from the probabilities).
+/// `0..C`; given: empirical marginals, else plug-in marginals from the probabilities), with the
+/// estimator's `settings` dict.
 #[pyfunction]
-#[pyo3(signature = (
-    proba, group_codes, group_names, labels=None, *, constraints, alpha, divergence, solver,
-    zeta=None, tol, max_iter, floor, renormalize
-))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (proba, group_codes, group_names, labels, settings))]
 fn fair_projection_fit(
     py: Python<'_>,
     proba: PyReadonlyArray2<'_, f64>,
     group_codes: PyReadonlyArray1<'_, i64>,
     group_names: Vec<String>,
     labels: Option<PyReadonlyArray1<'_, i64>>,
-    constraints: Vec<String>,
-    alpha: f64,
-    divergence: &str,
-    solver: &str,
-    zeta: Option<f64>,
-    tol: f64,
-    max_iter: usize,
-    floor: f64,
-    renormalize: bool,
+    settings: Settings,
 ) -> PyResult<FairProjectionCore> {
-    let params = build_params(
-        &constraints,
-        alpha,
-        divergence,
-        solver,
-        zeta,
-        tol,
-        max_iter,
-        floor,
-        renormalize,
-    )?;
+    let params = settings.params()?;
     let (p, n, c) = proba_slice(&proba)?;
     let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
     check_rows(codes.len(), n, "sensitive_features")?;
@@ -236,35 +223,12 @@ fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
 /// A projector saved by `FairProjectionCore.to_bytes()`, restored with the settings it was
 /// fitted with (what unpickling a fitted `FairProjection` runs: no refit, no fitting rows).
 #[pyfunction]
-#[pyo3(signature = (
-    saved, group_names, *, constraints, alpha, divergence, solver, zeta=None, tol, max_iter,
-    floor, renormalize
-))]
-#[allow(clippy::too_many_arguments)]
 fn fair_projection_restore(
     saved: &[u8],
     group_names: Vec<String>,
-    constraints: Vec<String>,
-    alpha: f64,
-    divergence: &str,
-    solver: &str,
-    zeta: Option<f64>,
-    tol: f64,
-    max_iter: usize,
-    floor: f64,
-    renormalize: bool,
+    settings: Settings,
 ) -> PyResult<FairProjectionCore> {
-    let params = build_params(
-        &constraints,
-        alpha,
-        divergence,
-        solver,
-        zeta,
-        tol,
-        max_iter,
-        floor,
-        renormalize,
-    )?;
+    let params = settings.params()?;
     let inner = params
         .check()
         .and_then(|p| p.restore(saved))
