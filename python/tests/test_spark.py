@@ -297,3 +297,63 @@ def test_executors_need_no_pandas(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     assert "EXECUTOR ['pandas is blocked on executors']" in out.stdout
     assert "EQUAL True" in out.stdout
+
+
+# -- transform: a fitted FairProjection applied per partition ---------------------------------
+
+def _projection_frame(seed: int, n: int = 2000):
+    from fairkit.estimators import FairProjection
+
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["f", "m", "x"], n, p=[0.5, 0.4, 0.1])
+    region = rng.integers(0, 2, n)
+    logits = rng.normal(size=(n, 3)) + 1.2 * (g == "m")[:, None] * np.array([1.0, 0.0, -1.0])
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    y = proba.argmax(axis=1)
+    fp = FairProjection(constraints="statistical_parity", alpha=0.02).fit(
+        proba, y, sensitive_features={"group": g, "region": region}
+    )
+    pdf = pd.DataFrame({"id": np.arange(n), "group": g, "region": region,
+                        "p": list(proba), "p0": proba[:, 0], "p1": proba[:, 1],
+                        "p2": proba[:, 2]})
+    return fp, pdf, proba
+
+
+@pytest.mark.parametrize("n_partitions", [1, 3, 17])
+@pytest.mark.parametrize("columns", ["array", "separate"])
+def test_transform_equals_predict_proba_bit_for_bit(spark, n_partitions, columns):
+    from fairkit.spark import transform
+
+    fp, pdf, proba = _projection_frame(5)
+    sdf = partitioned(spark, pdf, n_partitions)
+    proba_cols = "p" if columns == "array" else ["p0", "p1", "p2"]
+    out = transform(sdf, fp, proba=proba_cols, sensitive=["group", "region"])
+    rows = sorted(out.select("id", "fair_proba").collect())
+    got = np.array([r[1] for r in rows])
+    expected = fp.predict_proba(proba, sensitive_features={"group": pdf["group"].to_numpy(),
+                                                           "region": pdf["region"].to_numpy()})
+    assert got.tobytes() == expected.tobytes()
+    assert out.columns == [*sdf.columns, "fair_proba"]
+
+
+def test_transform_bad_input_fails_clearly(spark):
+    from fairkit.estimators import FairProjection
+    from fairkit.spark import transform
+    from sklearn.exceptions import NotFittedError
+
+    fp, pdf, _ = _projection_frame(6, n=300)
+    sdf = spark.createDataFrame(pdf)
+    with pytest.raises(FairkitError, match="'q' is not in the DataFrame"):
+        transform(sdf, fp, proba="q", sensitive=["group", "region"])
+    with pytest.raises(FairkitError, match="must be an array of numbers"):
+        transform(sdf, fp, proba="group", sensitive=["group", "region"])
+    with pytest.raises(FairkitError, match="fitted with 3 classes"):
+        transform(sdf, fp, proba=["p0", "p1"], sensitive=["group", "region"])
+    with pytest.raises(FairkitError, match="already exists"):
+        transform(sdf, fp, proba="p", sensitive=["group", "region"], output="p0")
+    with pytest.raises(NotFittedError):
+        transform(sdf, FairProjection(), proba="p", sensitive=["group"])
+    # A group unseen at fit: fairkit's message inside Spark's error when the action runs.
+    unseen = spark.createDataFrame(pdf.assign(group="zz"))
+    with pytest.raises(Exception, match="not seen at fit"):
+        transform(unseen, fp, proba="p", sensitive=["group", "region"]).collect()

@@ -28,8 +28,9 @@ from fairkit._core import FairkitError
 from fairkit._core import spark as _core
 from fairkit.spark._arrow import AuditColumns, partition_states, update_state
 from fairkit.spark._result import AuditResult
+from fairkit.spark._transform import transform_batches
 
-__all__ = ["AuditResult", "audit", "audit_arrow"]
+__all__ = ["AuditResult", "audit", "audit_arrow", "transform"]
 
 _STATE_SCHEMA = "confusion binary, scores binary"
 
@@ -271,3 +272,91 @@ def audit(
 def _merge(left: tuple, right: tuple) -> tuple:
     conf, scores = _core.merge_states(left, right)
     return bytes(conf), None if scores is None else bytes(scores)
+
+
+def transform(
+    df: Any,
+    projection: Any,
+    *,
+    proba: str | Sequence[str],
+    sensitive: str | Sequence[str],
+    output: str = "fair_proba",
+) -> Any:
+    """A fitted :class:`fairkit.estimators.FairProjection` applied to every row of a Spark
+    DataFrame: ``df`` with an ``output`` column of fair class probabilities (array<double>, in
+    the order of ``projection.classes_``).
+
+    Parameters
+    ----------
+    df
+        A ``pyspark.sql.DataFrame``, any partitioning.
+    projection
+        A fitted ``FairProjection`` that takes probabilities directly (``estimator=None``); it is
+        shipped to the executors as its saved bytes (a few kB).
+    proba
+        The base probabilities: one array<double> column (C values per row) or the names of C
+        numeric columns, in the order of ``projection.classes_``.
+    sensitive
+        The sensitive-feature column(s), as at fit (several = intersectional groups).
+    output
+        Name of the new column.
+
+    Returns
+    -------
+    DataFrame
+        Lazy, like every Spark transformation: bad values (a group unseen at fit, probabilities
+        that do not sum to 1, nulls) raise when an action runs, with fairkit's message inside
+        Spark's error. Each row's output equals ``projection.predict_proba`` on that row bit for
+        bit, whatever the partitioning.
+    """
+    from sklearn.utils.validation import check_is_fitted
+
+    try:
+        from pyspark.sql import DataFrame
+        from pyspark.sql.types import ArrayType, DoubleType, NumericType, StructField, StructType
+    except ImportError as e:  # pragma: no cover - pyspark is a test requirement
+        raise FairkitError("fairkit.spark.transform needs pyspark: pip install 'fairkit[spark]'") from e
+    if not isinstance(df, DataFrame):
+        raise FairkitError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
+    check_is_fitted(projection, "lambda_")
+    if getattr(projection, "estimator_", None) is not None:
+        raise FairkitError(
+            "transform applies a FairProjection fitted on probabilities (estimator=None); "
+            "compute the base model's probabilities into a column first"
+        )
+    sensitive = [sensitive] if isinstance(sensitive, str) else list(sensitive)
+    fields = {f.name: f for f in df.schema.fields}
+    n_classes = len(projection.classes_)
+    wanted = [proba] if isinstance(proba, str) else list(proba)
+    for name in [*wanted, *sensitive]:
+        if name not in fields:
+            raise FairkitError(
+                f"column {name!r} is not in the DataFrame (columns: {', '.join(fields)})"
+            )
+    if isinstance(proba, str):
+        kind = fields[proba].dataType
+        if not (isinstance(kind, ArrayType) and isinstance(kind.elementType, NumericType)):
+            raise FairkitError(
+                f"column {proba!r} must be an array of numbers (one probability per class), "
+                f"got {kind.simpleString()}"
+            )
+    else:
+        if len(wanted) != n_classes:
+            raise FairkitError(
+                f"proba names {len(wanted)} columns; the projector was fitted with {n_classes} "
+                "classes"
+            )
+        for name in wanted:
+            if not isinstance(fields[name].dataType, NumericType):
+                raise FairkitError(
+                    f"column {name!r} must be numeric, got {fields[name].dataType.simpleString()}"
+                )
+    if output in fields:
+        raise FairkitError(f"output column {output!r} already exists: choose another name")
+    schema = StructType([*df.schema.fields,
+                         StructField(output, ArrayType(DoubleType(), False), False)])
+
+    def per_partition(batches: Iterable):
+        return transform_batches(batches, projection, proba, sensitive, output)
+
+    return df.mapInArrow(per_partition, schema)
