@@ -4,8 +4,10 @@
 use crate::data::{centred, check_finite, prepare};
 use crate::error::{FairPcaError, Result};
 use crate::linalg::{orthonormality_error, random_frame, top_eigenvectors};
+use crate::mw::MwFairPca;
 use crate::params::{
-    FairPcaParams, FairPcaValidParams, MAX_OBJECTIVES, Objectives, StartSelection,
+    FairPcaParams, FairPcaValidParams, Geometry, MAX_OBJECTIVES, Objectives, StartSelection,
+    StepRule,
 };
 use crate::pareto::{Outcome, run};
 use crate::problem::Problem;
@@ -194,6 +196,22 @@ impl FairPca {
         FairPcaParams::new(r)
     }
 
+    /// Algorithm 1 read as printed, the crate's default before issue 16: pairwise objectives
+    /// (eq. 12), `ψ = ½z²`, per-sample losses, unit-normalized Euclidean gradients, `η_t = 1/√t`,
+    /// `T = 500`, `tol = 1e-6`, vanilla PCA start. It ends at the iteration limit (its Euclidean
+    /// `‖D‖` does not vanish on the frames) near the frame where all disparities are equal; see
+    /// docs/results/fair-pca.md for how it compares with [`params`](Self::params).
+    pub fn paper(r: usize) -> FairPcaParams {
+        FairPcaParams::new(r)
+            .objectives(Objectives::Pairwise)
+            .geometry(Geometry::Euclidean)
+            .step(StepRule::InverseSqrt { eta0: 1.0 })
+            .max_iter(500)
+            .tol(1e-6)
+            .vanilla_start(true)
+            .min_max_start(false)
+    }
+
     /// The fitted projection.
     pub fn projection(&self) -> &Projection {
         &self.projection
@@ -278,14 +296,11 @@ impl FairPcaValidParams {
         let clock = Instant::now();
         let data = prepare(x, groups, self.rank, self.centering)?;
         let k = data.k();
-        let m = match self.objectives {
-            Objectives::Pairwise => 1 + k * (k - 1) / 2,
-            Objectives::Single => 1 + k,
-        };
+        let m = self.objectives.count(k);
         if m > MAX_OBJECTIVES {
             return Err(FairPcaError::UnsupportedGroupCount {
                 method: "Pareto fair PCA",
-                supported: "at most 256 objectives (23 groups pairwise, 255 single)",
+                supported: "at most 256 objectives (22 groups single-and-pairwise, 23 pairwise, 255 single)",
                 got: k,
                 hint: "use Objectives::Single or merge small groups",
             });
@@ -299,19 +314,36 @@ impl FairPcaValidParams {
             self.alpha,
         )?;
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        let n_starts = usize::from(self.vanilla_start) + self.random_starts;
+        let fixed: Vec<StartKind> = [
+            (self.vanilla_start, StartKind::VanillaPca),
+            (self.min_max_start, StartKind::MinMax),
+        ]
+        .into_iter()
+        .filter_map(|(on, kind)| on.then_some(kind))
+        .collect();
+        let n_starts = fixed.len() + self.random_starts;
         let mut outcomes: Vec<Outcome> = Vec::with_capacity(n_starts);
         let mut stopped = false;
         for s in 0..n_starts {
-            let (kind, u0) = if self.vanilla_start && s == 0 {
-                let (u, _) = top_eigenvectors(&data.total, self.rank, "vanilla PCA start")?;
-                (StartKind::VanillaPca, u)
-            } else {
-                let index = s - usize::from(self.vanilla_start);
-                (
-                    StartKind::Random { index },
-                    random_frame(data.d, self.rank, &mut rng)?,
-                )
+            let (kind, u0) = match fixed.get(s) {
+                Some(StartKind::VanillaPca) => {
+                    let (u, _) = top_eigenvectors(&data.total, self.rank, "vanilla PCA start")?;
+                    (StartKind::VanillaPca, u)
+                }
+                Some(_) => {
+                    let (u, _) = MwFairPca::params(self.rank)
+                        .centering(self.centering)
+                        .check()?
+                        .solve(&data)?;
+                    (StartKind::MinMax, u)
+                }
+                None => {
+                    let index = s - fixed.len();
+                    (
+                        StartKind::Random { index },
+                        random_frame(data.d, self.rank, &mut rng)?,
+                    )
+                }
             };
             observer.on_start(s, kind);
             let outcome = run(&problem, u0, self, s, kind, observer)?;

@@ -23,7 +23,7 @@
 //! iterative SDP rounding (rank ≤ `r + ⌊√(2k + 1/4) − 3/2⌋`) needs an SDP/LP solver and is not
 //! implemented.
 
-use crate::data::prepare;
+use crate::data::{GroupedData, prepare};
 use crate::error::{FairPcaError, Result};
 use crate::linalg::{inner, sorted_eigen, top_eigenvectors};
 use crate::model::Projection;
@@ -179,6 +179,16 @@ impl MwFairPcaValidParams {
     pub fn fit(&self, x: &DMatrix<f64>, groups: &Groups) -> Result<MwFairPca> {
         let clock = Instant::now();
         let data = prepare(x, groups, self.rank, self.centering)?;
+        let (basis, mut report) = self.solve(&data)?;
+        report.elapsed = clock.elapsed();
+        Ok(MwFairPca {
+            projection: Projection::new(basis, data.mean)?,
+            report,
+        })
+    }
+
+    /// MW and the rounding on prepared data: the basis and the report (without wall time).
+    pub(crate) fn solve(&self, data: &GroupedData) -> Result<(DMatrix<f64>, MwReport)> {
         let k = data.k();
         if self.rounding == MwRounding::ExtraDimensionLp && k != 2 {
             return Err(FairPcaError::UnsupportedGroupCount {
@@ -261,16 +271,14 @@ impl MwFairPcaValidParams {
             }
         };
         let extra_dimensions = basis.ncols().saturating_sub(r);
-        Ok(MwFairPca {
-            projection: Projection::new(basis, data.mean)?,
-            report: MwReport {
-                iterations: self.iterations,
-                weights,
-                average_losses,
-                extra_dimensions,
-                elapsed: clock.elapsed(),
-            },
-        })
+        let report = MwReport {
+            iterations: self.iterations,
+            weights,
+            average_losses,
+            extra_dimensions,
+            elapsed: Duration::ZERO,
+        };
+        Ok((basis, report))
     }
 }
 

@@ -12,14 +12,15 @@
 use crate::error::{FairPcaError, Result};
 use crate::linalg::{inner, polar};
 use crate::min_norm::min_norm_point;
-use crate::params::{FairPcaValidParams, Geometry, StepRule};
-use crate::problem::Problem;
+use crate::params::{FairPcaValidParams, Geometry, MAX_WARM_STEP, StepRule};
+use crate::problem::{Evaluation, Problem};
 use crate::report::{IterInfo, Observer, StartKind, StartReport, Status};
 use nalgebra::DMatrix;
 use std::ops::ControlFlow;
 
-/// An accepted step: `η`, the Armijo halvings `p` (if any), and `U_{t+1}`.
-type Step = (f64, Option<u32>, DMatrix<f64>);
+/// An accepted step: `η`, the Armijo halvings `p` (if any), `U_{t+1}`, and its evaluation when
+/// the line search already computed it (Riemannian geometry), so the next iteration reuses it.
+type Step = (f64, Option<u32>, DMatrix<f64>, Option<Evaluation>);
 
 /// The end of one start: its final frame and report.
 pub(crate) struct Outcome {
@@ -48,9 +49,12 @@ pub(crate) fn run(
     let mut status = Status::MaxIterations;
     let mut iterations = 0;
     let mut last_norm = f64::NAN;
+    // The warm-started search first tries twice this (so 1/2 at t = 1, as printed).
+    let mut last_step: f64 = 0.25;
     let mut gram = DMatrix::<f64>::zeros(m, m);
+    let mut cached: Option<Evaluation> = None;
     for t in 1..=params.max_iter {
-        let ev = problem.evaluate(&u);
+        let ev = cached.take().unwrap_or_else(|| problem.evaluate(&u));
         let f = problem.values(&ev);
         if f.iter().any(|v| !v.is_finite()) {
             return Err(non_finite("an objective value"));
@@ -104,23 +108,28 @@ pub(crate) fn run(
         let next = match params.step {
             StepRule::InverseSqrt { eta0 } => {
                 let eta = eta0 / (t as f64).sqrt();
-                Some((eta, None, polar(&(&u + &d * eta))?))
+                Some((eta, None, polar(&(&u + &d * eta))?, None))
             }
             StepRule::Armijo { beta, max_halvings } => {
                 let raw_slopes: Vec<f64> = grads.raw.iter().map(|g| inner(&d, g)).collect();
-                armijo(
-                    problem,
-                    &u,
-                    &d,
-                    &f,
-                    &raw_slopes,
+                let search = Search {
+                    first: 0.5,
                     beta,
                     max_halvings,
-                    params.geometry,
-                )?
+                };
+                armijo(problem, &u, &d, &f, &raw_slopes, search, params.geometry)?
+            }
+            StepRule::ArmijoWarm { beta, max_halvings } => {
+                let raw_slopes: Vec<f64> = grads.raw.iter().map(|g| inner(&d, g)).collect();
+                let search = Search {
+                    first: (2.0 * last_step).min(MAX_WARM_STEP),
+                    beta,
+                    max_halvings,
+                };
+                armijo(problem, &u, &d, &f, &raw_slopes, search, params.geometry)?
             }
         };
-        let Some((eta, halvings, u_next)) = next else {
+        let Some((eta, halvings, u_next, ev_next)) = next else {
             status = Status::Stalled;
             if observer.on_iter(&info).is_break() {
                 status = Status::Stopped;
@@ -128,11 +137,13 @@ pub(crate) fn run(
             break;
         };
         iterations += 1;
+        last_step = eta;
         info.step = eta;
         info.halvings = halvings;
         info.iterate = &u_next;
         let flow = observer.on_iter(&info);
         u = u_next;
+        cached = ev_next;
         if let ControlFlow::Break(()) = flow {
             status = Status::Stopped;
             break;
@@ -156,23 +167,30 @@ pub(crate) fn run(
     Ok(Outcome { basis: u, report })
 }
 
-/// Backtracking (16): the smallest `p ≥ 1` with `η = 2^{−p}` such that
+/// One backtracking search: trial steps `first · 2^{−p}`, `p = 0, 1, …, max_halvings − 1`.
+#[derive(Clone, Copy)]
+struct Search {
+    first: f64,
+    beta: f64,
+    max_halvings: u32,
+}
+
+/// Backtracking (16): the largest trial step `η` such that
 /// `f_l(W) ≤ f_l(U) + β η tr(Dᵀ G_l)` for every `l`, where `W = U + ηD` as printed
-/// (Euclidean geometry) or `W = Π(U + ηD)` (Riemannian). Returns `(η, p, Π(U + ηD))`, or `None`
-/// when no `p ≤ max_halvings` passes.
-#[allow(clippy::too_many_arguments)]
+/// (Euclidean geometry) or `W = Π(U + ηD)` (Riemannian). Returns `(η, p, Π(U + ηD))` with `p`
+/// the halvings from `1/2` (printed rule: the smallest `p ≥ 1` with `η = 2^{−p}`), or `None`
+/// when no trial passes.
 fn armijo(
     problem: &Problem<'_>,
     u: &DMatrix<f64>,
     d: &DMatrix<f64>,
     f: &[f64],
     slopes: &[f64],
-    beta: f64,
-    max_halvings: u32,
+    search: Search,
     geometry: Geometry,
 ) -> Result<Option<Step>> {
-    for p in 1..=max_halvings {
-        let eta = 0.5_f64.powi(p as i32);
+    let mut eta = search.first;
+    for _ in 0..search.max_halvings {
         let trial = u + d * eta;
         let (point, projected) = match geometry {
             Geometry::Euclidean => (trial, None),
@@ -181,19 +199,21 @@ fn armijo(
                 (w.clone(), Some(w))
             }
         };
-        let f_new = problem.values(&problem.evaluate(&point));
+        let ev = problem.evaluate(&point);
+        let f_new = problem.values(&ev);
         let ok = f_new
             .iter()
             .zip(f)
             .zip(slopes)
-            .all(|((new, old), s)| *new <= old + beta * eta * s);
+            .all(|((new, old), s)| *new <= old + search.beta * eta * s);
         if ok {
-            let next = match projected {
-                Some(w) => w,
-                None => polar(&point)?,
-            };
-            return Ok(Some((eta, Some(p), next)));
+            let halvings = (-eta.log2()).round().max(0.0) as u32;
+            return Ok(Some(match projected {
+                Some(w) => (eta, Some(halvings), w, Some(ev)),
+                None => (eta, Some(halvings), polar(&point)?, None),
+            }));
         }
+        eta *= 0.5;
     }
     Ok(None)
 }

@@ -95,10 +95,7 @@ impl<'a> Problem<'a> {
 
     /// Number of objectives `m`.
     pub fn n_objectives(&self) -> usize {
-        match self.objectives {
-            Objectives::Pairwise => 1 + self.pairs.len(),
-            Objectives::Single => 1 + self.data.k(),
-        }
+        self.objectives.count(self.data.k())
     }
 
     /// The products and traces at `v`.
@@ -138,9 +135,11 @@ impl<'a> Problem<'a> {
     fn inner_values(&self, ev: &Evaluation) -> Vec<f64> {
         let e = self.disparities(ev);
         let mut v = vec![self.total_loss(ev)];
-        match self.objectives {
-            Objectives::Pairwise => v.extend(self.pairs.iter().map(|&(i, j)| e[i] - e[j])),
-            Objectives::Single => v.extend(e),
+        if self.objectives != Objectives::Pairwise {
+            v.extend(e.iter().copied());
+        }
+        if self.objectives != Objectives::Single {
+            v.extend(self.pairs.iter().map(|&(i, j)| e[i] - e[j]));
         }
         v
     }
@@ -237,19 +236,17 @@ impl<'a> Problem<'a> {
             total += b;
         }
         out.push(total * (-2.0 * self.total_scale));
-        match self.objectives {
-            Objectives::Pairwise => {
-                for &(i, j) in &self.pairs {
-                    out.push(
-                        &base[i] * (-2.0 * self.group_scale[i])
-                            + &base[j] * (2.0 * self.group_scale[j]),
-                    );
-                }
+        if self.objectives != Objectives::Pairwise {
+            for (i, b) in base.iter().enumerate() {
+                out.push(b * (-2.0 * self.group_scale[i]));
             }
-            Objectives::Single => {
-                for (i, b) in base.iter().enumerate() {
-                    out.push(b * (-2.0 * self.group_scale[i]));
-                }
+        }
+        if self.objectives != Objectives::Single {
+            for &(i, j) in &self.pairs {
+                out.push(
+                    &base[i] * (-2.0 * self.group_scale[i])
+                        + &base[j] * (2.0 * self.group_scale[j]),
+                );
             }
         }
         out
@@ -322,7 +319,11 @@ mod tests {
     #[test]
     fn gradients_match_finite_differences() {
         let data = toy();
-        for objectives in [Objectives::Pairwise, Objectives::Single] {
+        for objectives in [
+            Objectives::Pairwise,
+            Objectives::Single,
+            Objectives::SingleAndPairwise,
+        ] {
             let p = Problem::new(
                 &data,
                 1,

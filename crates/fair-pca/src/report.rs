@@ -44,6 +44,8 @@ impl fmt::Display for Status {
 pub enum StartKind {
     /// The vanilla PCA basis (top-`r` eigenvectors of `XᵀX`).
     VanillaPca,
+    /// The multiplicative-weights min–max solution ([`MwFairPca`](crate::MwFairPca) defaults).
+    MinMax,
     /// The `index`-th random orthonormal frame drawn from the seed.
     Random {
         /// 0-based draw index.
@@ -55,6 +57,7 @@ impl fmt::Display for StartKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::VanillaPca => f.write_str("vanilla PCA"),
+            Self::MinMax => f.write_str("MW min–max"),
             Self::Random { index } => write!(f, "random frame #{index}"),
         }
     }
@@ -149,7 +152,8 @@ pub struct IterInfo<'a> {
     pub iteration: usize,
     /// Step size `η_t` taken (0 when the run stops at this iteration without a step).
     pub step: f64,
-    /// Armijo halvings `p` of the accepted step (`None` for `1/√t` steps or when none was taken).
+    /// Armijo halvings `p` of the accepted step `η = 2^{−p}` (`0` for warm-started steps `η ≥ 1`;
+    /// `None` for `1/√t` steps or when none was taken).
     pub halvings: Option<u32>,
     /// `‖D_t‖_F`.
     pub direction_norm: f64,

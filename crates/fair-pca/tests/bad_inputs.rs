@@ -197,7 +197,7 @@ fn bad_settings_are_rejected_before_touching_the_data() {
         FairPca::params(2).step(StepRule::InverseSqrt { eta0: -1.0 }),
         FairPca::params(2).alpha(f64::NAN),
         FairPca::params(2).max_iter(0),
-        FairPca::params(2).vanilla_start(false),
+        FairPca::params(2).min_max_start(false),
     ] {
         assert!(matches!(
             p.fit(&x, &g),

@@ -26,7 +26,7 @@ fn same_seed_same_bits() {
     assert_eq!(a.basis(), b.basis());
     assert_eq!(strip(a.report()), strip(b.report()));
     let c = fit(43);
-    // Start 0 is vanilla PCA (no randomness); the random starts must differ.
+    // Start 0 is the min–max solution (no randomness); the random starts must differ.
     assert_eq!(a.report().starts[0], c.report().starts[0]);
     assert_ne!(
         a.report().starts[1].objectives,

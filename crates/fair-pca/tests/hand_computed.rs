@@ -43,7 +43,7 @@ fn vanilla_pca_by_hand() {
 #[test]
 fn armijo_with_slope_normalization_converges_to_the_fair_frame() {
     let (x, g) = toy();
-    let m = FairPca::params(1)
+    let m = FairPca::paper(1)
         .normalization(Normalization::PenaltySlope)
         .step(StepRule::armijo())
         .vanilla_start(false)
@@ -67,7 +67,7 @@ fn armijo_with_slope_normalization_converges_to_the_fair_frame() {
 #[test]
 fn the_paper_default_oscillates_close_to_the_fair_frame() {
     let (x, g) = toy();
-    let m = FairPca::params(1)
+    let m = FairPca::paper(1)
         .max_iter(1000)
         .vanilla_start(false)
         .random_starts(1)
@@ -97,14 +97,14 @@ fn vanilla_pca_is_a_stationary_start_in_the_riemannian_geometry() {
     });
     let g = Groups::from_codes(&(0..40).map(|i| i % 2).collect::<Vec<_>>()).unwrap();
     let v = vanilla_pca(&x, 1, Centering::Global).unwrap();
-    let r = FairPca::params(1)
+    let r = FairPca::paper(1)
         .geometry(Geometry::Riemannian)
         .fit(&x, &g)
         .unwrap();
     assert_eq!(r.report().status, Status::Converged);
     assert_eq!(r.report().iterations, 0);
     assert!((r.basis() - v.basis()).abs().max() < 1e-12);
-    let e = FairPca::params(1).max_iter(20).fit(&x, &g).unwrap();
+    let e = FairPca::paper(1).max_iter(20).fit(&x, &g).unwrap();
     assert!(e.report().starts[0].direction_norm > 0.1);
     let moved = (e.basis() - v.basis())
         .norm()
