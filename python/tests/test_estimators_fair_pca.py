@@ -69,7 +69,13 @@ def group_excess_losses(components, X, group):
 
 def test_fair_pca_shares_the_loss_better_than_pca():
     X, group = two_directions(1000, seed=2)
-    fair = FairPCA(1, max_iter=400).fit(X, sensitive_features=group)
+    # Random starts (Remark 2) are needed here: the default start, MW's rank-1 rounding of its
+    # min-max relaxation, returns one of the two directions on this data (the relaxation's
+    # optimum mixes them), which is vanilla PCA's frame and already Pareto-stationary. The
+    # fairest of the descended random frames shares the loss (start selection "Fairest").
+    default = FairPCA(1).fit(X, sensitive_features=group)
+    fair = FairPCA(1, random_starts=8).fit(X, sensitive_features=group)
+    assert "MW" in default.report_["summary"]
     vanilla = PCA(1).fit(X)
     e_fair = group_excess_losses(fair.components_, X, group)
     e_van = group_excess_losses(vanilla.components_, X, group)

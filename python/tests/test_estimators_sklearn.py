@@ -9,7 +9,8 @@ estimator is checked twice:
   silently go stale);
 * a test harness subclass that derives the sensitive feature from ``X`` (see ``_groups_from_X``),
   so every check that fits, predicts, clones, pickles or refits runs against the real estimator
-  code. The harnesses pass every check (no exemption).
+  code. The harnesses pass every check but one, listed with its reason
+  (``_PCA_HARNESS_FAILURES``).
 """
 
 from __future__ import annotations
@@ -121,6 +122,8 @@ def _expected_failures(estimator) -> dict[str, str]:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _PARTIAL_FITTING_CHECKS}
     if type(estimator) is RateConstrainedClassifier:
         return {name: _NEEDS_SENSITIVE_FEATURES for name in _RATE_FITTING_CHECKS}
+    if type(estimator) is FairPCAGroupsFromX:
+        return _PCA_HARNESS_FAILURES
     return _HARNESS_FAILURES
 
 
@@ -283,6 +286,12 @@ _SVM_FITTING_CHECKS = [
 ]
 # The harness passes every check.
 _HARNESS_FAILURES: dict[str, str] = {}
+# FairPCA's default start is the min-max (MW) solution, and n_iter_ counts the descent steps
+# taken from it: on this check's data that start is already Pareto-stationary, so n_iter_ is 0,
+# which sklearn's check (n_iter_ >= 1) reads as "did not iterate". Reporting 1 would be untrue.
+_PCA_HARNESS_FAILURES = {
+    "check_transformer_n_iter": "n_iter_ is 0 when the min-max start is already stationary",
+}
 
 
 @parametrize_with_checks(

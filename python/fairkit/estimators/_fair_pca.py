@@ -24,7 +24,10 @@ class FairPCA(TransformerMixin, BaseEstimator):
     Kamani, Haddadpour, Forsati & Mahdavi, "Efficient Fair Principal Component Analysis"
     (Machine Learning 2022): multi-objective gradient descent over orthonormal frames on the
     total loss and the groups' disparities (what each group loses by sharing the subspace,
-    compared with its own PCA), from vanilla PCA (and optional seeded random starts). The core
+    compared with its own PCA). The default (the crate's since issue 16) starts from the min–max
+    solution of the multiplicative-weights baseline and descends on the total loss, every group's
+    disparity and every pairwise gap at once (Riemannian gradients, Armijo steps) until it is
+    Pareto-stationary, so it is never worse than that baseline on any of them. The core
     is the Rust crate ``fair-pca``; the GIL is released and Ctrl-C stops a running fit (checked
     every 20 iterations). ``sensitive_features`` is needed at fit only: ``transform`` is the
     projection ``(X - mean_) @ components_.T``, the same for everyone.
@@ -33,15 +36,17 @@ class FairPCA(TransformerMixin, BaseEstimator):
     ----------
     n_components : int, default=2
         Target dimension r (< number of features).
-    objectives : {"pairwise", "per_group"}, default="pairwise"
-        Penalise pairwise disparity gaps (eq. 12) or each group's excess loss (eq. 9).
+    objectives : {"per_group_and_pairwise", "pairwise", "per_group"}, default="per_group_and_pairwise"
+        Penalise each group's excess loss (eq. 9) and the pairwise gaps (eq. 12) together, the
+        pairwise gaps only, or each group's excess loss only.
     penalty : {"square", "abs", "neg_exp"}, default="square"
     alpha : float, default=0.0
         Regulariser of eq. (19).
-    max_iter : int, default=500
-    tol : float, default=1e-6
+    max_iter : int, default=2000
+    tol : float, default=1e-5
+        Stop when the multi-objective descent direction has norm <= tol (Pareto-stationary).
     random_starts : int, default=0
-        Seeded random starts besides vanilla PCA (the best one is kept).
+        Seeded random starts besides the default start (the best one is kept).
     seed : int, default=0
 
     Attributes
@@ -55,11 +60,11 @@ class FairPCA(TransformerMixin, BaseEstimator):
         self,
         n_components: int = 2,
         *,
-        objectives: str = "pairwise",
+        objectives: str = "per_group_and_pairwise",
         penalty: str = "square",
         alpha: float = 0.0,
-        max_iter: int = 500,
-        tol: float = 1e-6,
+        max_iter: int = 2000,
+        tol: float = 1e-5,
         random_starts: int = 0,
         seed: int = 0,
     ):

@@ -50,15 +50,17 @@ pub struct PcaSettings {
     pub seed: u64,
 }
 
-/// Parses `objectives` (`"pairwise"` or `"per_group"`) and `penalty` (`"square"`, `"abs"`,
-/// `"neg_exp"`).
+/// Parses `objectives` (`"per_group_and_pairwise"`, `"pairwise"` or `"per_group"`) and
+/// `penalty` (`"square"`, `"abs"`, `"neg_exp"`).
 pub fn parse_choices(objectives: &str, penalty: &str) -> PyResult<(Objectives, Penalty)> {
     let o = match objectives {
+        "per_group_and_pairwise" => Objectives::SingleAndPairwise,
         "pairwise" => Objectives::Pairwise,
         "per_group" => Objectives::Single,
         other => {
             return Err(invalid(format!(
-                "invalid parameter objectives: {other:?}; expected \"pairwise\" or \"per_group\""
+                "invalid parameter objectives: {other:?}; expected \"per_group_and_pairwise\", \
+                 \"pairwise\" or \"per_group\""
             )));
         }
     };
