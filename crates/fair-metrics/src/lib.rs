@@ -72,6 +72,7 @@ pub mod partial;
 pub mod pca_losses;
 pub mod rate_constraints;
 pub mod roc;
+pub mod score_sweep;
 pub mod signed_gaps;
 pub mod state;
 
