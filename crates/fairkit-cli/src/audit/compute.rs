@@ -1,18 +1,17 @@
 //! From states to results: rates with intervals, gaps with bootstrap intervals and permutation
 //! p-values (fair_metrics::ci), and the exact score metrics (fair_metrics::{roc, ks, partial}).
 
-use super::accumulate::{Accumulator, SliceDef};
+use super::accumulate::SliceDef;
 use super::model::{
     ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax, ScoreSlice,
 };
 use crate::error::CliError;
-use fair_data::Groups;
 use fair_metrics::ci::{
     GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, gap_inference, rate_intervals,
 };
-use fair_metrics::partial::PercentileInterval;
-use fair_metrics::state::{ConfusionState, ScoreColumns};
-use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate, ZeroDivision};
+use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
+use fair_metrics::state::ConfusionState;
+use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate};
 use std::collections::BTreeMap;
 
 /// The statistics settings shared by every slice.
@@ -228,38 +227,28 @@ fn gap(
     }
 }
 
-/// A slice's groups over the canonical score columns: the finest groups mapped to the slice's
-/// attribute values.
-pub fn slice_groups(
-    slice: &SliceDef,
-    cols: &ScoreColumns,
-    finest_parts: &BTreeMap<String, Vec<String>>,
-) -> Result<Groups, CliError> {
-    let finest = cols.groups.names();
-    let label_of = |name: &String| -> String {
-        match finest_parts.get(name) {
-            Some(parts) => slice
+/// A slice as a map of the finest groups (by finest code) onto the slice's values; group names
+/// sorted.
+pub fn slice_map(slice: &SliceDef, finest_parts: &[Vec<String>]) -> SliceMap {
+    let labels: Vec<String> = finest_parts
+        .iter()
+        .map(|parts| {
+            slice
                 .attributes
                 .iter()
                 .map(|&a| parts[a].as_str())
                 .collect::<Vec<_>>()
-                .join(" & "),
-            None => name.clone(),
-        }
-    };
-    let labels: Vec<String> = finest.iter().map(label_of).collect();
-    let mut names: Vec<String> = labels.clone();
+                .join(" & ")
+        })
+        .collect();
+    let mut names = labels.clone();
     names.sort();
     names.dedup();
-    let code_of: Vec<usize> = labels
+    let group_of = labels
         .iter()
         .map(|l| names.binary_search(l).unwrap_or(0))
         .collect();
-    let codes = cols.groups.codes().iter().map(|&c| code_of[c]).collect();
-    Groups::new(codes, names).map_err(|e| CliError::Metric {
-        what: "slice groups".into(),
-        source: e.into(),
-    })
+    SliceMap { names, group_of }
 }
 
 fn pair_max(p: &PairwiseSummary) -> PairMax {
@@ -272,84 +261,61 @@ fn pair_max(p: &PairwiseSummary) -> PairMax {
     }
 }
 
-/// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice.
-pub fn score_slice(
-    slice: &SliceDef,
-    cols: &ScoreColumns,
-    groups: &Groups,
-    interval: Option<PercentileInterval>,
-) -> ScoreSlice {
-    let w = cols.weights.as_deref();
+fn pair_gaps(
+    what: &str,
+    r: &Result<PairGaps, fair_metrics::MetricError>,
+    notes: &mut Vec<String>,
+) -> Option<PairMax> {
+    match r {
+        Ok(p) => Some(pair_max(&p.summary)),
+        Err(e) => {
+            notes.push(format!("{what}: {e}"));
+            None
+        }
+    }
+}
+
+/// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice, from the sweep.
+pub fn score_slice(slice: &SliceDef, m: &SliceScores) -> ScoreSlice {
     let mut notes = Vec::new();
-    let mut note = |what: &str, e: fair_metrics::MetricError| notes.push(format!("{what}: {e}"));
-    let auc = match fair_metrics::roc::auc_by_group(
-        &cols.y_true,
-        &cols.scores,
-        groups,
-        w,
-        ZeroDivision::Skip,
-    ) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            note("AUC", e);
-            None
+    for (name, auc) in m.names.iter().zip(&m.auc_by_group) {
+        if auc.is_none() {
+            notes.push(format!(
+                "AUC of group {name:?}: undefined (the group lacks positives or negatives)"
+            ));
         }
-    };
-    let ks_dp = match fair_metrics::ks::ks_statistic(&cols.scores, groups, w) {
-        Ok(p) => Some(pair_max(&p)),
-        Err(e) => {
-            note("KS (DP-Δ)", e);
-            None
-        }
-    };
-    let ks_eo = match fair_metrics::ks::equal_opportunity_ks(&cols.y_true, &cols.scores, groups, w)
-    {
-        Ok(p) => Some(pair_max(&p)),
-        Err(e) => {
-            note("KS on positives (EO-Δ)", e);
-            None
-        }
-    };
-    let psp = interval.and_then(|iv| {
-        match fair_metrics::partial::partial_statistical_parity(&cols.scores, groups, w, iv) {
-            Ok(p) => Some(pair_max(&p)),
-            Err(e) => {
-                note("partial SP", e);
-                None
-            }
-        }
+    }
+    let defined: Vec<f64> = m.auc_by_group.iter().flatten().copied().collect();
+    let auc_difference = (!defined.is_empty()).then(|| {
+        defined.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            - defined.iter().copied().fold(f64::INFINITY, f64::min)
     });
-    let single_group = groups.n_groups() < 2;
+    let ks_dp = pair_gaps("KS (DP-Δ)", &m.ks_dp, &mut notes);
+    let ks_eo = pair_gaps("KS on positives (EO-Δ)", &m.ks_eo, &mut notes);
+    let psp = m
+        .psp
+        .as_ref()
+        .and_then(|r| pair_gaps("partial SP", r, &mut notes));
+    let single_group = m.names.len() < 2;
     if single_group {
         notes.push("only one group: no gap to measure".into());
     }
     ScoreSlice {
         slice: slice.name.clone(),
-        auc_overall: auc.as_ref().map(|s| s.overall),
-        auc_by_group: match &auc {
-            Some(s) => s
-                .names
-                .iter()
-                .zip(&s.by_group)
-                .map(|(g, a)| GroupAuc {
-                    group: g.clone(),
-                    auc: *a,
-                })
-                .collect(),
-            None => Vec::new(),
-        },
-        auc_difference: auc.as_ref().map(|s| s.difference),
+        auc_overall: m.auc_overall,
+        auc_by_group: m
+            .names
+            .iter()
+            .zip(&m.auc_by_group)
+            .map(|(g, a)| GroupAuc {
+                group: g.clone(),
+                auc: *a,
+            })
+            .collect(),
+        auc_difference: auc_difference.filter(|_| m.auc_overall.is_some()),
         ks_dp: ks_dp.filter(|_| !single_group),
         ks_eo: ks_eo.filter(|_| !single_group),
         psp: psp.filter(|_| !single_group),
         notes,
     }
-}
-
-/// The finest-group parts keyed by finest-group name, for [`slice_groups`].
-pub fn parts_by_name(acc: &Accumulator) -> BTreeMap<String, Vec<String>> {
-    acc.finest_parts
-        .iter()
-        .map(|p| (p.join(" & "), p.clone()))
-        .collect()
 }
