@@ -199,7 +199,7 @@ fn next_head(run: &mut Run<'_>, index: usize, prev: Option<(u64, u64)>) -> Resul
         return Ok(None);
     };
     let (key, weight) = item?;
-    if !key_score(key).is_finite() || !(weight >= 0.0 && weight.is_finite()) {
+    if !key_score(key).is_finite() || !weight.is_finite() || weight < 0.0 {
         return Err(bad(
             format!("run item (key {key:#x}, weight {weight})"),
             "finite scores and finite weights >= 0",
@@ -249,7 +249,8 @@ fn next_head(run: &mut Run<'_>, index: usize, prev: Option<(u64, u64)>) -> Resul
 /// let out = sweep(&[slice], &totals, runs, &settings)?;
 /// assert_eq!(out[0].auc_by_group, vec![Some(1.0), Some(1.0)]);
 /// let ks = out[0].ks_dp.as_ref().unwrap();
-/// assert!((ks.summary.max - 1.0 / 3.0).abs() < 1e-12);
+/// // Above θ = 0.3: two thirds of group a (0.4, 0.8), none of group b.
+/// assert!((ks.summary.max - 2.0 / 3.0).abs() < 1e-12);
 /// # Ok::<(), fair_metrics::MetricError>(())
 /// ```
 pub fn sweep(
@@ -260,9 +261,7 @@ pub fn sweep(
 ) -> Result<Vec<SliceScores>> {
     let n_streams = totals.n_streams();
     if totals.total_rows() == 0 {
-        return Err(MetricError::Empty {
-            what: "score rows",
-        });
+        return Err(MetricError::Empty { what: "score rows" });
     }
     let n_finest = n_streams.div_ceil(2);
     for s in slices {

@@ -74,12 +74,11 @@ impl PairBest {
         }
     }
     fn finish(self, metric: &'static str, names: &[String]) -> PairGaps {
-        let summary = PairwiseSummary::build(metric, names.to_vec(), |a, b| {
-            self.value[a * self.g + b]
-        });
+        let summary =
+            PairwiseSummary::build(metric, names.to_vec(), |a, b| self.value[a * self.g + b]);
         let w = summary.worst_pair;
-        let worst_threshold = (summary.max > 0.0)
-            .then(|| key_score(self.key[w.first * self.g + w.second]));
+        let worst_threshold =
+            (summary.max > 0.0).then(|| key_score(self.key[w.first * self.g + w.second]));
         PairGaps {
             summary,
             worst_threshold,

@@ -25,14 +25,26 @@ fn data(n: usize, n_finest: usize, weighted: bool, seed: u64) -> Data {
     };
     for i in 0..n {
         // Every finest group gets both labels; scores on a coarse grid so ties are common.
-        let g = if i < 2 * n_finest { i / 2 } else { rng.random_range(0..n_finest) };
-        let y = if i < 2 * n_finest { i % 2 } else { usize::from(rng.random_bool(0.4)) };
+        let g = if i < 2 * n_finest {
+            i / 2
+        } else {
+            rng.random_range(0..n_finest)
+        };
+        let y = if i < 2 * n_finest {
+            i % 2
+        } else {
+            usize::from(rng.random_bool(0.4))
+        };
         let s = (rng.random_range(0..40) as f64) / 8.0 - 2.0 + y as f64 + 0.1 * g as f64;
         d.y.push(y);
         d.s.push(if rng.random_bool(0.05) { -0.0 } else { s });
         d.finest.push(g);
         if let Some(w) = &mut d.w {
-            w.push(if rng.random_bool(0.1) { 0.0 } else { rng.random::<f64>() * 3.0 });
+            w.push(if rng.random_bool(0.1) {
+                0.0
+            } else {
+                rng.random::<f64>() * 3.0
+            });
         }
     }
     d
@@ -162,10 +174,13 @@ fn ks_threshold_and_curves() {
     }];
     let out = &run_all(&d, &maps, usize::MAX, None)[0];
     let ks = out.ks_dp.as_ref().unwrap();
-    assert_eq!(ks.summary.max, 0.5);
+    assert_eq!(ks.summary.max.to_bits(), 0.5_f64.to_bits());
     let t = ks.worst_threshold.unwrap();
     let above = |xs: &[f64]| xs.iter().filter(|&&x| x > t).count() as f64 / 2.0;
-    assert_eq!((above(&[0.1, 0.9]) - above(&[0.5, 0.6])).abs(), 0.5);
+    assert_eq!(
+        (above(&[0.1, 0.9]) - above(&[0.5, 0.6])).abs().to_bits(),
+        0.5_f64.to_bits()
+    );
     assert_eq!(out.ccdf[0], vec![(0.1, 0.5), (0.9, 0.0)]);
     assert_eq!(out.roc[0], vec![(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)]);
     assert_eq!(out.auc_by_group, vec![Some(1.0), Some(1.0)]);
@@ -197,7 +212,10 @@ fn bad_runs_are_errors() {
         Err(MetricError::InvalidParameter { .. })
     ));
     // Fewer rows than the totals count.
-    let runs = vec![Run::from_sorted_keys(0, &one), Run::from_sorted_keys(1, &one)];
+    let runs = vec![
+        Run::from_sorted_keys(0, &one),
+        Run::from_sorted_keys(1, &one),
+    ];
     assert!(sweep(&maps, &totals, runs, &settings).is_err());
     // A stream beyond the totals.
     let runs = vec![Run::from_sorted_keys(5, &one)];

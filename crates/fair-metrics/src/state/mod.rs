@@ -17,6 +17,6 @@ mod scores;
 mod weighting;
 
 pub use confusion::ConfusionState;
-pub(crate) use exact_sum::ExactSum;
 pub(crate) use confusion::{CELLS, GroupCells, rate_cells};
+pub(crate) use exact_sum::ExactSum;
 pub use scores::{ScoreColumns, ScoreState};

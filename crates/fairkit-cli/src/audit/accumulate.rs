@@ -3,10 +3,10 @@
 //! [`ScoreStore`] keyed by the finest groups (the intersection), from which every slice's score
 //! metrics are derived (so score memory is paid once, not once per slice).
 
+use super::score_store::ScoreStore;
 use crate::error::CliError;
 use crate::input::{Batch, FxHashMap, GroupDictionary};
 use fair_data::Groups;
-use super::score_store::ScoreStore;
 use fair_metrics::state::ConfusionState;
 use std::path::PathBuf;
 

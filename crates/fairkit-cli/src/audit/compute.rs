@@ -7,8 +7,10 @@ use super::model::{
 };
 use crate::error::CliError;
 use fair_metrics::ci::{
-    GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, gap_inference, rate_intervals,
+    GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, ScoreGapInference,
+    auc_difference_inference, auc_interval, gap_inference, ks_inference, rate_intervals,
 };
+use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
 use fair_metrics::state::ConfusionState;
 use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate};
@@ -251,23 +253,41 @@ pub fn slice_map(slice: &SliceDef, finest_parts: &[Vec<String>]) -> SliceMap {
     SliceMap { names, group_of }
 }
 
-fn pair_max(p: &PairwiseSummary) -> PairMax {
+/// How the score metrics' intervals and p-values are computed (written into the report).
+pub const SCORE_INFERENCE_METHOD: &str = "AUC: Hanley–McNeil normal interval per group; AUC difference: normal interval for the two extreme groups and a two-sided normal test union-bounded (Bonferroni) over all pairs. KS DP-Δ / EO-Δ and partial SP: Dvoretzky–Kiefer–Wolfowitz interval simultaneous over the groups (conservative, finite-sample) and the asymptotic two-sample Kolmogorov p-value with n = n_a·n_b/(n_a+n_b), union-bounded over all pairs (partial SP tested through KS ≥ pSP·(β−α)). Weighted data uses Kish effective sizes (approximate); no resampling, so spilled and in-memory runs agree";
+
+fn pair_max(p: &PairwiseSummary, inference: Option<ScoreGapInference>) -> PairMax {
     PairMax {
         value: p.max,
         groups: [
             p.names[p.worst_pair.first].clone(),
             p.names[p.worst_pair.second].clone(),
         ],
+        lower: inference.map(|i| i.interval.lower),
+        upper: inference.map(|i| i.interval.upper),
+        p_value: inference.map(|i| i.p_value),
     }
 }
 
 fn pair_gaps(
     what: &str,
     r: &Result<PairGaps, fair_metrics::MetricError>,
+    n: &[f64],
+    scale: f64,
+    confidence: f64,
     notes: &mut Vec<String>,
 ) -> Option<PairMax> {
     match r {
-        Ok(p) => Some(pair_max(&p.summary)),
+        Ok(p) => {
+            let inference = match ks_inference(&p.summary, n, scale, confidence) {
+                Ok(i) => Some(i),
+                Err(e) => {
+                    notes.push(format!("{what} interval and p-value: {e}"));
+                    None
+                }
+            };
+            Some(pair_max(&p.summary, inference))
+        }
         Err(e) => {
             notes.push(format!("{what}: {e}"));
             None
@@ -275,44 +295,91 @@ fn pair_gaps(
     }
 }
 
-/// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice, from the sweep.
-pub fn score_slice(slice: &SliceDef, m: &SliceScores) -> ScoreSlice {
+/// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice, from the sweep, with their
+/// intervals and p-values.
+pub fn score_slice(
+    slice: &SliceDef,
+    m: &SliceScores,
+    stats: &Stats,
+    interval: Option<PercentileInterval>,
+) -> ScoreSlice {
     let mut notes = Vec::new();
-    for (name, auc) in m.names.iter().zip(&m.auc_by_group) {
-        if auc.is_none() {
-            notes.push(format!(
-                "AUC of group {name:?}: undefined (the group lacks positives or negatives)"
-            ));
-        }
+    let conf = stats.confidence;
+    let n_all: Vec<f64> = m.effective_n.iter().map(|e| e.all).collect();
+    let n_pos: Vec<f64> = m.effective_n.iter().map(|e| e.positives).collect();
+    let n_neg: Vec<f64> = m.effective_n.iter().map(|e| e.negatives).collect();
+    let mut auc_by_group = Vec::new();
+    for (k, (name, auc)) in m.names.iter().zip(&m.auc_by_group).enumerate() {
+        let iv = match auc {
+            None => {
+                notes.push(format!(
+                    "AUC of group {name:?}: undefined (the group lacks positives or negatives)"
+                ));
+                None
+            }
+            Some(a) => auc_interval(*a, n_pos[k], n_neg[k], conf).ok(),
+        };
+        auc_by_group.push(GroupAuc {
+            group: name.clone(),
+            auc: *auc,
+            lower: iv.map(|i| i.lower),
+            upper: iv.map(|i| i.upper),
+        });
     }
+    let auc_gap = match auc_difference_inference(&m.auc_by_group, &n_pos, &n_neg, conf) {
+        Ok(Some(inf)) => {
+            let defined = || {
+                m.auc_by_group
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, a)| a.map(|a| (k, a)))
+            };
+            let hi = defined().max_by(|x, y| x.1.total_cmp(&y.1)).map(|x| x.0);
+            let lo = defined().min_by(|x, y| x.1.total_cmp(&y.1)).map(|x| x.0);
+            hi.zip(lo).map(|(hi, lo)| PairMax {
+                value: inf.estimate,
+                groups: [m.names[hi].clone(), m.names[lo].clone()],
+                lower: Some(inf.interval.lower),
+                upper: Some(inf.interval.upper),
+                p_value: Some(inf.p_value),
+            })
+        }
+        Ok(None) => None,
+        Err(e) => {
+            notes.push(format!("AUC difference interval and p-value: {e}"));
+            None
+        }
+    };
+    let scale = interval.map_or(1.0, |iv| 1.0 / (iv.beta() - iv.alpha()));
+    let ks_dp = pair_gaps("KS (DP-Δ)", &m.ks_dp, &n_all, 1.0, conf, &mut notes);
+    let ks_eo = pair_gaps(
+        "KS on positives (EO-Δ)",
+        &m.ks_eo,
+        &n_pos,
+        1.0,
+        conf,
+        &mut notes,
+    );
+    let psp = m
+        .psp
+        .as_ref()
+        .and_then(|r| pair_gaps("partial SP", r, &n_all, scale, conf, &mut notes));
+    let single_group = m.names.len() < 2;
+    if single_group {
+        notes.push("only one group: no gap to measure".into());
+    }
+    let auc_defined = m.auc_overall.is_some();
     let defined: Vec<f64> = m.auc_by_group.iter().flatten().copied().collect();
     let auc_difference = (!defined.is_empty()).then(|| {
         defined.iter().copied().fold(f64::NEG_INFINITY, f64::max)
             - defined.iter().copied().fold(f64::INFINITY, f64::min)
     });
-    let ks_dp = pair_gaps("KS (DP-Δ)", &m.ks_dp, &mut notes);
-    let ks_eo = pair_gaps("KS on positives (EO-Δ)", &m.ks_eo, &mut notes);
-    let psp = m
-        .psp
-        .as_ref()
-        .and_then(|r| pair_gaps("partial SP", r, &mut notes));
-    let single_group = m.names.len() < 2;
-    if single_group {
-        notes.push("only one group: no gap to measure".into());
-    }
     ScoreSlice {
         slice: slice.name.clone(),
         auc_overall: m.auc_overall,
-        auc_by_group: m
-            .names
-            .iter()
-            .zip(&m.auc_by_group)
-            .map(|(g, a)| GroupAuc {
-                group: g.clone(),
-                auc: *a,
-            })
-            .collect(),
-        auc_difference: auc_difference.filter(|_| m.auc_overall.is_some()),
+        auc_by_group,
+        auc_difference: auc_difference.filter(|_| auc_defined),
+        auc_gap: auc_gap.filter(|_| auc_defined && !single_group),
         ks_dp: ks_dp.filter(|_| !single_group),
         ks_eo: ks_eo.filter(|_| !single_group),
         psp: psp.filter(|_| !single_group),

@@ -3,10 +3,10 @@
 
 mod accumulate;
 mod charts;
-mod score_store;
 pub mod compute;
 pub mod flags;
 pub mod model;
+mod score_store;
 mod summary;
 
 use crate::cli::{AuditArgs, CiMethod};
@@ -153,7 +153,7 @@ fn build_report(
             let mut out: Vec<ScoreSlice> = Vec::new();
             for (slice, m) in acc.slices.iter().zip(&results) {
                 charts.add_slice(&slice.name, m);
-                out.push(compute::score_slice(slice, m));
+                out.push(compute::score_slice(slice, m, &stats, flags.interval));
             }
             Some(out)
         }
@@ -187,6 +187,7 @@ fn build_report(
                 CiMethod::ClopperPearson => "clopper-pearson",
             },
             gap_method: "stratified bootstrap percentile interval (each group's confusion cells redrawn from its multinomial) and one-sided permutation p-value (multivariate hypergeometric tables with the margins fixed), both from counts; equalized odds permutes within positives and within negatives; weighted data uses Kish effective counts (approximate)",
+            score_inference_method: compute::SCORE_INFERENCE_METHOD,
             resamples: args.resamples,
             seed: args.seed,
             thresholds: args.threshold.clone(),

@@ -351,7 +351,9 @@ mod tests {
         let n = 5_000;
         let finest: Vec<usize> = (0..n).map(|i| (i * 7) % 3).collect();
         let labels: Vec<usize> = (0..n).map(|i| (i * 13 / 5) % 2).collect();
-        let scores: Vec<f64> = (0..n).map(|i| ((i * 31) % 97) as f64 / 50.0 - 0.5).collect();
+        let scores: Vec<f64> = (0..n)
+            .map(|i| ((i * 31) % 97) as f64 / 50.0 - 0.5)
+            .collect();
         let weights: Vec<f64> = (0..n).map(|i| ((i * 17) % 11) as f64 / 3.0).collect();
         for start in (0..n).step_by(400) {
             let end = (start + 400).min(n);
