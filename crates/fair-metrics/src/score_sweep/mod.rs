@@ -26,6 +26,7 @@ use crate::error::{MetricError, Result};
 use crate::partial::PercentileInterval;
 use crate::state::ExactSum;
 use std::collections::BinaryHeap;
+use std::collections::binary_heap::PeekMut;
 
 pub use crate::sorted_scores::{key_score, score_key};
 pub use slice::{EffectiveN, PairGaps, SliceScores};
@@ -284,7 +285,6 @@ pub fn sweep(
         .collect();
     let mut pooled = slice::Pooled::new(totals);
 
-    let mut last: Vec<Option<(u64, u64)>> = vec![None; runs.len()];
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
         if let Some(h) = next_head(run, i, None)? {
@@ -298,20 +298,23 @@ pub fn sweep(
     while let Some(top) = heap.peek() {
         let key = top.key;
         touched.clear();
-        while let Some(h) = heap.peek() {
-            if h.key != key {
+        while let Some(mut top) = heap.peek_mut() {
+            if top.key != key {
                 break;
             }
-            let h = heap.pop().expect("peeked");
-            let stream = runs[h.run].stream;
+            let (run, weight_bits) = (top.run, top.weight_bits);
+            let stream = runs[run].stream;
             if !touched.contains(&stream) {
                 touched.push(stream);
             }
-            block[stream] += f64::from_bits(h.weight_bits);
+            block[stream] += f64::from_bits(weight_bits);
             seen[stream] += 1;
-            last[h.run] = Some((h.key, h.weight_bits));
-            if let Some(next) = next_head(&mut runs[h.run], h.run, last[h.run])? {
-                heap.push(next);
+            // Replace the top in place (one sift) instead of a pop and a push (two).
+            match next_head(&mut runs[run], run, Some((key, weight_bits)))? {
+                Some(next) => *top = next,
+                None => {
+                    PeekMut::pop(top);
+                }
             }
         }
         touched.sort_unstable();
