@@ -115,3 +115,71 @@ fn partial_sp_eight_groups(bencher: Bencher, n: usize) {
         )
     });
 }
+
+const TEN_MILLION: [usize; 1] = [10_000_000];
+
+/// Exact KS Δ over all 28 pairs of 8 groups: one sort per group (order-preserving `u64` keys),
+/// then a linear merge per pair.
+#[divan::bench(args = TEN_MILLION, sample_count = 10, sample_size = 1)]
+fn ks_all_pairs_eight_groups(bencher: Bencher, n: usize) {
+    let d = data(n, 8);
+    bencher.bench(|| {
+        black_box(
+            ks::ks_statistic(&d.scores, &d.groups, None)
+                .expect("valid")
+                .max,
+        )
+    });
+}
+
+/// The audit's path on the same data: bucket rows into (group, label) streams of `u64` keys,
+/// sort each once, and one k-way sweep that yields KS DP-Δ and EO-Δ for all 28 pairs plus every
+/// group's AUC.
+#[divan::bench(args = TEN_MILLION, sample_count = 10, sample_size = 1)]
+fn score_sweep_eight_groups(bencher: Bencher, n: usize) {
+    use fair_metrics::score_sweep::{
+        Run, SliceMap, StreamTotals, SweepSettings, score_key, sort_keys, stream_of, sweep,
+    };
+    let d = data(n, 8);
+    let map = SliceMap {
+        names: d.groups.names().to_vec(),
+        group_of: (0..8).collect(),
+    };
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 0,
+    };
+    bencher.bench(|| {
+        let mut streams: Vec<Vec<u64>> = vec![Vec::new(); 16];
+        let mut totals = StreamTotals::new(false);
+        for ((&g, &y), &s) in d.groups.codes().iter().zip(&d.y_true).zip(&d.scores) {
+            let st = stream_of(g, y);
+            streams[st].push(score_key(s));
+            totals.add(st, 1.0);
+        }
+        streams.iter_mut().for_each(|k| sort_keys(k));
+        let runs = streams
+            .iter()
+            .enumerate()
+            .map(|(s, k)| Run::from_sorted_keys(s, k))
+            .collect();
+        let out = sweep(std::slice::from_ref(&map), &totals, runs, &settings).expect("valid");
+        black_box(out[0].ks_dp.as_ref().expect("defined").summary.max)
+    });
+}
+
+/// The floor of both KS paths: bucketing the rows of 8 groups into `u64` key arrays and sorting
+/// each once (no metric).
+#[divan::bench(args = TEN_MILLION, sample_count = 10, sample_size = 1)]
+fn sort_only_eight_groups(bencher: Bencher, n: usize) {
+    use fair_metrics::score_sweep::{score_key, sort_keys};
+    let d = data(n, 8);
+    bencher.bench(|| {
+        let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); 8];
+        for (&g, &s) in d.groups.codes().iter().zip(&d.scores) {
+            buckets[g].push(score_key(s));
+        }
+        buckets.iter_mut().for_each(|k| sort_keys(k));
+        black_box(buckets[0][0])
+    });
+}

@@ -22,6 +22,10 @@
 //! With weights both use Kish effective counts per group (an approximation, stated in the
 //! output); unweighted they are exact resampling procedures.
 //!
+//! **Score metrics** ([`auc_interval`], [`auc_difference_inference`], [`ks_inference`]):
+//! Hanley–McNeil AUC intervals, DKW intervals and asymptotic Kolmogorov p-values for KS Δ and
+//! partial SP, from per-group sample sizes alone (see the `scores` submodule's notes).
+//!
 //! # Example
 //! ```
 //! use fair_data::Groups;
@@ -45,6 +49,13 @@
 //! assert!(gap.p_value < 0.01);                          // a real gap at n = 200 per group
 //! # Ok::<(), fair_metrics::MetricError>(())
 //! ```
+
+mod scores;
+
+pub use scores::{
+    ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
+    ks_inference, ks_two_sample_p_value,
+};
 
 use crate::confusion::Rate;
 use crate::error::{MetricError, Result};

@@ -18,7 +18,8 @@
 //! | [`rate_constraints`] | subset rates, churn, wins, losses | proxy-Lagrangian (TFCO) |
 //! | [`pca_losses`] | reconstruction losses and disparity errors | Efficient Fair PCA |
 //! | [`state`] | mergeable per-group sufficient statistics (exact across batches and partitions) | fairkit |
-//! | [`ci`] | confidence intervals for rates and gaps, permutation tests | Wilson, Clopper–Pearson, bootstrap |
+//! | [`score_sweep`] | AUC, KS Δ / EO-Δ, partial SP of many slices in one k-way merge over sorted runs (in memory or spilled by the caller) | fairkit |
+//! | [`ci`] | confidence intervals for rates and gaps, permutation tests; AUC, KS and pSP intervals and p-values | Wilson, Clopper–Pearson, bootstrap, Hanley–McNeil, DKW, Kolmogorov |
 //!
 //! Rates whose denominator is zero in some group (a TPR without positives, …) follow a
 //! [`ZeroDivision`] policy (default: error). A declared group with no rows is always
@@ -72,6 +73,7 @@ pub mod partial;
 pub mod pca_losses;
 pub mod rate_constraints;
 pub mod roc;
+pub mod score_sweep;
 pub mod signed_gaps;
 pub mod state;
 

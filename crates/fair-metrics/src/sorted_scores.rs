@@ -13,7 +13,7 @@
 
 /// A monotone `u64` image of a finite `f64`: `a < b ⇔ key(a) < key(b)`, and `key(-0.0) == key(0.0)`.
 #[inline(always)]
-pub(crate) fn score_key(x: f64) -> u64 {
+pub fn score_key(x: f64) -> u64 {
     let bits = (x + 0.0).to_bits(); // -0.0 + 0.0 == +0.0
     if bits >> 63 == 1 {
         !bits
@@ -24,7 +24,7 @@ pub(crate) fn score_key(x: f64) -> u64 {
 
 /// Inverse of [`score_key`].
 #[inline(always)]
-pub(crate) fn key_score(key: u64) -> f64 {
+pub fn key_score(key: u64) -> f64 {
     f64::from_bits(if key >> 63 == 1 {
         key & !(1 << 63)
     } else {

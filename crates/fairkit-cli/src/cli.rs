@@ -213,13 +213,21 @@ pub struct AuditArgs {
     #[arg(long, value_name = "N", default_value_t = 65536)]
     pub batch_rows: usize,
 
-    /// Memory budget of the score states (KS, AUC, partial SP keep per-group scores), e.g.
-    /// `512MiB`, `4GiB`. The audit stops with an error naming the flag when it is exceeded.
-    /// Default: a quarter of the machine's RAM.
+    /// Memory budget of the score rows (KS, AUC, partial SP keep every row's score: 8 bytes a
+    /// row, 16 when weighted), e.g. `512MiB`, `4GiB`. Above it the rows are sorted and spilled
+    /// to a temporary file in --spill-dir and merged back at the end: the results are exactly
+    /// the same, only slower. Default: a quarter of the machine's RAM.
     ///
     /// Example: `--memory-budget 2GiB`
     #[arg(long, value_name = "SIZE")]
     pub memory_budget: Option<String>,
+
+    /// Directory of the temporary file score rows are spilled to above --memory-budget (it is
+    /// deleted when the audit ends). Default: the system's temporary directory ($TMPDIR).
+    ///
+    /// Example: `--spill-dir /mnt/scratch`
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
 
     /// No progress bar and no summary on stderr.
     #[arg(long, short)]

@@ -71,6 +71,69 @@ fn csv_and_parquet_of_the_same_data_give_identical_json() {
 }
 
 #[test]
+fn spilling_score_rows_to_disk_gives_bit_identical_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let pq = demo(dir.path(), "d.parquet", "20000", &[]);
+    for weighted in [false, true] {
+        let mut flags = vec![
+            "--pred",
+            "y_hat",
+            "--interval",
+            "0.05,0.3",
+            "--batch-rows",
+            "1000",
+        ];
+        if weighted {
+            flags.extend(["--weight", "w"]);
+        }
+        let name = |s: &str| dir.path().join(format!("{s}-{weighted}"));
+        let in_memory = run(&pq, &name("mem"), &flags);
+        // 4 KiB holds 256–512 rows: every 1,000-row batch spills, so the metrics are merged
+        // from ~20 runs per stream read back from the temporary file.
+        let spill_dir = name("spill-dir");
+        std::fs::create_dir_all(&spill_dir).unwrap();
+        let mut small = flags.clone();
+        small.extend([
+            "--memory-budget",
+            "4KiB",
+            "--spill-dir",
+            spill_dir.to_str().unwrap(),
+        ]);
+        let spilled = run(&pq, &name("spill"), &small);
+        // Every score gap has an interval around it and a p-value; every group AUC an interval.
+        for slice in in_memory["score_metrics"].as_array().unwrap() {
+            for key in ["ks_dp", "ks_eo", "psp", "auc_gap"] {
+                let g = &slice[key];
+                let (v, lo, hi) = (
+                    g["value"].as_f64(),
+                    g["lower"].as_f64(),
+                    g["upper"].as_f64(),
+                );
+                let (v, lo, hi) = (v.unwrap(), lo.unwrap(), hi.unwrap());
+                assert!(lo <= v && v <= hi, "{key}: {g}");
+                let p = g["p_value"].as_f64().unwrap();
+                assert!((0.0..=1.0).contains(&p), "{key}: {g}");
+            }
+            for g in slice["auc_by_group"].as_array().unwrap() {
+                let auc = g["auc"].as_f64().unwrap();
+                assert!(g["lower"].as_f64().unwrap() <= auc && auc <= g["upper"].as_f64().unwrap());
+            }
+        }
+        assert_eq!(
+            spilled["score_metrics"], in_memory["score_metrics"],
+            "weighted {weighted}"
+        );
+        assert_eq!(results(spilled), results(in_memory));
+        // The temporary file is gone once the audit has ended.
+        assert_eq!(std::fs::read_dir(&spill_dir).unwrap().count(), 0);
+        assert_eq!(
+            std::fs::read_to_string(name("spill").join("report.md")).unwrap(),
+            std::fs::read_to_string(name("mem").join("report.md")).unwrap()
+        );
+    }
+}
+
+#[test]
 fn every_codec_reads_and_batching_does_not_change_the_result() {
     let dir = tempfile::tempdir().unwrap();
     let reference = run(
@@ -281,11 +344,12 @@ fn help_explains_every_flag_with_an_example() {
         "--input-format",
         "--batch-rows",
         "--memory-budget",
+        "--spill-dir",
         "--quiet",
     ] {
         assert!(r.stdout.contains(flag), "help lacks {flag}");
     }
     // Every flag but --quiet (and --help) carries an "Example:" line.
-    assert!(r.stdout.matches("Example:").count() >= 21, "{}", r.stdout);
+    assert!(r.stdout.matches("Example:").count() >= 22, "{}", r.stdout);
     assert!(r.stdout.contains("Exit codes"));
 }

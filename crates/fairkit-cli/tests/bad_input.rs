@@ -181,10 +181,18 @@ fn bad_flags_exit_2() {
         &["--interval"],
     );
     rejects(&f, &["--memory-budget", "lots"], &["--memory-budget"]);
+    // A budget so small the score rows spill, into a directory that does not exist.
     rejects(
         &f,
-        &["--score", "p", "--memory-budget", "100B"],
-        &["--memory-budget", "spilling"],
+        &[
+            "--score",
+            "p",
+            "--memory-budget",
+            "8B",
+            "--spill-dir",
+            "/nonexistent/fairkit-spill",
+        ],
+        &["/nonexistent/fairkit-spill", "cannot write"],
     );
     // Neither a prediction column nor thresholds.
     let r = audit(&f, &dir.path().join("o"), &[]);

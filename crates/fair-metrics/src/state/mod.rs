@@ -18,4 +18,5 @@ mod weighting;
 
 pub use confusion::ConfusionState;
 pub(crate) use confusion::{CELLS, GroupCells, rate_cells};
+pub(crate) use exact_sum::ExactSum;
 pub use scores::{ScoreColumns, ScoreState};

@@ -1,17 +1,14 @@
 //! Folding batches into mergeable states: per (prediction source, slice) a
 //! [`ConfusionState`] (memory independent of the row count), and with a score one
-//! [`ScoreState`] keyed by the finest groups (the intersection), from which every slice's score
+//! [`ScoreStore`] keyed by the finest groups (the intersection), from which every slice's score
 //! metrics are derived (so score memory is paid once, not once per slice).
 
+use super::score_store::ScoreStore;
 use crate::error::CliError;
 use crate::input::{Batch, FxHashMap, GroupDictionary};
 use fair_data::Groups;
-use fair_metrics::state::{ConfusionState, ScoreState};
-
-/// Bytes per row held by a score state while reading (one sorted entry) plus, when the metrics
-/// are computed, the expanded columns (label, score, group code, weight): the figure the memory
-/// budget is checked against.
-pub const SCORE_BYTES_PER_ROW: u64 = 32 + 32;
+use fair_metrics::state::ConfusionState;
+use std::path::PathBuf;
 
 /// A slice: one sensitive column, or the intersection of all of them.
 #[derive(Debug, Clone)]
@@ -30,20 +27,27 @@ pub struct Accumulator {
     pub confusion: Vec<Vec<ConfusionState>>,
     /// Thresholds (empty = prediction column).
     thresholds: Vec<f64>,
-    /// Score state keyed by the finest group names.
-    pub scores: Option<ScoreState>,
+    /// Score rows keyed by the finest groups (spilled to disk above the memory budget).
+    pub scores: Option<ScoreStore>,
     /// Finest group: code by tuple of attribute codes, and its parts' names.
     finest_index: FxHashMap<Vec<u32>, u32>,
     /// Parts (one value per sensitive column) of each finest group, by finest code.
     pub finest_parts: Vec<Vec<String>>,
-    /// Rows in the score state.
-    score_rows: u64,
-    budget: u64,
+}
+
+/// Where the score rows go: whether weighted, the memory budget and the spill directory.
+pub struct ScoreSettings {
+    /// Rows carry weights.
+    pub weighted: bool,
+    /// Bytes the buffered score rows may take before they are spilled.
+    pub budget: u64,
+    /// Directory of the temporary spill file.
+    pub spill_dir: PathBuf,
 }
 
 impl Accumulator {
     /// States for `n_attributes` sensitive columns named `names`.
-    pub fn new(names: &[String], thresholds: &[f64], with_scores: bool, budget: u64) -> Self {
+    pub fn new(names: &[String], thresholds: &[f64], scores: Option<ScoreSettings>) -> Self {
         let mut slices: Vec<SliceDef> = names
             .iter()
             .enumerate()
@@ -63,11 +67,9 @@ impl Accumulator {
             confusion: vec![vec![ConfusionState::new(); slices.len()]; sources],
             slices,
             thresholds: thresholds.to_vec(),
-            scores: with_scores.then(ScoreState::new),
+            scores: scores.map(|s| ScoreStore::new(s.weighted, s.budget, s.spill_dir)),
             finest_index: FxHashMap::default(),
             finest_parts: Vec::new(),
-            score_rows: 0,
-            budget,
         }
     }
 
@@ -75,8 +77,7 @@ impl Accumulator {
     ///
     /// # Errors
     /// [`CliError::Metric`] if a state rejects the batch (it should not: the reader validated
-    /// every cell), and [`CliError::InvalidFlag`] for `--memory-budget` when the score state
-    /// outgrows it.
+    /// every cell), and [`CliError::Write`] when spilling score rows to disk fails.
     pub fn add(&mut self, batch: &Batch, dictionaries: &[GroupDictionary]) -> Result<(), CliError> {
         let metric = |what: &str| {
             let what = what.to_string();
@@ -121,25 +122,8 @@ impl Accumulator {
                     .map_err(metric("confusion counts"))?;
             }
         }
-        if let (Some(state), Some(scores)) = (self.scores.as_mut(), &batch.scores) {
-            self.score_rows += batch.len() as u64;
-            if self.score_rows.saturating_mul(SCORE_BYTES_PER_ROW) > self.budget {
-                return Err(CliError::InvalidFlag {
-                    flag: "--memory-budget",
-                    value: format!("{} bytes", self.budget),
-                    expected: format!(
-                        "room for the exact score metrics of {} rows so far (≈{} bytes per row); raise --memory-budget, or drop --score for a counts-only audit (spilling score states to disk is not implemented yet)",
-                        self.score_rows, SCORE_BYTES_PER_ROW
-                    ),
-                });
-            }
-            let groups = Groups::new(finest, finest_names).map_err(|e| CliError::Metric {
-                what: "group codes".into(),
-                source: fair_metrics::MetricError::from(e),
-            })?;
-            state
-                .update(&batch.labels, scores, &groups, weights)
-                .map_err(metric("score state"))?;
+        if let (Some(store), Some(scores)) = (self.scores.as_mut(), &batch.scores) {
+            store.add(&finest, &batch.labels, scores, weights)?;
         }
         Ok(())
     }

@@ -1,18 +1,19 @@
 //! From states to results: rates with intervals, gaps with bootstrap intervals and permutation
 //! p-values (fair_metrics::ci), and the exact score metrics (fair_metrics::{roc, ks, partial}).
 
-use super::accumulate::{Accumulator, SliceDef};
+use super::accumulate::SliceDef;
 use super::model::{
     ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax, ScoreSlice,
 };
 use crate::error::CliError;
-use fair_data::Groups;
 use fair_metrics::ci::{
-    GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, gap_inference, rate_intervals,
+    GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, ScoreGapInference,
+    auc_difference_inference, auc_interval, gap_inference, ks_inference, rate_intervals,
 };
 use fair_metrics::partial::PercentileInterval;
-use fair_metrics::state::{ConfusionState, ScoreColumns};
-use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate, ZeroDivision};
+use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
+use fair_metrics::state::ConfusionState;
+use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate};
 use std::collections::BTreeMap;
 
 /// The statistics settings shared by every slice.
@@ -228,128 +229,160 @@ fn gap(
     }
 }
 
-/// A slice's groups over the canonical score columns: the finest groups mapped to the slice's
-/// attribute values.
-pub fn slice_groups(
-    slice: &SliceDef,
-    cols: &ScoreColumns,
-    finest_parts: &BTreeMap<String, Vec<String>>,
-) -> Result<Groups, CliError> {
-    let finest = cols.groups.names();
-    let label_of = |name: &String| -> String {
-        match finest_parts.get(name) {
-            Some(parts) => slice
+/// A slice as a map of the finest groups (by finest code) onto the slice's values; group names
+/// sorted.
+pub fn slice_map(slice: &SliceDef, finest_parts: &[Vec<String>]) -> SliceMap {
+    let labels: Vec<String> = finest_parts
+        .iter()
+        .map(|parts| {
+            slice
                 .attributes
                 .iter()
                 .map(|&a| parts[a].as_str())
                 .collect::<Vec<_>>()
-                .join(" & "),
-            None => name.clone(),
-        }
-    };
-    let labels: Vec<String> = finest.iter().map(label_of).collect();
-    let mut names: Vec<String> = labels.clone();
+                .join(" & ")
+        })
+        .collect();
+    let mut names = labels.clone();
     names.sort();
     names.dedup();
-    let code_of: Vec<usize> = labels
+    let group_of = labels
         .iter()
         .map(|l| names.binary_search(l).unwrap_or(0))
         .collect();
-    let codes = cols.groups.codes().iter().map(|&c| code_of[c]).collect();
-    Groups::new(codes, names).map_err(|e| CliError::Metric {
-        what: "slice groups".into(),
-        source: e.into(),
-    })
+    SliceMap { names, group_of }
 }
 
-fn pair_max(p: &PairwiseSummary) -> PairMax {
+/// How the score metrics' intervals and p-values are computed (written into the report).
+pub const SCORE_INFERENCE_METHOD: &str = "AUC: Hanley–McNeil normal interval per group; AUC difference: normal interval for the two extreme groups and a two-sided normal test union-bounded (Bonferroni) over all pairs. KS DP-Δ / EO-Δ and partial SP: Dvoretzky–Kiefer–Wolfowitz interval simultaneous over the groups (conservative, finite-sample) and the asymptotic two-sample Kolmogorov p-value with n = n_a·n_b/(n_a+n_b), union-bounded over all pairs (partial SP tested through KS ≥ pSP·(β−α)). Weighted data uses Kish effective sizes (approximate); no resampling, so spilled and in-memory runs agree";
+
+fn pair_max(p: &PairwiseSummary, inference: Option<ScoreGapInference>) -> PairMax {
     PairMax {
         value: p.max,
         groups: [
             p.names[p.worst_pair.first].clone(),
             p.names[p.worst_pair.second].clone(),
         ],
+        lower: inference.map(|i| i.interval.lower),
+        upper: inference.map(|i| i.interval.upper),
+        p_value: inference.map(|i| i.p_value),
     }
 }
 
-/// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice.
+fn pair_gaps(
+    what: &str,
+    r: &Result<PairGaps, fair_metrics::MetricError>,
+    n: &[f64],
+    scale: f64,
+    confidence: f64,
+    notes: &mut Vec<String>,
+) -> Option<PairMax> {
+    match r {
+        Ok(p) => {
+            let inference = match ks_inference(&p.summary, n, scale, confidence) {
+                Ok(i) => Some(i),
+                Err(e) => {
+                    notes.push(format!("{what} interval and p-value: {e}"));
+                    None
+                }
+            };
+            Some(pair_max(&p.summary, inference))
+        }
+        Err(e) => {
+            notes.push(format!("{what}: {e}"));
+            None
+        }
+    }
+}
+
+/// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice, from the sweep, with their
+/// intervals and p-values.
 pub fn score_slice(
     slice: &SliceDef,
-    cols: &ScoreColumns,
-    groups: &Groups,
+    m: &SliceScores,
+    stats: &Stats,
     interval: Option<PercentileInterval>,
 ) -> ScoreSlice {
-    let w = cols.weights.as_deref();
     let mut notes = Vec::new();
-    let mut note = |what: &str, e: fair_metrics::MetricError| notes.push(format!("{what}: {e}"));
-    let auc = match fair_metrics::roc::auc_by_group(
-        &cols.y_true,
-        &cols.scores,
-        groups,
-        w,
-        ZeroDivision::Skip,
-    ) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            note("AUC", e);
-            None
-        }
-    };
-    let ks_dp = match fair_metrics::ks::ks_statistic(&cols.scores, groups, w) {
-        Ok(p) => Some(pair_max(&p)),
-        Err(e) => {
-            note("KS (DP-Δ)", e);
-            None
-        }
-    };
-    let ks_eo = match fair_metrics::ks::equal_opportunity_ks(&cols.y_true, &cols.scores, groups, w)
-    {
-        Ok(p) => Some(pair_max(&p)),
-        Err(e) => {
-            note("KS on positives (EO-Δ)", e);
-            None
-        }
-    };
-    let psp = interval.and_then(|iv| {
-        match fair_metrics::partial::partial_statistical_parity(&cols.scores, groups, w, iv) {
-            Ok(p) => Some(pair_max(&p)),
-            Err(e) => {
-                note("partial SP", e);
+    let conf = stats.confidence;
+    let n_all: Vec<f64> = m.effective_n.iter().map(|e| e.all).collect();
+    let n_pos: Vec<f64> = m.effective_n.iter().map(|e| e.positives).collect();
+    let n_neg: Vec<f64> = m.effective_n.iter().map(|e| e.negatives).collect();
+    let mut auc_by_group = Vec::new();
+    for (k, (name, auc)) in m.names.iter().zip(&m.auc_by_group).enumerate() {
+        let iv = match auc {
+            None => {
+                notes.push(format!(
+                    "AUC of group {name:?}: undefined (the group lacks positives or negatives)"
+                ));
                 None
             }
+            Some(a) => auc_interval(*a, n_pos[k], n_neg[k], conf).ok(),
+        };
+        auc_by_group.push(GroupAuc {
+            group: name.clone(),
+            auc: *auc,
+            lower: iv.map(|i| i.lower),
+            upper: iv.map(|i| i.upper),
+        });
+    }
+    let auc_gap = match auc_difference_inference(&m.auc_by_group, &n_pos, &n_neg, conf) {
+        Ok(Some(inf)) => {
+            let defined = || {
+                m.auc_by_group
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, a)| a.map(|a| (k, a)))
+            };
+            let hi = defined().max_by(|x, y| x.1.total_cmp(&y.1)).map(|x| x.0);
+            let lo = defined().min_by(|x, y| x.1.total_cmp(&y.1)).map(|x| x.0);
+            hi.zip(lo).map(|(hi, lo)| PairMax {
+                value: inf.estimate,
+                groups: [m.names[hi].clone(), m.names[lo].clone()],
+                lower: Some(inf.interval.lower),
+                upper: Some(inf.interval.upper),
+                p_value: Some(inf.p_value),
+            })
         }
-    });
-    let single_group = groups.n_groups() < 2;
+        Ok(None) => None,
+        Err(e) => {
+            notes.push(format!("AUC difference interval and p-value: {e}"));
+            None
+        }
+    };
+    let scale = interval.map_or(1.0, |iv| 1.0 / (iv.beta() - iv.alpha()));
+    let ks_dp = pair_gaps("KS (DP-Δ)", &m.ks_dp, &n_all, 1.0, conf, &mut notes);
+    let ks_eo = pair_gaps(
+        "KS on positives (EO-Δ)",
+        &m.ks_eo,
+        &n_pos,
+        1.0,
+        conf,
+        &mut notes,
+    );
+    let psp = m
+        .psp
+        .as_ref()
+        .and_then(|r| pair_gaps("partial SP", r, &n_all, scale, conf, &mut notes));
+    let single_group = m.names.len() < 2;
     if single_group {
         notes.push("only one group: no gap to measure".into());
     }
+    let auc_defined = m.auc_overall.is_some();
+    let defined: Vec<f64> = m.auc_by_group.iter().flatten().copied().collect();
+    let auc_difference = (!defined.is_empty()).then(|| {
+        defined.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+            - defined.iter().copied().fold(f64::INFINITY, f64::min)
+    });
     ScoreSlice {
         slice: slice.name.clone(),
-        auc_overall: auc.as_ref().map(|s| s.overall),
-        auc_by_group: match &auc {
-            Some(s) => s
-                .names
-                .iter()
-                .zip(&s.by_group)
-                .map(|(g, a)| GroupAuc {
-                    group: g.clone(),
-                    auc: *a,
-                })
-                .collect(),
-            None => Vec::new(),
-        },
-        auc_difference: auc.as_ref().map(|s| s.difference),
+        auc_overall: m.auc_overall,
+        auc_by_group,
+        auc_difference: auc_difference.filter(|_| auc_defined),
+        auc_gap: auc_gap.filter(|_| auc_defined && !single_group),
         ks_dp: ks_dp.filter(|_| !single_group),
         ks_eo: ks_eo.filter(|_| !single_group),
         psp: psp.filter(|_| !single_group),
         notes,
     }
-}
-
-/// The finest-group parts keyed by finest-group name, for [`slice_groups`].
-pub fn parts_by_name(acc: &Accumulator) -> BTreeMap<String, Vec<String>> {
-    acc.finest_parts
-        .iter()
-        .map(|p| (p.join(" & "), p.clone()))
-        .collect()
 }

@@ -6,6 +6,7 @@ mod charts;
 pub mod compute;
 pub mod flags;
 pub mod model;
+mod score_store;
 mod summary;
 
 use crate::cli::{AuditArgs, CiMethod};
@@ -16,6 +17,7 @@ use crate::progress::Bar;
 use accumulate::Accumulator;
 use compute::Stats;
 use fair_metrics::ci::RateCiMethod;
+use fair_metrics::score_sweep::SweepSettings;
 use model::{
     AuditReport, Columns, FailIfOutcome, InputInfo, ScoreSlice, Settings, ThresholdAudit, Tool,
 };
@@ -63,9 +65,9 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         pos_label: args.pos_label.clone(),
         neg_label: args.neg_label.clone(),
     };
-    let (acc, reader) = read_all(args, &spec, &options, &flags)?;
+    let (mut acc, reader) = read_all(args, &spec, &options, &flags)?;
     reader.decoders().check_declared(&flags.declared_groups)?;
-    let (report, charts) = build_report(args, &flags, &acc, &reader, &gates)?;
+    let (report, charts) = build_report(args, &flags, &mut acc, &reader, &gates)?;
     crate::report::write_all(&report, &charts, &args.out, &args.format)?;
     if !args.quiet {
         summary::print_to_stderr(&report, &args.out);
@@ -89,12 +91,12 @@ fn read_all(
         Progress::Rows { total, .. } => (total, "rows"),
     };
     let bar = Bar::new(total, unit, args.quiet);
-    let mut acc = Accumulator::new(
-        &args.sensitive,
-        &args.threshold,
-        args.score.is_some(),
-        flags.memory_budget,
-    );
+    let scores = args.score.as_ref().map(|_| accumulate::ScoreSettings {
+        weighted: args.weight.is_some(),
+        budget: flags.memory_budget,
+        spill_dir: args.spill_dir.clone().unwrap_or_else(std::env::temp_dir),
+    });
+    let mut acc = Accumulator::new(&args.sensitive, &args.threshold, scores);
     while let Some(batch) = reader.next_batch()? {
         acc.add(&batch, &reader.decoders().groups)?;
         match reader.progress() {
@@ -108,7 +110,7 @@ fn read_all(
 fn build_report(
     args: &AuditArgs,
     flags: &flags::Checked,
-    acc: &Accumulator,
+    acc: &mut Accumulator,
     reader: &Reader,
     gates: &[FailIf],
 ) -> Result<(AuditReport, ChartData), CliError> {
@@ -135,24 +137,23 @@ fn build_report(
         });
     }
     let mut charts = ChartData::default();
-    let score_metrics = match &acc.scores {
+    let score_metrics = match acc.scores.take() {
         None => None,
-        Some(state) => {
-            let cols = state.to_columns().map_err(|source| CliError::Metric {
-                what: "score columns".into(),
-                source,
-            })?;
-            let parts = compute::parts_by_name(acc);
+        Some(store) => {
+            let maps: Vec<_> = acc
+                .slices
+                .iter()
+                .map(|slice| compute::slice_map(slice, &acc.finest_parts))
+                .collect();
+            let settings = SweepSettings {
+                interval: flags.interval,
+                curve_points: fair_report::MAX_CURVE_POINTS / 2,
+            };
+            let results = store.metrics(&maps, &settings)?;
             let mut out: Vec<ScoreSlice> = Vec::new();
-            for slice in &acc.slices {
-                let groups = compute::slice_groups(slice, &cols, &parts)?;
-                let metrics = compute::score_slice(slice, &cols, &groups, flags.interval);
-                let pair = metrics
-                    .ks_dp
-                    .as_ref()
-                    .map(|p| (p.groups[0].as_str(), p.groups[1].as_str()));
-                charts.add_slice(&slice.name, &cols, &groups, pair)?;
-                out.push(metrics);
+            for (slice, m) in acc.slices.iter().zip(&results) {
+                charts.add_slice(&slice.name, m);
+                out.push(compute::score_slice(slice, m, &stats, flags.interval));
             }
             Some(out)
         }
@@ -186,6 +187,7 @@ fn build_report(
                 CiMethod::ClopperPearson => "clopper-pearson",
             },
             gap_method: "stratified bootstrap percentile interval (each group's confusion cells redrawn from its multinomial) and one-sided permutation p-value (multivariate hypergeometric tables with the margins fixed), both from counts; equalized odds permutes within positives and within negatives; weighted data uses Kish effective counts (approximate)",
+            score_inference_method: compute::SCORE_INFERENCE_METHOD,
             resamples: args.resamples,
             seed: args.seed,
             thresholds: args.threshold.clone(),

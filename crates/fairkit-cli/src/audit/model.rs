@@ -85,6 +85,8 @@ pub struct Settings {
     pub rate_ci_method: &'static str,
     /// How gap intervals and p-values are computed.
     pub gap_method: &'static str,
+    /// How the score metrics' intervals and p-values are computed.
+    pub score_inference_method: &'static str,
     /// Bootstrap resamples and permutations per gap.
     pub resamples: usize,
     /// Seed of the resampling.
@@ -199,6 +201,13 @@ pub struct PairMax {
     pub value: f64,
     /// The two groups.
     pub groups: [String; 2],
+    /// Lower end of its confidence interval (null when it cannot be computed).
+    pub lower: Option<f64>,
+    /// Upper end of its confidence interval.
+    pub upper: Option<f64>,
+    /// p-value for "no difference between the groups" (over all pairs: see the method in
+    /// `settings.score_inference_method`).
+    pub p_value: Option<f64>,
 }
 
 /// One group's AUC.
@@ -208,6 +217,10 @@ pub struct GroupAuc {
     pub group: String,
     /// AUC, null when the group lacks positives or negatives.
     pub auc: Option<f64>,
+    /// Lower end of the AUC's confidence interval (Hanley–McNeil).
+    pub lower: Option<f64>,
+    /// Upper end of the AUC's confidence interval.
+    pub upper: Option<f64>,
 }
 
 /// Score-based metrics of one slice.
@@ -221,6 +234,8 @@ pub struct ScoreSlice {
     pub auc_by_group: Vec<GroupAuc>,
     /// max − min of the defined group AUCs.
     pub auc_difference: Option<f64>,
+    /// The same as a gap: its two groups (highest, lowest AUC), interval and p-value.
+    pub auc_gap: Option<PairMax>,
     /// Exact KS distance between group score distributions (all-threshold DP gap).
     pub ks_dp: Option<PairMax>,
     /// The same on the positives only (all-threshold equal-opportunity gap).

@@ -59,10 +59,14 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
         ];
         let values = pairs
             .iter()
-            .map(|(k, p)| (*k, p.map(|p| p.value)))
-            .chain([("auc_difference", s.auc_difference)]);
+            .map(|(k, p)| (*k, p.map(|p| (p.value, p.p_value))))
+            .chain([(
+                "auc_difference",
+                s.auc_difference
+                    .map(|v| (v, s.auc_gap.as_ref().and_then(|g| g.p_value))),
+            )]);
         for (key, v) in values {
-            if let Some(value) = v {
+            if let Some((value, p_value)) = v {
                 consider(
                     &mut out,
                     key,
@@ -70,7 +74,7 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
                         value,
                         slice: s.slice.clone(),
                         threshold: None,
-                        p_value: None,
+                        p_value,
                     },
                 );
             }
@@ -177,10 +181,58 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
             "No count-based gap is statistically distinguishable from zero at the {level} level (every permutation p-value is at least {alpha:.3})."
         ));
     }
-    if let Some(h) = r.headline.get("ks_dp") {
+    out.extend(score_sentences(r, alpha, &level));
+    out
+}
+
+/// One sentence per score gap (KS DP-Δ, KS EO-Δ, partial SP, AUC difference): its largest value
+/// over the slices, with interval and p-value, saying whether it is distinguishable from zero.
+fn score_sentences(r: &AuditReport, alpha: f64, level: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(slices) = &r.score_metrics else {
+        return out;
+    };
+    type Pick = fn(&super::model::ScoreSlice) -> Option<&PairMax>;
+    let what: [(&str, Pick); 4] = [
+        (
+            "difference between two groups' score distributions (exact KS over all thresholds)",
+            |s| s.ks_dp.as_ref(),
+        ),
+        (
+            "difference between two groups' score distributions of positives (KS, equal opportunity over all thresholds)",
+            |s| s.ks_eo.as_ref(),
+        ),
+        (
+            "partial statistical parity gap on the score interval",
+            |s| s.psp.as_ref(),
+        ),
+        ("AUC difference between groups", |s| s.auc_gap.as_ref()),
+    ];
+    for (name, get) in what {
+        let worst = slices
+            .iter()
+            .filter_map(|s| get(s).map(|p| (s, p)))
+            .max_by(|a, b| a.1.value.total_cmp(&b.1.value));
+        let Some((s, p)) = worst else { continue };
+        let stats = match (p.lower, p.upper, p.p_value) {
+            (Some(lo), Some(hi), Some(pv)) => {
+                let verdict = if pv < alpha {
+                    "distinguishable from zero"
+                } else {
+                    "not distinguishable from zero"
+                };
+                let p = if pv < 0.001 {
+                    "p < 0.001".to_string()
+                } else {
+                    format!("p = {pv:.3}")
+                };
+                format!(" ({level} interval {lo:.3}–{hi:.3}, {p}: {verdict})")
+            }
+            _ => String::new(),
+        };
         out.push(format!(
-            "The largest difference between two groups' score distributions (exact KS over all thresholds) is {:.3}, across {}.",
-            h.value, h.slice
+            "The largest {name} is {:.3}, between {} and {} across {}{stats}.",
+            p.value, p.groups[0], p.groups[1], s.slice
         ));
     }
     out

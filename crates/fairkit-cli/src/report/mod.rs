@@ -217,31 +217,39 @@ pub fn document(
         doc.heading("Score metrics (exact: all thresholds)");
         for s in scores {
             doc.subheading(&s.slice);
-            let mut t = Table::new(&["group", "AUC"]);
+            let ci_head = format!("{level} interval");
+            let mut t = Table::new(&["group", "AUC", ci_head.as_str()]);
+            let iv = |lo: Option<f64>, hi: Option<f64>| match (lo, hi) {
+                (Some(lo), Some(hi)) => format!("{}–{}", f4(lo), f4(hi)),
+                _ => "n/a".into(),
+            };
             for g in &s.auc_by_group {
-                t.text_row(vec![g.group.clone(), opt(g.auc)]);
+                t.text_row(vec![g.group.clone(), opt(g.auc), iv(g.lower, g.upper)]);
             }
-            t.text_row(vec!["all".into(), opt(s.auc_overall)]);
+            t.text_row(vec!["all".into(), opt(s.auc_overall), String::new()]);
             doc.table(&t);
             let pm = |p: &Option<crate::audit::model::PairMax>| match p {
-                Some(p) => format!("{} ({} vs {})", f4(p.value), p.groups[0], p.groups[1]),
-                None => "n/a".into(),
+                Some(p) => vec![
+                    format!("{} ({} vs {})", f4(p.value), p.groups[0], p.groups[1]),
+                    iv(p.lower, p.upper),
+                    p.p_value.map_or("n/a".into(), f4),
+                ],
+                None => vec!["n/a".into(), "n/a".into(), "n/a".into()],
             };
-            let mut g = Table::new(&["metric", "value"]);
-            g.text_row(vec![
-                "AUC difference (max − min)".into(),
-                opt(s.auc_difference),
-            ]);
-            g.text_row(vec!["KS distance of scores (DP-Δ)".into(), pm(&s.ks_dp)]);
-            g.text_row(vec![
+            let row = |name: String, p: &Option<crate::audit::model::PairMax>| {
+                let mut r = vec![name];
+                r.extend(pm(p));
+                r
+            };
+            let mut g = Table::new(&["metric", "value", ci_head.as_str(), "p-value"]);
+            g.text_row(row("AUC difference (max − min)".into(), &s.auc_gap));
+            g.text_row(row("KS distance of scores (DP-Δ)".into(), &s.ks_dp));
+            g.text_row(row(
                 "KS distance of positives' scores (EO-Δ)".into(),
-                pm(&s.ks_eo),
-            ]);
+                &s.ks_eo,
+            ));
             if let Some(iv) = r.settings.interval {
-                g.text_row(vec![
-                    format!("partial SP on [{}, {})", iv[0], iv[1]),
-                    pm(&s.psp),
-                ]);
+                g.text_row(row(format!("partial SP on [{}, {})", iv[0], iv[1]), &s.psp));
             }
             doc.table(&g);
             for n in &s.notes {
@@ -262,8 +270,8 @@ pub fn document(
     }
     doc.heading("Method");
     doc.paragraph(&format!(
-        "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold. Schema: {} v{}.",
-        r.settings.gap_method, r.schema, r.schema_version
+        "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold; their intervals and p-values: {}. Schema: {} v{}.",
+        r.settings.gap_method, r.settings.score_inference_method, r.schema, r.schema_version
     ));
     Ok((doc, figures))
 }

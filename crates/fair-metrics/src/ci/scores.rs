@@ -1,0 +1,350 @@
+//! Intervals and p-values for the exact score metrics, from the per-group effective sample sizes
+//! alone (no resampling of the scores, so they cost nothing at 1e8 rows and are the same whether
+//! the scores were spilled or not).
+//!
+//! * **AUC of a group** ([`auc_interval`]): Hanley & McNeil (1982) standard error,
+//!   `SE² = (A(1−A) + (n₁−1)(Q₁−A²) + (n₀−1)(Q₂−A²)) / (n₁ n₀)`, `Q₁ = A/(2−A)`,
+//!   `Q₂ = 2A²/(1+A)` (n₁ positives, n₀ negatives), and the normal interval `A ± z·SE` clipped to
+//!   [0, 1].
+//! * **AUC difference** (max − min over groups, [`auc_difference_inference`]): interval
+//!   `d ± z·√(SE_max² + SE_min²)` for the two extreme groups (independent groups); p-value the
+//!   union (Bonferroni) bound over all pairs of the two-sided normal test,
+//!   `min(1, Σ_{i<j} 2Φ̄(d / √(SE_i² + SE_j²)))` — valid for the largest difference, not just a
+//!   pre-chosen pair.
+//! * **KS Δ and partial SP** (largest over pairs, [`ks_inference`]): interval from the
+//!   Dvoretzky–Kiefer–Wolfowitz inequality with Massart's constant, `P(sup|F̂−F| > ε) ≤ 2e^{−2nε²}`,
+//!   made simultaneous over the G groups: `ε_g = √(ln(2G/α)/(2 n_g))`. Then every group's CCDF
+//!   is within `ε_g` of the truth with probability ≥ 1 − α, so every pairwise KS distance is
+//!   within `ε_a + ε_b`, and the largest within the largest such sum (times `1/(β−α)` for pSP,
+//!   whose in-band transform is `1/(β−α)`-Lipschitz): a conservative finite-sample interval.
+//!   p-value: the asymptotic two-sample Kolmogorov distribution `Q_KS(√(n_a n_b/(n_a+n_b))·D)`
+//!   (what R's `ks.test(exact = FALSE)` and `scipy.special.kolmogorov` give), union-bounded over
+//!   the pairs; for pSP at `D(β−α)`, since pSP ≥ d implies KS ≥ d(β−α). Ties (discrete scores)
+//!   make it conservative.
+//!
+//! With weights, `n` is Kish's effective sample size (an approximation, like the rate intervals).
+
+use super::Interval;
+use crate::error::{MetricError, Result};
+use crate::pairwise::PairwiseSummary;
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// An estimate with its interval and p-value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoreGapInference {
+    /// The observed value.
+    pub estimate: f64,
+    /// The confidence interval.
+    pub interval: Interval,
+    /// The p-value for "no difference between the groups".
+    pub p_value: f64,
+}
+
+fn check(confidence: f64) -> Result<f64> {
+    super::check_confidence(confidence)?;
+    Ok(1.0 - confidence)
+}
+
+fn z(confidence: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + confidence / 2.0)
+}
+
+fn normal_sf(x: f64) -> f64 {
+    Normal::standard().sf(x)
+}
+
+/// Hanley & McNeil's standard error of an AUC with `n_pos` positives and `n_neg` negatives.
+pub fn auc_standard_error(auc: f64, n_pos: f64, n_neg: f64) -> f64 {
+    let q1 = auc / (2.0 - auc);
+    let q2 = 2.0 * auc * auc / (1.0 + auc);
+    let a2 = auc * auc;
+    let var = (auc * (1.0 - auc) + (n_pos - 1.0) * (q1 - a2) + (n_neg - 1.0) * (q2 - a2))
+        / (n_pos * n_neg);
+    var.max(0.0).sqrt()
+}
+
+/// The Hanley–McNeil normal interval of an AUC, clipped to [0, 1].
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for a confidence outside (0, 1), an AUC outside [0, 1] or
+/// sample sizes that are not positive.
+///
+/// # Example
+/// ```
+/// let iv = fair_metrics::ci::auc_interval(0.8, 50.0, 50.0, 0.95)?;
+/// assert!(iv.lower < 0.8 && 0.8 < iv.upper);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+pub fn auc_interval(auc: f64, n_pos: f64, n_neg: f64, confidence: f64) -> Result<Interval> {
+    check(confidence)?;
+    let positive = |x: f64| x > 0.0; // false for NaN too
+    if !(0.0..=1.0).contains(&auc) || !positive(n_pos) || !positive(n_neg) {
+        return Err(MetricError::InvalidParameter {
+            name: "AUC interval inputs",
+            value: format!("AUC {auc}, {n_pos} positives, {n_neg} negatives"),
+            expected: "an AUC in [0, 1] and positive sample sizes",
+        });
+    }
+    let h = z(confidence) * auc_standard_error(auc, n_pos, n_neg);
+    Ok(Interval {
+        lower: (auc - h).max(0.0),
+        upper: (auc + h).min(1.0),
+    })
+}
+
+/// The Kolmogorov distribution's survival function
+/// `Q_KS(λ) = 2 Σ_{j≥1} (−1)^{j−1} e^{−2j²λ²}` (for small λ through the equivalent Jacobi theta
+/// series `1 − √(2π)/λ Σ_{j≥1} e^{−(2j−1)²π²/(8λ²)}`, which converges fast there).
+pub fn kolmogorov_sf(lambda: f64) -> f64 {
+    if lambda.is_nan() {
+        return f64::NAN;
+    }
+    if lambda <= 0.0 {
+        return 1.0;
+    }
+    let p = if lambda < 1.18 {
+        let k = -std::f64::consts::PI.powi(2) / (8.0 * lambda * lambda);
+        let s: f64 = (1..=20)
+            .map(|j| {
+                let m = (2 * j - 1) as f64;
+                (k * m * m).exp()
+            })
+            .sum();
+        1.0 - (2.0 * std::f64::consts::PI).sqrt() / lambda * s
+    } else {
+        let s: f64 = (1..=100)
+            .map(|j| {
+                let j = j as f64;
+                let sign = if j as u64 % 2 == 1 { 1.0 } else { -1.0 };
+                sign * (-2.0 * j * j * lambda * lambda).exp()
+            })
+            .sum();
+        2.0 * s
+    };
+    p.clamp(0.0, 1.0)
+}
+
+/// Asymptotic p-value of the two-sample KS statistic `d` with sample sizes `n_a`, `n_b`:
+/// `Q_KS(√(n_a n_b / (n_a + n_b)) · d)`.
+pub fn ks_two_sample_p_value(d: f64, n_a: f64, n_b: f64) -> f64 {
+    if !(n_a > 0.0 && n_b > 0.0) {
+        return 1.0;
+    }
+    kolmogorov_sf((n_a * n_b / (n_a + n_b)).sqrt() * d)
+}
+
+/// Interval and p-value of the largest pairwise KS distance (`scale` = 1) or partial SP
+/// (`scale` = 1/(β−α)) of a [`PairwiseSummary`], from each group's (effective) sample size `n`.
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for a confidence outside (0, 1), `n` not matching the
+/// groups, a sample size that is not positive, or `scale < 1`.
+pub fn ks_inference(
+    summary: &PairwiseSummary,
+    n: &[f64],
+    scale: f64,
+    confidence: f64,
+) -> Result<ScoreGapInference> {
+    let alpha = check(confidence)?;
+    let g = summary.names.len();
+    let positive = |x: f64| x > 0.0; // false for NaN too
+    if n.len() != g || !n.iter().all(|&x| positive(x)) || scale.is_nan() || scale < 1.0 {
+        return Err(MetricError::InvalidParameter {
+            name: "KS inference inputs",
+            value: format!("{} sample sizes for {g} groups, scale {scale}", n.len()),
+            expected: "one positive sample size per group and a scale >= 1",
+        });
+    }
+    let eps: Vec<f64> = n
+        .iter()
+        .map(|&ng| ((2.0 * g as f64 / alpha).ln() / (2.0 * ng)).sqrt())
+        .collect();
+    let mut widest = 0.0_f64;
+    let mut p = 0.0;
+    let d = summary.max;
+    for a in 0..g {
+        for b in a + 1..g {
+            widest = widest.max(eps[a] + eps[b]);
+            p += ks_two_sample_p_value(d / scale, n[a], n[b]);
+        }
+    }
+    let h = scale * widest;
+    Ok(ScoreGapInference {
+        estimate: d,
+        interval: Interval {
+            lower: (d - h).max(0.0),
+            upper: (d + h).min(1.0),
+        },
+        p_value: if g < 2 { 1.0 } else { p.min(1.0) },
+    })
+}
+
+/// Interval and p-value of the AUC difference (max − min over the groups with an AUC), from each
+/// group's AUC and (effective) positives and negatives. `None` when fewer than two groups have an
+/// AUC.
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for a confidence outside (0, 1) or mismatched lengths.
+pub fn auc_difference_inference(
+    auc: &[Option<f64>],
+    n_pos: &[f64],
+    n_neg: &[f64],
+    confidence: f64,
+) -> Result<Option<ScoreGapInference>> {
+    check(confidence)?;
+    if n_pos.len() != auc.len() || n_neg.len() != auc.len() {
+        return Err(MetricError::InvalidParameter {
+            name: "AUC difference inputs",
+            value: format!(
+                "{} AUCs, {} / {} sample sizes",
+                auc.len(),
+                n_pos.len(),
+                n_neg.len()
+            ),
+            expected: "one AUC and sample size per group",
+        });
+    }
+    let groups: Vec<(f64, f64)> = (0..auc.len())
+        .filter_map(|k| auc[k].map(|a| (a, auc_standard_error(a, n_pos[k], n_neg[k]))))
+        .collect();
+    if groups.len() < 2 {
+        return Ok(None);
+    }
+    let by = |f: fn(f64, f64) -> bool| {
+        groups
+            .iter()
+            .copied()
+            .reduce(|x, y| if f(y.0, x.0) { y } else { x })
+            .expect("two groups")
+    };
+    let (hi, lo) = (by(|y, x| y > x), by(|y, x| y < x));
+    let d = hi.0 - lo.0;
+    let h = z(confidence) * (hi.1 * hi.1 + lo.1 * lo.1).sqrt();
+    let mut p = 0.0;
+    for i in 0..groups.len() {
+        for j in i + 1..groups.len() {
+            let se = (groups[i].1.powi(2) + groups[j].1.powi(2)).sqrt();
+            p += if se > 0.0 {
+                2.0 * normal_sf(d / se)
+            } else if d > 0.0 {
+                0.0
+            } else {
+                1.0
+            };
+        }
+    }
+    Ok(Some(ScoreGapInference {
+        estimate: d,
+        interval: Interval {
+            lower: (d - h).max(0.0),
+            upper: (d + h).min(1.0),
+        },
+        p_value: p.min(1.0),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairwise::PairwiseSummary;
+
+    #[test]
+    fn hanley_mcneil_by_hand() {
+        // A = 0.8, 50 + 50: Q1 = 2/3, Q2 = 0.64/0.9 = 0.71111…, SE² = (0.16 + 49·(2/3 − 0.64)
+        // + 49·(0.711111… − 0.64)) / 2500 = 4.951111… / 2500.
+        let se = auc_standard_error(0.8, 50.0, 50.0);
+        assert!((se - (4.951_111_111_111_111_f64 / 2500.0).sqrt()).abs() < 1e-12);
+        let iv = auc_interval(0.8, 50.0, 50.0, 0.95).unwrap();
+        assert!((iv.upper - (0.8 + 1.959_963_984_540_054 * se)).abs() < 1e-9);
+        assert_eq!(
+            auc_interval(1.0, 10.0, 10.0, 0.95).unwrap().upper.to_bits(),
+            1.0_f64.to_bits()
+        );
+        assert!(auc_interval(0.5, 0.0, 10.0, 0.95).is_err());
+        assert!(auc_interval(1.5, 10.0, 10.0, 0.95).is_err());
+        assert!(auc_interval(0.5, 10.0, 10.0, 1.0).is_err());
+    }
+
+    #[test]
+    fn kolmogorov_matches_scipy() {
+        // scipy 1.17.1: [float(scipy.special.kolmogorov(x)) for x in (0.3, 0.5, 1.0, 1.18, 1.5, 2.0)]
+        let reference = [
+            (0.3, 0.999_990_694_198_665_5),
+            (0.5, 0.963_945_243_664_875_1),
+            (1.0, 0.269_999_671_677_354_56),
+            (1.18, 0.123_453_809_429_765_7),
+            (1.5, 0.022_217_962_616_525_127),
+            (2.0, 0.000_670_925_255_779_695_3),
+        ];
+        for (x, p) in reference {
+            assert!(
+                (kolmogorov_sf(x) - p).abs() < 1e-12,
+                "{x}: {} vs {p}",
+                kolmogorov_sf(x)
+            );
+        }
+        assert_eq!(kolmogorov_sf(0.0).to_bits(), 1.0_f64.to_bits());
+        assert!(kolmogorov_sf(10.0) < 1e-80);
+    }
+
+    #[test]
+    fn two_sample_p_value_matches_scipy() {
+        // a = [0.1, 0.4, 0.5, 0.9, 1.3, 1.7, 2.2, 2.5], b = [0.8, 1.2, 1.9, 2.4, 2.8, 3.1, 3.3]:
+        // scipy.stats.ks_2samp(a, b).statistic = 13/28; the limiting-distribution p-value
+        // scipy.special.kolmogorov(sqrt(8·7/15) · 13/28) = 0.39676776512921047 (scipy 1.17.1;
+        // R's ks.test(a, b, exact = FALSE) uses the same limit).
+        let a = [0.1, 0.4, 0.5, 0.9, 1.3, 1.7, 2.2, 2.5];
+        let b = [0.8, 1.2, 1.9, 2.4, 2.8, 3.1, 3.3];
+        let labels: Vec<&str> = a.iter().map(|_| "a").chain(b.iter().map(|_| "b")).collect();
+        let scores: Vec<f64> = a.iter().chain(&b).copied().collect();
+        let groups = fair_data::Groups::from_labels(&labels);
+        let ks = crate::ks::ks_statistic(&scores, &groups, None).unwrap();
+        assert!((ks.max - 13.0 / 28.0).abs() < 1e-15);
+        let inf = ks_inference(&ks, &[8.0, 7.0], 1.0, 0.95).unwrap();
+        assert!((inf.p_value - 0.396_767_765_129_210_47).abs() < 1e-12);
+        // DKW: ε_g = √(ln(2·2/0.05) / (2 n_g)).
+        let e = |n: f64| ((4.0_f64 / 0.05).ln() / (2.0 * n)).sqrt();
+        assert!((inf.interval.upper - 1.0_f64.min(13.0 / 28.0 + e(8.0) + e(7.0))).abs() < 1e-12);
+        assert_eq!(inf.interval.lower.to_bits(), 0.0_f64.to_bits());
+    }
+
+    #[test]
+    fn union_bound_and_bad_inputs() {
+        let s = PairwiseSummary::build("t", vec!["a".into(), "b".into(), "c".into()], |_, _| 0.1);
+        let one = ks_two_sample_p_value(0.1, 100.0, 100.0);
+        let inf = ks_inference(&s, &[100.0; 3], 1.0, 0.9).unwrap();
+        assert!((inf.p_value - (3.0 * one).min(1.0)).abs() < 1e-15);
+        // pSP on [0, 0.5): scale 2 tests KS at d / 2 and widens the interval twice.
+        let psp = ks_inference(&s, &[1e6; 3], 2.0, 0.9).unwrap();
+        let ks = ks_inference(&s, &[1e6; 3], 1.0, 0.9).unwrap();
+        assert!(((psp.interval.upper - 0.1) - 2.0 * (ks.interval.upper - 0.1)).abs() < 1e-12);
+        let s3 = PairwiseSummary::build("t", vec!["a".into(), "b".into(), "c".into()], |_, _| 0.3);
+        let p = |scale| ks_inference(&s3, &[100.0; 3], scale, 0.9).unwrap().p_value;
+        assert!(p(2.0) > p(1.0));
+        assert!(ks_inference(&s, &[1.0, 2.0], 1.0, 0.9).is_err());
+        assert!(ks_inference(&s, &[0.0; 3], 1.0, 0.9).is_err());
+        assert!(ks_inference(&s, &[1.0; 3], 0.5, 0.9).is_err());
+    }
+
+    #[test]
+    fn auc_difference_by_hand() {
+        let (a, b) = (0.9, 0.7);
+        let r = auc_difference_inference(&[Some(a), None, Some(b)], &[100.0; 3], &[200.0; 3], 0.95)
+            .unwrap()
+            .unwrap();
+        let (sa, sb) = (
+            auc_standard_error(a, 100.0, 200.0),
+            auc_standard_error(b, 100.0, 200.0),
+        );
+        let se = (sa * sa + sb * sb).sqrt();
+        assert!((r.estimate - 0.2).abs() < 1e-15);
+        assert!((r.p_value - 2.0 * normal_sf(0.2 / se)).abs() < 1e-15);
+        assert!((r.interval.lower - (0.2 - 1.959_963_984_540_054 * se)).abs() < 1e-9);
+        assert!(
+            auc_difference_inference(&[Some(0.5), None], &[1.0; 2], &[1.0; 2], 0.95)
+                .unwrap()
+                .is_none()
+        );
+        assert!(auc_difference_inference(&[Some(0.5)], &[1.0; 2], &[1.0; 2], 0.95).is_err());
+    }
+}

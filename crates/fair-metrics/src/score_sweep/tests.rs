@@ -1,0 +1,237 @@
+//! The sweep against the per-metric functions, and bit-identity however the runs are cut.
+
+use super::*;
+use crate::ZeroDivision;
+use fair_data::Groups;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+struct Data {
+    y: Vec<usize>,
+    s: Vec<f64>,
+    w: Option<Vec<f64>>,
+    finest: Vec<usize>,
+    n_finest: usize,
+}
+
+fn data(n: usize, n_finest: usize, weighted: bool, seed: u64) -> Data {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut d = Data {
+        y: Vec::new(),
+        s: Vec::new(),
+        w: weighted.then(Vec::new),
+        finest: Vec::new(),
+        n_finest,
+    };
+    for i in 0..n {
+        // Every finest group gets both labels; scores on a coarse grid so ties are common.
+        let g = if i < 2 * n_finest {
+            i / 2
+        } else {
+            rng.random_range(0..n_finest)
+        };
+        let y = if i < 2 * n_finest {
+            i % 2
+        } else {
+            usize::from(rng.random_bool(0.4))
+        };
+        let s = (rng.random_range(0..40) as f64) / 8.0 - 2.0 + y as f64 + 0.1 * g as f64;
+        d.y.push(y);
+        d.s.push(if rng.random_bool(0.05) { -0.0 } else { s });
+        d.finest.push(g);
+        if let Some(w) = &mut d.w {
+            w.push(if rng.random_bool(0.1) {
+                0.0
+            } else {
+                rng.random::<f64>() * 3.0
+            });
+        }
+    }
+    d
+}
+
+/// Streams as ascending sorted in-memory arrays, plus totals.
+fn streams(d: &Data) -> (Vec<Vec<(u64, f64)>>, StreamTotals) {
+    let mut st = vec![Vec::new(); 2 * d.n_finest];
+    let mut totals = StreamTotals::new(d.w.is_some());
+    for i in 0..d.y.len() {
+        let w = d.w.as_ref().map_or(1.0, |w| w[i]);
+        let s = stream_of(d.finest[i], d.y[i]);
+        st[s].push((score_key(d.s[i]), w));
+        totals.add(s, w);
+    }
+    st.iter_mut().for_each(|r| sort_weighted(r));
+    (st, totals)
+}
+
+fn run_all(
+    d: &Data,
+    slices: &[SliceMap],
+    cut: usize,
+    interval: Option<PercentileInterval>,
+) -> Vec<SliceScores> {
+    let (st, totals) = streams(d);
+    // Cut every stream into runs of `cut` rows (each run sorted on its own), in reverse order
+    // of creation so the heap really has to interleave them.
+    let mut chunks: Vec<(usize, Vec<(u64, f64)>)> = Vec::new();
+    for (s, rows) in st.iter().enumerate() {
+        for c in rows.chunks(cut) {
+            chunks.push((s, c.to_vec()));
+        }
+    }
+    chunks.reverse();
+    let runs = chunks
+        .iter()
+        .map(|(s, rows)| Run::from_sorted_pairs(*s, rows))
+        .collect();
+    let settings = SweepSettings {
+        interval,
+        curve_points: 50,
+    };
+    sweep(slices, &totals, runs, &settings).unwrap()
+}
+
+fn slices(n_finest: usize) -> Vec<SliceMap> {
+    vec![
+        SliceMap {
+            names: (0..n_finest).map(|g| format!("g{g}")).collect(),
+            group_of: (0..n_finest).collect(),
+        },
+        SliceMap {
+            names: vec!["even".into(), "odd".into()],
+            group_of: (0..n_finest).map(|g| g % 2).collect(),
+        },
+    ]
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * (1.0 + a.abs())
+}
+
+#[test]
+fn matches_the_per_metric_functions() {
+    let iv = PercentileInterval::new(0.05, 0.3).unwrap();
+    for weighted in [false, true] {
+        let d = data(3_000, 5, weighted, 7 + weighted as u64);
+        let maps = slices(d.n_finest);
+        let out = run_all(&d, &maps, usize::MAX, Some(iv));
+        for (map, got) in maps.iter().zip(&out) {
+            let codes: Vec<usize> = d.finest.iter().map(|&f| map.group_of[f]).collect();
+            let groups = Groups::new(codes, map.names.clone()).unwrap();
+            let w = d.w.as_deref();
+            let ks = crate::ks::ks_statistic(&d.s, &groups, w).unwrap();
+            let eo = crate::ks::equal_opportunity_ks(&d.y, &d.s, &groups, w).unwrap();
+            let psp = crate::partial::partial_statistical_parity(&d.s, &groups, w, iv).unwrap();
+            let auc = crate::roc::auc_by_group(&d.y, &d.s, &groups, w, ZeroDivision::Skip).unwrap();
+            let pairs = [
+                (got.ks_dp.as_ref().unwrap(), &ks),
+                (got.ks_eo.as_ref().unwrap(), &eo),
+                (got.psp.as_ref().unwrap().as_ref().unwrap(), &psp),
+            ];
+            for (mine, theirs) in pairs {
+                for (x, y) in mine.summary.matrix.iter().zip(theirs.matrix.iter()) {
+                    assert!(close(*x, *y), "{} {x} vs {y}", theirs.metric);
+                }
+                if !weighted {
+                    assert_eq!(mine.summary.max.to_bits(), theirs.max.to_bits());
+                }
+            }
+            for (x, y) in got.auc_by_group.iter().zip(&auc.by_group) {
+                assert!(close(x.unwrap(), y.unwrap()), "{x:?} vs {y:?}");
+            }
+            assert!(close(got.auc_overall.unwrap(), auc.overall));
+        }
+    }
+}
+
+#[test]
+fn bit_identical_however_the_runs_are_cut() {
+    for weighted in [false, true] {
+        let d = data(2_000, 4, weighted, 11);
+        let maps = slices(d.n_finest);
+        let iv = Some(PercentileInterval::new(0.0, 0.2).unwrap());
+        let whole = run_all(&d, &maps, usize::MAX, iv);
+        for cut in [1, 7, 100] {
+            assert_eq!(run_all(&d, &maps, cut, iv), whole, "cut {cut}");
+        }
+    }
+}
+
+#[test]
+fn ks_threshold_and_curves() {
+    // a: 0.1, 0.9; b: 0.5, 0.6 → at θ = 0.5 half of a and half of b score above... the worst is
+    // θ = 0.1 (a: 1/2 above, b: 1 above).
+    let d = Data {
+        y: vec![0, 1, 0, 1],
+        s: vec![0.1, 0.9, 0.5, 0.6],
+        w: None,
+        finest: vec![0, 0, 1, 1],
+        n_finest: 2,
+    };
+    let maps = vec![SliceMap {
+        names: vec!["a".into(), "b".into()],
+        group_of: vec![0, 1],
+    }];
+    let out = &run_all(&d, &maps, usize::MAX, None)[0];
+    let ks = out.ks_dp.as_ref().unwrap();
+    assert_eq!(ks.summary.max.to_bits(), 0.5_f64.to_bits());
+    let t = ks.worst_threshold.unwrap();
+    let above = |xs: &[f64]| xs.iter().filter(|&&x| x > t).count() as f64 / 2.0;
+    assert_eq!(
+        (above(&[0.1, 0.9]) - above(&[0.5, 0.6])).abs().to_bits(),
+        0.5_f64.to_bits()
+    );
+    assert_eq!(out.ccdf[0], vec![(0.1, 0.5), (0.9, 0.0)]);
+    assert_eq!(out.roc[0], vec![(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)]);
+    assert_eq!(out.auc_by_group, vec![Some(1.0), Some(1.0)]);
+}
+
+#[test]
+fn bad_runs_are_errors() {
+    let mut totals = StreamTotals::new(false);
+    totals.add(0, 1.0);
+    totals.add(0, 1.0);
+    totals.add(1, 1.0);
+    let maps = vec![SliceMap {
+        names: vec!["a".into()],
+        group_of: vec![0],
+    }];
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 0,
+    };
+    let up = [score_key(0.1), score_key(0.2)];
+    let one = [score_key(0.3)];
+    // Out of order (ascending given as descending).
+    let runs = vec![
+        Run::new(0, up.iter().map(|&k| Ok((k, 1.0)))),
+        Run::from_sorted_keys(1, &one),
+    ];
+    assert!(matches!(
+        sweep(&maps, &totals, runs, &settings),
+        Err(MetricError::InvalidParameter { .. })
+    ));
+    // Fewer rows than the totals count.
+    let runs = vec![
+        Run::from_sorted_keys(0, &one),
+        Run::from_sorted_keys(1, &one),
+    ];
+    assert!(sweep(&maps, &totals, runs, &settings).is_err());
+    // A stream beyond the totals.
+    let runs = vec![Run::from_sorted_keys(5, &one)];
+    assert!(sweep(&maps, &totals, runs, &settings).is_err());
+    // An error from a run's reader is passed on.
+    let runs = vec![Run::new(
+        0,
+        std::iter::once(Err(MetricError::Empty { what: "disk" })),
+    )];
+    assert!(matches!(
+        sweep(&maps, &totals, runs, &settings),
+        Err(MetricError::Empty { what: "disk" })
+    ));
+    // No rows.
+    assert!(sweep(&maps, &StreamTotals::new(false), Vec::new(), &settings).is_err());
+    // A non-finite key.
+    let runs = vec![Run::new(0, std::iter::once(Ok((score_key(f64::NAN), 1.0))))];
+    assert!(sweep(&maps, &totals, runs, &settings).is_err());
+}
