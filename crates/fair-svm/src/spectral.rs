@@ -89,6 +89,33 @@ impl SpectralSplit {
         })
     }
 
+    /// The split of the diagonal matrix `diag(ζ)`: its eigenvectors are the unit vectors, so the
+    /// factors have one nonzero per column. Entries with `|ζ| ≤ 10⁻¹² · max|ζ|` are dropped as in
+    /// [`SpectralSplit::new`].
+    pub(crate) fn diagonal(zeta: &DVector<f64>) -> Self {
+        let r = zeta.len();
+        let cut = ZERO_EIGEN_REL * zeta.amax();
+        let factor = |keep: &dyn Fn(f64) -> bool| {
+            let idx: Vec<usize> = (0..r).filter(|&i| keep(zeta[i])).collect();
+            let mut l = DMatrix::zeros(r, idx.len());
+            for (k, &i) in idx.iter().enumerate() {
+                l[(i, k)] = zeta[i].abs().sqrt();
+            }
+            l
+        };
+        let factor_positive = factor(&|z| z > cut);
+        let factor_negative = factor(&|z| z < -cut);
+        let positive = DMatrix::from_diagonal(&zeta.map(|z| if z > cut { z } else { 0.0 }));
+        let negative = DMatrix::from_diagonal(&zeta.map(|z| if z < -cut { -z } else { 0.0 }));
+        Self {
+            eigenvalues: zeta.clone(),
+            positive,
+            negative,
+            factor_positive,
+            factor_negative,
+        }
+    }
+
     /// The split of a 0 × 0 matrix (a kernel of rank 0).
     pub(crate) fn empty() -> Self {
         Self {
