@@ -160,6 +160,16 @@ pub(crate) fn mean_and_covariance(
     x: &DMatrix<f64>,
     rows: &[usize],
 ) -> (DVector<f64>, DMatrix<f64>) {
+    mean_and_covariance_ddof(x, rows, 0)
+}
+
+/// Mean and covariance with normalisation `1/(#rows − ddof)` (ddof 1: MATLAB's `cov()`; a
+/// single row then has covariance 0).
+pub(crate) fn mean_and_covariance_ddof(
+    x: &DMatrix<f64>,
+    rows: &[usize],
+    ddof: usize,
+) -> (DVector<f64>, DMatrix<f64>) {
     let p = x.ncols();
     let k = rows.len() as f64;
     let mut mean = DVector::zeros(p);
@@ -173,7 +183,8 @@ pub(crate) fn mean_and_covariance(
             centred[(r, j)] = x[(i, j)] - mean[j];
         }
     }
-    let cov = centred.tr_mul(&centred) / k;
+    let denominator = (rows.len().saturating_sub(ddof)).max(1) as f64;
+    let cov = centred.tr_mul(&centred) / denominator;
     (mean, cov)
 }
 
@@ -215,8 +226,18 @@ impl GroupMoments {
     }
 
     pub(crate) fn from_rows(x: &DMatrix<f64>, pos: &[usize], neg: &[usize]) -> Result<Self> {
-        let (mean_p, cov_p) = mean_and_covariance(x, pos);
-        let (mean_n, cov_n) = mean_and_covariance(x, neg);
+        Self::from_rows_ddof(x, pos, neg, 0)
+    }
+
+    /// As [`GroupMoments::from_rows`] with covariances normalised by `1/(#rows − ddof)`.
+    pub(crate) fn from_rows_ddof(
+        x: &DMatrix<f64>,
+        pos: &[usize],
+        neg: &[usize],
+        ddof: usize,
+    ) -> Result<Self> {
+        let (mean_p, cov_p) = mean_and_covariance_ddof(x, pos, ddof);
+        let (mean_n, cov_n) = mean_and_covariance_ddof(x, neg, ddof);
         let diff = &cov_p - &cov_n;
         if diff.iter().any(|v| !v.is_finite())
             || mean_p.iter().chain(mean_n.iter()).any(|v| !v.is_finite())
