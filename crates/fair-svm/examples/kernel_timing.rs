@@ -34,11 +34,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .fit(&x, &y, &z)?;
         let total = start.elapsed().as_secs_f64();
         let scores = fit.decision_function(&x)?;
-        let dev = reference
-            .as_ref()
-            .map(|r| (&scores - r).amax() / r.amax());
+        // Against the first fit: the largest score difference relative to the largest score,
+        // and the share of rows given the same label.
+        let dev = reference.as_ref().map(|r| {
+            let same = scores
+                .iter()
+                .zip(r.iter())
+                .filter(|(a, b)| (**a >= 0.0) == (**b >= 0.0))
+                .count();
+            (
+                (&scores - r).amax() / r.amax(),
+                same as f64 / r.len() as f64,
+            )
+        });
         println!(
-            "n = {n}, {v}: {:?}, rank {}, residual {:.1e}, {} CCP iterations, {} IP steps, {:.2} s in the iterations, {total:.2} s whole fit, objective {:.8e}, score deviation vs first {:?}",
+            "n = {n}, {v}: {:?}, rank {}, residual {:.1e}, {} CCP iterations, {} IP steps, {:.2} s in the iterations, {total:.2} s whole fit, objective {:.8e}, (score deviation, label agreement) vs first {:?}, working rows per iteration {:?}",
             fit.report().status,
             fit.rank(),
             fit.factor_residual(),
@@ -46,7 +56,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             fit.report().solver_iterations,
             fit.report().elapsed.as_secs_f64(),
             fit.report().objective,
-            dev
+            dev,
+            fit.report()
+                .history
+                .iter()
+                .map(|h| h.working_rows)
+                .collect::<Vec<_>>()
         );
         if reference.is_none() {
             reference = Some(scores);

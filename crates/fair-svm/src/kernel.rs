@@ -478,8 +478,8 @@ enum Slot {
 }
 
 /// Rows whose KKT gradient `gᵢ` at the previous solution is within this of 0 (their margin
-/// within 0.5 of 1) stay variables in the next subproblem even when αᵢ sits at a bound.
-const KERNEL_WORKING_GRADIENT: f64 = 0.5;
+/// within 0.2 of 1) stay variables in the next subproblem even when αᵢ sits at a bound.
+const KERNEL_WORKING_GRADIENT: f64 = 0.2;
 /// A held αᵢ violates its KKT condition when `gᵢ` has the wrong sign by more than this (the
 /// objective could then decrease by at most about this × C per unit of αᵢ's move).
 const KERNEL_KKT_TOL: f64 = 1e-6;
