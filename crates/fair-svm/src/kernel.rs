@@ -132,7 +132,11 @@ pub(crate) fn pivoted_cholesky(
 /// has `O(n r)` nonzeros instead of the dense `n²` of the literal formulation, and is well
 /// scaled (identity Hessian). The one-time cost is `O(n² p)` for the kernel matrix plus
 /// `O(n r²)` per interior-point iteration; the kernel matrix itself is O(n²) memory, hence the
-/// `max_rows` guard.
+/// `max_rows` guard. Two exact reductions keep the exact factor (r ≈ n) affordable: R is rotated
+/// onto the eigenvectors of `Cov₊(R) − Cov₋(R)`, so the cones are diagonal; and each subproblem
+/// holds the αᵢ that sit at a bound with a KKT gradient far from 0 at the previous solution,
+/// accepting the result only when every held αᵢ still satisfies its KKT condition (else they are
+/// freed and the subproblem re-solved).
 ///
 /// **How this relates to the paper's n × n split (eq. (25)).**
 /// * *The problem is the paper's whenever the factor is exact* (the linear kernel, rank ≤ p;

@@ -457,8 +457,10 @@ impl KernelFairSvmValidParams {
 /// `K − RRᵀ` is PSD, so `‖K − RRᵀ‖_F ≤ trace(K − RRᵀ) ≤ rank_tol·trace(K) ≤ rank_tol·√n·‖K‖_F`,
 /// and r is the numerical rank of K — which for an RBF kernel is n or close to it (measured on
 /// the benchmark data, γ = 0.2: every eigenvalue of K exceeds 10⁻⁸·λ_max at n = 500). Each
-/// subproblem is then dense in n, O(n³) per interior-point step (measured: ≈ 5 s at n = 300,
-/// ≈ 30 s at n = 500, ≈ 12 min at n = 1,000, against 1–3 s capped; see docs/benchmarks.md). So the default keeps the
+/// subproblem then couples the free dual variables with all r feature coordinates; it is solved
+/// on an exact working set of the αᵢ (those off their bounds or near the margin, ≈ 20 % of the
+/// rows on the benchmark data), which measured ≈ 6 s CPU at n = 1,000 against ≈ 1 s capped
+/// (docs/benchmarks.md, with the capped fit's error against the exact one). The default keeps the
 /// cap, which is exact for the linear and low-degree polynomial kernels and for any kernel of
 /// numerical rank ≤ 100, and a Nyström-type approximation otherwise (2–3 % relative Frobenius
 /// residual on the benchmark data at n = 500–2,000).
