@@ -660,6 +660,12 @@ impl Subproblems for KernelProblem<'_> {
             let current = slots.as_deref().unwrap_or(&all);
             let sol = match self.solve_slots(anchor, current)? {
                 Ok(sol) => sol,
+                // Holding αᵢ at a bound can make the reduced problem infeasible (yᵀα = 0 or the
+                // mean constraint out of reach of the free αᵢ): fall back to every row free.
+                Err(_) if slots.is_some() => {
+                    slots = None;
+                    continue;
+                }
                 Err(f) => return Ok(Err(f)),
             };
             iterations += sol.iterations;
