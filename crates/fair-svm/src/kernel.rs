@@ -6,7 +6,7 @@ use crate::input::{check_predict, validate};
 use crate::params::{Common, Kernel, KernelFairSvmParams, KernelFairSvmValidParams};
 use crate::socp::{Cone, ConicProblem, Outcome, Row, quadratic_constraint};
 use crate::spectral::{SpectralSplit, mean_and_covariance};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
 
 impl Kernel {
     /// `K(a, b)` for two points.
@@ -132,7 +132,11 @@ pub(crate) fn pivoted_cholesky(
 /// has `O(n r)` nonzeros instead of the dense `n²` of the literal formulation, and is well
 /// scaled (identity Hessian). The one-time cost is `O(n² p)` for the kernel matrix plus
 /// `O(n r²)` per interior-point iteration; the kernel matrix itself is O(n²) memory, hence the
-/// `max_rows` guard.
+/// `max_rows` guard. Two exact reductions keep the exact factor (r ≈ n) affordable: R is rotated
+/// onto the eigenvectors of `Cov₊(R) − Cov₋(R)`, so the cones are diagonal; and each subproblem
+/// holds the αᵢ that sit at a bound with a KKT gradient far from 0 at the previous solution,
+/// accepting the result only when every held αᵢ still satisfies its KKT condition (else they are
+/// freed and the subproblem re-solved).
 ///
 /// **How this relates to the paper's n × n split (eq. (25)).**
 /// * *The problem is the paper's whenever the factor is exact* (the linear kernel, rank ≤ p;
@@ -307,16 +311,34 @@ impl KernelFairSvmValidParams {
         }
         let basis = Basis::new(&k, self.rank_tol, self.max_rank, &data.pos, &data.neg)?;
         let c = 1.0 / (2.0 * self.common.lambda * n as f64);
+        // A large factor makes the warm start's all-rows solve the expensive one: guess its
+        // working set from the same warm start on a small factor (any guess is safe, the KKT
+        // check frees what it got wrong).
+        let seed = if basis.r.ncols() > SEED_RANK {
+            let small = Basis::new(&k, self.rank_tol, Some(SEED_RANK), &data.pos, &data.neg)?;
+            let guess = KernelProblem {
+                y,
+                basis: &small,
+                settings: &self.common,
+                c,
+                exact: false,
+                seed: None,
+            };
+            guess.solve(None)?.ok().map(|it| it.state)
+        } else {
+            None
+        };
         let problem = KernelProblem {
             y,
             basis: &basis,
             settings: &self.common,
             c,
             exact: self.max_rank.is_none(),
+            seed,
         };
         let am = basis.mean_row.clone();
         let out = ccp::run(&problem, &self.common, |it| am.dot(&it.anchor), observer)?;
-        let alpha = out.last.state;
+        let alpha = out.last.state.alpha;
         let beta = alpha.component_mul(&DVector::from_column_slice(y));
         let f = &k * &beta;
         let (intercept, free) = intercept(&alpha, y, &f, c, self.support_tol);
@@ -406,16 +428,29 @@ impl Basis {
                 what: "kernel covariance matrix S+ - S-",
             });
         }
-        let split = if r.ncols() > 0 {
-            SpectralSplit::new(&h)?
-        } else {
-            SpectralSplit::empty()
-        };
+        if r.ncols() == 0 {
+            return Ok(Self {
+                r,
+                mean_row: mean_p - mean_n,
+                residual,
+                h,
+                split: SpectralSplit::empty(),
+            });
+        }
+        // Rotate the feature coordinates onto the eigenvectors of H (R → RV, an orthogonal
+        // change of v that leaves ‖v‖², the mean constraint and the quadratic form unchanged).
+        // Then H is diagonal and each cone of the convex–concave subproblem has one entry per
+        // row instead of a dense r × r block: measured, this is what makes the exact factor
+        // (r ≈ n) affordable (see docs/benchmarks.md).
+        let eig = SymmetricEigen::new((&h + h.transpose()) * 0.5);
+        let r = r * &eig.eigenvectors;
+        let mean_row = eig.eigenvectors.tr_mul(&(mean_p - mean_n));
+        let split = SpectralSplit::diagonal(&eig.eigenvalues);
         Ok(Self {
             r,
-            mean_row: mean_p - mean_n,
+            mean_row,
             residual,
-            h,
+            h: DMatrix::from_diagonal(&eig.eigenvalues),
             split,
         })
     }
@@ -428,22 +463,65 @@ struct KernelProblem<'a> {
     c: f64,
     /// The factor was asked to be exact (`max_rank(None)`), so the subproblems are dense in n.
     exact: bool,
+    /// A guess of the warm start's α (from a cheap rank-capped fit) that sets its working set.
+    seed: Option<KernelState>,
 }
 
-impl Subproblems for KernelProblem<'_> {
-    /// α.
-    type State = DVector<f64>;
+/// Rank of the small factor whose warm start guesses the working set of a larger factor's.
+const SEED_RANK: usize = 100;
 
-    fn solve(
+/// Where a dual variable sits in a working-set subproblem.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// A variable of the subproblem.
+    Free,
+    /// Held at αᵢ = 0.
+    Lower,
+    /// Held at αᵢ = C.
+    Upper,
+}
+
+/// Rows whose KKT gradient `gᵢ` at the previous solution is within this of 0 (their margin
+/// within 0.2 of 1) stay variables in the next subproblem even when αᵢ sits at a bound.
+const KERNEL_WORKING_GRADIENT: f64 = 0.2;
+/// A held αᵢ violates its KKT condition when `gᵢ` has the wrong sign by more than this (the
+/// objective could then decrease by at most about this × C per unit of αᵢ's move).
+const KERNEL_KKT_TOL: f64 = 1e-6;
+/// Above this fraction of free rows the working set is not worth it: solve with every row.
+const KERNEL_WORKING_MAX_FRACTION: f64 = 0.8;
+
+/// The dual variables α and the reduced gradient `g` of the subproblem at them
+/// (`gᵢ = −1 + yᵢ(z₀ − R_i·z_v)`; `gᵢ ≥ 0` is optimal at αᵢ = 0, `gᵢ ≤ 0` at αᵢ = C).
+#[derive(Clone)]
+pub(crate) struct KernelState {
+    alpha: DVector<f64>,
+    gradient: DVector<f64>,
+}
+
+/// One solved subproblem on a working set.
+struct KernelSolution {
+    state: KernelState,
+    tau: f64,
+    accuracy: crate::socp::Accuracy,
+    iterations: u32,
+}
+
+impl KernelProblem<'_> {
+    /// The subproblem (13) + (15) (+ the linearised covariance terms of (27) at `anchor`), in
+    /// the variables `(α_free, v, τ)` with the held αᵢ as constants.
+    fn solve_slots(
         &self,
-        previous: Option<&Iterate<DVector<f64>>>,
-    ) -> Result<std::result::Result<Iterate<DVector<f64>>, SolverFailure>> {
-        let anchor = previous.map(|it| &it.anchor);
+        anchor: Option<&DVector<f64>>,
+        slots: &[Slot],
+    ) -> Result<std::result::Result<KernelSolution, SolverFailure>> {
         let y = self.y;
         let basis = self.basis;
         let n = y.len();
         let r = basis.r.ncols();
-        let tau = n + r;
+        let free: Vec<usize> = (0..n).filter(|&i| slots[i] == Slot::Free).collect();
+        let upper: Vec<usize> = (0..n).filter(|&i| slots[i] == Slot::Upper).collect();
+        let k = free.len();
+        let tau = k + r;
         let n_vars = if anchor.is_some() { tau + 1 } else { tau };
         let penalty = self.settings.mu / (2.0 * self.settings.lambda);
         let mut prob = ConicProblem::new(n_vars);
@@ -451,22 +529,31 @@ impl Subproblems for KernelProblem<'_> {
             prob.without_equilibration();
         }
         for j in 0..r {
-            prob.p(n + j, n + j, 1.0);
+            prob.p(k + j, k + j, 1.0);
         }
-        for i in 0..n {
-            prob.q(i, -1.0);
+        for col in 0..k {
+            prob.q(col, -1.0);
         }
-        // Equalities: yᵀα = 0 and v = Rᵀ(y∘α).
+        // Equalities: yᵀα = 0 and v = Rᵀ(y∘α), the held αᵢ = C moved to the right-hand side.
+        let held_y: f64 = upper.iter().map(|&i| y[i]).sum::<f64>() * self.c;
         let mut eq = Vec::with_capacity(r + 2);
-        eq.push(Row::new((0..n).map(|i| (i, y[i])).collect(), 0.0));
+        eq.push(Row::new(
+            free.iter().enumerate().map(|(c, &i)| (c, y[i])).collect(),
+            -held_y,
+        ));
         for j in 0..r {
-            let mut e: Vec<(usize, f64)> = (0..n).map(|i| (i, -basis.r[(i, j)] * y[i])).collect();
-            e.push((n + j, 1.0));
-            eq.push(Row::new(e, 0.0));
+            let mut e: Vec<(usize, f64)> = free
+                .iter()
+                .enumerate()
+                .map(|(c, &i)| (c, -basis.r[(i, j)] * y[i]))
+                .collect();
+            e.push((k + j, 1.0));
+            let held: f64 = upper.iter().map(|&i| basis.r[(i, j)] * y[i]).sum::<f64>() * self.c;
+            eq.push(Row::new(e, held));
         }
         let d = self.settings.d;
-        let mean: Vec<(usize, f64)> = (0..r).map(|j| (n + j, basis.mean_row[j])).collect();
-        let mut ineq = Vec::with_capacity(2 * n + 2);
+        let mean: Vec<(usize, f64)> = (0..r).map(|j| (k + j, basis.mean_row[j])).collect();
+        let mut ineq = Vec::with_capacity(2 * k + 2);
         if d.is_finite() {
             if d > 0.0 {
                 let neg = mean.iter().map(|&(j, v)| (j, -v)).collect();
@@ -477,9 +564,9 @@ impl Subproblems for KernelProblem<'_> {
             }
         }
         prob.block(Cone::Zero, eq);
-        for i in 0..n {
-            ineq.push(Row::new(vec![(i, -1.0)], 0.0));
-            ineq.push(Row::new(vec![(i, 1.0)], self.c));
+        for col in 0..k {
+            ineq.push(Row::new(vec![(col, -1.0)], 0.0));
+            ineq.push(Row::new(vec![(col, 1.0)], self.c));
         }
         prob.block(Cone::Nonnegative, ineq);
         if let Some(uk) = anchor {
@@ -487,37 +574,146 @@ impl Subproblems for KernelProblem<'_> {
             let split = &basis.split;
             let g1 = split.negative() * uk;
             let c1 = uk.dot(&g1);
-            quadratic_constraint(&mut prob, split.factor_positive(), &g1, c1, n, tau);
+            quadratic_constraint(&mut prob, split.factor_positive(), &g1, c1, k, tau);
             let g2 = split.positive() * uk;
             let c2 = uk.dot(&g2);
-            quadratic_constraint(&mut prob, split.factor_negative(), &g2, c2, n, tau);
+            quadratic_constraint(&mut prob, split.factor_negative(), &g2, c2, k, tau);
         }
         let sol = match prob.solve(self.settings.solver_max_iter)? {
             Outcome::Solved(s) => s,
             Outcome::Failed(f) => return Ok(Err(f)),
         };
-        let alpha = DVector::from_iterator(n, sol.x[..n].iter().map(|a| a.clamp(0.0, self.c)));
+        let mut alpha = DVector::zeros(n);
+        for &i in &upper {
+            alpha[i] = self.c;
+        }
+        for (col, &i) in free.iter().enumerate() {
+            alpha[i] = sol.x[col].clamp(0.0, self.c);
+        }
+        // Reduced gradient of every αᵢ from the equality multipliers (clarabel: Px + q + Aᵀz = 0;
+        // αᵢ's column has y_i in row 0 and −R_ij y_i in row 1 + j).
+        let z_v = DVector::from_column_slice(&sol.z[1..=r]);
+        let rz = &basis.r * z_v;
+        let gradient = DVector::from_fn(n, |i, _| -1.0 + y[i] * (sol.z[0] - rz[i]));
+        Ok(Ok(KernelSolution {
+            state: KernelState { alpha, gradient },
+            tau: if anchor.is_some() {
+                sol.x[tau]
+            } else {
+                f64::NAN
+            },
+            accuracy: sol.accuracy,
+            iterations: sol.iterations,
+        }))
+    }
+
+    /// The slots of the next subproblem from a previous solution: αᵢ strictly inside the box,
+    /// or with `|gᵢ|` below [`KERNEL_WORKING_GRADIENT`], or already free (`keep`), are variables;
+    /// the rest are held at their bound. `None` (every row free) when that is most rows.
+    fn working_slots(&self, state: &KernelState, keep: &[bool]) -> Option<Vec<Slot>> {
+        let n = self.y.len();
+        let (lo, hi) = (1e-6 * self.c, (1.0 - 1e-6) * self.c);
+        let slots: Vec<Slot> = (0..n)
+            .map(|i| {
+                let a = state.alpha[i];
+                if keep[i]
+                    || (a > lo && a < hi)
+                    || state.gradient[i].abs() < KERNEL_WORKING_GRADIENT
+                {
+                    Slot::Free
+                } else if a <= lo {
+                    Slot::Lower
+                } else {
+                    Slot::Upper
+                }
+            })
+            .collect();
+        let free = slots.iter().filter(|&&s| s == Slot::Free).count();
+        (free as f64 <= KERNEL_WORKING_MAX_FRACTION * n as f64).then_some(slots)
+    }
+}
+
+impl Subproblems for KernelProblem<'_> {
+    /// α and its reduced gradient.
+    type State = KernelState;
+
+    /// Solves the subproblem exactly on a working set of dual variables (the analogue of the
+    /// linear model's working set of rows): the αᵢ at a bound with a KKT gradient far from 0
+    /// at the previous solution are held there. The result is accepted only when every held
+    /// αᵢ satisfies its KKT sign condition at the new solution (to [`KERNEL_KKT_TOL`]), which
+    /// makes it the optimum over all α (the subproblem is convex); violators are freed and the
+    /// subproblem re-solved, at worst until every αᵢ is free. The warm start has no previous
+    /// solution and frees every αᵢ unless [`KernelProblem::seed`] supplies a guess.
+    fn solve(
+        &self,
+        previous: Option<&Iterate<KernelState>>,
+    ) -> Result<std::result::Result<Iterate<KernelState>, SolverFailure>> {
+        let anchor = previous.map(|it| &it.anchor);
+        let n = self.y.len();
+        let mut keep = vec![false; n];
+        let guess = previous.map(|it| &it.state).or(self.seed.as_ref());
+        let mut slots = guess.and_then(|s| self.working_slots(s, &keep));
+        let mut iterations = 0;
+        let mut solves = 0;
+        let sol = loop {
+            let all = vec![Slot::Free; n];
+            let current = slots.as_deref().unwrap_or(&all);
+            let sol = match self.solve_slots(anchor, current)? {
+                Ok(sol) => sol,
+                // Holding αᵢ at a bound can make the reduced problem infeasible (yᵀα = 0 or the
+                // mean constraint out of reach of the free αᵢ): fall back to every row free.
+                Err(_) if slots.is_some() => {
+                    slots = None;
+                    continue;
+                }
+                Err(f) => return Ok(Err(f)),
+            };
+            iterations += sol.iterations;
+            solves += 1;
+            if slots.is_none() {
+                break sol;
+            }
+            let g = &sol.state.gradient;
+            let mut violated = false;
+            // Free rows stay free and violators become free, so the working set grows at
+            // every re-solve and the loop ends (at worst with every row free).
+            for i in 0..n {
+                let violates = match current[i] {
+                    Slot::Free => false,
+                    Slot::Lower => g[i] < -KERNEL_KKT_TOL,
+                    Slot::Upper => g[i] > KERNEL_KKT_TOL,
+                };
+                violated |= violates;
+                keep[i] |= violates || current[i] == Slot::Free;
+            }
+            if !violated {
+                break sol;
+            }
+            slots = self.working_slots(&sol.state, &keep);
+        };
+        let working_rows = slots
+            .as_ref()
+            .map_or(n, |s| s.iter().filter(|&&x| x == Slot::Free).count());
+        let y = self.y;
+        let basis = self.basis;
+        let penalty = self.settings.mu / (2.0 * self.settings.lambda);
+        let alpha = &sol.state.alpha;
         let beta = alpha.component_mul(&DVector::from_column_slice(y));
         let u = basis.r.tr_mul(&beta);
         let gap = u.dot(&(&basis.h * &u));
         let quad = u.norm_squared();
         let objective = 0.5 * quad - alpha.sum() + penalty * gap.abs();
-        let t = if anchor.is_some() {
-            sol.x[tau]
-        } else {
-            f64::NAN
-        };
         Ok(Ok(Iterate {
             anchor: u,
             change: beta,
-            tau: t,
+            tau: sol.tau,
             objective,
             covariance_gap: gap,
             accuracy: sol.accuracy,
-            solver_iterations: sol.iterations,
-            working_rows: n,
-            solves: 1,
-            state: alpha,
+            solver_iterations: iterations,
+            working_rows,
+            solves,
+            state: sol.state,
         }))
     }
 }
@@ -659,6 +855,60 @@ mod tests {
             moved > 100.0 * gap.max(1e-6),
             "gap {gap:e}, moved {moved:e}"
         );
+    }
+
+    /// The working set is exact: a convex–concave subproblem solved with most αᵢ held at their
+    /// bounds gives the same α as the all-rows solve, and the reduced gradients satisfy the KKT
+    /// sign conditions at the bounds.
+    #[test]
+    fn working_set_subproblem_equals_the_all_rows_subproblem() {
+        let (x, y, z) = problem(300, 5);
+        let kernel = Kernel::Rbf { gamma: 0.5 };
+        let k = kernel.matrix(&x, &x).unwrap();
+        let data = validate(&x, &y, &z, crate::Fairness::DemographicParity).unwrap();
+        let basis = Basis::new(&k, 1e-12, None, &data.pos, &data.neg).unwrap();
+        let settings = Common {
+            lambda: 0.01,
+            d: 0.05,
+            mu: 0.1,
+            ..Common::default()
+        };
+        let problem = KernelProblem {
+            y: &y,
+            basis: &basis,
+            settings: &settings,
+            c: 1.0 / (2.0 * 0.01 * 300.0),
+            exact: true,
+            seed: None,
+        };
+        let warm = problem.solve(None).unwrap().unwrap();
+        assert_eq!(warm.working_rows, 300);
+        let next = problem.solve(Some(&warm)).unwrap().unwrap();
+        assert!(next.working_rows < 240, "working set {}", next.working_rows);
+        let all = vec![Slot::Free; 300];
+        let full = problem
+            .solve_slots(Some(&warm.anchor), &all)
+            .unwrap()
+            .unwrap();
+        // Compare the training scores Kβ = R v (α itself is ill-determined where K has tiny
+        // eigenvalues).
+        let beta = |a: &DVector<f64>| a.component_mul(&DVector::from_column_slice(&y));
+        let (f_full, f_ws) = (&k * beta(&full.state.alpha), &k * beta(&next.state.alpha));
+        let gap = (&f_full - &f_ws).amax() / f_full.amax();
+        assert!(gap < 1e-5, "relative score gap {gap:e}");
+        // KKT signs: g ≥ 0 towards α = 0 and g ≤ 0 towards α = C (interior-point iterates sit
+        // slightly inside the box, so a near-bound α has a small g of the bound's sign).
+        let mut at_bounds = 0;
+        for i in 0..300 {
+            let (a, g) = (full.state.alpha[i], full.state.gradient[i]);
+            if a < 0.5 * problem.c {
+                assert!(g > -1e-5, "row {i}: α = {a:e} with g = {g}");
+            } else {
+                assert!(g < 1e-5, "row {i}: α = {a:e} with g = {g}");
+            }
+            at_bounds += usize::from(g.abs() > 0.1);
+        }
+        assert!(at_bounds > 100, "{at_bounds} rows clearly at a bound");
     }
 
     #[test]

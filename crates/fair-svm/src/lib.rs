@@ -91,7 +91,8 @@ pub use input::{signs_from_classes, signs_from_groups};
 pub use kernel::{EXACT_FACTOR_TOL, KernelFairSvm};
 pub use linear::SpectralFairSvm;
 pub use params::{
-    Fairness, Kernel, KernelFairSvmParams, KernelFairSvmValidParams, PAPER_D_GRID,
-    SpectralFairSvmParams, SpectralFairSvmValidParams,
+    CovarianceNormalisation, CovariancePenalty, Fairness, Kernel, KernelFairSvmParams,
+    KernelFairSvmValidParams, MeanVector, PAPER_D_GRID, SpectralFairSvmParams,
+    SpectralFairSvmValidParams,
 };
 pub use spectral::{GroupMoments, SpectralSplit, kernel_group_covariances};

@@ -4,7 +4,10 @@
 use crate::ccp::{self, FitReport, Iterate, Subproblems};
 use crate::error::{Result, SolverFailure};
 use crate::input::{TrainData, check_predict, validate};
-use crate::params::{Common, SpectralFairSvmParams, SpectralFairSvmValidParams};
+use crate::params::{
+    Common, CovarianceNormalisation, CovariancePenalty, MeanVector, SpectralFairSvmParams,
+    SpectralFairSvmValidParams,
+};
 use crate::socp::{Cone, ConicProblem, Outcome, Row, quadratic_constraint};
 use crate::spectral::GroupMoments;
 use nalgebra::{DMatrix, DVector};
@@ -146,14 +149,25 @@ impl SpectralFairSvmValidParams {
         observer: &mut dyn crate::Observer,
     ) -> Result<SpectralFairSvm> {
         let data = validate(x, y, z, self.common.fairness)?;
-        let moments = GroupMoments::from_rows(x, &data.pos, &data.neg)?;
+        let ddof = match self.covariance_normalisation {
+            CovarianceNormalisation::Population => 0,
+            CovarianceNormalisation::Sample => 1,
+        };
+        let moments = GroupMoments::from_rows_ddof(x, &data.pos, &data.neg, ddof)?;
+        let raw = moments.mean_difference();
+        // A zero mean difference leaves nothing to constrain; keep it raw rather than divide by 0.
+        let m = match self.mean_vector {
+            MeanVector::Unit if raw.norm() > 0.0 => raw / raw.norm(),
+            _ => raw.clone(),
+        };
         let problem = LinearProblem {
             data: &data,
             moments: &moments,
             settings: &self.common,
             shrinking: self.shrinking,
+            mean_vector: &m,
+            on_direction: self.covariance_penalty == CovariancePenalty::OnDirection,
         };
-        let m = moments.mean_difference().clone();
         let out = ccp::run(&problem, &self.common, |it| m.dot(&it.change), observer)?;
         Ok(SpectralFairSvm {
             weights: out.last.change,
@@ -170,10 +184,19 @@ struct LinearProblem<'a> {
     moments: &'a GroupMoments,
     settings: &'a Common,
     shrinking: bool,
+    /// `m` of the mean constraint (raw or unit length).
+    mean_vector: &'a DVector<f64>,
+    /// The penalty acts on `w/‖w‖` ([`CovariancePenalty::OnDirection`]).
+    on_direction: bool,
 }
 
+/// Below this ‖w_k‖ the direction penalty's `1/‖w_k‖²` is not formed (the plain penalty is
+/// used for that subproblem).
+const DIRECTION_MIN_NORM: f64 = 1e-9;
+
 impl LinearProblem<'_> {
-    /// `F(w, b) = (1/n)Σ hinge + λ‖w‖² + μ|wᵀ(Σ₊ − Σ₋)w|`.
+    /// `F(w, b) = (1/n)Σ hinge + λ‖w‖² + μ|wᵀ(Σ₊ − Σ₋)w|` (divided by ‖w‖² for the direction
+    /// penalty).
     fn objective(&self, w: &DVector<f64>, b: f64) -> (f64, f64) {
         let (x, y) = (self.data.x, self.data.y);
         let scores = x * w;
@@ -184,7 +207,13 @@ impl LinearProblem<'_> {
             .sum::<f64>()
             / x.nrows() as f64;
         let gap = self.moments.covariance_gap(w);
-        let f = hinge + self.settings.lambda * w.norm_squared() + self.settings.mu * gap.abs();
+        let penalty = if self.on_direction {
+            let norm2 = w.norm_squared();
+            if norm2 > 0.0 { gap.abs() / norm2 } else { 0.0 }
+        } else {
+            gap.abs()
+        };
+        let f = hinge + self.settings.lambda * w.norm_squared() + self.settings.mu * penalty;
         (f, gap)
     }
 }
@@ -274,7 +303,7 @@ impl LinearProblem<'_> {
             cons.push(Row::new(vec![(u0 + r, -1.0)], 0.0));
         }
         let d = self.settings.d;
-        let m = self.moments.mean_difference();
+        let m = self.mean_vector;
         if d.is_finite() {
             let e: Vec<(usize, f64)> = m.iter().enumerate().map(|(j, &v)| (j, v)).collect();
             if d > 0.0 {
@@ -287,7 +316,19 @@ impl LinearProblem<'_> {
         }
         prob.block(Cone::Nonnegative, cons);
         if let Some(wk) = anchor {
-            prob.q(tau, self.settings.mu);
+            let norm2 = wk.norm_squared();
+            if self.on_direction && norm2.sqrt() > DIRECTION_MIN_NORM {
+                // μ|q(w)|/‖w‖² with 1/‖w_k‖² frozen on τ, plus the linearisation of
+                // |q(w_k)|·(1/‖w‖²) at w_k: −2μ|q(w_k)| w_kᵀw / ‖w_k‖⁴.
+                let mu = self.settings.mu;
+                prob.q(tau, mu / norm2);
+                let qk = self.moments.covariance_gap(wk).abs();
+                for j in 0..p {
+                    prob.q(j, -2.0 * mu * qk * wk[j] / (norm2 * norm2));
+                }
+            } else {
+                prob.q(tau, self.settings.mu);
+            }
             let split = self.moments.split();
             let g1 = split.negative() * wk;
             let c1 = wk.dot(&g1);

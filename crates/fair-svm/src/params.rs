@@ -20,6 +20,43 @@ pub enum Fairness {
     EqualOpportunity,
 }
 
+/// How the vector `m` of the mean constraint `|mᵀw| ≤ d` is scaled (this fixes the unit of d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MeanVector {
+    /// `m = mean(x | z=+1) − mean(x | z=−1)`, eq. (8) as printed: d bounds the gap between
+    /// the groups' mean scores.
+    #[default]
+    Raw,
+    /// `m/‖m‖`, the authors' MATLAB code: d bounds the component of w along the mean
+    /// difference (the constraint on the raw gap is then `d·‖m‖`).
+    Unit,
+}
+
+/// Normalisation of the group covariances `Σ±`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CovarianceNormalisation {
+    /// `1/#P`, eq. (16).
+    #[default]
+    Population,
+    /// `1/(#P − 1)`, MATLAB's `cov()` in the authors' code.
+    Sample,
+}
+
+/// What the covariance penalty acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CovariancePenalty {
+    /// `μ·|wᵀ(Σ₊ − Σ₋)w|`, eq. (23): the penalty also falls when w shrinks, which Δ (a
+    /// scale-free statistic) does not notice.
+    #[default]
+    OnWeights,
+    /// `μ·|wᵀ(Σ₊ − Σ₋)w| / ‖w‖²`: the same term on the direction `w/‖w‖`, scale-free like Δ.
+    /// Not in the paper (an option tested against it). Each convex–concave subproblem freezes
+    /// `1/‖w_k‖²` and linearises its change at the anchor, so a fixed point is a stationary
+    /// point of the scale-free objective; the objective is not guaranteed to fall at every
+    /// iteration.
+    OnDirection,
+}
+
 /// Settings shared by the linear and the kernel model.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Common {
@@ -161,6 +198,9 @@ macro_rules! common_getters {
 pub struct SpectralFairSvmValidParams {
     pub(crate) common: Common,
     pub(crate) shrinking: bool,
+    pub(crate) mean_vector: MeanVector,
+    pub(crate) covariance_normalisation: CovarianceNormalisation,
+    pub(crate) covariance_penalty: CovariancePenalty,
 }
 
 impl Default for SpectralFairSvmValidParams {
@@ -168,6 +208,9 @@ impl Default for SpectralFairSvmValidParams {
         Self {
             common: Common::default(),
             shrinking: true,
+            mean_vector: MeanVector::Raw,
+            covariance_normalisation: CovarianceNormalisation::Population,
+            covariance_penalty: CovariancePenalty::OnWeights,
         }
     }
 }
@@ -177,6 +220,18 @@ impl SpectralFairSvmValidParams {
     /// Whether convex–concave subproblems are solved on a working set of rows.
     pub fn shrinking(&self) -> bool {
         self.shrinking
+    }
+    /// How `m` of the mean constraint is scaled.
+    pub fn mean_vector(&self) -> MeanVector {
+        self.mean_vector
+    }
+    /// Normalisation of `Σ±`.
+    pub fn covariance_normalisation(&self) -> CovarianceNormalisation {
+        self.covariance_normalisation
+    }
+    /// What the covariance penalty acts on.
+    pub fn covariance_penalty(&self) -> CovariancePenalty {
+        self.covariance_penalty
     }
 }
 
@@ -200,6 +255,9 @@ impl SpectralFairSvmValidParams {
 /// | `tol` | 1e-3 (the authors' code) | finite, > 0 | stop when `‖w_{k+1} − w_k‖ / ‖w_k‖ < tol` (or when the objective stops decreasing, see [`crate::Status::Converged`]) |
 /// | `max_iter` | 100 | ≥ 1 | cap on convex–concave iterations |
 /// | `solver_max_iter` | 200 | ≥ 1 | cap on clarabel iterations per subproblem |
+/// | `mean_vector` | [`MeanVector::Raw`] (eq. (8)) | enum | `m` raw or unit length (the authors' code) |
+/// | `covariance_normalisation` | [`CovarianceNormalisation::Population`] (eq. (16)) | enum | `1/#P` or `1/(#P − 1)` (the code's `cov()`) |
+/// | `covariance_penalty` | [`CovariancePenalty::OnWeights`] (eq. (23)) | enum | penalty on w or on `w/‖w‖` |
 /// | `shrinking` | `true` | bool | solve each convex–concave subproblem on the rows near or inside the previous iterate's margin, adding rows that end up violated (exact; see [`crate::SpectralFairSvm`]) |
 ///
 /// [`SpectralFairSvmParams::plain`] (d = ∞, μ = 0) is the standard SVM (the paper's LSVM) and
@@ -239,6 +297,21 @@ impl SpectralFairSvmParams {
     /// always uses every row — same optimum, slower when few rows are near the margin).
     pub fn shrinking(mut self, shrinking: bool) -> Self {
         self.0.shrinking = shrinking;
+        self
+    }
+    /// Raw or unit-length `m` in the mean constraint (default raw, eq. (8)).
+    pub fn mean_vector(mut self, mean_vector: MeanVector) -> Self {
+        self.0.mean_vector = mean_vector;
+        self
+    }
+    /// `1/#P` or `1/(#P − 1)` for `Σ±` (default `1/#P`, eq. (16)).
+    pub fn covariance_normalisation(mut self, normalisation: CovarianceNormalisation) -> Self {
+        self.0.covariance_normalisation = normalisation;
+        self
+    }
+    /// Covariance penalty on w (default, eq. (23)) or on the direction `w/‖w‖`.
+    pub fn covariance_penalty(mut self, penalty: CovariancePenalty) -> Self {
+        self.0.covariance_penalty = penalty;
         self
     }
 
@@ -384,8 +457,10 @@ impl KernelFairSvmValidParams {
 /// `K − RRᵀ` is PSD, so `‖K − RRᵀ‖_F ≤ trace(K − RRᵀ) ≤ rank_tol·trace(K) ≤ rank_tol·√n·‖K‖_F`,
 /// and r is the numerical rank of K — which for an RBF kernel is n or close to it (measured on
 /// the benchmark data, γ = 0.2: every eigenvalue of K exceeds 10⁻⁸·λ_max at n = 500). Each
-/// subproblem is then dense in n, O(n³) per interior-point step (measured: ≈ 5 s at n = 300,
-/// ≈ 30 s at n = 500, ≈ 12 min at n = 1,000, against 1–3 s capped; see docs/benchmarks.md). So the default keeps the
+/// subproblem then couples the free dual variables with all r feature coordinates; it is solved
+/// on an exact working set of the αᵢ (those off their bounds or near the margin, ≈ 20 % of the
+/// rows on the benchmark data), which measured ≈ 6 s CPU at n = 1,000 against ≈ 1 s capped
+/// (docs/benchmarks.md, with the capped fit's error against the exact one). The default keeps the
 /// cap, which is exact for the linear and low-degree polynomial kernels and for any kernel of
 /// numerical rank ≤ 100, and a Nyström-type approximation otherwise (2–3 % relative Frobenius
 /// residual on the benchmark data at n = 500–2,000).

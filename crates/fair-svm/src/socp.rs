@@ -47,6 +47,9 @@ pub(crate) enum Accuracy {
 
 pub(crate) struct Solution {
     pub x: Vec<f64>,
+    /// Dual variables in clarabel's convention (`Px + q + Aᵀz = 0`), one per constraint row
+    /// in the order the blocks were added.
+    pub z: Vec<f64>,
     pub accuracy: Accuracy,
     pub iterations: u32,
 }
@@ -142,6 +145,7 @@ impl ConicProblem {
         }
         Ok(Outcome::Solved(Solution {
             x: sol.x.clone(),
+            z: sol.z.clone(),
             accuracy,
             iterations: sol.iterations,
         }))

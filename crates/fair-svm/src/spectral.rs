@@ -89,6 +89,33 @@ impl SpectralSplit {
         })
     }
 
+    /// The split of the diagonal matrix `diag(ζ)`: its eigenvectors are the unit vectors, so the
+    /// factors have one nonzero per column. Entries with `|ζ| ≤ 10⁻¹² · max|ζ|` are dropped as in
+    /// [`SpectralSplit::new`].
+    pub(crate) fn diagonal(zeta: &DVector<f64>) -> Self {
+        let r = zeta.len();
+        let cut = ZERO_EIGEN_REL * zeta.amax();
+        let factor = |keep: &dyn Fn(f64) -> bool| {
+            let idx: Vec<usize> = (0..r).filter(|&i| keep(zeta[i])).collect();
+            let mut l = DMatrix::zeros(r, idx.len());
+            for (k, &i) in idx.iter().enumerate() {
+                l[(i, k)] = zeta[i].abs().sqrt();
+            }
+            l
+        };
+        let factor_positive = factor(&|z| z > cut);
+        let factor_negative = factor(&|z| z < -cut);
+        let positive = DMatrix::from_diagonal(&zeta.map(|z| if z > cut { z } else { 0.0 }));
+        let negative = DMatrix::from_diagonal(&zeta.map(|z| if z < -cut { -z } else { 0.0 }));
+        Self {
+            eigenvalues: zeta.clone(),
+            positive,
+            negative,
+            factor_positive,
+            factor_negative,
+        }
+    }
+
     /// The split of a 0 × 0 matrix (a kernel of rank 0).
     pub(crate) fn empty() -> Self {
         Self {
@@ -133,6 +160,16 @@ pub(crate) fn mean_and_covariance(
     x: &DMatrix<f64>,
     rows: &[usize],
 ) -> (DVector<f64>, DMatrix<f64>) {
+    mean_and_covariance_ddof(x, rows, 0)
+}
+
+/// Mean and covariance with normalisation `1/(#rows − ddof)` (ddof 1: MATLAB's `cov()`; a
+/// single row then has covariance 0).
+pub(crate) fn mean_and_covariance_ddof(
+    x: &DMatrix<f64>,
+    rows: &[usize],
+    ddof: usize,
+) -> (DVector<f64>, DMatrix<f64>) {
     let p = x.ncols();
     let k = rows.len() as f64;
     let mut mean = DVector::zeros(p);
@@ -146,7 +183,8 @@ pub(crate) fn mean_and_covariance(
             centred[(r, j)] = x[(i, j)] - mean[j];
         }
     }
-    let cov = centred.tr_mul(&centred) / k;
+    let denominator = (rows.len().saturating_sub(ddof)).max(1) as f64;
+    let cov = centred.tr_mul(&centred) / denominator;
     (mean, cov)
 }
 
@@ -188,8 +226,18 @@ impl GroupMoments {
     }
 
     pub(crate) fn from_rows(x: &DMatrix<f64>, pos: &[usize], neg: &[usize]) -> Result<Self> {
-        let (mean_p, cov_p) = mean_and_covariance(x, pos);
-        let (mean_n, cov_n) = mean_and_covariance(x, neg);
+        Self::from_rows_ddof(x, pos, neg, 0)
+    }
+
+    /// As [`GroupMoments::from_rows`] with covariances normalised by `1/(#rows − ddof)`.
+    pub(crate) fn from_rows_ddof(
+        x: &DMatrix<f64>,
+        pos: &[usize],
+        neg: &[usize],
+        ddof: usize,
+    ) -> Result<Self> {
+        let (mean_p, cov_p) = mean_and_covariance_ddof(x, pos, ddof);
+        let (mean_n, cov_n) = mean_and_covariance_ddof(x, neg, ddof);
         let diff = &cov_p - &cov_n;
         if diff.iter().any(|v| !v.is_finite())
             || mean_p.iter().chain(mean_n.iter()).any(|v| !v.is_finite())
