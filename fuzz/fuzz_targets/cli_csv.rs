@@ -27,8 +27,10 @@ impl Cell {
         match self {
             Cell::Bit(b) => out.push_str(if *b { "1" } else { "0" }),
             Cell::Word(k) => out.push_str(
-                ["yes", "no", "true", "false", "NaN", "inf", "-inf", "1e309", "-0", "0x1", "1_0", "1e-320"]
-                    [*k as usize % 12],
+                [
+                    "yes", "no", "true", "false", "NaN", "inf", "-inf", "1e309", "-0", "0x1",
+                    "1_0", "1e-320",
+                ][*k as usize % 12],
             ),
             Cell::Int(v) => out.push_str(&v.to_string()),
             Cell::Float(v) => out.push_str(&v.to_string()),
@@ -70,7 +72,11 @@ fuzz_target!(|input: Input| {
         label: "y".into(),
         pred: input.pred.then(|| "yhat".into()),
         score: input.score.then(|| "s".into()),
-        sensitive: if input.two_sensitive { vec!["g".into(), "h".into()] } else { vec!["g".into()] },
+        sensitive: if input.two_sensitive {
+            vec!["g".into(), "h".into()]
+        } else {
+            vec!["g".into()]
+        },
         weight: input.weight.then(|| "w".into()),
     };
     let options = ReadOptions {
@@ -78,7 +84,9 @@ fuzz_target!(|input: Input| {
         delimiter,
         batch_rows: input.batch_rows as usize % 7 + 1,
         pos_label: LABELS[input.pos_label as usize % LABELS.len()].into(),
-        neg_label: input.neg_label.map(|k| LABELS[k as usize % LABELS.len()].into()),
+        neg_label: input
+            .neg_label
+            .map(|k| LABELS[k as usize % LABELS.len()].into()),
     };
     let sep = delimiter as char;
     let eol = if input.crlf { "\r\n" } else { "\n" };
@@ -90,7 +98,11 @@ fuzz_target!(|input: Input| {
             .header
             .iter()
             .take(10)
-            .map(|&k| ROLES.get(k as usize).map_or(format!("x{k}"), |s| s.to_string()))
+            .map(|&k| {
+                ROLES
+                    .get(k as usize)
+                    .map_or(format!("x{k}"), |s| s.to_string())
+            })
             .collect()
     };
     if header.is_empty() {

@@ -64,13 +64,23 @@ const LABELS: [&str; 5] = ["1", "0", "true", "a", "-1"];
 
 fn array(c: &Column, n: usize) -> ArrayRef {
     let v = |i: usize| -> Option<i64> {
-        if c.values.is_empty() { Some(i as i64 % 2) } else { c.values[i % c.values.len()] }
+        if c.values.is_empty() {
+            Some(i as i64 % 2)
+        } else {
+            c.values[i % c.values.len()]
+        }
     };
     let f = |i: usize| -> Option<f64> {
-        if c.floats.is_empty() { v(i).map(|x| x as f64 / 3.0) } else { Some(c.floats[i % c.floats.len()]) }
+        if c.floats.is_empty() {
+            v(i).map(|x| x as f64 / 3.0)
+        } else {
+            Some(c.floats[i % c.floats.len()])
+        }
     };
     match c.kind {
-        Kind::Utf8 => Arc::new(StringArray::from_iter((0..n).map(|i| v(i).map(|x| (x % 4).to_string())))),
+        Kind::Utf8 => Arc::new(StringArray::from_iter(
+            (0..n).map(|i| v(i).map(|x| (x % 4).to_string())),
+        )),
         Kind::Dict => {
             let mut b = StringDictionaryBuilder::<Int32Type>::new();
             for i in 0..n {
@@ -84,11 +94,17 @@ fn array(c: &Column, n: usize) -> ArrayRef {
             Arc::new(b.finish())
         }
         Kind::I64 => Arc::new(Int64Array::from_iter((0..n).map(v))),
-        Kind::U64 => Arc::new(UInt64Array::from_iter((0..n).map(|i| v(i).map(|x| x as u64)))),
+        Kind::U64 => Arc::new(UInt64Array::from_iter(
+            (0..n).map(|i| v(i).map(|x| x as u64)),
+        )),
         Kind::I8 => Arc::new(Int8Array::from_iter((0..n).map(|i| v(i).map(|x| x as i8)))),
         Kind::F64 => Arc::new(Float64Array::from_iter((0..n).map(f))),
-        Kind::F32 => Arc::new(Float32Array::from_iter((0..n).map(|i| f(i).map(|x| x as f32)))),
-        Kind::Bool => Arc::new(BooleanArray::from_iter((0..n).map(|i| v(i).map(|x| x & 1 == 1)))),
+        Kind::F32 => Arc::new(Float32Array::from_iter(
+            (0..n).map(|i| f(i).map(|x| x as f32)),
+        )),
+        Kind::Bool => Arc::new(BooleanArray::from_iter(
+            (0..n).map(|i| v(i).map(|x| x & 1 == 1)),
+        )),
     }
 }
 
@@ -99,12 +115,19 @@ fuzz_target!(|input: Input| {
         .iter()
         .take(7)
         .enumerate()
-        .map(|(i, c)| (NAMES.get(i).map_or(format!("x{i}"), |s| s.to_string()), array(c, n)))
+        .map(|(i, c)| {
+            (
+                NAMES.get(i).map_or(format!("x{i}"), |s| s.to_string()),
+                array(c, n),
+            )
+        })
         .collect();
     if columns.is_empty() {
         return;
     }
-    let Ok(batch) = RecordBatch::try_from_iter(columns) else { return };
+    let Ok(batch) = RecordBatch::try_from_iter(columns) else {
+        return;
+    };
     let codec = match input.codec % 4 {
         0 => Compression::UNCOMPRESSED,
         1 => Compression::SNAPPY,
@@ -133,7 +156,11 @@ fuzz_target!(|input: Input| {
         label: "y".into(),
         pred: input.pred.then(|| "yhat".into()),
         score: input.score.then(|| "s".into()),
-        sensitive: if input.two_sensitive { vec!["g".into(), "h".into()] } else { vec!["g".into()] },
+        sensitive: if input.two_sensitive {
+            vec!["g".into(), "h".into()]
+        } else {
+            vec!["g".into()]
+        },
         weight: input.weight.then(|| "w".into()),
     };
     let options = ReadOptions {
@@ -141,7 +168,9 @@ fuzz_target!(|input: Input| {
         delimiter: b',',
         batch_rows: input.batch_rows as usize % 9 + 1,
         pos_label: LABELS[input.pos_label as usize % LABELS.len()].into(),
-        neg_label: input.neg_label.map(|k| LABELS[k as usize % LABELS.len()].into()),
+        neg_label: input
+            .neg_label
+            .map(|k| LABELS[k as usize % LABELS.len()].into()),
     };
     let file = scratch("parquet");
     std::fs::write(&file, &bytes).expect("scratch file");

@@ -25,7 +25,9 @@ impl Num {
     fn value(self) -> f64 {
         match self {
             Num::Unit(v) => f64::from(v) / f64::from(u16::MAX),
-            Num::Special(k) => [0.0, 1.0, 1e-300, 1e300, f64::NAN, f64::INFINITY, -1.0, 0.5][k as usize % 8],
+            Num::Special(k) => {
+                [0.0, 1.0, 1e-300, 1e300, f64::NAN, f64::INFINITY, -1.0, 0.5][k as usize % 8]
+            }
             Num::Raw(v) => v,
         }
     }
@@ -71,12 +73,27 @@ fuzz_target!(|input: Input| {
         probs[(k / c, k % c)] = v.value();
     }
     let labels: Vec<String> = (0..n)
-        .map(|i| format!("g{}", input.groups.get(i).copied().unwrap_or(i as u8) as usize % a))
+        .map(|i| {
+            format!(
+                "g{}",
+                input.groups.get(i).copied().unwrap_or(i as u8) as usize % a
+            )
+        })
         .collect();
     let groups = Groups::from_labels(&labels);
-    let soft = DMatrix::from_fn(n, groups.n_groups(), |i, j| if groups.codes()[i] == j { 0.9 } else { 0.1 / groups.n_groups().max(2) as f64 })
-        .map(|v| if groups.n_groups() == 1 { 1.0 } else { v });
-    let info = if input.soft_groups { GroupInfo::ProbaGivenX(&soft) } else { GroupInfo::Labels(&groups) };
+    let soft = DMatrix::from_fn(n, groups.n_groups(), |i, j| {
+        if groups.codes()[i] == j {
+            0.9
+        } else {
+            0.1 / groups.n_groups().max(2) as f64
+        }
+    })
+    .map(|v| if groups.n_groups() == 1 { 1.0 } else { v });
+    let info = if input.soft_groups {
+        GroupInfo::ProbaGivenX(&soft)
+    } else {
+        GroupInfo::Labels(&groups)
+    };
 
     let all = [
         Constraint::StatisticalParity,
@@ -84,13 +101,30 @@ fuzz_target!(|input: Input| {
         Constraint::EqualizedOddsDiagonal,
         Constraint::OverallAccuracy,
     ];
-    let cs: Vec<Constraint> = input.constraints.iter().take(3).map(|&k| all[k as usize % 4]).collect();
+    let cs: Vec<Constraint> = input
+        .constraints
+        .iter()
+        .take(3)
+        .map(|&k| all[k as usize % 4])
+        .collect();
     let mut params = FairProjection::params()
         .constraints(&cs)
-        .divergence(if input.divergence { Divergence::CrossEntropy } else { Divergence::Kl })
-        .solver(if input.admm { Solver::Admm } else { Solver::Dual })
+        .divergence(if input.divergence {
+            Divergence::CrossEntropy
+        } else {
+            Divergence::Kl
+        })
+        .solver(if input.admm {
+            Solver::Admm
+        } else {
+            Solver::Dual
+        })
         .max_iter(input.max_iter as usize % 30 + 1)
-        .row_policy(if input.renormalize { RowPolicy::Renormalize } else { RowPolicy::Strict });
+        .row_policy(if input.renormalize {
+            RowPolicy::Renormalize
+        } else {
+            RowPolicy::Strict
+        });
     if let Some(v) = input.alpha {
         params = params.alpha(v.value());
     }
@@ -106,22 +140,34 @@ fuzz_target!(|input: Input| {
     if let Some(v) = input.tol {
         params = params.tol(v.value());
     }
-    let y: Vec<usize> = (0..n).map(|i| input.labels.get(i).copied().unwrap_or(0) as usize % (c + 1)).collect();
+    let y: Vec<usize> = (0..n)
+        .map(|i| input.labels.get(i).copied().unwrap_or(0) as usize % (c + 1))
+        .collect();
     let fitted = if input.labels.is_empty() {
         params.fit(&probs, info)
     } else {
         params.fit_with_labels(&probs, info, &y)
     };
     let Ok(fp) = fitted else { return };
-    assert!(fp.lambda().iter().all(|l| l.is_finite() && *l >= 0.0), "lambda {:?}", fp.lambda());
+    assert!(
+        fp.lambda().iter().all(|l| l.is_finite() && *l >= 0.0),
+        "lambda {:?}",
+        fp.lambda()
+    );
     if let Ok(h) = fp.predict_proba(&probs, info) {
         assert_eq!(h.shape(), (n, c));
         for row in h.row_iter() {
-            assert!(row.iter().all(|v| v.is_finite() && (-1e-12..=1.0 + 1e-9).contains(v)), "row {row}");
+            assert!(
+                row.iter()
+                    .all(|v| v.is_finite() && (-1e-12..=1.0 + 1e-9).contains(v)),
+                "row {row}"
+            );
             assert!((row.sum() - 1.0).abs() < 1e-6, "row sum {}", row.sum());
         }
     }
-    let decision = input.threshold.map_or(Decision::Argmax, |t| Decision::Threshold(t.value()));
+    let decision = input
+        .threshold
+        .map_or(Decision::Argmax, |t| Decision::Threshold(t.value()));
     if let Ok(pred) = fp.predict(&probs, info, decision) {
         assert_eq!(pred.len(), n);
         assert!(pred.iter().all(|&k| k < c));

@@ -69,9 +69,7 @@ fuzz_target!(|input: Input| {
     let codes: Vec<usize> = input.ids.iter().map(|i| i.value()).collect();
     match Groups::new(codes.clone(), input.names.clone()) {
         Ok(g) => check(&g, codes.len()),
-        Err(_) => assert!(
-            input.names.is_empty() || codes.iter().any(|&c| c >= input.names.len())
-        ),
+        Err(_) => assert!(input.names.is_empty() || codes.iter().any(|&c| c >= input.names.len())),
     }
 
     let labels: Vec<String> = input.labels.iter().map(|b| format!("g{}", b % 5)).collect();

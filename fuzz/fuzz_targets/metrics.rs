@@ -30,7 +30,9 @@ impl Num {
             Num::Unit(v) => f64::from(v) / f64::from(u16::MAX),
             Num::Big(e) => 10f64.powi(i32::from(e % 40) + 270),
             Num::Tiny(e) => f64::MIN_POSITIVE / f64::from(u32::from(e) + 1),
-            Num::Special(k) => [0.0, -0.0, 1.0, f64::MAX, f64::NAN, f64::INFINITY, -1.0, 0.5][k as usize % 8],
+            Num::Special(k) => {
+                [0.0, -0.0, 1.0, f64::MAX, f64::NAN, f64::INFINITY, -1.0, 0.5][k as usize % 8]
+            }
             Num::Raw(v) => v,
         }
     }
@@ -60,7 +62,10 @@ struct Input {
 const EPS: f64 = 1e-9;
 
 fn unit(v: f64, what: &str) {
-    assert!(v.is_finite() && (-EPS..=1.0 + EPS).contains(&v), "{what} = {v}");
+    assert!(
+        v.is_finite() && (-EPS..=1.0 + EPS).contains(&v),
+        "{what} = {v}"
+    );
 }
 
 fn pairwise(p: &PairwiseSummary) {
@@ -73,14 +78,39 @@ fn pairwise(p: &PairwiseSummary) {
 fuzz_target!(|input: Input| {
     let k = (input.n_groups % 4) as usize + 1;
     // A label outside {0, 1} now and then (labels 2..) to reach the label checks.
-    let y: Vec<usize> = input.rows.iter().map(|r| if r.label == 255 { 2 } else { (r.label & 1) as usize }).collect();
-    let p: Vec<usize> = input.rows.iter().map(|r| if r.pred == 255 { 2 } else { (r.pred & 1) as usize }).collect();
-    let labels: Vec<String> = input.rows.iter().map(|r| format!("g{}", r.group as usize % k)).collect();
+    let y: Vec<usize> = input
+        .rows
+        .iter()
+        .map(|r| {
+            if r.label == 255 {
+                2
+            } else {
+                (r.label & 1) as usize
+            }
+        })
+        .collect();
+    let p: Vec<usize> = input
+        .rows
+        .iter()
+        .map(|r| {
+            if r.pred == 255 {
+                2
+            } else {
+                (r.pred & 1) as usize
+            }
+        })
+        .collect();
+    let labels: Vec<String> = input
+        .rows
+        .iter()
+        .map(|r| format!("g{}", r.group as usize % k))
+        .collect();
     let groups = Groups::from_labels(&labels);
     let scores: Vec<f64> = input.rows.iter().map(|r| r.score.value()).collect();
     let w: Vec<f64> = input.rows.iter().map(|r| r.weight.value()).collect();
     let weights = input.weighted.then_some(w.as_slice());
-    let zd = [ZeroDivision::Error, ZeroDivision::Skip, ZeroDivision::Zero][input.zero_division as usize % 3];
+    let zd = [ZeroDivision::Error, ZeroDivision::Skip, ZeroDivision::Zero]
+        [input.zero_division as usize % 3];
 
     if let Ok(gc) = GroupConfusion::new(&y, &p, &groups, weights) {
         for rate in Rate::ALL {
@@ -89,14 +119,29 @@ fuzz_target!(|input: Input| {
                 for v in s.by_group.iter().flatten() {
                     unit(*v, "group rate");
                 }
-                for v in [s.group_min, s.group_max, s.difference, s.ratio, s.difference_to_overall, s.ratio_to_overall] {
+                for v in [
+                    s.group_min,
+                    s.group_max,
+                    s.difference,
+                    s.ratio,
+                    s.difference_to_overall,
+                    s.ratio_to_overall,
+                ] {
                     unit(v, "summary");
                 }
             }
         }
         let options = ParityOptions {
-            method: if input.method { ParityMethod::ToOverall } else { ParityMethod::BetweenGroups },
-            aggregation: if input.mean { Aggregation::Mean } else { Aggregation::WorstCase },
+            method: if input.method {
+                ParityMethod::ToOverall
+            } else {
+                ParityMethod::BetweenGroups
+            },
+            aggregation: if input.mean {
+                Aggregation::Mean
+            } else {
+                Aggregation::WorstCase
+            },
             zero_division: zd,
         };
         if let Ok(g) = parity_gaps(&gc, &options) {
@@ -137,7 +182,9 @@ fuzz_target!(|input: Input| {
     if let Ok(s) = partial_statistical_parity(&scores, &groups, weights, interval) {
         pairwise(&s);
     }
-    if let Ok(s) = partial_statistical_parity_given_label(&y, &scores, &groups, weights, interval, 1) {
+    if let Ok(s) =
+        partial_statistical_parity_given_label(&y, &scores, &groups, weights, interval, 1)
+    {
         pairwise(&s);
     }
     if let Ok(s) = partial_group_auc(&scores, &groups, interval) {

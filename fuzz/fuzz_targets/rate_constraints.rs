@@ -8,7 +8,9 @@
 
 use arbitrary::Arbitrary;
 use fair_data::Groups;
-use game_opt::{goals, Constraint, Direction, Examples, Expression, Problem, Rate, Ratio, Slack, Subset};
+use game_opt::{
+    Constraint, Direction, Examples, Expression, Problem, Rate, Ratio, Slack, Subset, goals,
+};
 use libfuzzer_sys::fuzz_target;
 use nalgebra::DMatrix;
 
@@ -24,8 +26,19 @@ impl Num {
     fn value(self) -> f64 {
         match self {
             Num::Small(v) => f64::from(v) / 16.0,
-            Num::Big(e) => 10f64.powi(i32::from(e % 40) + 270) * if e & 1 == 0 { 1.0 } else { -1.0 },
-            Num::Special(k) => [0.0, -0.0, 1.0, f64::MAX, f64::NAN, f64::INFINITY, -f64::MAX, 0.5][k as usize % 8],
+            Num::Big(e) => {
+                10f64.powi(i32::from(e % 40) + 270) * if e & 1 == 0 { 1.0 } else { -1.0 }
+            }
+            Num::Special(k) => [
+                0.0,
+                -0.0,
+                1.0,
+                f64::MAX,
+                f64::NAN,
+                f64::INFINITY,
+                -f64::MAX,
+                0.5,
+            ][k as usize % 8],
             Num::Raw(v) => v,
         }
     }
@@ -49,9 +62,24 @@ struct Term {
 
 #[derive(Arbitrary, Debug)]
 enum Spec {
-    Linear { terms: Vec<Term>, constant: Num, upper: bool, slack: Option<(bool, Num)> },
-    Ratio { num: Term, den: Term, kappa: Num, at_least: bool },
-    Goal { kind: u8, kappa: Num, direction: u8, slack: Num },
+    Linear {
+        terms: Vec<Term>,
+        constant: Num,
+        upper: bool,
+        slack: Option<(bool, Num)>,
+    },
+    Ratio {
+        num: Term,
+        den: Term,
+        kappa: Num,
+        at_least: bool,
+    },
+    Goal {
+        kind: u8,
+        kappa: Num,
+        direction: u8,
+        slack: Num,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -114,23 +142,50 @@ fn term(t: &Term) -> Expression {
 
 fn constraints(spec: &Spec) -> Vec<Constraint> {
     match spec {
-        Spec::Linear { terms, constant, upper, slack } => {
-            let lhs = terms.iter().take(4).fold(Expression::constant_value(0.0), |e, t| e + term(t));
+        Spec::Linear {
+            terms,
+            constant,
+            upper,
+            slack,
+        } => {
+            let lhs = terms
+                .iter()
+                .take(4)
+                .fold(Expression::constant_value(0.0), |e, t| e + term(t));
             let rhs = Expression::constant_value(constant.value());
             let slack = match slack {
                 None => Slack::None,
                 Some((true, v)) => Slack::Additive(v.value()),
                 Some((false, v)) => Slack::Multiplicative(v.value()),
             };
-            vec![if *upper { lhs.le_with(rhs, slack) } else { lhs.ge_with(rhs, slack) }]
+            vec![if *upper {
+                lhs.le_with(rhs, slack)
+            } else {
+                lhs.ge_with(rhs, slack)
+            }]
         }
-        Spec::Ratio { num, den, kappa, at_least } => {
+        Spec::Ratio {
+            num,
+            den,
+            kappa,
+            at_least,
+        } => {
             let r = Ratio::new(term(num), term(den));
-            vec![if *at_least { r.at_least(kappa.value()) } else { r.at_most(kappa.value()) }]
+            vec![if *at_least {
+                r.at_least(kappa.value())
+            } else {
+                r.at_most(kappa.value())
+            }]
         }
-        Spec::Goal { kind, kappa, direction, slack } => {
+        Spec::Goal {
+            kind,
+            kappa,
+            direction,
+            slack,
+        } => {
             let k = kappa.value();
-            let d = [Direction::AtLeast, Direction::AtMost, Direction::Both][*direction as usize % 3];
+            let d =
+                [Direction::AtLeast, Direction::AtMost, Direction::Both][*direction as usize % 3];
             let sl = Slack::Additive(slack.value());
             let gs = &GROUPS[..2];
             match kind % 10 {
@@ -142,8 +197,14 @@ fn constraints(spec: &Spec) -> Vec<Constraint> {
                 5 => goals::minimum_recall("g", gs, k),
                 6 => goals::no_lost_benefits("g", gs, sl),
                 7 => goals::not_worse_off("g", gs, sl),
-                8 => vec![goals::precision_at_least(Subset::all(), k), goals::win_loss_ratio_at_least(Subset::all(), k)],
-                _ => vec![goals::churn_at_most(Subset::all(), k), goals::loss_only_churn_at_most(Subset::all(), k)],
+                8 => vec![
+                    goals::precision_at_least(Subset::all(), k),
+                    goals::win_loss_ratio_at_least(Subset::all(), k),
+                ],
+                _ => vec![
+                    goals::churn_at_most(Subset::all(), k),
+                    goals::loss_only_churn_at_most(Subset::all(), k),
+                ],
             }
         }
     }
@@ -161,16 +222,34 @@ fuzz_target!(|input: Input| {
     let g: Vec<&str> = rows.iter().map(|r| GROUPS[r.2 as usize % 3]).collect();
     let baseline: Vec<usize> = rows.iter().map(|r| usize::from(r.3)).collect();
     let mask: Vec<bool> = rows.iter().map(|r| r.4).collect();
-    let Ok(ex) = Examples::new(&x, &y) else { return };
-    let Ok(ex) = ex.with_attribute("g", Groups::from_labels(&g)) else { return };
-    let Ok(ex) = ex.with_mask("m", mask) else { return };
-    let Ok(ex) = ex.with_baseline(&baseline) else { return };
+    let Ok(ex) = Examples::new(&x, &y) else {
+        return;
+    };
+    let Ok(ex) = ex.with_attribute("g", Groups::from_labels(&g)) else {
+        return;
+    };
+    let Ok(ex) = ex.with_mask("m", mask) else {
+        return;
+    };
+    let Ok(ex) = ex.with_baseline(&baseline) else {
+        return;
+    };
     let cs: Vec<Constraint> = input.specs.iter().take(4).flat_map(constraints).collect();
-    let problem = if input.consistent { Problem::new(ex, cs) } else { Problem::for_evaluation(ex, cs) };
+    let problem = if input.consistent {
+        Problem::new(ex, cs)
+    } else {
+        Problem::for_evaluation(ex, cs)
+    };
     let Ok(p) = problem else { return };
-    let Ok(e) = p.evaluate_scores(&scores) else { return };
+    let Ok(e) = p.evaluate_scores(&scores) else {
+        return;
+    };
     assert!(e.error.is_finite() && (0.0..=1.0).contains(&e.error));
-    assert!(e.constraints.iter().all(|v| v.is_finite()), "constraints {:?}", e.constraints);
+    assert!(
+        e.constraints.iter().all(|v| v.is_finite()),
+        "constraints {:?}",
+        e.constraints
+    );
     if let Ok(proxy) = p.proxy_constraints(&scores, input.margin.value()) {
         for (q, v) in proxy.iter().zip(&e.constraints) {
             assert!(q.is_finite(), "proxy {q}");

@@ -61,7 +61,10 @@ fn apply(bytes: &mut Vec<u8>, edits: &[Edit]) {
 }
 
 fn unit(v: f64, what: &str) {
-    assert!(v.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&v), "{what} = {v}");
+    assert!(
+        v.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&v),
+        "{what} = {v}"
+    );
 }
 
 fn check_confusion(s: &ConfusionState) {
@@ -69,7 +72,10 @@ fn check_confusion(s: &ConfusionState) {
         for rate in Rate::ALL {
             if let Ok(sum) = gc.summary(rate, ZeroDivision::Skip) {
                 unit(sum.overall, "overall rate");
-                sum.by_group.iter().flatten().for_each(|v| unit(*v, "group rate"));
+                sum.by_group
+                    .iter()
+                    .flatten()
+                    .for_each(|v| unit(*v, "group rate"));
             }
         }
     }
@@ -96,7 +102,16 @@ fuzz_target!(|input: Input| {
     let mut conf = ConfusionState::new();
     let mut score = ScoreState::new();
     for batch in input.batches.iter().take(4) {
-        let y: Vec<usize> = batch.iter().map(|r| if r.label == 255 { 2 } else { (r.label & 1) as usize }).collect();
+        let y: Vec<usize> = batch
+            .iter()
+            .map(|r| {
+                if r.label == 255 {
+                    2
+                } else {
+                    (r.label & 1) as usize
+                }
+            })
+            .collect();
         let p: Vec<usize> = batch.iter().map(|r| (r.pred & 1) as usize).collect();
         let g: Vec<String> = batch.iter().map(|r| format!("g{}", r.group % 3)).collect();
         let groups = Groups::from_labels(&g);

@@ -44,7 +44,10 @@ pub fn read_all(
                 return Err(msg);
             }
         };
-        assert!(batch.len() <= options.batch_rows.max(1), "batch larger than --batch-rows");
+        assert!(
+            batch.len() <= options.batch_rows.max(1),
+            "batch larger than --batch-rows"
+        );
         assert_eq!(batch.first_row, rows);
         assert!(batch.labels.iter().all(|&y| y <= 1));
         if let Some(p) = &batch.preds {
