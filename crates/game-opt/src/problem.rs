@@ -539,7 +539,7 @@ impl Problem {
         };
         if let Some((k, v)) = (0..m)
             .map(|k| (k, bound(k)))
-            .find(|(_, v)| !(*v <= MAX_MAGNITUDE))
+            .find(|(_, v)| v.is_nan() || *v > MAX_MAGNITUDE)
         {
             return Err(GameOptError::InvalidParam {
                 name: "constraint coefficients",
