@@ -178,12 +178,15 @@ pub(crate) fn max_ccdf_gap(
 /// `P(s_a > s_b) + ½ P(s_a = s_b)` for independent draws from the two weighted buckets
 /// (Mann–Whitney with ties counted ½).
 pub(crate) fn prob_greater(a: &Bucket, b: &Bucket, total_a: f64, total_b: f64) -> f64 {
+    // Each factor is a fraction of its group's (finite) total, so the products stay in [0, 1]:
+    // multiplying raw weights first overflows to ∞/∞ = NaN for finite weights near 1e300
+    // (found by the `metrics` fuzz target, issue 18).
     let (mut above_a, mut acc) = (0.0_f64, 0.0_f64);
     sweep_desc(a, b, |_, wa, wb| {
-        acc += wb * (above_a + 0.5 * wa);
+        acc += (wb / total_b) * ((above_a + 0.5 * wa) / total_a);
         above_a += wa;
     });
-    (acc / (total_a * total_b)).clamp(0.0, 1.0)
+    acc.clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

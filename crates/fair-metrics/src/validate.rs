@@ -110,7 +110,15 @@ pub(crate) fn check_weights(weights: Option<&[f64]>, n: usize) -> Result<()> {
     if let Some(row) = w.iter().position(|&v| !weight_ok(v)) {
         return Err(bad_weight(row, w[row]));
     }
-    if w.iter().sum::<f64>() > 0.0 {
+    let total = w.iter().sum::<f64>();
+    // Weights are >= 0, so a finite total bounds every group's and every bucket's total: one
+    // check here keeps ∞/∞ = NaN out of every score metric (found by the `metrics` fuzz target).
+    if !total.is_finite() {
+        return Err(MetricError::WeightOverflow {
+            group: "all rows".into(),
+        });
+    }
+    if total > 0.0 {
         Ok(())
     } else {
         Err(MetricError::ZeroTotalWeight { what: "all rows" })

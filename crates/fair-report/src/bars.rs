@@ -33,6 +33,24 @@ pub fn back_to_back(
     (up, down): (&str, &str),
 ) -> Result<String> {
     const CHART: &str = "back_to_back";
+    // The axis is fixed at [-1.05, 1.45]: a finite value far outside [0, 1] (f64::MAX, found by
+    // the fair-report property test of issue 18) overflowed inside plotters — a panic.
+    for s in series {
+        for (i, &(a, b)) in s.values.iter().enumerate() {
+            if let Some(v) = [a, b]
+                .into_iter()
+                .find(|v| v.is_finite() && !(0.0..=1.0).contains(v))
+            {
+                return Err(crate::error::ReportError::BadInput {
+                    chart: CHART,
+                    reason: format!(
+                        "series {:?}, category {i}: value {v} is outside [0, 1] (bars show rates)",
+                        s.name
+                    ),
+                });
+            }
+        }
+    }
     let err = plot_err(CHART);
     render(CHART, (900, 620), |root| {
         let n_cat = categories.len().max(1) as f64;

@@ -526,6 +526,29 @@ impl Problem {
                 }
             }
         }
+        // Finite coefficients can still sum past f64::MAX (a coefficient of 1e308 summed over
+        // the rows, found by the `rate_constraints` fuzz target): bound every constraint's value
+        // by |constant| + Σ_rows max(|pos|, |neg|). The bound is kept below 1e150, not just
+        // finite: the LP solver (consistency check, shrinking) squares coefficients, and
+        // microlp asserts on an infinite squared norm (also found by the fuzz target).
+        const MAX_MAGNITUDE: f64 = 1e150;
+        let bound = |k: usize| {
+            (0..n).fold(constant[k].abs(), |acc, r| {
+                acc + pos[r * m + k].abs().max(neg[r * m + k].abs())
+            })
+        };
+        if let Some((k, v)) = (0..m)
+            .map(|k| (k, bound(k)))
+            .find(|(_, v)| v.is_nan() || *v > MAX_MAGNITUDE)
+        {
+            return Err(GameOptError::InvalidParam {
+                name: "constraint coefficients",
+                value: format!("constraint {k} reaches {v}"),
+                expected: "coefficients whose sums stay below 1e150 (the LP solver squares \
+                           them): rescale the constraint (dividing all its coefficients and its \
+                           constant by one positive number leaves it unchanged)",
+            });
+        }
         let active = (0..n)
             .map(|r| (0..m).any(|k| pos[r * m + k] != 0.0 || neg[r * m + k] != 0.0))
             .collect();
@@ -644,6 +667,15 @@ impl Problem {
                     g[k] += hinge_term(a[k], b[k], f, margin).0;
                 }
             }
+        }
+        // |f| / margin overflows for a tiny margin (1e-321 was found by the `rate_constraints`
+        // fuzz target): a typed error instead of an infinite proxy.
+        if g.iter().any(|v| !v.is_finite()) {
+            return Err(GameOptError::InvalidParam {
+                name: "hinge_margin",
+                value: margin.to_string(),
+                expected: "a margin large enough that |score| / margin stays finite",
+            });
         }
         Ok(g)
     }

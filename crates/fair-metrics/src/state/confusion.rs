@@ -222,15 +222,18 @@ impl ConfusionState {
 
     /// Number of rows of `group` (unweighted), `None` for an unknown group.
     pub fn rows(&self, group: &str) -> Option<u64> {
-        self.groups.get(group).map(|c| c.rows.iter().sum())
+        self.groups
+            .get(group)
+            .map(|c| c.rows.iter().fold(0u64, |a, &r| a.saturating_add(r)))
     }
 
     /// Total number of rows.
     pub fn total_rows(&self) -> u64 {
         self.groups
             .values()
-            .map(|c| c.rows.iter().sum::<u64>())
-            .sum()
+            .flat_map(|c| c.rows)
+            // Saturating like `merge`: decoded row counts may sum past u64::MAX.
+            .fold(0, u64::saturating_add)
     }
 
     /// Kish's effective sample size `(Σw)² / Σw²` of `group`'s rows in `rate`'s denominator (the

@@ -216,7 +216,9 @@ impl ScoreState {
         self.groups
             .values()
             .flat_map(|g| g.entries.iter().map(|e| e.count))
-            .sum()
+            // Saturating like the counts themselves: decoded counts may sum past u64::MAX (the
+            // `state_bytes` fuzz target overflowed a plain `sum`).
+            .fold(0, u64::saturating_add)
     }
 
     fn canonical_groups(&self) -> BTreeMap<&String, std::borrow::Cow<'_, GroupScores>> {
@@ -254,10 +256,21 @@ impl ScoreState {
                 expected: "a row count that fits in memory",
             })?;
         let weighted = self.is_weighted();
-        let mut y_true = Vec::with_capacity(total);
-        let mut scores = Vec::with_capacity(total);
-        let mut codes = Vec::with_capacity(total);
-        let mut weights = Vec::with_capacity(if weighted { total } else { 0 });
+        // The row count comes from the state's (possibly decoded) counts: reserve fallibly, so
+        // a count too large for memory is a typed error rather than an allocation abort.
+        let too_large = |_| MetricError::InvalidParameter {
+            name: "score state rows",
+            value: total.to_string(),
+            expected: "a row count whose columns fit in memory",
+        };
+        let (mut y_true, mut scores, mut codes, mut weights) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        y_true.try_reserve_exact(total).map_err(too_large)?;
+        scores.try_reserve_exact(total).map_err(too_large)?;
+        codes.try_reserve_exact(total).map_err(too_large)?;
+        weights
+            .try_reserve_exact(if weighted { total } else { 0 })
+            .map_err(too_large)?;
         let mut names = Vec::with_capacity(self.groups.len());
         for (code, (name, g)) in self.canonical_groups().into_iter().enumerate() {
             names.push(name.clone());

@@ -1,0 +1,160 @@
+//! The mergeable audit states: `ConfusionState` / `ScoreState` built from arbitrary batches,
+//! encoded, corrupted by arbitrary edits, decoded (`from_bytes`), merged and turned into metrics.
+//! Invariants: no panic or abort (no allocation sized by a decoded count), decoding what was
+//! encoded gives the same bytes, and metrics of a decoded state are finite and in [0, 1].
+#![no_main]
+
+use arbitrary::Arbitrary;
+use fair_data::Groups;
+use fair_metrics::state::{ConfusionState, ScoreState};
+use fair_metrics::{Rate, ZeroDivision, ks, roc};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(Arbitrary, Debug)]
+struct Row {
+    label: u8,
+    pred: u8,
+    group: u8,
+    score: i16,
+    weight: u16,
+}
+
+#[derive(Arbitrary, Debug)]
+enum Edit {
+    /// Overwrite the byte at (offset mod len).
+    Set(u16, u8),
+    /// Write a little-endian u64 at (offset mod len), e.g. a huge length or count.
+    U64(u16, u64),
+    Truncate(u16),
+    Append(Vec<u8>),
+}
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    batches: Vec<Vec<Row>>,
+    weighted: bool,
+    edits: Vec<Edit>,
+    raw: Vec<u8>,
+}
+
+fn apply(bytes: &mut Vec<u8>, edits: &[Edit]) {
+    for e in edits {
+        let len = bytes.len().max(1);
+        match e {
+            Edit::Set(o, b) => {
+                if let Some(x) = bytes.get_mut(*o as usize % len) {
+                    *x = *b;
+                }
+            }
+            Edit::U64(o, v) => {
+                let at = *o as usize % len;
+                for (i, b) in v.to_le_bytes().iter().enumerate() {
+                    if let Some(x) = bytes.get_mut(at + i) {
+                        *x = *b;
+                    }
+                }
+            }
+            Edit::Truncate(n) => bytes.truncate(*n as usize % len),
+            Edit::Append(extra) => bytes.extend_from_slice(extra),
+        }
+    }
+}
+
+fn unit(v: f64, what: &str) {
+    assert!(
+        v.is_finite() && (-1e-9..=1.0 + 1e-9).contains(&v),
+        "{what} = {v}"
+    );
+}
+
+fn check_confusion(s: &ConfusionState) {
+    if let Ok(gc) = s.to_group_confusion() {
+        for rate in Rate::ALL {
+            if let Ok(sum) = gc.summary(rate, ZeroDivision::Skip) {
+                unit(sum.overall, "overall rate");
+                sum.by_group
+                    .iter()
+                    .flatten()
+                    .for_each(|v| unit(*v, "group rate"));
+            }
+        }
+    }
+}
+
+fn check_scores(s: &ScoreState) {
+    // Materialising columns is only sensible for small states; the decoder must not let a
+    // forged count force a huge allocation (to_columns reports it as an error instead).
+    if s.total_rows() > 100_000 {
+        return;
+    }
+    if let Ok(cols) = s.to_columns() {
+        let w = cols.weights.as_deref();
+        if let Ok(k) = ks::ks_statistic(&cols.scores, &cols.groups, w) {
+            unit(k.max, "KS");
+        }
+        if let Ok(a) = roc::roc_auc(&cols.y_true, &cols.scores, w) {
+            unit(a, "AUC");
+        }
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let mut conf = ConfusionState::new();
+    let mut score = ScoreState::new();
+    for batch in input.batches.iter().take(4) {
+        let y: Vec<usize> = batch
+            .iter()
+            .map(|r| {
+                if r.label == 255 {
+                    2
+                } else {
+                    (r.label & 1) as usize
+                }
+            })
+            .collect();
+        let p: Vec<usize> = batch.iter().map(|r| (r.pred & 1) as usize).collect();
+        let g: Vec<String> = batch.iter().map(|r| format!("g{}", r.group % 3)).collect();
+        let groups = Groups::from_labels(&g);
+        let s: Vec<f64> = batch.iter().map(|r| f64::from(r.score) / 64.0).collect();
+        let w: Vec<f64> = batch.iter().map(|r| f64::from(r.weight) / 16.0).collect();
+        let w = input.weighted.then_some(w.as_slice());
+        let mut part = ConfusionState::new();
+        if part.update(&y, &p, &groups, w).is_ok() {
+            conf.merge(&part).expect("same weighting");
+        }
+        let mut spart = ScoreState::new();
+        if spart.update(&y, &s, &groups, w).is_ok() {
+            score.merge(&spart).expect("same weighting");
+        }
+    }
+    check_confusion(&conf);
+    check_scores(&score);
+
+    // Round trip.
+    let cb = conf.to_bytes();
+    let back = ConfusionState::from_bytes(&cb).expect("own encoding decodes");
+    assert_eq!(back.to_bytes(), cb);
+    let sb = score.to_bytes();
+    let sback = ScoreState::from_bytes(&sb).expect("own encoding decodes");
+    assert_eq!(sback.to_bytes(), sb);
+
+    // Corrupted encodings and raw bytes: typed errors or valid states.
+    let mut cb2 = cb.clone();
+    apply(&mut cb2, &input.edits);
+    for bytes in [&cb2, &input.raw] {
+        if let Ok(mut s) = ConfusionState::from_bytes(bytes) {
+            check_confusion(&s);
+            let _ = s.merge(&back);
+            check_confusion(&s);
+        }
+    }
+    let mut sb2 = sb.clone();
+    apply(&mut sb2, &input.edits);
+    for bytes in [&sb2, &input.raw] {
+        if let Ok(mut s) = ScoreState::from_bytes(bytes) {
+            check_scores(&s);
+            let _ = s.merge(&sback);
+            check_scores(&s);
+        }
+    }
+});
