@@ -28,69 +28,10 @@ fn adult_quick() -> Dataset {
     train.select(&idx.train).expect("subsample rows")
 }
 
-/// Default credit with the paper's 23 features: the one-hot EDUCATION and MARRIAGE columns
-/// turned back into their integer codes (as the xtask's `credit_23`).
+/// Default credit with the paper's 23 features (EDUCATION and MARRIAGE as integer codes), the
+/// encoding the xtask reproduction uses.
 fn credit_23() -> Dataset {
-    let ds = recipes::default_credit().expect("embedded Default credit");
-    let names = ds.feature_names();
-    let col = |name: &str| {
-        names
-            .iter()
-            .position(|n| n == name)
-            .unwrap_or_else(|| panic!("column {name}"))
-    };
-    let n = ds.n_rows();
-    let plain = |name: &str| -> Vec<f64> { (0..n).map(|i| ds.x()[(i, col(name))]).collect() };
-    let code = |prefix: &str, levels: usize| -> Vec<f64> {
-        (0..n)
-            .map(|i| {
-                (0..levels)
-                    .find(|l| ds.x()[(i, col(&format!("{prefix}_{l}")))] > 0.5)
-                    .unwrap_or(0) as f64
-            })
-            .collect()
-    };
-    let mut names_out = vec!["LIMIT_BAL", "SEX", "EDUCATION", "MARRIAGE"];
-    let mut columns = vec![
-        plain("LIMIT_BAL"),
-        plain("SEX"),
-        code("EDUCATION", 7),
-        code("MARRIAGE", 4),
-    ];
-    for name in [
-        "AGE",
-        "PAY_0",
-        "PAY_2",
-        "PAY_3",
-        "PAY_4",
-        "PAY_5",
-        "PAY_6",
-        "BILL_AMT1",
-        "BILL_AMT2",
-        "BILL_AMT3",
-        "BILL_AMT4",
-        "BILL_AMT5",
-        "BILL_AMT6",
-        "PAY_AMT1",
-        "PAY_AMT2",
-        "PAY_AMT3",
-        "PAY_AMT4",
-        "PAY_AMT5",
-        "PAY_AMT6",
-    ] {
-        names_out.push(name);
-        columns.push(plain(name));
-    }
-    let x = DMatrix::from_fn(n, columns.len(), |i, j| columns[j][i]);
-    Dataset::new(
-        "default-credit-23",
-        x,
-        names_out.into_iter().map(String::from).collect(),
-        ds.y().to_vec(),
-        ds.class_names().to_vec(),
-        ds.sensitive().to_vec(),
-    )
-    .expect("credit 23")
+    recipes::default_credit_23().expect("embedded Default credit")
 }
 
 fn standardized(x: &DMatrix<f64>) -> DMatrix<f64> {

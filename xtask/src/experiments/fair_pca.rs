@@ -9,7 +9,7 @@ mod hypotheses;
 
 use crate::experiments::Experiment;
 use crate::models::linear_svm::{LinearSvm, LinearSvmParams};
-use crate::report::{Context, Result, XtaskError};
+use crate::report::{Context, Result};
 use fair_data::{Dataset, Groups, Splitter, Standardizer, recipes};
 use fair_metrics::parity::{ParityOptions, equal_opportunity_difference};
 use fair_metrics::pca_losses::PcaDisparity;
@@ -399,86 +399,10 @@ fn subsample(ds: &Dataset, rows: usize) -> Result<Dataset> {
     Ok(ds.select(&idx.train)?)
 }
 
-/// Default credit with the paper's 23 features (X1–X23: LIMIT_BAL, SEX, EDUCATION, MARRIAGE,
-/// AGE, PAY_0, PAY_2–6, BILL_AMT1–6, PAY_AMT1–6): the file's one-hot EDUCATION_0..6 and
-/// MARRIAGE_0..3 columns are turned back into their integer codes.
+/// Default credit with the paper's 23 features (EDUCATION and MARRIAGE as integer codes):
+/// `fair_data::recipes::default_credit_23`.
 fn credit_23() -> Result<Dataset> {
-    let ds = recipes::default_credit()?;
-    let names = ds.feature_names();
-    let col = |name: &str| -> Result<usize> {
-        names
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| XtaskError::Training {
-                model: "Default credit features",
-                reason: format!("column {name} not found"),
-            })
-    };
-    let code = |prefix: &str, levels: usize, row: usize| -> Result<f64> {
-        for l in 0..levels {
-            if ds.x()[(row, col(&format!("{prefix}_{l}"))?)] > 0.5 {
-                return Ok(l as f64);
-            }
-        }
-        Ok(0.0)
-    };
-    let plain = |n: &str| -> Result<usize> { col(n) };
-    let mut out_names: Vec<String> = Vec::new();
-    let mut columns: Vec<Vec<f64>> = Vec::new();
-    let n = ds.n_rows();
-    let push_plain =
-        |name: &str, out_names: &mut Vec<String>, columns: &mut Vec<Vec<f64>>| -> Result<()> {
-            let j = plain(name)?;
-            out_names.push(name.to_string());
-            columns.push((0..n).map(|i| ds.x()[(i, j)]).collect());
-            Ok(())
-        };
-    push_plain("LIMIT_BAL", &mut out_names, &mut columns)?;
-    push_plain("SEX", &mut out_names, &mut columns)?;
-    out_names.push("EDUCATION".into());
-    columns.push(
-        (0..n)
-            .map(|i| code("EDUCATION", 7, i))
-            .collect::<Result<_>>()?,
-    );
-    out_names.push("MARRIAGE".into());
-    columns.push(
-        (0..n)
-            .map(|i| code("MARRIAGE", 4, i))
-            .collect::<Result<_>>()?,
-    );
-    for name in [
-        "AGE",
-        "PAY_0",
-        "PAY_2",
-        "PAY_3",
-        "PAY_4",
-        "PAY_5",
-        "PAY_6",
-        "BILL_AMT1",
-        "BILL_AMT2",
-        "BILL_AMT3",
-        "BILL_AMT4",
-        "BILL_AMT5",
-        "BILL_AMT6",
-        "PAY_AMT1",
-        "PAY_AMT2",
-        "PAY_AMT3",
-        "PAY_AMT4",
-        "PAY_AMT5",
-        "PAY_AMT6",
-    ] {
-        push_plain(name, &mut out_names, &mut columns)?;
-    }
-    let x = DMatrix::from_fn(n, columns.len(), |i, j| columns[j][i]);
-    Ok(Dataset::new(
-        "default-credit-23",
-        x,
-        out_names,
-        ds.y().to_vec(),
-        ds.class_names().to_vec(),
-        ds.sensitive().to_vec(),
-    )?)
+    Ok(recipes::default_credit_23()?)
 }
 
 fn standardized(x: &DMatrix<f64>) -> Result<DMatrix<f64>> {

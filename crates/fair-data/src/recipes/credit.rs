@@ -185,3 +185,86 @@ pub fn default_credit() -> Result<Dataset> {
         sensitive,
     )
 }
+
+/// [`default_credit`] with the 23 features of the UCI description (X1–X23: LIMIT_BAL, SEX,
+/// EDUCATION, MARRIAGE, AGE, PAY_0, PAY_2–6, BILL_AMT1–6, PAY_AMT1–6), as Kamani et al.'s fair
+/// PCA uses them: the one-hot EDUCATION_0..6 and MARRIAGE_0..3 columns turned back into their
+/// integer codes (0 when no level is set). Same rows, labels and attributes.
+///
+/// # Errors
+/// Only if the embedded file is corrupt.
+///
+/// # Example
+/// ```
+/// let ds = fair_data::recipes::default_credit_23()?;
+/// assert_eq!(ds.feature_names().len(), 23);
+/// assert_eq!(ds.feature_names()[2], "EDUCATION");
+/// # Ok::<(), fair_data::DataError>(())
+/// ```
+pub fn default_credit_23() -> Result<Dataset> {
+    let ds = default_credit()?;
+    let names = ds.feature_names();
+    let col = |name: &str| -> Result<usize> {
+        names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| crate::DataError::MissingColumn {
+                name: name.to_string(),
+                available: names.join(", "),
+            })
+    };
+    let n = ds.n_rows();
+    let plain = |name: &str| -> Result<Vec<f64>> {
+        let j = col(name)?;
+        Ok((0..n).map(|i| ds.x()[(i, j)]).collect())
+    };
+    let code = |prefix: &str, levels: usize| -> Result<Vec<f64>> {
+        let cols = (0..levels)
+            .map(|l| col(&format!("{prefix}_{l}")))
+            .collect::<Result<Vec<_>>>()?;
+        Ok((0..n)
+            .map(|i| cols.iter().position(|&j| ds.x()[(i, j)] > 0.5).unwrap_or(0) as f64)
+            .collect())
+    };
+    let mut out_names = vec!["LIMIT_BAL", "SEX", "EDUCATION", "MARRIAGE"];
+    let mut columns = vec![
+        plain("LIMIT_BAL")?,
+        plain("SEX")?,
+        code("EDUCATION", 7)?,
+        code("MARRIAGE", 4)?,
+    ];
+    const REST: [&str; 19] = [
+        "AGE",
+        "PAY_0",
+        "PAY_2",
+        "PAY_3",
+        "PAY_4",
+        "PAY_5",
+        "PAY_6",
+        "BILL_AMT1",
+        "BILL_AMT2",
+        "BILL_AMT3",
+        "BILL_AMT4",
+        "BILL_AMT5",
+        "BILL_AMT6",
+        "PAY_AMT1",
+        "PAY_AMT2",
+        "PAY_AMT3",
+        "PAY_AMT4",
+        "PAY_AMT5",
+        "PAY_AMT6",
+    ];
+    for name in REST {
+        out_names.push(name);
+        columns.push(plain(name)?);
+    }
+    let x = nalgebra::DMatrix::from_fn(n, columns.len(), |i, j| columns[j][i]);
+    Dataset::new(
+        "default-credit-23",
+        x,
+        out_names.into_iter().map(String::from).collect(),
+        ds.y().to_vec(),
+        ds.class_names().to_vec(),
+        ds.sensitive().to_vec(),
+    )
+}

@@ -9,7 +9,7 @@ mod law_crime;
 pub use adult::{ADULT_TRAIN_ROWS, adult_a9a, adult_fair_projection, adult_tfco};
 pub use compas::{COMPAS_RAW_ROWS, compas_fair_projection, compas_propublica};
 pub use compas_tfco::compas_tfco;
-pub use credit::{default_credit, german_credit};
+pub use credit::{default_credit, default_credit_23, german_credit};
 pub use law_crime::{communities_crime, law_school, law_school_zfya_classes};
 
 use crate::embedded::{EmbeddedFile, csv_rows, malformed};
