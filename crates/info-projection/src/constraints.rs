@@ -36,6 +36,13 @@ impl Marginals {
     /// Empirical (`labels = Some`, the authors' code) or plug-in (`P(Y=c│X) ≈ p_c(x)`)
     /// estimates on the fitting rows.
     pub fn estimate(data: &Prepared, labels: Option<&[usize]>) -> Result<Self> {
+        let sums = Self::joint_sums(data, labels)?;
+        Self::from_sums(sums, data.n as f64, data.c, data.a, &data.kind)
+    }
+
+    /// The unnormalised joint of [`estimate`](Self::estimate): `Σ_i s_a(x_i, y_i)` per cell with
+    /// labels, else `Σ_i p_c(x_i)·s_a(x_i, c)`. Sums over disjoint row sets add.
+    pub fn joint_sums(data: &Prepared, labels: Option<&[usize]>) -> Result<Vec<f64>> {
         let (n, c, a) = (data.n, data.c, data.a);
         let mut joint = vec![0.0; c * a];
         if let Some(y) = labels {
@@ -75,14 +82,26 @@ impl Marginals {
                 }
             }
         }
+        Ok(joint)
+    }
+
+    /// The marginals from [`joint_sums`](Self::joint_sums) over `n` rows; a group without mass is
+    /// an error.
+    pub fn from_sums(
+        mut joint: Vec<f64>,
+        n: f64,
+        c: usize,
+        a: usize,
+        kind: &GroupKind,
+    ) -> Result<Self> {
         for v in &mut joint {
-            *v /= n as f64;
+            *v /= n;
         }
         let m = Self::from_joint(joint, c, a);
         for (g, &pg) in m.group.iter().enumerate() {
             if pg <= 0.0 {
                 return Err(E::EmptyGroup {
-                    group: group_name(&data.kind, g),
+                    group: group_name(kind, g),
                 });
             }
         }

@@ -339,7 +339,9 @@ pub(crate) struct Eval {
     pub s: Vec<f64>,
     /// `Σ_i z_i h_iᵀ` (only when requested).
     pub s_h: Option<Vec<f64>>,
-    /// `(1/N) Σ_i (z_i z_iᵀ) ⊗ B_i` in M-coordinates, `(zdim·C)²` row-major (only with a plan).
+    /// `Σ_i (z_i z_iᵀ) ⊗ B_i` (only with a plan), raw: per-group `C² × C²` blocks for known
+    /// labels, one `(zdim·C)²` block otherwise; [`finish_hessian`] scales and lifts it. Raw sums
+    /// add across partitions, which is what a partitioned pass ships.
     pub hess: Option<Vec<f64>>,
 }
 
@@ -487,17 +489,27 @@ pub(crate) fn evaluate(
             let sampled = sample_hessian(rows, lifted, div, zeta, plan, &weights, &wsum);
             add_into(&mut hsum, &sampled);
         }
-        let inv_n = 1.0 / d.n as f64;
-        for x in hsum.iter_mut() {
-            *x *= inv_n;
-        }
-        out.hess = Some(if labels {
-            lift_group_hessians(&hsum, d.a, c)
-        } else {
-            hsum
-        });
+        out.hess = Some(hsum);
     }
     out
+}
+
+/// The data part of the Hessian in M-coordinates from a pass's raw sums ([`Eval::hess`]):
+/// scaled by `1/n` (`n` rows in all, over every partition) and, for known labels
+/// (`groups = Some((A, C))`), lifted from the per-group blocks.
+pub(crate) fn finish_hessian(
+    mut raw: Vec<f64>,
+    n: f64,
+    groups: Option<(usize, usize)>,
+) -> Vec<f64> {
+    let inv_n = 1.0 / n;
+    for x in raw.iter_mut() {
+        *x *= inv_n;
+    }
+    match groups {
+        Some((a, c)) => lift_group_hessians(&raw, a, c),
+        None => raw,
+    }
 }
 
 /// The importance-sampled part of the Hessian sum (see [`HessPlan`]): `weights[k]` are the

@@ -17,6 +17,14 @@ pub enum InfoProjectionError {
         /// Passes over the rows (dual evaluations or ADMM rounds) completed before the stop.
         passes: usize,
     },
+    /// A partitioned fit's pieces do not fit together (see [`PartitionedFit`](crate::PartitionedFit)):
+    /// sums of different shapes, a pass that saw other rows than the marginal pass, or a pass
+    /// the caller's oracle could not run.
+    #[error("partitioned FairProjection fit: {reason}")]
+    Partitioned {
+        /// What does not fit, and what to do.
+        reason: String,
+    },
     /// Bytes given to [`FairProjectionValidParams::restore`](crate::FairProjectionValidParams::restore)
     /// are not a saved projector for these settings.
     #[error("cannot restore the saved FairProjection: {reason}")]

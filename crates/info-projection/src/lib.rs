@@ -78,6 +78,7 @@ mod engine;
 mod error;
 mod input;
 mod params;
+mod partitioned;
 mod projection;
 mod qp;
 mod report;
@@ -89,5 +90,6 @@ pub use params::{
     Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
     QpSolver, RowPolicy, Solver, VStep,
 };
+pub use partitioned::{MarginalSums, PartitionedFit, PassRequest, PassSums};
 pub use projection::{FairProjection, n_constraint_rows};
 pub use report::{FitReport, Status};

@@ -3,14 +3,16 @@
 use crate::admm::{self, AdmmSettings};
 use crate::constraints::{Design, Marginals};
 use crate::dual::{self, projected_gradient};
-use crate::engine::{HessPlan, Lifted, Rows, evaluate, mix, project, second_moment};
+use crate::engine::{
+    Eval, HessPlan, Lifted, Rows, evaluate, finish_hessian, mix, project, second_moment,
+};
 use crate::error::{InfoProjectionError as E, Result, invalid};
 use crate::input::{GroupInfo, GroupKind, Membership, Prepared, prepare};
 use crate::params::{
     Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
     Solver, VStep,
 };
-use crate::report::FitReport;
+use crate::report::{FitReport, Status};
 use nalgebra::DMatrix;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -327,7 +329,7 @@ impl<'h> Interrupt<'h> {
         }
     }
 
-    fn never() -> Self {
+    pub(crate) fn never() -> Self {
         Self {
             hook: None,
             passes: 0,
@@ -349,11 +351,11 @@ impl<'h> Interrupt<'h> {
 }
 
 /// Constraint values `E[G h]` and allowances `ζ((I + Ḡ)λ)`, per row.
-type Slack = (Vec<f64>, Vec<f64>);
+pub(crate) type Slack = (Vec<f64>, Vec<f64>);
 
-struct Evaluated {
-    objective: f64,
-    gradient: Vec<f64>,
+pub(crate) struct Evaluated {
+    pub(crate) objective: f64,
+    pub(crate) gradient: Vec<f64>,
 }
 
 /// One evaluation pass: objective and gradient of (8) at λ, the constraint values and
@@ -366,10 +368,29 @@ fn eval_at(
     lambda: &[f64],
     want_h: bool,
     plan: Option<&HessPlan>,
-) -> Result<(Evaluated, Option<Slack>, Option<Vec<f64>>)> {
-    let n = rows.data.n as f64;
+) -> Result<PassOut> {
     let lifted = Lifted::new(design, lambda);
     let e = evaluate(rows, &lifted, div, zeta, want_h, plan);
+    let d = rows.data;
+    let layout = matches!(d.memb, Membership::Labels(_)).then_some((d.a, d.c));
+    from_sums(design, zeta, lambda, d.n as f64, layout, e)
+}
+
+/// What a dual solve needs from one pass: objective, gradient, the slack diagnostics (when
+/// asked) and the data part of the Hessian in M-coordinates (with a plan).
+pub(crate) type PassOut = (Evaluated, Option<Slack>, Option<Vec<f64>>);
+
+/// Objective, gradient, diagnostics and Hessian of (8) at λ from a pass's sums over all `n`
+/// rows (`layout = Some((A, C))` for known labels). The sums may come from one machine or be
+/// merged from partitions: everything here is a function of the sums alone.
+pub(crate) fn from_sums(
+    design: &Design,
+    zeta: f64,
+    lambda: &[f64],
+    n: f64,
+    layout: Option<(usize, usize)>,
+    e: Eval,
+) -> Result<PassOut> {
     let lsq: f64 = lambda.iter().map(|l| l * l).sum();
     let objective = e.conj / n + 0.5 * zeta * e.usq / n + 0.5 * zeta * lsq;
     if !objective.is_finite() {
@@ -396,18 +417,19 @@ fn eval_at(
         let allow = gl.iter().zip(lambda).map(|(g, l)| zeta * (l + g)).collect();
         (mu, allow)
     });
+    let hess = e.hess.map(|raw| finish_hessian(raw, n, layout));
     Ok((
         Evaluated {
             objective,
             gradient,
         },
         extra,
-        e.hess,
+        hess,
     ))
 }
 
 /// Largest K for which the dense K × K Newton system is cheap next to a data pass.
-const NEWTON_MAX_K: usize = 1500;
+pub(crate) const NEWTON_MAX_K: usize = 1500;
 /// Largest M-space dimension `(A+1)·C²` for soft group information under `DualMethod::Auto`
 /// (the per-row Hessian costs its square).
 const NEWTON_MAX_SOFT_DIM: usize = 200;
@@ -517,7 +539,7 @@ fn warm_subsample(data: &Prepared, fraction: f64, seed: u64) -> Option<Prepared>
 }
 
 /// The latest evaluation of a solve (see [`solve_dual`]).
-struct LastEval {
+pub(crate) struct LastEval {
     lambda: Vec<f64>,
     objective: f64,
     gradient: Vec<f64>,
@@ -537,10 +559,43 @@ fn solve_dual(
     zeta: f64,
     p: &FairProjectionValidParams,
     x0: Vec<f64>,
+    last: Option<&mut Option<LastEval>>,
+    interrupt: &mut Interrupt<'_>,
+) -> Result<dual::DualOutcome> {
+    let plan = hess_plan(rows.data, design.k(), p.dual_method, p.divergence);
+    let mut pass = |l: &[f64], want_h: bool, hessian: bool| {
+        let plan = if hessian { plan.as_ref() } else { None };
+        eval_at(rows, design, p.divergence, zeta, l, want_h, plan)
+    };
+    solve_dual_with(
+        &mut pass,
+        plan.is_some(),
+        design,
+        zeta,
+        p,
+        x0,
+        last,
+        interrupt,
+    )
+}
+
+/// A data pass at λ: `pass(λ, want_h, hessian)` returns the objective and gradient, the slack
+/// diagnostics when `want_h`, and the data Hessian when `hessian`. Local rows or partitions
+/// merged elsewhere: the solver cannot tell.
+pub(crate) type PassFn<'a> = dyn FnMut(&[f64], bool, bool) -> Result<PassOut> + 'a;
+
+/// The direct dual solve with its passes behind `pass` (Newton when `newton`, else L-BFGS).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_dual_with(
+    pass: &mut PassFn<'_>,
+    newton: bool,
+    design: &Design,
+    zeta: f64,
+    p: &FairProjectionValidParams,
+    x0: Vec<f64>,
     mut last: Option<&mut Option<LastEval>>,
     interrupt: &mut Interrupt<'_>,
 ) -> Result<dual::DualOutcome> {
-    let div = p.divergence;
     let want_h = last.is_some();
     let mut keep = |l: &[f64], e: &Evaluated, extra: Option<Slack>| {
         if let Some(slot) = last.as_deref_mut() {
@@ -552,12 +607,12 @@ fn solve_dual(
             });
         }
     };
-    match hess_plan(rows.data, design.k(), p.dual_method, div) {
-        Some(plan) => dual::solve_newton(
+    if newton {
+        dual::solve_newton(
             x0,
             |l| {
                 interrupt.before_pass()?;
-                let (e, extra, hm) = eval_at(rows, design, div, zeta, l, want_h, Some(&plan))?;
+                let (e, extra, hm) = pass(l, want_h, true)?;
                 let hm = hm.ok_or_else(|| E::Numerical {
                     stage: "dual Hessian",
                     reason: "the pass returned no Hessian".into(),
@@ -567,20 +622,111 @@ fn solve_dual(
             },
             p.tol,
             p.max_iter,
-        ),
-        None => dual::solve(
+        )
+    } else {
+        dual::solve(
             x0,
             |l| {
                 interrupt.before_pass()?;
-                let (e, extra, _) = eval_at(rows, design, div, zeta, l, want_h, None)?;
+                let (e, extra, _) = pass(l, want_h, false)?;
                 keep(l, &e, extra);
                 Ok((e.objective, e.gradient))
             },
             p.tol,
             p.max_iter,
             p.lbfgs_memory,
-        ),
+        )
     }
+}
+
+/// How a solve ended, before the diagnostics at its λ.
+pub(crate) struct Solved {
+    pub lambda: Vec<f64>,
+    pub status: Status,
+    pub iterations: usize,
+    pub passes: usize,
+    pub subsample_passes: usize,
+    /// ADMM only: primal and dual residuals, Anderson steps accepted and rejected.
+    pub residuals: Option<(f64, f64, usize, usize)>,
+}
+
+/// What a fitted projector is made of besides the solve: the settings, the fitting rows'
+/// joint and groups, the design and ζ.
+pub(crate) struct FitParts<'a> {
+    pub params: &'a FairProjectionValidParams,
+    pub joint: Vec<f64>,
+    pub kind: GroupKind,
+    pub n_groups: usize,
+    pub n_rows: usize,
+    pub design: Design,
+    pub zeta: f64,
+}
+
+/// The projector at a solve's λ: the constraint values and allowances there (from the solve's
+/// last pass when it was at that λ, else from one more pass) and the report.
+pub(crate) fn finish_fit(
+    parts: FitParts<'_>,
+    solved: Solved,
+    last: Option<LastEval>,
+    pass: &mut PassFn<'_>,
+    start: Instant,
+) -> Result<FairProjection> {
+    let Solved {
+        lambda,
+        status,
+        iterations,
+        mut passes,
+        subsample_passes,
+        residuals,
+    } = solved;
+    let p = parts.params;
+    let (objective, gradient, extra) = match last {
+        Some(l) if l.lambda == lambda && l.slack.is_some() => (l.objective, l.gradient, l.slack),
+        _ => {
+            let (e, extra, _) = pass(&lambda, true, false)?;
+            passes += 1;
+            (e.objective, e.gradient, extra)
+        }
+    };
+    let (constraint_values, allowances) = extra.unwrap_or_default();
+    let max_violation = constraint_values
+        .iter()
+        .fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+    let max_excess = constraint_values
+        .iter()
+        .zip(&allowances)
+        .map(|(m, a)| m - a)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let report = FitReport {
+        status,
+        solver: p.solver,
+        divergence: p.divergence,
+        n_constraints: parts.design.k(),
+        n_rows: parts.n_rows,
+        zeta: parts.zeta,
+        iterations,
+        data_passes: passes,
+        subsample_passes,
+        objective,
+        stationarity: projected_gradient(&lambda, &gradient),
+        primal_residual: residuals.map(|r| r.0),
+        dual_residual: residuals.map(|r| r.1),
+        anderson_steps: residuals.map(|r| (r.2, r.3)),
+        max_violation,
+        max_excess,
+        elapsed: start.elapsed(),
+    };
+    Ok(FairProjection {
+        params: p.clone(),
+        joint: parts.joint,
+        n_groups: parts.n_groups,
+        kind: parts.kind,
+        design: parts.design,
+        lambda,
+        constraint_values,
+        allowances,
+        report,
+    })
 }
 
 fn fit_impl(
@@ -608,12 +754,11 @@ fn fit_impl(
     };
     let k = design.k();
     let div = p.divergence;
-    let mut subsample_passes = 0;
     let mut last: Option<LastEval> = None;
-    let (lambda, status, iterations, mut passes, residuals) = match p.solver {
+    let solved = match p.solver {
         Solver::Dual => {
             let sub = warm_subsample(&data, p.warm_start_fraction, p.seed);
-            let (x0, sub_passes) = match &sub {
+            let (x0, subsample_passes) = match &sub {
                 Some(sub) => {
                     let sub_rows = Rows {
                         data: sub,
@@ -633,15 +778,15 @@ fn fit_impl(
                 }
                 None => (vec![0.0; k], 0),
             };
-            subsample_passes = sub_passes;
             let out = solve_dual(&rows, &design, zeta, p, x0, Some(&mut last), interrupt)?;
-            (
-                out.lambda,
-                out.status,
-                out.iterations,
-                out.evaluations,
-                None,
-            )
+            Solved {
+                lambda: out.lambda,
+                status: out.status,
+                iterations: out.iterations,
+                passes: out.evaluations,
+                subsample_passes,
+                residuals: None,
+            }
         }
         Solver::Admm => {
             let zbar = second_moment(&rows);
@@ -663,67 +808,42 @@ fn fit_impl(
                 },
                 &mut || interrupt.before_pass(),
             )?;
-            (
-                out.lambda,
-                out.status,
-                out.iterations,
-                out.passes + 1,
-                Some((
+            Solved {
+                lambda: out.lambda,
+                status: out.status,
+                iterations: out.iterations,
+                passes: out.passes + 1,
+                subsample_passes: 0,
+                residuals: Some((
                     out.primal_residual,
                     out.dual_residual,
                     out.anderson_accepted,
                     out.anderson_rejected,
                 )),
-            )
+            }
         }
     };
-    let (objective, gradient, extra) = match last {
-        Some(l) if l.lambda == lambda && l.slack.is_some() => (l.objective, l.gradient, l.slack),
-        _ => {
-            let (e, extra, _) = eval_at(&rows, &design, div, zeta, &lambda, true, None)?;
-            passes += 1;
-            (e.objective, e.gradient, extra)
-        }
+    let mut pass = |l: &[f64], want_h: bool, _hessian: bool| {
+        eval_at(&rows, &design, div, zeta, l, want_h, None)
     };
-    let (constraint_values, allowances) = extra.unwrap_or_default();
-    let max_violation = constraint_values
-        .iter()
-        .fold(f64::NEG_INFINITY, |a, &b| a.max(b));
-    let max_excess = constraint_values
-        .iter()
-        .zip(&allowances)
-        .map(|(m, a)| m - a)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let report = FitReport {
-        status,
-        solver: p.solver,
-        divergence: div,
-        n_constraints: k,
-        n_rows: data.n,
-        zeta,
-        iterations,
-        data_passes: passes,
-        subsample_passes,
-        objective,
-        stationarity: projected_gradient(&lambda, &gradient),
-        primal_residual: residuals.map(|r| r.0),
-        dual_residual: residuals.map(|r| r.1),
-        anderson_steps: residuals.map(|r| (r.2, r.3)),
-        max_violation,
-        max_excess,
-        elapsed: start.elapsed(),
-    };
-    Ok(FairProjection {
-        params: p.clone(),
-        joint: marginals.joint.clone(),
-        n_groups: data.a,
-        kind: data.kind.clone(),
-        design,
-        lambda,
-        constraint_values,
-        allowances,
-        report,
-    })
+    let joint = marginals.joint.clone();
+    let (n_groups, n_rows, kind) = (data.a, data.n, data.kind.clone());
+    let fitted = finish_fit(
+        FitParts {
+            params: p,
+            joint,
+            kind,
+            n_groups,
+            n_rows,
+            design: design.clone(),
+            zeta,
+        },
+        solved,
+        last,
+        &mut pass,
+        start,
+    )?;
+    Ok(fitted)
 }
 
 /// Number of constraint rows K for C classes and A groups.

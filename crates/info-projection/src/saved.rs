@@ -262,34 +262,34 @@ fn read_report(r: &mut Reader<'_>) -> Result<FitReport> {
     })
 }
 
-fn decode(reason: &str) -> E {
+pub(crate) fn decode(reason: &str) -> E {
     E::Decode {
         reason: reason.to_owned(),
     }
 }
 
-struct Writer(Vec<u8>);
+pub(crate) struct Writer(pub(crate) Vec<u8>);
 
 impl Writer {
-    fn count(&mut self, n: usize) {
+    pub(crate) fn count(&mut self, n: usize) {
         self.0.extend_from_slice(&(n as u64).to_le_bytes());
     }
-    fn float(&mut self, x: f64) {
+    pub(crate) fn float(&mut self, x: f64) {
         self.0.extend_from_slice(&x.to_bits().to_le_bytes());
     }
-    fn floats(&mut self, xs: &[f64]) {
+    pub(crate) fn floats(&mut self, xs: &[f64]) {
         self.count(xs.len());
         xs.iter().for_each(|&x| self.float(x));
     }
 }
 
-struct Reader<'b> {
-    bytes: &'b [u8],
-    at: usize,
+pub(crate) struct Reader<'b> {
+    pub(crate) bytes: &'b [u8],
+    pub(crate) at: usize,
 }
 
 impl<'b> Reader<'b> {
-    fn take(&mut self, len: usize) -> Result<&'b [u8]> {
+    pub(crate) fn take(&mut self, len: usize) -> Result<&'b [u8]> {
         let end = self
             .at
             .checked_add(len)
@@ -299,21 +299,21 @@ impl<'b> Reader<'b> {
         self.at = end;
         Ok(out)
     }
-    fn byte(&mut self) -> Result<u8> {
+    pub(crate) fn byte(&mut self) -> Result<u8> {
         Ok(self.take(1)?[0])
     }
-    fn u64(&mut self) -> Result<u64> {
+    pub(crate) fn u64(&mut self) -> Result<u64> {
         let mut b = [0u8; 8];
         b.copy_from_slice(self.take(8)?);
         Ok(u64::from_le_bytes(b))
     }
-    fn count(&mut self) -> Result<usize> {
+    pub(crate) fn count(&mut self) -> Result<usize> {
         usize::try_from(self.u64()?).map_err(|_| decode("a count does not fit this platform"))
     }
-    fn float(&mut self) -> Result<f64> {
+    pub(crate) fn float(&mut self) -> Result<f64> {
         Ok(f64::from_bits(self.u64()?))
     }
-    fn floats(&mut self) -> Result<Vec<f64>> {
+    pub(crate) fn floats(&mut self) -> Result<Vec<f64>> {
         let n = self.count()?;
         // Check the length against what is left before allocating.
         let bytes = self.take(n.checked_mul(8).ok_or_else(|| decode("length overflow"))?)?;
