@@ -273,6 +273,22 @@ print("EXECUTOR", sorted({r.m for r in df.mapInArrow(probe, "m string").collect(
 r = fs.audit(df, label="y", pred="p", sensitive=["g"], n_resamples=200)
 want = fs.audit_arrow(df.toArrow(), label="y", pred="p", sensitive=["g"], n_resamples=200)
 print("EQUAL", r == want)
+
+import numpy as np
+from fairkit.estimators import FairProjection
+df = spark.range(0, 5000, numPartitions=3).select(
+    (F.col("id") % 2).cast("int").alias("y"),
+    F.concat(F.lit("g"), (F.col("id") % 4).cast("string")).alias("g"),
+    (((F.col("id") % 7) + 1) / 10.0 + F.when(F.col("id") % 4 == 1, 0.05).otherwise(0.0)).alias("p1"))
+df = df.withColumn("p0", 1.0 - F.col("p1"))
+fp = fs.fit(FairProjection(constraints="statistical_parity", alpha=0.01), df,
+            proba=["p0", "p1"], sensitive="g", label="y")
+t = df.toArrow()
+local = FairProjection(constraints="statistical_parity", alpha=0.01).fit(
+    np.column_stack([t["p0"].to_numpy(), t["p1"].to_numpy()]), t["y"].to_numpy(),
+    sensitive_features=t["g"].to_numpy(zero_copy_only=False))
+print("FIT", float(np.max(np.abs(fp.lambda_ - local.lambda_))) <= 1e-9)
+print("TRANSFORMED", fs.transform(df, fp, proba=["p0", "p1"], sensitive="g").count())
 '''
 
 
@@ -297,6 +313,8 @@ def test_executors_need_no_pandas(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     assert "EXECUTOR ['pandas is blocked on executors']" in out.stdout
     assert "EQUAL True" in out.stdout
+    assert "FIT True" in out.stdout
+    assert "TRANSFORMED 5000" in out.stdout
 
 
 # -- transform: a fitted FairProjection applied per partition ---------------------------------
@@ -357,3 +375,116 @@ def test_transform_bad_input_fails_clearly(spark):
     unseen = spark.createDataFrame(pdf.assign(group="zz"))
     with pytest.raises(Exception, match="not seen at fit"):
         transform(unseen, fp, proba="p", sensitive=["group", "region"]).collect()
+
+
+# -- fit: FairProjection fitted on a Spark DataFrame (one Spark job per dual pass) ---------------
+
+def _fit_frame(seed: int, n: int = 3000) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["f", "m", "x"], n, p=[0.5, 0.4, 0.1])
+    region = rng.integers(0, 2, n)
+    logits = rng.normal(size=(n, 3)) + 1.2 * (g == "m")[:, None] * np.array([1.0, 0.0, -1.0])
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    # Labels drawn from the probabilities (so every (class, group) cell has mass), as strings.
+    u = rng.uniform(size=n)[:, None]
+    y = np.array(["a", "b", "c"])[(u > proba.cumsum(axis=1)).sum(axis=1).clip(0, 2)]
+    pdf = pd.DataFrame({"id": np.arange(n), "group": g, "region": region, "label": y,
+                        "p": list(proba), "p0": proba[:, 0], "p1": proba[:, 1], "p2": proba[:, 2]})
+    return pdf, proba
+
+
+FIT_FRAME, FIT_PROBA = _fit_frame(21)
+
+
+# Each fit runs one Spark job per data pass (≈ 10–20 jobs), so every case runs at one
+# partitioning; together they cover 1, 3 and 17 partitions (17: empty ones, and a group that
+# lives in one partition only).
+@pytest.mark.parametrize(("case", "n_partitions"), [("eo-labels-array", 17),
+                                                    ("sp-plugin-columns", 3),
+                                                    ("ce-intersectional", 1)])
+def test_fit_equals_the_single_machine_fit(spark, case, n_partitions):
+    from fairkit.estimators import FairProjection
+    from fairkit.spark import fit, transform
+
+    sdf = partitioned(spark, FIT_FRAME, n_partitions)
+    if case == "eo-labels-array":
+        est = FairProjection(constraints="equalized_odds", alpha=0.02)
+        kw = dict(proba="p", sensitive="group", label="label")
+        local = est.fit(FIT_PROBA, FIT_FRAME["label"].to_numpy(),
+                        sensitive_features=FIT_FRAME["group"].to_numpy())
+    elif case == "sp-plugin-columns":
+        est = FairProjection(constraints="statistical_parity", alpha=0.01)
+        kw = dict(proba=["p0", "p1", "p2"], sensitive=["group"], label=None)
+        local = est.fit(FIT_PROBA, sensitive_features=FIT_FRAME["group"].to_numpy())
+    else:
+        est = FairProjection(constraints=["statistical_parity"], alpha=0.02,
+                             divergence="cross_entropy")
+        kw = dict(proba="p", sensitive=["group", "region"], label="label")
+        local = est.fit(FIT_PROBA, FIT_FRAME["label"].to_numpy(),
+                        sensitive_features={"group": FIT_FRAME["group"].to_numpy(),
+                                            "region": FIT_FRAME["region"].to_numpy()})
+    local_lambda = local.lambda_.copy()
+    if n_partitions == 17:
+        # Hash-partitioned by group: ≥ 14 empty partitions, each group in one partition only.
+        assert sdf.rdd.glom().map(len).collect().count(0) >= 14
+    unfitted = FairProjection(**est.get_params())
+    got = fit(unfitted, sdf, **kw)
+    assert not hasattr(unfitted, "lambda_")  # the estimator passed in is cloned, not fitted
+    assert got.report_["status"] == local.report_["status"]
+    assert list(got.classes_) == list(local.classes_)
+    assert got.groups_ == local.groups_
+    assert got.lambda_.shape == local_lambda.shape
+    assert np.max(np.abs(got.lambda_ - local_lambda)) <= 1e-9
+    assert got.report_["n_rows"] == len(FIT_FRAME)
+    if n_partitions == 3:
+        # The same partitioning gives the same bits on every run (partition-ordered merges).
+        again = fit(FairProjection(**est.get_params()), sdf, **kw)
+        assert again.lambda_.tobytes() == got.lambda_.tobytes()
+    # The Spark-fitted projector works on one machine and in transform.
+    sens = kw["sensitive"]
+    features = ({s: FIT_FRAME[s].to_numpy() for s in sens} if isinstance(sens, list) and len(sens) > 1
+                else FIT_FRAME["group"].to_numpy())
+    fair = got.predict_proba(FIT_PROBA, sensitive_features=features)
+    assert np.max(np.abs(fair - local.predict_proba(FIT_PROBA, sensitive_features=features))) < 1e-7
+    if n_partitions == 3:
+        out = transform(sdf, got, proba=kw["proba"], sensitive=sens)
+        rows = sorted(out.select("id", "fair_proba").collect())
+        assert np.array([r[1] for r in rows]).tobytes() == fair.tobytes()
+
+
+def test_fit_bad_input_fails_clearly(spark):
+    from fairkit.estimators import FairProjection
+    from fairkit.spark import fit
+    from sklearn.linear_model import LogisticRegression
+
+    pdf = FIT_FRAME.head(400)
+    sdf = spark.createDataFrame(pdf)
+    est = FairProjection(constraints="statistical_parity")
+    with pytest.raises(FairkitError, match="'q' is not in the DataFrame"):
+        fit(est, sdf, proba="q", sensitive="group")
+    with pytest.raises(FairkitError, match="must be an array of numbers"):
+        fit(est, sdf, proba="group", sensitive="group")
+    with pytest.raises(FairkitError, match="sensitive column 'p0' has type double"):
+        fit(est, sdf, proba="p", sensitive="p0")
+    with pytest.raises(FairkitError, match="label column 'p1' has type double"):
+        fit(est, sdf, proba="p", sensitive="group", label="p1")
+    with pytest.raises(FairkitError, match="dual solver"):
+        fit(FairProjection(solver="admm"), sdf, proba="p", sensitive="group")
+    with pytest.raises(FairkitError, match="estimator=None"):
+        fit(FairProjection(LogisticRegression()), sdf, proba="p", sensitive="group")
+    with pytest.raises(FairkitError, match="must be a fairkit.estimators.FairProjection"):
+        fit(LogisticRegression(), sdf, proba="p", sensitive="group")
+    with pytest.raises(FairkitError, match="pyspark.sql.DataFrame"):
+        fit(est, pdf, proba="p", sensitive="group")
+    with pytest.raises(FairkitError, match="no rows"):
+        fit(est, sdf.limit(0), proba="p", sensitive="group")
+    # Bad values are found by the executor that reads them and re-raised on the driver.
+    bad = pdf.assign(p0=pdf["p0"] + 0.5)
+    with pytest.raises(FairkitError, match="in a Spark partition: .*sum"):
+        fit(est, spark.createDataFrame(bad), proba=["p0", "p1", "p2"], sensitive="group")
+    ragged = pdf.assign(p=[np.array([0.5, 0.5])] + list(pdf["p"][1:]))
+    with pytest.raises(FairkitError, match="lengths \\[2, 3\\]"):
+        fit(est, spark.createDataFrame(ragged), proba="p", sensitive="group")
+    two_labels = pdf.assign(label=np.where(pdf["label"] == "c", "b", pdf["label"]))
+    with pytest.raises(FairkitError, match="2 distinct labels"):
+        fit(est, spark.createDataFrame(two_labels), proba="p", sensitive="group", label="label")

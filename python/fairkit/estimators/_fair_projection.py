@@ -191,7 +191,13 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         if self.estimator_ is not None:
             labels = None if y is None else _class_codes(y, self.classes_, n)
         index, codes = GroupIndex.fit(sensitive_features, n)
-        settings = dict(
+        settings = self._settings()
+        core = _core.fair_projection_fit(proba, codes, index.names, labels, settings)
+        return self._set_fitted(core, settings, index)
+
+    def _settings(self) -> dict:
+        """The core's settings dict (kept with the fit: unpickling restores with it)."""
+        return dict(
             constraints=self._constraint_list(),
             alpha=float(self.alpha),
             divergence=self.divergence,
@@ -202,7 +208,10 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             floor=float(self.floor),
             renormalize=bool(self.renormalize),
         )
-        self._projection = _core.fair_projection_fit(proba, codes, index.names, labels, settings)
+
+    def _set_fitted(self, core: Any, settings: dict, index: GroupIndex):
+        """The fitted attributes from the core's projector (local or partitioned fit)."""
+        self._projection = core
         self._fit_settings = settings
         self._groups = index
         self.groups_ = list(index.labels)

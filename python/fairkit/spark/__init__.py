@@ -30,7 +30,7 @@ from fairkit.spark._arrow import AuditColumns, partition_states, update_state
 from fairkit.spark._result import AuditResult
 from fairkit.spark._transform import transform_batches
 
-__all__ = ["AuditResult", "audit", "audit_arrow", "transform"]
+__all__ = ["AuditResult", "audit", "audit_arrow", "fit", "transform"]
 
 _STATE_SCHEMA = "confusion binary, scores binary"
 
@@ -327,30 +327,11 @@ def transform(
     sensitive = [sensitive] if isinstance(sensitive, str) else list(sensitive)
     fields = {f.name: f for f in df.schema.fields}
     n_classes = len(projection.classes_)
-    wanted = [proba] if isinstance(proba, str) else list(proba)
-    for name in [*wanted, *sensitive]:
-        if name not in fields:
-            raise FairkitError(
-                f"column {name!r} is not in the DataFrame (columns: {', '.join(fields)})"
-            )
-    if isinstance(proba, str):
-        kind = fields[proba].dataType
-        if not (isinstance(kind, ArrayType) and isinstance(kind.elementType, NumericType)):
-            raise FairkitError(
-                f"column {proba!r} must be an array of numbers (one probability per class), "
-                f"got {kind.simpleString()}"
-            )
-    else:
-        if len(wanted) != n_classes:
-            raise FairkitError(
-                f"proba names {len(wanted)} columns; the projector was fitted with {n_classes} "
-                "classes"
-            )
-        for name in wanted:
-            if not isinstance(fields[name].dataType, NumericType):
-                raise FairkitError(
-                    f"column {name!r} must be numeric, got {fields[name].dataType.simpleString()}"
-                )
+    got = _check_projection_columns(df, proba, sensitive, None)
+    if got and got != n_classes:
+        raise FairkitError(
+            f"proba names {got} columns; the projector was fitted with {n_classes} classes"
+        )
     if output in fields:
         raise FairkitError(f"output column {output!r} already exists: choose another name")
     schema = StructType([*df.schema.fields,
@@ -360,3 +341,113 @@ def transform(
         return transform_batches(batches, projection, proba, sensitive, output)
 
     return df.mapInArrow(per_partition, schema)
+
+
+def _check_projection_columns(df: Any, proba, sensitive: Sequence[str], label) -> int:
+    """Missing columns and wrong types of a FairProjection fit or transform, before any job:
+    returns C for C probability columns, 0 for one array column (C is read from the data)."""
+    from pyspark.sql.types import (
+        ArrayType, BooleanType, IntegralType, NumericType, StringType,
+    )
+
+    fields = {f.name: f for f in df.schema.fields}
+    wanted = [proba] if isinstance(proba, str) else list(proba)
+    if not all(isinstance(n, str) for n in wanted) or not wanted:
+        raise FairkitError(f"proba must be a column name or a list of column names, got {proba!r}")
+    if not sensitive or not all(isinstance(s, str) for s in sensitive):
+        raise FairkitError(f"sensitive must name one or more columns, got {sensitive!r}")
+    for name in [*wanted, *sensitive, *([label] if label is not None else [])]:
+        if name not in fields:
+            raise FairkitError(
+                f"column {name!r} is not in the DataFrame (columns: {', '.join(fields)})"
+            )
+    for name in sensitive:
+        kind = fields[name].dataType
+        if not isinstance(kind, (StringType, IntegralType, BooleanType)):
+            raise FairkitError(
+                f"sensitive column {name!r} has type {kind.simpleString()}; expected strings, "
+                "integers or booleans (bucket continuous features first)"
+            )
+    if label is not None:
+        kind = fields[label].dataType
+        if not isinstance(kind, (StringType, IntegralType, BooleanType)):
+            raise FairkitError(
+                f"label column {label!r} has type {kind.simpleString()}; expected class labels "
+                "(strings, integers or booleans)"
+            )
+    if isinstance(proba, str):
+        kind = fields[proba].dataType
+        if not (isinstance(kind, ArrayType) and isinstance(kind.elementType, NumericType)):
+            raise FairkitError(
+                f"column {proba!r} must be an array of numbers (one probability per class), "
+                f"got {kind.simpleString()}"
+            )
+        return 0
+    for name in wanted:
+        if not isinstance(fields[name].dataType, NumericType):
+            raise FairkitError(
+                f"column {name!r} must be numeric, got {fields[name].dataType.simpleString()}"
+            )
+    if len(wanted) < 2:
+        raise FairkitError("proba names one column: give one array column or C >= 2 columns")
+    return len(wanted)
+
+
+def fit(
+    estimator: Any,
+    df: Any,
+    *,
+    proba: str | Sequence[str],
+    sensitive: str | Sequence[str],
+    label: Optional[str] = None,
+    persist: bool = True,
+) -> Any:
+    """Fits a :class:`fairkit.estimators.FairProjection` (``estimator=None``) on a Spark
+    DataFrame of base probabilities, sensitive features and optional labels, without moving the
+    rows: each data pass of the dual solver is one Spark job whose partitions compute their sums
+    in Rust, and the driver holds only the K-dimensional dual.
+
+    Parameters
+    ----------
+    estimator
+        An unfitted ``FairProjection(estimator=None, ...)``: its settings are used (it is cloned,
+        not modified). ``solver="dual"`` only (ADMM keeps per-row state between passes).
+    df
+        A ``pyspark.sql.DataFrame``, any partitioning (empty and skewed partitions are fine).
+    proba
+        The base probabilities: one array<double> column (C values per row) or C numeric
+        columns, in the order of the sorted class labels.
+    sensitive
+        The sensitive-feature column(s) (several = intersectional groups, as at ``fit``).
+    label
+        Optional true-label column: given, the marginals are empirical (as ``fit(X, y)``);
+        otherwise plug-in from the probabilities (as ``fit(X)``).
+    persist
+        Persist the selected columns (memory and disk) for the fit's passes and release them
+        after; turn off when ``df`` is already cached.
+
+    Returns
+    -------
+    FairProjection
+        Fitted: λ equal to ``estimator.fit`` on the collected rows up to floating-point rounding
+        (within 1e-9, tested; the same bits on every run for the same partitioning). Use it
+        locally or with :func:`transform`.
+
+    Raises
+    ------
+    FairkitError
+        On the driver before any job for a missing column or a wrong type; with the executor's
+        message for bad values (nulls, probabilities outside [0, 1] or not summing to 1, labels
+        that are not classes); as the one-machine fit for design errors (a group without rows,
+        an equalized-odds cell without mass).
+    """
+    try:
+        from pyspark.sql import DataFrame
+    except ImportError as e:  # pragma: no cover - pyspark is a test requirement
+        raise FairkitError("fairkit.spark.fit needs pyspark: pip install 'fairkit[spark]'") from e
+    if not isinstance(df, DataFrame):
+        raise FairkitError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
+    from fairkit.spark._fit import fit_projection
+
+    return fit_projection(estimator, df, proba=proba, sensitive=sensitive, label=label,
+                          persist=persist, checks=_check_projection_columns)

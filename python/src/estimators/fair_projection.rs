@@ -160,7 +160,9 @@ pub fn fit_buffers(
 }
 
 /// `proba` as a row-major slice with its shape, or an error naming the input.
-fn proba_slice<'a>(proba: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
+pub(crate) fn proba_slice<'a>(
+    proba: &'a PyReadonlyArray2<'_, f64>,
+) -> PyResult<(&'a [f64], usize, usize)> {
     let shape = proba.shape();
     let (n, c) = (shape[0], shape[1]);
     let slice = contiguous(proba.as_slice(), "the probability matrix")?;
@@ -201,7 +203,7 @@ fn fair_projection_fit(
 
 /// The crate's error; a row-sum error also names the Python parameter that relaxes the check
 /// (the crate's message names its Rust setting).
-fn crate_error(err: InfoProjectionError) -> PyErr {
+pub(crate) fn crate_error(err: InfoProjectionError) -> PyErr {
     match err {
         InfoProjectionError::RowSumNotOne { .. } => invalid(format!(
             "{err} (in Python: FairProjection(renormalize=True))"
@@ -210,7 +212,7 @@ fn crate_error(err: InfoProjectionError) -> PyErr {
     }
 }
 
-fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
+pub(crate) fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
     if got != n {
         return Err(invalid(format!(
             "length mismatch for {what}: expected {n} rows (one per row of the probability \
@@ -239,8 +241,8 @@ fn fair_projection_restore(
 /// A fitted projector (the crate's [`FairProjection`]) and the group names it was fitted with.
 #[pyclass(frozen, module = "fairkit._core.estimators")]
 pub struct FairProjectionCore {
-    inner: FairProjection,
-    group_names: Vec<String>,
+    pub(crate) inner: FairProjection,
+    pub(crate) group_names: Vec<String>,
 }
 
 impl FairProjectionCore {

@@ -17,6 +17,7 @@
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
 //! Spark.
 
+mod projection;
 mod report;
 
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
@@ -32,6 +33,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PartitionState>()?;
     m.add_function(wrap_pyfunction!(merge_states, m)?)?;
     m.add_function(wrap_pyfunction!(audit_report, m)?)?;
+    projection::register(m)?;
     Ok(())
 }
 
