@@ -25,11 +25,15 @@ mod slice;
 use crate::error::{MetricError, Result};
 use crate::partial::PercentileInterval;
 use crate::state::ExactSum;
+use crate::state::codec::{Reader, Writer};
 use std::collections::BinaryHeap;
 use std::collections::binary_heap::PeekMut;
 
 pub use crate::sorted_scores::{key_score, score_key};
 pub use slice::{EffectiveN, PairGaps, SliceScores};
+
+const TOTALS_MAGIC: &[u8; 4] = b"FKST";
+const SEGMENT_MAGIC: &[u8; 4] = b"FKSG";
 
 /// The stream number of (finest group, label): `2 · group + label`.
 #[inline]
@@ -104,6 +108,84 @@ impl StreamTotals {
     /// All rows.
     pub fn total_rows(&self) -> u64 {
         self.rows.iter().sum()
+    }
+
+    /// Adds the totals of other rows (e.g. another partition's): row counts add, the exact
+    /// weight sums merge exactly, so any grouping of the rows gives the same totals.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] when one is weighted and the other not, or a row count
+    /// overflows.
+    pub fn merge(&mut self, other: &StreamTotals) -> Result<()> {
+        if other.rows.len() > self.rows.len() {
+            self.grow(other.rows.len() - 1);
+        }
+        if other.total_rows() == 0 {
+            return Ok(());
+        }
+        if self.total_rows() == 0 && self.weighted != other.weighted {
+            // No rows yet: take the other's kind.
+            self.weighted = other.weighted;
+            let n = if self.weighted { self.rows.len() } else { 0 };
+            self.weight = vec![ExactSum::default(); n];
+            self.weight_sq = vec![ExactSum::default(); n];
+        } else if self.weighted != other.weighted {
+            return Err(bad(
+                "weighted and unweighted stream totals".into(),
+                "totals of the same kind (all weighted or all unweighted)",
+            ));
+        }
+        for (s, &n) in other.rows.iter().enumerate() {
+            self.rows[s] = self.rows[s]
+                .checked_add(n)
+                .ok_or_else(|| bad(format!("stream {s} row count"), "counts below 2^64"))?;
+            if self.weighted {
+                self.weight[s].merge(&other.weight[s]);
+                self.weight_sq[s].merge(&other.weight_sq[s]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Canonical bytes (for shipping between processes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new(TOTALS_MAGIC, 1);
+        w.u8(u8::from(self.weighted));
+        w.u64(self.rows.len() as u64);
+        for (s, &n) in self.rows.iter().enumerate() {
+            w.u64(n);
+            if self.weighted {
+                w.bytes(&self.weight[s].to_bytes());
+                w.bytes(&self.weight_sq[s].to_bytes());
+            }
+        }
+        w.finish()
+    }
+
+    /// Totals from [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`MetricError::Decode`] for anything else (wrong magic or version, truncated, trailing
+    /// bytes, a corrupt exact sum).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(bytes, TOTALS_MAGIC, 1, "score stream totals")?;
+        let weighted = match r.u8()? {
+            0 => false,
+            1 => true,
+            b => return Err(r.error(format!("flag byte {b}"))),
+        };
+        let n = r.len()?;
+        let mut out = Self::new(weighted);
+        for s in 0..n {
+            out.grow(s);
+            out.rows[s] = r.u64()?;
+            if weighted {
+                out.weight[s] = r.exact_sum()?;
+                out.weight_sq[s] = r.exact_sum()?;
+            }
+        }
+        r.finish()?;
+        Ok(out)
     }
 
     /// (Σw, Σw²) over a set of streams, exactly rounded once (for unweighted streams the row
@@ -264,6 +346,25 @@ pub fn sweep(
     if totals.total_rows() == 0 {
         return Err(MetricError::Empty { what: "score rows" });
     }
+    check_inputs(slices, totals, &runs)?;
+    let mut states: Vec<slice::SliceState> = slices
+        .iter()
+        .map(|s| slice::SliceState::new(s, totals, settings))
+        .collect();
+    let mut pooled = slice::Pooled::new(totals);
+    let (seen, _) = run_blocks(&mut states, &mut pooled, &mut runs, n_streams)?;
+    check_seen(&seen, totals)?;
+    let overall = pooled.auc();
+    Ok(states
+        .into_iter()
+        .zip(slices)
+        .map(|(st, s)| st.finish(s, overall))
+        .collect())
+}
+
+/// Checks shared by [`sweep`] and [`sweep_segment`].
+fn check_inputs(slices: &[SliceMap], totals: &StreamTotals, runs: &[Run<'_>]) -> Result<()> {
+    let n_streams = totals.n_streams();
     let n_finest = n_streams.div_ceil(2);
     for s in slices {
         if s.group_of.len() < n_finest || s.group_of.iter().any(|&g| g >= s.names.len()) {
@@ -279,12 +380,33 @@ pub fn sweep(
             "stream numbers below the totals' stream count",
         ));
     }
-    let mut states: Vec<slice::SliceState> = slices
-        .iter()
-        .map(|s| slice::SliceState::new(s, totals, settings))
-        .collect();
-    let mut pooled = slice::Pooled::new(totals);
+    Ok(())
+}
 
+fn check_seen(seen: &[u64], totals: &StreamTotals) -> Result<()> {
+    if let Some(s) =
+        (0..totals.n_streams()).find(|&s| seen.get(s).copied().unwrap_or(0) != totals.rows(s))
+    {
+        return Err(bad(
+            format!(
+                "stream {s} holds {} rows, its totals count {}",
+                seen.get(s).copied().unwrap_or(0),
+                totals.rows(s)
+            ),
+            "runs holding exactly the rows counted in the totals",
+        ));
+    }
+    Ok(())
+}
+
+/// The k-way merge of the runs, one block per distinct key, descending. Returns the rows seen
+/// per stream and the (highest, lowest) key met.
+fn run_blocks(
+    states: &mut [slice::SliceState],
+    pooled: &mut slice::Pooled,
+    runs: &mut [Run<'_>],
+    n_streams: usize,
+) -> Result<(Vec<u64>, Option<(u64, u64)>)> {
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
         if let Some(h) = next_head(run, i, None)? {
@@ -295,8 +417,10 @@ pub fn sweep(
     let mut block = vec![0.0_f64; n_streams];
     let mut touched: Vec<usize> = Vec::new();
     let mut seen = vec![0_u64; n_streams];
+    let mut range: Option<(u64, u64)> = None;
     while let Some(top) = heap.peek() {
         let key = top.key;
+        range = Some(range.map_or((key, key), |(hi, _)| (hi, key)));
         touched.clear();
         while let Some(mut top) = heap.peek_mut() {
             if top.key != key {
@@ -318,7 +442,7 @@ pub fn sweep(
             }
         }
         touched.sort_unstable();
-        for st in &mut states {
+        for st in states.iter_mut() {
             st.block(key, &touched, &block);
         }
         pooled.block(&touched, &block);
@@ -326,22 +450,217 @@ pub fn sweep(
             block[s] = 0.0;
         }
     }
-    if let Some(s) = (0..n_streams).find(|&s| seen[s] != totals.rows(s)) {
+    Ok((seen, range))
+}
+
+/// One segment's share of a [`sweep`]: the sweep of the rows whose scores fall in one key range
+/// of a partition of all rows into disjoint ranges (e.g. one range partition of a Spark
+/// DataFrame). Merge the segments from the highest range down with
+/// [`merge_lower`](Self::merge_lower) and [`finish`](Self::finish) the result.
+///
+/// **Equal to the one-pass sweep.** A segment starts from the running sums of every row above
+/// it (`above`, the merged [`StreamTotals`] of the higher segments) and evaluates every pair at
+/// its first key; pair bests merge by "strictly greater wins, ties keep the higher threshold",
+/// which is the rule of the one-pass sweep, and AUC sums add. Unweighted, every running sum is an
+/// integer, so the merged result equals [`sweep`] **bit for bit** (AUC sums are exact while
+/// `positives × negatives < 2^53` per group, as in one pass). Weighted, the running sums start
+/// from exactly rounded totals instead of a running `f64` sum, which can move the last bits.
+/// Segments carry no curves (`curve_points` must be 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SegmentScores {
+    slices: Vec<slice::SlicePartial>,
+    pooled_acc: f64,
+    seen: Vec<u64>,
+    /// (highest, lowest) key of the segment's rows; `None` for an empty segment.
+    range: Option<(u64, u64)>,
+}
+
+/// Sweeps one segment (see [`SegmentScores`]): `totals` are the totals of **all** rows (every
+/// segment), `above` those of the rows in higher segments.
+///
+/// # Errors
+/// As [`sweep`], plus [`MetricError::InvalidParameter`] when `settings.curve_points` is not 0
+/// or `above` is weighted differently from `totals`.
+pub fn sweep_segment(
+    slices: &[SliceMap],
+    totals: &StreamTotals,
+    above: &StreamTotals,
+    mut runs: Vec<Run<'_>>,
+    settings: &SweepSettings,
+) -> Result<SegmentScores> {
+    if settings.curve_points != 0 {
         return Err(bad(
-            format!(
-                "stream {s} holds {} rows, its totals count {}",
-                seen[s],
-                totals.rows(s)
-            ),
-            "runs holding exactly the rows counted in the totals",
+            format!("curve_points = {}", settings.curve_points),
+            "0 for a segment sweep (segments keep no curves)",
         ));
     }
-    let overall = pooled.auc();
-    Ok(states
-        .into_iter()
-        .zip(slices)
-        .map(|(st, s)| st.finish(s, overall))
-        .collect())
+    if above.total_rows() > 0 && above.is_weighted() != totals.is_weighted() {
+        return Err(bad(
+            "weighted and unweighted stream totals".into(),
+            "totals of the same kind",
+        ));
+    }
+    if above.n_streams() > totals.n_streams() {
+        return Err(bad(
+            format!(
+                "{} streams above, {} in all",
+                above.n_streams(),
+                totals.n_streams()
+            ),
+            "the rows above counted among all rows",
+        ));
+    }
+    check_inputs(slices, totals, &runs)?;
+    let n_streams = totals.n_streams();
+    let mut states: Vec<slice::SliceState> = slices
+        .iter()
+        .map(|s| {
+            let mut st = slice::SliceState::new(s, totals, settings);
+            st.start_below(s, above);
+            st
+        })
+        .collect();
+    let mut pooled = slice::Pooled::new(totals);
+    pooled.start_below(above);
+    let (seen, range) = run_blocks(&mut states, &mut pooled, &mut runs, n_streams)?;
+    Ok(SegmentScores {
+        slices: states
+            .into_iter()
+            .map(slice::SliceState::into_partial)
+            .collect(),
+        pooled_acc: pooled.acc,
+        seen,
+        range,
+    })
+}
+
+impl SegmentScores {
+    /// Adds the segment of the next lower key range.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] when the segments overlap or come out of order, or
+    /// were swept with different slices.
+    pub fn merge_lower(&mut self, lower: &SegmentScores) -> Result<()> {
+        if self.slices.len() != lower.slices.len() {
+            return Err(bad(
+                "segments of different slices".into(),
+                "segments swept with the same slices",
+            ));
+        }
+        if let (Some((_, low)), Some((high, _))) = (self.range, lower.range)
+            && high >= low
+        {
+            return Err(bad(
+                format!("a segment with keys up to {high:#x} below one down to {low:#x}"),
+                "disjoint key ranges merged from the highest down",
+            ));
+        }
+        for (a, b) in self.slices.iter_mut().zip(&lower.slices) {
+            a.absorb_lower(b)?;
+        }
+        self.pooled_acc += lower.pooled_acc;
+        if lower.seen.len() > self.seen.len() {
+            self.seen.resize(lower.seen.len(), 0);
+        }
+        for (a, &b) in self.seen.iter_mut().zip(&lower.seen) {
+            *a = a
+                .checked_add(b)
+                .ok_or_else(|| bad("segment row counts".into(), "counts below 2^64"))?;
+        }
+        self.range = match (self.range, lower.range) {
+            (Some((high, _)), Some((_, low))) => Some((high, low)),
+            (a, b) => a.or(b),
+        };
+        Ok(())
+    }
+
+    /// The scores of every slice, once all segments are merged.
+    ///
+    /// # Errors
+    /// [`MetricError::Empty`] when there are no rows; [`MetricError::InvalidParameter`] when the
+    /// merged segments do not hold exactly the rows `totals` counts (a segment lost or merged
+    /// twice) or were swept with other slices.
+    pub fn finish(
+        self,
+        slices: &[SliceMap],
+        totals: &StreamTotals,
+        settings: &SweepSettings,
+    ) -> Result<Vec<SliceScores>> {
+        if totals.total_rows() == 0 {
+            return Err(MetricError::Empty { what: "score rows" });
+        }
+        check_inputs(slices, totals, &[])?;
+        check_seen(&self.seen, totals)?;
+        if self.slices.len() != slices.len() {
+            return Err(bad(
+                format!("segments of {} slices", self.slices.len()),
+                "segments swept with these slices",
+            ));
+        }
+        let mut pooled = slice::Pooled::new(totals);
+        pooled.acc = self.pooled_acc;
+        let overall = pooled.auc();
+        self.slices
+            .into_iter()
+            .zip(slices)
+            .map(|(partial, map)| {
+                Ok(slice::SliceState::new(map, totals, settings)
+                    .with_partial(partial)?
+                    .finish(map, overall))
+            })
+            .collect()
+    }
+
+    /// Canonical bytes (for shipping between processes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new(SEGMENT_MAGIC, 1);
+        w.u64(self.slices.len() as u64);
+        for s in &self.slices {
+            s.write(&mut w);
+        }
+        w.f64(self.pooled_acc);
+        w.u64(self.seen.len() as u64);
+        for &n in &self.seen {
+            w.u64(n);
+        }
+        w.u8(u8::from(self.range.is_some()));
+        let (high, low) = self.range.unwrap_or((0, 0));
+        w.u64(high);
+        w.u64(low);
+        w.finish()
+    }
+
+    /// A segment from [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`MetricError::Decode`] for anything else.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(bytes, SEGMENT_MAGIC, 1, "score segment")?;
+        let n = r.len()?;
+        let slices = (0..n)
+            .map(|_| slice::SlicePartial::read(&mut r))
+            .collect::<Result<Vec<_>>>()?;
+        let pooled_acc = r.f64()?;
+        if !(pooled_acc.is_finite() && pooled_acc >= 0.0) {
+            return Err(r.error("a negative or non-finite AUC sum".into()));
+        }
+        let m = r.len()?;
+        let seen = (0..m).map(|_| r.u64()).collect::<Result<Vec<_>>>()?;
+        let has = r.u8()?;
+        let (high, low) = (r.u64()?, r.u64()?);
+        let range = match has {
+            0 => None,
+            1 if high >= low => Some((high, low)),
+            _ => return Err(r.error("an invalid key range".into())),
+        };
+        r.finish()?;
+        Ok(Self {
+            slices,
+            pooled_acc,
+            seen,
+            range,
+        })
+    }
 }
 
 #[cfg(test)]

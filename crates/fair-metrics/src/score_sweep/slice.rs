@@ -4,6 +4,7 @@ use super::{SliceMap, StreamTotals, SweepSettings, key_score};
 use crate::error::{MetricError, Result};
 use crate::pairwise::PairwiseSummary;
 use crate::partial::PercentileInterval;
+use crate::state::codec::{Reader, Writer};
 
 /// A pairwise gap over the groups of a slice, and the score threshold where the worst pair is
 /// attained (the chart's KS mark).
@@ -51,7 +52,8 @@ pub struct SliceScores {
 }
 
 /// Running best of every pair (upper triangle) and where it was attained.
-struct PairBest {
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct PairBest {
     g: usize,
     value: Vec<f64>,
     key: Vec<u64>,
@@ -72,6 +74,37 @@ impl PairBest {
             self.value[i] = v;
             self.key[i] = key;
         }
+    }
+    /// Takes the pairs where `lower` (a segment of lower scores) is strictly better: the sweep
+    /// keeps the first (highest) threshold attaining a pair's best, and so does this.
+    fn absorb_lower(&mut self, lower: &PairBest) {
+        for i in 0..self.value.len().min(lower.value.len()) {
+            if lower.value[i] > self.value[i] {
+                self.value[i] = lower.value[i];
+                self.key[i] = lower.key[i];
+            }
+        }
+    }
+    fn write(&self, w: &mut Writer) {
+        w.u64(self.g as u64);
+        for (&v, &k) in self.value.iter().zip(&self.key) {
+            w.f64(v);
+            w.u64(k);
+        }
+    }
+    fn read(r: &mut Reader<'_>, g: usize) -> Result<Self> {
+        if r.u64()? != g as u64 {
+            return Err(r.error("a pair table of another group count".into()));
+        }
+        let mut best = Self::new(g);
+        for i in 0..g * g {
+            best.value[i] = r.f64()?;
+            best.key[i] = r.u64()?;
+            if !(best.value[i] >= 0.0 && best.value[i] <= 1.0) {
+                return Err(r.error(format!("pair gap {} outside [0, 1]", best.value[i])));
+            }
+        }
+        Ok(best)
     }
     fn finish(self, metric: &'static str, names: &[String]) -> PairGaps {
         let summary =
@@ -143,6 +176,81 @@ pub(super) struct SliceState {
     ccdf: Vec<Curve>,
 }
 
+/// What a segment's sweep contributes to a slice (see [`super::SegmentScores`]): the pair
+/// bests found in the segment and the AUC sums of its blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SlicePartial {
+    ks_dp: PairBest,
+    ks_eo: PairBest,
+    psp: Option<PairBest>,
+    auc_acc: Vec<f64>,
+}
+
+impl SlicePartial {
+    /// Adds a segment of lower scores.
+    pub(super) fn absorb_lower(&mut self, lower: &SlicePartial) -> Result<()> {
+        if self.auc_acc.len() != lower.auc_acc.len() || self.psp.is_some() != lower.psp.is_some() {
+            return Err(MetricError::InvalidParameter {
+                name: "score segments",
+                value: "segments of different slices".into(),
+                expected: "segments swept with the same slices and settings",
+            });
+        }
+        self.ks_dp.absorb_lower(&lower.ks_dp);
+        self.ks_eo.absorb_lower(&lower.ks_eo);
+        if let (Some(a), Some(b)) = (self.psp.as_mut(), lower.psp.as_ref()) {
+            a.absorb_lower(b);
+        }
+        for (a, b) in self.auc_acc.iter_mut().zip(&lower.auc_acc) {
+            *a += b;
+        }
+        Ok(())
+    }
+
+    pub(super) fn write(&self, w: &mut Writer) {
+        w.u64(self.auc_acc.len() as u64);
+        self.ks_dp.write(w);
+        self.ks_eo.write(w);
+        w.u8(u8::from(self.psp.is_some()));
+        if let Some(p) = &self.psp {
+            p.write(w);
+        }
+        for &a in &self.auc_acc {
+            w.f64(a);
+        }
+    }
+
+    pub(super) fn read(r: &mut Reader<'_>) -> Result<Self> {
+        let g = r.len()?;
+        // Each pair entry takes 16 bytes: a count beyond the bytes left fails in len() above
+        // only for g itself, so bound g² by the bytes left too before allocating.
+        let cells = g
+            .checked_mul(g)
+            .and_then(|c| c.checked_mul(16))
+            .ok_or_else(|| r.error("group count overflows".into()))?;
+        if cells > r.left() {
+            return Err(r.error(format!("{g} groups need more bytes than are left")));
+        }
+        let ks_dp = PairBest::read(r, g)?;
+        let ks_eo = PairBest::read(r, g)?;
+        let psp = match r.u8()? {
+            0 => None,
+            1 => Some(PairBest::read(r, g)?),
+            b => return Err(r.error(format!("flag byte {b}"))),
+        };
+        let auc_acc = (0..g).map(|_| r.f64()).collect::<Result<Vec<_>>>()?;
+        if auc_acc.iter().any(|a| !(a.is_finite() && *a >= 0.0)) {
+            return Err(r.error("a negative or non-finite AUC sum".into()));
+        }
+        Ok(Self {
+            ks_dp,
+            ks_eo,
+            psp,
+            auc_acc,
+        })
+    }
+}
+
 fn kish((w, w2): (f64, f64)) -> f64 {
     if w2 > 0.0 { w * w / w2 } else { 0.0 }
 }
@@ -205,6 +313,59 @@ impl SliceState {
                 .collect(),
             ccdf: (0..g).map(|_| Curve::new(step)).collect(),
         }
+    }
+
+    /// Starts the sweep below the rows `above` (a segment of lower scores): the running sums
+    /// begin at `above`'s, and the first block evaluates every pair (the state "strictly above
+    /// the segment's first key" is the state at the end of the segments above; pairs whose value
+    /// there was already recorded above keep the higher threshold when the segments merge).
+    pub(super) fn start_below(&mut self, map: &SliceMap, above: &StreamTotals) {
+        let g = self.total_all.len();
+        let n_finest = above.n_streams().div_ceil(2);
+        for k in 0..g {
+            let members = (0..n_finest).filter(|&f| map.group_of.get(f) == Some(&k));
+            let (mut pos, mut neg) = (Vec::new(), Vec::new());
+            for f in members {
+                neg.push(2 * f);
+                pos.push(2 * f + 1);
+            }
+            let all = neg.iter().chain(&pos).copied().collect::<Vec<_>>();
+            self.above_pos[k] = above.sums(pos.into_iter()).0;
+            self.above_neg[k] = above.sums(neg.into_iter()).0;
+            self.above_all[k] = above.sums(all.into_iter()).0;
+        }
+        self.pending_all = (0..g).collect();
+        self.pending_pos = (0..g).collect();
+    }
+
+    /// The segment's contribution (curves are not kept: segment sweeps run without curves).
+    pub(super) fn into_partial(self) -> SlicePartial {
+        SlicePartial {
+            ks_dp: self.ks_dp,
+            ks_eo: self.ks_eo,
+            psp: self.psp.map(|(_, b)| b),
+            auc_acc: self.auc_acc,
+        }
+    }
+
+    /// A finished state from merged segment contributions (for [`SliceState::finish`]).
+    pub(super) fn with_partial(mut self, partial: SlicePartial) -> Result<Self> {
+        if partial.auc_acc.len() != self.auc_acc.len()
+            || partial.psp.is_some() != self.psp.is_some()
+        {
+            return Err(MetricError::InvalidParameter {
+                name: "score segments",
+                value: format!("segments of {} groups", partial.auc_acc.len()),
+                expected: "segments swept with these slices and settings",
+            });
+        }
+        self.ks_dp = partial.ks_dp;
+        self.ks_eo = partial.ks_eo;
+        if let (Some((_, best)), Some(p)) = (self.psp.as_mut(), partial.psp) {
+            *best = p;
+        }
+        self.auc_acc = partial.auc_acc;
+        Ok(self)
     }
 
     /// Processes one block: every row with score key `key`; `block[s]` is the weight stream `s`
@@ -334,7 +495,7 @@ pub(super) struct Pooled {
     pos: f64,
     neg: f64,
     above_pos: f64,
-    acc: f64,
+    pub(super) acc: f64,
 }
 
 impl Pooled {
@@ -359,6 +520,11 @@ impl Pooled {
         }
         self.acc += bn * (self.above_pos + 0.5 * bp);
         self.above_pos += bp;
+    }
+    /// Starts below the rows `above` (see [`SliceState::start_below`]).
+    pub(super) fn start_below(&mut self, above: &StreamTotals) {
+        let n = above.n_streams();
+        self.above_pos = above.sums((1..n).step_by(2)).0;
     }
     pub(super) fn auc(&self) -> Option<f64> {
         auc(self.acc, self.pos, self.neg)

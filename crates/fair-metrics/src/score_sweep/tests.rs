@@ -235,3 +235,169 @@ fn bad_runs_are_errors() {
     let runs = vec![Run::new(0, std::iter::once(Ok((score_key(f64::NAN), 1.0))))];
     assert!(sweep(&maps, &totals, runs, &settings).is_err());
 }
+
+/// Rows split by key into `bounds.len() + 1` segments at the given score keys (a segment holds
+/// keys in `[bounds[j], bounds[j-1])`, from the highest down), swept one by one from the totals
+/// of the segments above, merged, finished.
+fn run_segments(
+    d: &Data,
+    slices: &[SliceMap],
+    bounds: &[u64],
+    interval: Option<PercentileInterval>,
+) -> Vec<SliceScores> {
+    let (st, totals) = streams(d);
+    let settings = SweepSettings {
+        interval,
+        curve_points: 0,
+    };
+    let mut bounds = bounds.to_vec();
+    bounds.sort_unstable_by(|a, b| b.cmp(a));
+    let segment_of = |k: u64| bounds.iter().take_while(|&&b| k < b).count();
+    let n_seg = bounds.len() + 1;
+    let mut seg_rows: Vec<Vec<Vec<(u64, f64)>>> = vec![vec![Vec::new(); st.len()]; n_seg];
+    let mut seg_totals: Vec<StreamTotals> = (0..n_seg)
+        .map(|_| StreamTotals::new(d.w.is_some()))
+        .collect();
+    for (s, rows) in st.iter().enumerate() {
+        for &(k, w) in rows {
+            let j = segment_of(k);
+            seg_rows[j][s].push((k, w));
+            seg_totals[j].add(s, w);
+        }
+    }
+    let mut above = StreamTotals::new(d.w.is_some());
+    let mut merged: Option<SegmentScores> = None;
+    for j in 0..n_seg {
+        let runs = seg_rows[j]
+            .iter()
+            .enumerate()
+            .map(|(s, rows)| Run::from_sorted_pairs(s, rows))
+            .collect();
+        let seg = sweep_segment(slices, &totals, &above, runs, &settings).unwrap();
+        // Through bytes, as between processes.
+        let seg = SegmentScores::from_bytes(&seg.to_bytes()).unwrap();
+        match merged.as_mut() {
+            None => merged = Some(seg),
+            Some(m) => m.merge_lower(&seg).unwrap(),
+        }
+        let t = StreamTotals::from_bytes(&seg_totals[j].to_bytes()).unwrap();
+        above.merge(&t).unwrap();
+    }
+    merged.unwrap().finish(slices, &totals, &settings).unwrap()
+}
+
+fn one_pass(
+    d: &Data,
+    slices: &[SliceMap],
+    interval: Option<PercentileInterval>,
+) -> Vec<SliceScores> {
+    let (st, totals) = streams(d);
+    let runs = st
+        .iter()
+        .enumerate()
+        .map(|(s, rows)| Run::from_sorted_pairs(s, rows))
+        .collect();
+    let settings = SweepSettings {
+        interval,
+        curve_points: 0,
+    };
+    sweep(slices, &totals, runs, &settings).unwrap()
+}
+
+#[test]
+fn segments_equal_the_one_pass_sweep() {
+    let iv = Some(PercentileInterval::new(0.1, 0.4).unwrap());
+    for (seed, weighted) in [(3, false), (4, false), (5, true), (6, true)] {
+        let d = data(2_500, 4, weighted, seed);
+        let maps = slices(d.n_finest);
+        let whole = one_pass(&d, &maps, iv);
+        let mut keys: Vec<u64> = d.s.iter().map(|&s| score_key(s)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for n_bounds in [1, 3, 12] {
+            // Boundaries at distinct keys (ties never straddle), plus ones beyond every key
+            // (empty segments at both ends).
+            let mut bounds: Vec<u64> = (0..n_bounds)
+                .map(|_| keys[rng.random_range(0..keys.len())])
+                .collect();
+            bounds.push(u64::MAX);
+            bounds.push(0);
+            bounds.dedup();
+            let got = run_segments(&d, &maps, &bounds, iv);
+            if weighted {
+                for (a, b) in got.iter().zip(&whole) {
+                    for (x, y) in [(&a.ks_dp, &b.ks_dp), (&a.ks_eo, &b.ks_eo)] {
+                        let (x, y) = (x.as_ref().unwrap(), y.as_ref().unwrap());
+                        for (u, v) in x.summary.matrix.iter().zip(y.summary.matrix.iter()) {
+                            assert!(close(*u, *v), "{u} vs {v}");
+                        }
+                    }
+                    for (u, v) in a.auc_by_group.iter().zip(&b.auc_by_group) {
+                        assert!(close(u.unwrap(), v.unwrap()));
+                    }
+                }
+            } else {
+                assert_eq!(got, whole, "seed {seed}, {n_bounds} bounds");
+            }
+        }
+    }
+}
+
+#[test]
+fn segment_pieces_that_do_not_fit_are_errors() {
+    let d = data(600, 3, false, 9);
+    let maps = slices(d.n_finest);
+    let (st, totals) = streams(&d);
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 0,
+    };
+    let empty = StreamTotals::new(false);
+    let all_runs = |st: &[Vec<(u64, f64)>]| -> Vec<Vec<(u64, f64)>> { st.to_vec() };
+    let rows = all_runs(&st);
+    let runs = rows
+        .iter()
+        .enumerate()
+        .map(|(s, r)| Run::from_sorted_pairs(s, r))
+        .collect();
+    let whole = sweep_segment(&maps, &totals, &empty, runs, &settings).unwrap();
+    // Curves are refused in segments.
+    let with_curves = SweepSettings {
+        interval: None,
+        curve_points: 10,
+    };
+    assert!(sweep_segment(&maps, &totals, &empty, Vec::new(), &with_curves).is_err());
+    // Merging a segment with itself overlaps.
+    let mut twice = whole.clone();
+    assert!(twice.merge_lower(&whole).is_err());
+    // A lost segment: the rows do not add up to the totals.
+    let half = sweep_segment(&maps, &totals, &empty, Vec::new(), &settings).unwrap();
+    assert!(half.finish(&maps, &totals, &settings).is_err());
+    // Weighted and unweighted totals do not merge.
+    let mut w = StreamTotals::new(true);
+    w.add(0, 1.5);
+    let mut u = StreamTotals::new(false);
+    u.add(0, 1.0);
+    assert!(w.merge(&u).is_err());
+    // Bytes: truncations and garbage are decode errors, never panics.
+    let bytes = whole.to_bytes();
+    for cut in 0..bytes.len() {
+        assert!(SegmentScores::from_bytes(&bytes[..cut]).is_err());
+    }
+    let tb = totals.to_bytes();
+    for cut in 0..tb.len() {
+        assert!(StreamTotals::from_bytes(&tb[..cut]).is_err());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..2_000 {
+        let n = rng.random_range(0..80);
+        let mut b: Vec<u8> = (0..n).map(|_| rng.random::<u8>()).collect();
+        if rng.random_bool(0.5) && b.len() >= 5 {
+            b[..4].copy_from_slice(b"FKSG");
+            b[4] = 1;
+        }
+        let _ = SegmentScores::from_bytes(&b);
+        let _ = StreamTotals::from_bytes(&b);
+    }
+}

@@ -101,6 +101,10 @@ impl<'a> Reader<'a> {
         }
         Ok(n as usize)
     }
+    /// Bytes not read yet.
+    pub(crate) fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
     pub(crate) fn str(&mut self) -> Result<String> {
         let n = self.len()?;
         let b = self.take(n)?;

@@ -10,7 +10,7 @@
 //! bytes, so a result is bit-identical whether computed on one machine, from a stream of batches
 //! or merged from any partitioning in any order.
 
-mod codec;
+pub(crate) mod codec;
 mod confusion;
 mod exact_sum;
 mod scores;
