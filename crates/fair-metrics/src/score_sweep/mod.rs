@@ -399,14 +399,16 @@ fn check_seen(seen: &[u64], totals: &StreamTotals) -> Result<()> {
     Ok(())
 }
 
-/// The k-way merge of the runs, one block per distinct key, descending. Returns the rows seen
-/// per stream and the (highest, lowest) key met.
+/// Rows seen per stream, and the (highest, lowest) key met.
+type Swept = (Vec<u64>, Option<(u64, u64)>);
+
+/// The k-way merge of the runs, one block per distinct key, descending.
 fn run_blocks(
     states: &mut [slice::SliceState],
     pooled: &mut slice::Pooled,
     runs: &mut [Run<'_>],
     n_streams: usize,
-) -> Result<(Vec<u64>, Option<(u64, u64)>)> {
+) -> Result<Swept> {
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
         if let Some(h) = next_head(run, i, None)? {
