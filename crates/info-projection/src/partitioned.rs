@@ -20,9 +20,10 @@
 //! same code from the same sums; only the summation order of the floating-point sums differs
 //! (per part, then across parts), which moves λ by rounding only. Two choices the one-machine
 //! fit makes by row position cannot be made without one: the partitioned fit always uses the
-//! exact Hessian (every row; the one-machine fit also does below about 10,000 rows per group
-//! for C = 5 and about 1.2M / A for C = 2, and subsamples above), and it has no warm start
-//! (`warm_start_fraction` must be 1, the default).
+//! exact Hessian (every row; the one-machine fit does too for C ≤ 3 at any size, and for C ≥ 4
+//! below about 20,000 (C = 4) / 10,000 (C = 5) rows per group at A = 4, subsampling above — there
+//! the two fits take different Newton paths to the same optimum, both stopping at the same
+//! tolerance), and it has no warm start (`warm_start_fraction` must be 1, the default).
 //!
 //! # Example
 //! ```

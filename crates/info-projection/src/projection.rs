@@ -433,6 +433,8 @@ pub(crate) const NEWTON_MAX_K: usize = 1500;
 /// Largest M-space dimension `(A+1)·C²` for soft group information under `DualMethod::Auto`
 /// (the per-row Hessian costs its square).
 const NEWTON_MAX_SOFT_DIM: usize = 200;
+/// Known labels with at most this many classes: the Hessian always uses every row.
+pub(crate) const EXACT_HESS_MAX_CLASSES: usize = 3;
 /// Rows per group below which the Hessian uses every row.
 const HESS_MIN_ROWS: usize = 5_000;
 /// Multiply-adds per pass the Hessian may use before it is subsampled. At 1.4M × 5 × 5 a
@@ -463,6 +465,16 @@ fn hess_plan(data: &Prepared, k: usize, method: DualMethod, div: Divergence) -> 
     };
     if !use_newton {
         return None;
+    }
+    let labels = matches!(data.memb, Membership::Labels(_));
+    if labels && c <= EXACT_HESS_MAX_CLASSES {
+        // C ≤ 3: the per-row term is at most 81 multiply-adds, no more than the rest of the
+        // pass, so every row enters. This also keeps the Newton path independent of row
+        // positions, which the partitioned fit (no positions) reproduces exactly.
+        return Some(HessPlan {
+            strides: vec![1; counts.len()],
+            importance: div == Divergence::CrossEntropy,
+        });
     }
     let per_row = (mdim * mdim) as f64;
     let budget_rows = (HESS_BUDGET / per_row / counts.len() as f64) as usize;
