@@ -133,7 +133,7 @@ def main() -> None:
     w = rng.uniform(0.1, 3.0, n)
 
     def fold(weights):
-        s = core.PartitionState(False)
+        s = core.PartitionState()
         s.update(y, p, codes, names, sample_weight=weights)
         return s
 
@@ -142,10 +142,10 @@ def main() -> None:
     for k in (4, 100):
         gcodes = (np.arange(n) % k).astype(np.int64)
         gnames = [f"g{i}" for i in range(k)]
-        s = core.PartitionState(False)
+        s = core.PartitionState()
         s.update(y, p, gcodes, gnames, sample_weight=w)
         b = s.to_bytes()
-        out[f"state_bytes_weighted_{k}_groups"] = len(b[0])
+        out[f"state_bytes_weighted_{k}_groups"] = len(b)
         reps = 200
         t = best_of(3, lambda: [core.merge_states(b, b) for _ in range(reps)])
         out[f"merge_us_weighted_{k}_groups"] = round(t / reps * 1e6, 1)

@@ -26,13 +26,16 @@ from typing import Any, Iterable, Optional, Sequence
 
 from fairkit._core import FairkitError
 from fairkit._core import spark as _core
-from fairkit.spark._arrow import AuditColumns, partition_states, update_state
+from fairkit.spark._arrow import (
+    AuditColumns, partition_states, score_batch, score_segment_rows, score_totals_rows,
+    update_state,
+)
 from fairkit.spark._result import AuditResult
 from fairkit.spark._transform import transform_batches
 
 __all__ = ["AuditResult", "audit", "audit_arrow", "fit", "transform"]
 
-_STATE_SCHEMA = "confusion binary, scores binary"
+_STATE_SCHEMA = "confusion binary"
 
 
 def _columns(label, pred, sensitive, score, weight, pos_label) -> AuditColumns:
@@ -50,17 +53,21 @@ def _columns(label, pred, sensitive, score, weight, pos_label) -> AuditColumns:
     return AuditColumns(label, pred, sensitive, score, weight, pos_label)
 
 
-def _report(state: tuple, cols: AuditColumns, confidence, ci_method, n_resamples, seed,
-            partial_interval) -> AuditResult:
+def _interval(partial_interval) -> tuple:
     try:
         alpha, beta = partial_interval
+        return float(alpha), float(beta)
     except (TypeError, ValueError):
         raise FairkitError(
             f"partial_interval must be a pair (alpha, beta), got {partial_interval!r}"
         ) from None
-    d = _core.audit_report(state[0], state[1], float(confidence), str(ci_method).lower(),
-                           int(n_resamples), int(seed), (float(alpha), float(beta)))
-    return AuditResult._from_core(d, cols.sensitive, (float(alpha), float(beta)))
+
+
+def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, confidence, ci_method,
+            n_resamples, seed, interval: tuple) -> AuditResult:
+    d = _core.audit_report(confusion, scores, float(confidence), str(ci_method).lower(),
+                           int(n_resamples), int(seed), interval)
+    return AuditResult._from_core(d, cols.sensitive, interval)
 
 
 def audit_arrow(
@@ -94,11 +101,25 @@ def audit_arrow(
                 f"data must be a pyarrow Table/RecordBatch or a pandas DataFrame: {e}"
             ) from e
     _check_arrow_schema(data.schema, cols)
-    state = _core.PartitionState(cols.score is not None)
-    for batch in (data.to_batches() if isinstance(data, pa.Table) else [data]):
+    interval = _interval(partial_interval)
+    batches = data.to_batches() if isinstance(data, pa.Table) else [data]
+    state = _core.PartitionState()
+    for batch in batches:
         update_state(state, batch, cols)
-    return _report(state.to_bytes(), cols, confidence, ci_method, n_resamples, seed,
-                   partial_interval)
+    confusion = bytes(state.to_bytes())
+    scores = None
+    if cols.score is not None and state.total_rows():
+        # One segment holding every row, swept from nothing above: what the Spark path computes
+        # from its range partitions (see docs/spark.md).
+        index = {name: i for i, name in enumerate(_core.group_names(confusion))}
+        weighted = cols.weight is not None
+        segment = _core.ScoreSegment(weighted, True)
+        for batch in batches:
+            score_batch(segment, batch, cols, index)
+        totals = bytes(segment.totals())
+        empty = bytes(_core.ScoreSegment(weighted, False).totals())
+        scores = (bytes(segment.sweep(list(index), totals, empty, interval)), totals)
+    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval)
 
 
 def _check_arrow_schema(schema, cols: AuditColumns) -> None:
@@ -197,6 +218,7 @@ def audit(
     seed: int = 0,
     partial_interval: tuple = (0.0, 1.0),
     tree_depth: int = 2,
+    score_partitions: Optional[int] = None,
 ) -> AuditResult:
     """Exact fairness audit of a Spark DataFrame.
 
@@ -212,8 +234,8 @@ def audit(
         intersectional groups keyed by tuples.
     score
         Optional numeric score column: adds the exact AUC per group, KS gaps (DP-Δ, EO-Δ) and
-        partial SP on ``partial_interval``. Score states hold every distinct row, so they are merged
-        on the driver (O(rows) there, see docs/spark.md).
+        partial SP on ``partial_interval``, by a distributed sweep over score ranges (the driver
+        holds O(ranges × groups²) numbers, never the rows; see docs/spark.md).
     weight
         Optional non-negative sample-weight column (exact weighted sums; Kish effective counts for
         the intervals).
@@ -223,6 +245,8 @@ def audit(
         Bootstrap resamples / permutations of the gap inference, and their seed.
     tree_depth
         Depth of the tree-reduce that merges the partition states.
+    score_partitions
+        Number of score ranges of the score pass (default: the DataFrame's partition count).
 
     Returns
     -------
@@ -254,10 +278,14 @@ def audit(
     def per_partition(batches: Iterable):
         return partition_states(batches, cols)
 
+    interval = _interval(partial_interval)
     states = selected.mapInArrow(per_partition, _STATE_SCHEMA)
     try:
-        merged = states.rdd.map(lambda r: (bytes(r[0]), None if r[1] is None else bytes(r[1]))) \
+        confusion = states.rdd.map(lambda r: bytes(r[0])) \
             .treeReduce(_merge, depth=max(1, int(tree_depth)))
+        scores = None
+        if cols.score is not None:
+            scores = _score_pass(selected, cols, confusion, interval, score_partitions)
     except FairkitError:
         raise
     except ValueError as e:
@@ -266,12 +294,54 @@ def audit(
         _rethrow(e)
     except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
         _rethrow(e)
-    return _report(merged, cols, confidence, ci_method, n_resamples, seed, partial_interval)
+    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval)
 
 
-def _merge(left: tuple, right: tuple) -> tuple:
-    conf, scores = _core.merge_states(left, right)
-    return bytes(conf), None if scores is None else bytes(scores)
+def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: tuple,
+                partitions: Optional[int]) -> Optional[tuple]:
+    """The exact score metrics by a distributed sweep (docs/spark.md): range-partition the rows
+    by score (descending: partition 0 holds the highest scores; equal scores never straddle two
+    partitions), collect each range's totals, give each range the exact totals of the ranges
+    above it, sweep every range on its executor, merge the swept segments from the top."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    names = _core.group_names(confusion)
+    if not names:
+        return None
+    index = {name: i for i, name in enumerate(names)}
+    weighted = cols.weight is not None
+    n = int(partitions) if partitions else max(1, selected.rdd.getNumPartitions())
+    if n < 1:
+        raise FairkitError(f"score_partitions must be >= 1, got {partitions!r}")
+    # `+ 0.0` turns -0.0 into 0.0: the sweep treats them as one score, so they must land in
+    # the same range.
+    ranged = selected.repartitionByRange(n, (F.col(cols.score) + F.lit(0.0)).desc()) \
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        rows = ranged.mapInArrow(lambda it: score_totals_rows(it, cols, index),
+                                 "pid int, totals binary").collect()
+        by_pid = sorted((int(r[0]), bytes(r[1])) for r in rows)
+        empty = bytes(_core.ScoreSegment(weighted, False).totals())
+        above, running = {}, empty
+        for pid, t in by_pid:
+            above[pid] = running
+            running = bytes(_core.merge_score_totals(running, t))
+        totals = running
+        segs = ranged.mapInArrow(
+            lambda it: score_segment_rows(it, cols, index, totals, above, interval),
+            "pid int, segment binary").collect()
+    finally:
+        ranged.unpersist()
+    ordered = [bytes(r[1]) for r in sorted(segs, key=lambda r: int(r[0]))]
+    segment = ordered[0]
+    for lower in ordered[1:]:
+        segment = bytes(_core.merge_segments(segment, lower))
+    return segment, totals
+
+
+def _merge(left: bytes, right: bytes) -> bytes:
+    return bytes(_core.merge_states(left, right))
 
 
 def transform(

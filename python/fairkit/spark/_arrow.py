@@ -113,9 +113,8 @@ def update_state(state: "_core.PartitionState", batch: pa.RecordBatch, cols: Aud
     y = _binary(batch.column(cols.label), cols.label, cols.pos_label)
     p = _binary(batch.column(cols.pred), cols.pred, cols.pos_label)
     codes, names = group_codes([batch.column(s) for s in cols.sensitive], cols.sensitive)
-    score = _float(batch.column(cols.score), cols.score) if cols.score else None
     weight = _float(batch.column(cols.weight), cols.weight) if cols.weight else None
-    state.update(y, p, codes, names, y_score=score, sample_weight=weight)
+    state.update(y, p, codes, names, sample_weight=weight)
 
 
 def partition_states(batches: Iterable[pa.RecordBatch], cols: AuditColumns):
@@ -124,11 +123,63 @@ def partition_states(batches: Iterable[pa.RecordBatch], cols: AuditColumns):
     Empty partitions (no batch or zero-row batches) still send an empty state, which merges as
     the identity.
     """
-    state = _core.PartitionState(cols.score is not None)
+    state = _core.PartitionState()
     for batch in batches:
         update_state(state, batch, cols)
-    conf, scores = state.to_bytes()
+    yield pa.RecordBatch.from_arrays([pa.array([state.to_bytes()], pa.binary())],
+                                     names=["confusion"])
+
+
+# -- the score pass: a distributed sweep over score ranges ---------------------------------------
+
+def score_batch(segment: "_core.ScoreSegment", batch: pa.RecordBatch, cols: AuditColumns,
+                index: dict) -> None:
+    """Adds one batch's (label, finest group, score, weight) to a score segment; ``index`` maps
+    the audit's finest group names (from the confusion pass) to their codes."""
+    if batch.num_rows == 0:
+        return
+    y = _binary(batch.column(cols.label), cols.label, cols.pos_label)
+    local, names = group_codes([batch.column(s) for s in cols.sensitive], cols.sensitive)
+    try:
+        lookup = np.array([index[n] for n in names], dtype=np.int64)
+    except KeyError as e:
+        raise FairkitError(
+            f"group {e.args[0]!r} appears in the score pass but not in the counting pass: the "
+            "DataFrame changed between the passes (cache or checkpoint it)"
+        ) from None
+    codes = np.ascontiguousarray(lookup[local]) if len(lookup) else local
+    score = _float(batch.column(cols.score), cols.score)
+    weight = _float(batch.column(cols.weight), cols.weight) if cols.weight else None
+    segment.update(y, codes, score, weight)
+
+
+def score_totals_rows(batches: Iterable[pa.RecordBatch], cols: AuditColumns, index: dict):
+    """First score pass (``mapInArrow``): each range partition's score totals."""
+    from pyspark import TaskContext
+
+    segment = _core.ScoreSegment(cols.weight is not None, False)
+    for batch in batches:
+        score_batch(segment, batch, cols, index)
     yield pa.RecordBatch.from_arrays(
-        [pa.array([conf], pa.binary()), pa.array([scores], pa.binary())],
-        names=["confusion", "scores"],
+        [pa.array([TaskContext.get().partitionId()], pa.int32()),
+         pa.array([segment.totals()], pa.binary())],
+        names=["pid", "totals"],
+    )
+
+
+def score_segment_rows(batches: Iterable[pa.RecordBatch], cols: AuditColumns, index: dict,
+                       totals: bytes, above: dict, interval: tuple):
+    """Second score pass (``mapInArrow``): each range partition swept from the totals of the
+    ranges above it."""
+    from pyspark import TaskContext
+
+    pid = TaskContext.get().partitionId()
+    segment = _core.ScoreSegment(cols.weight is not None, True)
+    for batch in batches:
+        score_batch(segment, batch, cols, index)
+    names = sorted(index, key=index.get)
+    swept = segment.sweep(names, totals, above[pid], interval)
+    yield pa.RecordBatch.from_arrays(
+        [pa.array([pid], pa.int32()), pa.array([swept], pa.binary())],
+        names=["pid", "segment"],
     )

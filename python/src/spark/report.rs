@@ -1,14 +1,14 @@
 //! The audit computed from the final (merged) state bytes: what `fairkit.spark.audit` returns.
 
 use crate::errors::to_py_err;
-use fair_data::Groups;
 use fair_metrics::ci::{
     GapInference, GapMetric, GapSettings, RateCiMethod, RateIntervals, gap_inference,
     rate_intervals,
 };
-use fair_metrics::partial::{self, PercentileInterval};
-use fair_metrics::state::{ConfusionState, ScoreState};
-use fair_metrics::{MetricError, PairwiseSummary, Rate, ZeroDivision, ks, roc};
+use fair_metrics::partial::PercentileInterval;
+use fair_metrics::score_sweep::{SegmentScores, StreamTotals};
+use fair_metrics::state::ConfusionState;
+use fair_metrics::{MetricError, PairwiseSummary, Rate};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -43,6 +43,9 @@ struct ScoreMetrics {
 
 /// The audit of an encoded state as a dict (see `fairkit/spark/_result.py` for its fields).
 ///
+/// `scores` is `(segment, totals)`: the merged score segments of a distributed sweep
+/// (`ScoreSegment.sweep` per range partition, `merge_segments` from the highest range down) and
+/// the score totals of all rows, or `None` without a score column.
 /// `ci_method` is `"wilson"` or `"clopper-pearson"`; the gaps use a seeded stratified bootstrap
 /// and permutation test with `n_resamples` draws each; `partial_interval` is the percentile
 /// interval `[alpha, beta)` of partial SP.
@@ -52,7 +55,7 @@ struct ScoreMetrics {
 pub fn audit_report<'py>(
     py: Python<'py>,
     confusion: Vec<u8>,
-    scores: Option<Vec<u8>>,
+    scores: Option<(Vec<u8>, Vec<u8>)>,
     confidence: f64,
     ci_method: &str,
     n_resamples: usize,
@@ -86,9 +89,9 @@ pub fn audit_report<'py>(
             } else {
                 Vec::new()
             };
-            let interval = PercentileInterval::new(partial_interval.0, partial_interval.1)?;
+            PercentileInterval::new(partial_interval.0, partial_interval.1)?;
             let scores = scores
-                .map(|b| score_metrics(&ScoreState::from_bytes(&b)?, interval))
+                .map(|(seg, tot)| score_metrics(state.group_names(), &seg, &tot, partial_interval))
                 .transpose()?;
             Ok(Computed {
                 confusion: state,
@@ -102,19 +105,27 @@ pub fn audit_report<'py>(
 }
 
 fn score_metrics(
-    state: &ScoreState,
-    interval: PercentileInterval,
+    names: Vec<String>,
+    segment: &[u8],
+    totals: &[u8],
+    interval: (f64, f64),
 ) -> Result<ScoreMetrics, MetricError> {
-    let cols = state.to_columns()?;
-    let w = cols.weights.as_deref();
-    let groups: &Groups = &cols.groups;
+    let totals = StreamTotals::from_bytes(totals)?;
+    let settings = super::scores::settings(interval)?;
+    let slice = super::scores::finest(names.clone());
+    let mut out = SegmentScores::from_bytes(segment)?.finish(&[slice], &totals, &settings)?;
+    let s = out.pop().ok_or(MetricError::Empty {
+        what: "score slices",
+    })?;
+    let psp = s.psp.unwrap_or(Err(MetricError::Empty {
+        what: "partial SP interval",
+    }));
     Ok(ScoreMetrics {
-        names: groups.names().to_vec(),
-        auc: roc::auc_by_group(&cols.y_true, &cols.scores, groups, w, ZeroDivision::Skip)
-            .map(|s| s.by_group),
-        ks_dp: ks::ks_statistic(&cols.scores, groups, w),
-        ks_eo: ks::equal_opportunity_ks(&cols.y_true, &cols.scores, groups, w),
-        partial_sp: partial::partial_statistical_parity(&cols.scores, groups, w, interval),
+        names,
+        auc: Ok(s.auc_by_group),
+        ks_dp: s.ks_dp.map(|g| g.summary),
+        ks_eo: s.ks_eo.map(|g| g.summary),
+        partial_sp: psp.map(|g| g.summary),
     })
 }
 

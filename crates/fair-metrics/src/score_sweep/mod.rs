@@ -665,5 +665,145 @@ impl SegmentScores {
     }
 }
 
+/// The rows of one segment (or of one machine) gathered for a [`sweep_segment`]: validated
+/// batches of (label, score, finest group, weight), kept per stream, with their totals. With
+/// `keep_rows = false` only the totals are kept (the first pass of a distributed sweep, which
+/// only needs every segment's totals).
+#[derive(Debug, Clone)]
+pub struct SegmentRows {
+    keep_rows: bool,
+    streams: Vec<Vec<(u64, f64)>>,
+    totals: StreamTotals,
+}
+
+impl SegmentRows {
+    /// An empty segment; `weighted` says whether batches carry weights.
+    pub fn new(weighted: bool, keep_rows: bool) -> Self {
+        Self {
+            keep_rows,
+            streams: Vec::new(),
+            totals: StreamTotals::new(weighted),
+        }
+    }
+
+    /// Adds one batch: 0/1 labels, finite scores, finest group codes, and finite `>= 0` weights
+    /// when weighted. Row numbers in errors count within the batch; on error nothing is added.
+    ///
+    /// # Errors
+    /// [`MetricError::LengthMismatch`], [`MetricError::LabelOutOfRange`],
+    /// [`MetricError::NonFinite`] for a NaN or infinite score or weight,
+    /// [`MetricError::NegativeWeight`], and [`MetricError::InvalidParameter`] for weights given
+    /// to an unweighted segment or missing from a weighted one.
+    pub fn add_batch(
+        &mut self,
+        labels: &[usize],
+        scores: &[f64],
+        groups: &[usize],
+        weights: Option<&[f64]>,
+    ) -> Result<()> {
+        let n = labels.len();
+        for (what, len) in [("scores", scores.len()), ("group codes", groups.len())]
+            .into_iter()
+            .chain(weights.map(|w| ("sample weights", w.len())))
+        {
+            if len != n {
+                return Err(MetricError::LengthMismatch {
+                    what,
+                    expected: n,
+                    got: len,
+                });
+            }
+        }
+        if weights.is_some() != self.totals.is_weighted() {
+            return Err(bad(
+                format!("weights given: {}", weights.is_some()),
+                "weights in every batch of a weighted segment, and only there",
+            ));
+        }
+        for i in 0..n {
+            if labels[i] > 1 {
+                return Err(MetricError::LabelOutOfRange {
+                    what: "labels",
+                    row: i,
+                    label: labels[i],
+                    n_classes: 2,
+                });
+            }
+            if !scores[i].is_finite() {
+                return Err(MetricError::NonFinite {
+                    what: "scores",
+                    row: i,
+                    value: scores[i],
+                });
+            }
+            if let Some(w) = weights
+                && !(w[i].is_finite() && w[i] >= 0.0)
+            {
+                return Err(if w[i].is_finite() {
+                    MetricError::NegativeWeight {
+                        row: i,
+                        value: w[i],
+                    }
+                } else {
+                    MetricError::NonFinite {
+                        what: "sample weights",
+                        row: i,
+                        value: w[i],
+                    }
+                });
+            }
+        }
+        for i in 0..n {
+            let stream = groups[i]
+                .checked_mul(2)
+                .and_then(|s| s.checked_add(labels[i]))
+                .ok_or_else(|| {
+                    bad(
+                        format!("group code {}", groups[i]),
+                        "a group code below 2^62",
+                    )
+                })?;
+            let w = weights.map_or(1.0, |w| w[i] + 0.0);
+            self.totals.add(stream, w);
+            if self.keep_rows {
+                if stream >= self.streams.len() {
+                    self.streams.resize(stream + 1, Vec::new());
+                }
+                self.streams[stream].push((score_key(scores[i]), w));
+            }
+        }
+        Ok(())
+    }
+
+    /// The totals of the rows added.
+    pub fn totals(&self) -> &StreamTotals {
+        &self.totals
+    }
+
+    /// Sorts the kept rows and sweeps them as one segment (see [`sweep_segment`]).
+    ///
+    /// # Errors
+    /// As [`sweep_segment`].
+    pub fn sweep(
+        mut self,
+        slices: &[SliceMap],
+        totals: &StreamTotals,
+        above: &StreamTotals,
+        settings: &SweepSettings,
+    ) -> Result<SegmentScores> {
+        for rows in &mut self.streams {
+            sort_weighted(rows);
+        }
+        let runs = self
+            .streams
+            .iter()
+            .enumerate()
+            .filter(|(_, rows)| !rows.is_empty())
+            .map(|(s, rows)| Run::from_sorted_pairs(s, rows))
+            .collect();
+        sweep_segment(slices, totals, above, runs, settings)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,152 @@
+//! The exact score metrics (AUC, KS, partial SP) of a Spark audit by a distributed sweep: rows
+//! range-partitioned by score, each range swept from the totals of the ranges above it
+//! (`fair_metrics::score_sweep::{SegmentRows, sweep_segment, SegmentScores}`), the segments merged
+//! from the highest range down. Only bytes cross the Python boundary.
+
+use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
+use crate::errors::{invalid, to_py_err};
+use fair_metrics::partial::PercentileInterval;
+use fair_metrics::score_sweep::{
+    SegmentRows, SegmentScores, SliceMap, StreamTotals, SweepSettings,
+};
+use fair_metrics::state::ConfusionState;
+use numpy::PyReadonlyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// Adds the score-segment functions to `fairkit._core.spark`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ScoreSegment>()?;
+    m.add_function(wrap_pyfunction!(merge_score_totals, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_segments, m)?)?;
+    m.add_function(wrap_pyfunction!(group_names, m)?)?;
+    Ok(())
+}
+
+/// The finest group names of an encoded confusion state, in the state's (sorted) order: the
+/// group codes of the score pass index this list.
+#[pyfunction]
+fn group_names(confusion: &[u8]) -> PyResult<Vec<String>> {
+    Ok(ConfusionState::from_bytes(confusion)
+        .map_err(to_py_err)?
+        .group_names())
+}
+
+/// The finest-group slice of `names`.
+pub(super) fn finest(names: Vec<String>) -> SliceMap {
+    let group_of = (0..names.len()).collect();
+    SliceMap { names, group_of }
+}
+
+/// The settings of a segment sweep: partial SP on `interval`, no curves.
+pub(super) fn settings(interval: (f64, f64)) -> Result<SweepSettings, fair_metrics::MetricError> {
+    Ok(SweepSettings {
+        interval: Some(PercentileInterval::new(interval.0, interval.1)?),
+        curve_points: 0,
+    })
+}
+
+/// The score rows of one range partition (or of a whole table on one machine).
+#[pyclass(module = "fairkit._core.spark")]
+pub struct ScoreSegment {
+    rows: Option<SegmentRows>,
+}
+
+impl ScoreSegment {
+    fn rows(&mut self) -> PyResult<&mut SegmentRows> {
+        self.rows
+            .as_mut()
+            .ok_or_else(|| invalid("this score segment was already swept"))
+    }
+}
+
+#[pymethods]
+impl ScoreSegment {
+    /// An empty segment; `keep_rows=False` keeps only the totals (the first pass).
+    #[new]
+    fn new(weighted: bool, keep_rows: bool) -> Self {
+        Self {
+            rows: Some(SegmentRows::new(weighted, keep_rows)),
+        }
+    }
+
+    /// Adds one batch: 0/1 labels (`bool` or `int64`), finest group codes (indices into the
+    /// audit's group names), scores and optional weights (`float64`). Runs without the GIL.
+    #[pyo3(signature = (y_true, group_codes, y_score, sample_weight=None))]
+    fn update(
+        &mut self,
+        py: Python<'_>,
+        y_true: BinaryArray<'_>,
+        group_codes: PyReadonlyArray1<'_, i64>,
+        y_score: PyReadonlyArray1<'_, f64>,
+        sample_weight: Option<PyReadonlyArray1<'_, f64>>,
+    ) -> PyResult<()> {
+        let y = y_true.slice("label")?;
+        let codes = contiguous(group_codes.as_slice(), "group codes")?;
+        let s = contiguous(y_score.as_slice(), "score")?;
+        let w = weights_slice(&sample_weight)?;
+        let rows = self.rows()?;
+        py.detach(|| {
+            rows.add_batch(&y.to_usize(), s, &i64_as_usize(codes), w)
+                .map_err(to_py_err)
+        })
+    }
+
+    /// The totals of the rows added, as bytes.
+    fn totals<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = self.rows()?.totals().to_bytes();
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Sweeps the rows as one segment below the rows `above` (totals bytes), with the totals
+    /// of all rows `totals` and the audit's finest group names. Consumes the rows.
+    fn sweep<'py>(
+        &mut self,
+        py: Python<'py>,
+        group_names: Vec<String>,
+        totals: &[u8],
+        above: &[u8],
+        partial_interval: (f64, f64),
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let rows = self
+            .rows
+            .take()
+            .ok_or_else(|| invalid("this score segment was already swept"))?;
+        let bytes = py
+            .detach(|| {
+                let totals = StreamTotals::from_bytes(totals)?;
+                let above = StreamTotals::from_bytes(above)?;
+                let seg = rows.sweep(
+                    &[finest(group_names)],
+                    &totals,
+                    &above,
+                    &settings(partial_interval)?,
+                )?;
+                Ok::<_, fair_metrics::MetricError>(seg.to_bytes())
+            })
+            .map_err(to_py_err)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+/// Two partitions' score totals, merged exactly.
+#[pyfunction]
+fn merge_score_totals<'py>(py: Python<'py>, a: &[u8], b: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let mut t = StreamTotals::from_bytes(a).map_err(to_py_err)?;
+    t.merge(&StreamTotals::from_bytes(b).map_err(to_py_err)?)
+        .map_err(to_py_err)?;
+    Ok(PyBytes::new(py, &t.to_bytes()))
+}
+
+/// The segment `upper` followed by the next lower segment `lower`.
+#[pyfunction]
+fn merge_segments<'py>(
+    py: Python<'py>,
+    upper: &[u8],
+    lower: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut s = SegmentScores::from_bytes(upper).map_err(to_py_err)?;
+    s.merge_lower(&SegmentScores::from_bytes(lower).map_err(to_py_err)?)
+        .map_err(to_py_err)?;
+    Ok(PyBytes::new(py, &s.to_bytes()))
+}
