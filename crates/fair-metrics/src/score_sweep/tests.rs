@@ -401,3 +401,38 @@ fn segment_pieces_that_do_not_fit_are_errors() {
         let _ = StreamTotals::from_bytes(&b);
     }
 }
+
+#[test]
+fn segment_rows_validate_batches_and_sweep_like_the_one_pass_sweep() {
+    let mut rows = SegmentRows::new(true, true);
+    let ok = rows.add_batch(&[0, 1], &[0.2, 0.7], &[0, 1], Some(&[1.0, 2.0]));
+    assert!(ok.is_ok());
+    let cases: [(&[usize], &[f64], &[usize], Option<&[f64]>); 5] = [
+        (&[0, 2], &[0.1, 0.2], &[0, 0], Some(&[1.0, 1.0])),
+        (&[0, 1], &[0.1, f64::NAN], &[0, 0], Some(&[1.0, 1.0])),
+        (&[0, 1], &[0.1, 0.2], &[0, 0], Some(&[1.0, -1.0])),
+        (&[0, 1], &[0.1], &[0, 0], Some(&[1.0, 1.0])),
+        (&[0, 1], &[0.1, 0.2], &[0, 0], None),
+    ];
+    for (y, s, g, w) in cases {
+        assert!(rows.add_batch(y, s, g, w).is_err(), "{y:?} {s:?} {w:?}");
+    }
+    // The failed batches added nothing.
+    assert_eq!(rows.totals().total_rows(), 2);
+
+    // One segment of everything, swept from nothing above, is the one-pass sweep.
+    let d = data(800, 3, false, 21);
+    let maps = slices(d.n_finest);
+    let mut all = SegmentRows::new(false, true);
+    all.add_batch(&d.y, &d.s, &d.finest, None).unwrap();
+    let totals = all.totals().clone();
+    let settings = SweepSettings {
+        interval: Some(PercentileInterval::new(0.0, 0.5).unwrap()),
+        curve_points: 0,
+    };
+    let seg = all
+        .sweep(&maps, &totals, &StreamTotals::new(false), &settings)
+        .unwrap();
+    let got = seg.finish(&maps, &totals, &settings).unwrap();
+    assert_eq!(got, one_pass(&d, &maps, settings.interval));
+}
