@@ -407,7 +407,8 @@ fn segment_rows_validate_batches_and_sweep_like_the_one_pass_sweep() {
     let mut rows = SegmentRows::new(true, true);
     let ok = rows.add_batch(&[0, 1], &[0.2, 0.7], &[0, 1], Some(&[1.0, 2.0]));
     assert!(ok.is_ok());
-    let cases: [(&[usize], &[f64], &[usize], Option<&[f64]>); 5] = [
+    type Batch<'a> = (&'a [usize], &'a [f64], &'a [usize], Option<&'a [f64]>);
+    let cases: [Batch<'_>; 5] = [
         (&[0, 2], &[0.1, 0.2], &[0, 0], Some(&[1.0, 1.0])),
         (&[0, 1], &[0.1, f64::NAN], &[0, 0], Some(&[1.0, 1.0])),
         (&[0, 1], &[0.1, 0.2], &[0, 0], Some(&[1.0, -1.0])),
