@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 import time
 
 import numpy as np
@@ -47,22 +45,14 @@ def main() -> None:
     ap.add_argument("--no-score", action="store_true", help="skip the audit with a score column")
     args = ap.parse_args()
 
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession, functions as F
     import pyarrow as pa
-
     import fairkit.spark as fs
     from fairkit._core import spark as core
+    from pyspark.sql import functions as F
 
-    spark = (
-        SparkSession.builder.master(f"local[{args.cores}]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "6g")
-        .config("spark.sql.shuffle.partitions", str(args.partitions))
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    from _spark import local_session
+
+    spark = local_session(args.cores, args.partitions, "6g")
     df = (
         spark.range(0, args.rows, numPartitions=args.partitions)
         .select(

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 import time
 
 import numpy as np
@@ -34,22 +32,14 @@ def main() -> None:
     ap.add_argument("--local", action="store_true", help="also fit on one machine")
     args = ap.parse_args()
 
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     import pyarrow as pa
-    from pyspark.sql import SparkSession, functions as F
-
     import fairkit.spark as fs
     from fairkit.estimators import FairProjection
+    from pyspark.sql import functions as F
 
-    spark = (
-        SparkSession.builder.master(f"local[{args.cores}]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", "8g")
-        .config("spark.sql.shuffle.partitions", str(args.partitions))
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    from _spark import local_session
+
+    spark = local_session(args.cores, args.partitions, "8g")
     bias = F.when(F.col("group") == "g1", 0.8).when(F.col("group") == "g2", -0.5).otherwise(0.0)
     df = (
         spark.range(0, args.rows, numPartitions=args.partitions)

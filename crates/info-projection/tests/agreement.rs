@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{brute_force, lcg_instance};
+use common::{brute_force, lcg_instance, max_diff};
 use info_projection::{
     Constraint, Divergence, DualMethod, FairProjection, FairProjectionParams, GroupInfo, QpSolver,
     Solver, Status, VStep,
@@ -11,14 +11,6 @@ use info_projection::{
 use nalgebra::DMatrix;
 
 const AGREE: f64 = 1e-6;
-
-fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
 
 fn both<'a>(
     params: FairProjectionParams,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::lcg_instance;
+use common::{lcg_instance, max_diff};
 use fair_data::Groups;
 use info_projection::{
     Constraint, Divergence, FairProjection, FairProjectionValidParams, InfoProjectionError,
@@ -71,14 +71,6 @@ fn fit_parts(
         Ok(total)
     })?;
     Ok((plan, fitted))
-}
-
-fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 fn labels_of(probs: &DMatrix<f64>, seed: u64) -> Vec<usize> {

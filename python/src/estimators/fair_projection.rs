@@ -160,13 +160,40 @@ pub fn fit_buffers(
 }
 
 /// `proba` as a row-major slice with its shape, or an error naming the input.
-pub(crate) fn proba_slice<'a>(
-    proba: &'a PyReadonlyArray2<'_, f64>,
-) -> PyResult<(&'a [f64], usize, usize)> {
+fn proba_slice<'a>(proba: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
     let shape = proba.shape();
     let (n, c) = (shape[0], shape[1]);
     let slice = contiguous(proba.as_slice(), "the probability matrix")?;
     Ok((slice, n, c))
+}
+
+/// A fit's inputs as slices: the row-major probabilities with their shape, the group codes and
+/// the optional class codes of the labels, their lengths checked against the rows.
+pub(crate) struct FitInputs<'a> {
+    pub p: &'a [f64],
+    pub n: usize,
+    pub c: usize,
+    pub codes: &'a [i64],
+    pub y: Option<&'a [i64]>,
+}
+
+/// Borrows and checks a fit's numpy inputs (see [`FitInputs`]).
+pub(crate) fn fit_inputs<'a>(
+    proba: &'a PyReadonlyArray2<'_, f64>,
+    group_codes: &'a PyReadonlyArray1<'_, i64>,
+    labels: &'a Option<PyReadonlyArray1<'_, i64>>,
+) -> PyResult<FitInputs<'a>> {
+    let (p, n, c) = proba_slice(proba)?;
+    let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+    check_rows(codes.len(), n, "sensitive_features")?;
+    let y = labels
+        .as_ref()
+        .map(|l| contiguous(l.as_slice(), "y"))
+        .transpose()?;
+    if let Some(y) = y {
+        check_rows(y.len(), n, "y")?;
+    }
+    Ok(FitInputs { p, n, c, codes, y })
 }
 
 /// Fits FairProjection on base probabilities (N × C, C-contiguous `float64`), group codes
@@ -184,16 +211,7 @@ fn fair_projection_fit(
     settings: Settings,
 ) -> PyResult<FairProjectionCore> {
     let params = settings.params()?;
-    let (p, n, c) = proba_slice(&proba)?;
-    let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
-    check_rows(codes.len(), n, "sensitive_features")?;
-    let y = labels
-        .as_ref()
-        .map(|l| contiguous(l.as_slice(), "y"))
-        .transpose()?;
-    if let Some(y) = y {
-        check_rows(y.len(), n, "y")?;
-    }
+    let FitInputs { p, c, codes, y, .. } = fit_inputs(&proba, &group_codes, &labels)?;
     let names = group_names.clone();
     let mut signals = SignalCheck::default();
     let result = py.detach(|| fit_buffers(&params, p, c, codes, names, y, &mut || signals.poll()));
@@ -212,7 +230,7 @@ pub(crate) fn crate_error(err: InfoProjectionError) -> PyErr {
     }
 }
 
-pub(crate) fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
+fn check_rows(got: usize, n: usize, what: &str) -> PyResult<()> {
     if got != n {
         return Err(invalid(format!(
             "length mismatch for {what}: expected {n} rows (one per row of the probability \

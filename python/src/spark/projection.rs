@@ -9,10 +9,10 @@
 //!    λ, merged with [`fp_merge_passes`]). Executors rebuild the same object from the same
 //!    settings, sums and names (cheap: the design is O(K·C)).
 
-use super::super::estimators::fair_projection::{
-    FairProjectionCore, Settings, check_rows, crate_error, groups, proba_slice, probs_matrix,
+use crate::convert::i64_as_usize;
+use crate::estimators::fair_projection::{
+    FairProjectionCore, FitInputs, Settings, crate_error, fit_inputs, groups, probs_matrix,
 };
-use crate::convert::{contiguous, i64_as_usize};
 use info_projection::{
     FairProjectionValidParams, InfoProjectionError, MarginalSums, PartitionedFit, PassRequest,
     PassSums,
@@ -48,16 +48,7 @@ fn fp_marginal_sums<'py>(
     settings: Settings,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let params = checked(&settings)?;
-    let (p, n, c) = proba_slice(&proba)?;
-    let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
-    check_rows(codes.len(), n, "sensitive_features")?;
-    let y = labels
-        .as_ref()
-        .map(|l| contiguous(l.as_slice(), "y"))
-        .transpose()?;
-    if let Some(y) = y {
-        check_rows(y.len(), n, "y")?;
-    }
+    let FitInputs { p, n, c, codes, y } = fit_inputs(&proba, &group_codes, &labels)?;
     let bytes = py
         .detach(|| {
             let probs = probs_matrix(p, n, c);
@@ -136,9 +127,7 @@ impl FairProjectionPasses {
         proba: PyReadonlyArray2<'_, f64>,
         group_codes: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (p, n, c) = proba_slice(&proba)?;
-        let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
-        check_rows(codes.len(), n, "sensitive_features")?;
+        let FitInputs { p, n, c, codes, .. } = fit_inputs(&proba, &group_codes, &None)?;
         let request = PassRequest {
             lambda: lambda_,
             slack,

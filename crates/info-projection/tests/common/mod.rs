@@ -9,6 +9,15 @@ use fair_data::Groups;
 use info_projection::{Constraint, Divergence};
 use nalgebra::DMatrix;
 
+/// Largest absolute difference of two equally long vectors.
+pub fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
 /// A small instance: probabilities (softmax of logits), group codes covering every group.
 pub struct Instance {
     pub probs: DMatrix<f64>,
