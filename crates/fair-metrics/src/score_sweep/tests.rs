@@ -437,3 +437,38 @@ fn segment_rows_validate_batches_and_sweep_like_the_one_pass_sweep() {
     let got = seg.finish(&maps, &totals, &settings).unwrap();
     assert_eq!(got, one_pass(&d, &maps, settings.interval));
 }
+
+/// Weighted running sums can round a group's fraction above 1: here group a's four weights
+/// (0.1, 0.7, 0.7, 0.7, summed from the top) run to 2.2 while their exact sum rounds to
+/// 2.1999999999999997, and group b scores below all of a. KS must still be at most 1 (the
+/// segment fuzz target found a gap of 1 + 2⁻⁵² in a decoded segment).
+#[test]
+fn weighted_rounding_never_reports_a_gap_above_one() {
+    let mut rows = SegmentRows::new(true, true);
+    rows.add_batch(
+        &[0, 0, 0, 0, 0, 1],
+        &[0.9, 0.8, 0.7, 0.6, 0.1, 0.05],
+        &[0, 0, 0, 0, 1, 1],
+        Some(&[0.1, 0.7, 0.7, 0.7, 1.0, 1.0]),
+    )
+    .unwrap();
+    let totals = rows.totals().clone();
+    let maps = vec![SliceMap {
+        names: vec!["a".into(), "b".into()],
+        group_of: vec![0, 1],
+    }];
+    let settings = SweepSettings {
+        interval: Some(PercentileInterval::new(0.0, 1.0).unwrap()),
+        curve_points: 0,
+    };
+    let seg = rows
+        .sweep(&maps, &totals, &StreamTotals::new(true), &settings)
+        .unwrap();
+    // The segment decodes (its gaps are in [0, 1]) and finishes with KS = 1 exactly.
+    let seg = SegmentScores::from_bytes(&seg.to_bytes()).unwrap();
+    let out = seg.finish(&maps, &totals, &settings).unwrap();
+    assert_eq!(
+        out[0].ks_dp.as_ref().unwrap().summary.max.to_bits(),
+        1.0_f64.to_bits()
+    );
+}
