@@ -495,6 +495,19 @@ def test_fit_equals_the_single_machine_fit(spark, case, n_partitions):
         assert np.array([r[1] for r in rows]).tobytes() == fair.tobytes()
 
 
+def test_ordered_reduce_keeps_partition_order(spark):
+    """The fit's merges: concatenation is associative but not commutative, so the result shows
+    the order — partition order, directly on the driver and through executor blocks."""
+    from fairkit.spark._fit import ordered_reduce
+
+    rdd = spark.sparkContext.parallelize([bytes([i]) for i in range(17)], 17)
+    assert rdd.glom().map(len).collect() == [1] * 17
+    for fan_in in (None, 4, 5):
+        assert ordered_reduce(rdd, lambda a, b: a + b, fan_in=fan_in) == bytes(range(17))
+    empty = spark.sparkContext.parallelize([], 3)
+    assert ordered_reduce(empty, lambda a, b: a + b) is None
+
+
 def test_fit_bad_input_fails_clearly(spark):
     from fairkit.estimators import FairProjection
     from fairkit.spark import fit

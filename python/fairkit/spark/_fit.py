@@ -33,12 +33,13 @@ _SUMS_SCHEMA = "sums binary"
 def ordered_reduce(rdd: Any, merge: Callable[[bytes, bytes], bytes], fan_in: int | None = None):
     """Merges the (at most one per partition) byte strings of ``rdd`` in partition order.
 
-    Up to ``fan_in`` partitions (default ⌈√P⌉, at least 16) are merged on the driver; beyond,
+    Up to ``fan_in`` partitions (default ⌈√P⌉, at least 64) are merged on the driver; beyond,
     blocks of ``fan_in`` consecutive partitions are merged on executors first, each block in
-    partition order. Returns None when no partition produced anything.
+    partition order. Each partition must hold at most one item. Returns None when no partition
+    produced anything.
     """
     n = rdd.getNumPartitions()
-    fan = fan_in or max(16, math.isqrt(max(n - 1, 0)) + 1)
+    fan = fan_in or max(64, math.isqrt(max(n - 1, 0)) + 1)
     tagged = rdd.mapPartitionsWithIndex(lambda i, it: [(i, bytes(b)) for b in it])
     if n > fan:
         tagged = (
