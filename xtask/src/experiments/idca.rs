@@ -206,6 +206,8 @@ struct Budget {
     gauc_checkpoints: Vec<usize>,
     /// Run only the unconstrained model and model (49) (`FAIRKIT_IDCA_ONLY=gauc`).
     only_gauc: bool,
+    /// Run only the unconstrained model and Table 4's |Î| = 10 rows (`FAIRKIT_IDCA_ONLY=table4`).
+    only_table4: bool,
     /// The paper's G.2.2 protocol ((T, ε) grid, then K), used for Table 4's rows (|Î| = 10).
     protocol: Protocol,
     /// Use the protocol for every (15)/(21) fit too (`FAIRKIT_IDCA_TUNE=1`), not only Table 4's.
@@ -904,7 +906,7 @@ fn pick(budget: &Budget, grid: &'static [f64]) -> Vec<f64> {
 /// Every seed of one dataset, in parallel (rayon; the κ of a seed and the (T, ε) trials of the
 /// G.2.2 protocol are parallel too), merged in seed order.
 fn run_dataset(spec: &Spec, budget: &Budget, quick: bool) -> Result<DatasetOut> {
-    let seeds = if budget.only_gauc {
+    let seeds = if budget.only_gauc || budget.only_table4 {
         budget.seeds(spec)
     } else {
         &budget.hyp_seeds
@@ -966,17 +968,19 @@ fn run_seed(
             }
             return Ok(out);
         }
-        let s_te = cross_scores(&w_star, &split.test.x, &split.test.g)?;
-        let rows = hypotheses::run(
-            spec,
-            &split.raw,
-            &s_te,
-            &split.train_eval,
-            &w_star,
-            !quick,
-            !quick && seed == budget.hyp_seeds[0],
-        )?;
-        out.hyp.push(rows);
+        if !budget.only_table4 {
+            let s_te = cross_scores(&w_star, &split.test.x, &split.test.g)?;
+            let rows = hypotheses::run(
+                spec,
+                &split.raw,
+                &s_te,
+                &split.train_eval,
+                &w_star,
+                !quick,
+                !quick && seed == budget.hyp_seeds[0],
+            )?;
+            out.hyp.push(rows);
+        }
         if !budget.seeds(spec).contains(&seed) {
             return Ok(out);
         }
@@ -1279,7 +1283,7 @@ fn run_seed(
             out.robust.extend(bars);
         }
         // IDCA vs direct SSG on (15) and (21) at the smallest κ (first seed only).
-        if seed == budget.seeds(spec)[0] {
+        if seed == budget.seeds(spec)[0] && !budget.only_table4 {
             let kappa_sp = *spec.kappa_sp.last().unwrap_or(&0.01);
             let kappa_dp = *spec.kappa_dp.last().unwrap_or(&0.01);
             let grid = percentile_grid(interval, kappa_sp, 10)?;
@@ -1386,6 +1390,125 @@ fn agg(points: &[&Point], f: impl Fn(&Point) -> f64) -> (f64, f64) {
 
 fn pm((m, c): (f64, f64)) -> String {
     format!("{m:.4} ± {c:.4}")
+}
+
+/// Table 4 (every grid size run), its row-by-row verdicts and the test-set noise lines.
+fn table4_section(spec: &Spec, budget: &Budget, out: &DatasetOut) -> String {
+    let pts = |method: &str, param: f64| -> Vec<&Point> {
+        out.points
+            .iter()
+            .filter(|p| p.method == method && (param.is_nan() || (p.param - param).abs() < 1e-12))
+            .collect()
+    };
+    let mut md = String::new();
+    // Table 4.
+    let mut t4 = Table::new(&[
+        "κ",
+        "#Î",
+        "pSP fairness",
+        "paper",
+        "±0.03",
+        "full-range SP fairness (same model)",
+        "accuracy",
+        "paper",
+        "±0.005",
+        "train pSP fairness (exact)",
+        "K",
+        "train max f_i",
+        "IDCA end, T, ε (per seed)",
+    ]);
+    let un = pts("unconstrained", f64::NAN);
+    let (uf, ua) = (agg(&un, |p| p.psp), agg(&un, |p| p.accuracy));
+    t4.row(vec![
+        "unconstrained".into(),
+        "–".into(),
+        pm(uf),
+        format!("{:.4}", spec.paper.unconstrained.0),
+        hit(uf.0, spec.paper.unconstrained.0, 0.03).into(),
+        pm(agg(&un, |p| p.ks_full)),
+        pm(ua),
+        format!("{:.4}", spec.paper.unconstrained.1),
+        hit(ua.0, spec.paper.unconstrained.1, 0.005).into(),
+        pm(agg(&un, |p| p.train_psp)),
+        "–".into(),
+        "–".into(),
+        "–".into(),
+    ]);
+    for &m in budget.grid_sizes(spec) {
+        let paper = if m == 10 {
+            spec.paper.sp10
+        } else {
+            spec.paper.sp20
+        };
+        for &(kappa, pf, pa) in paper {
+            let ps = pts(&format!("IDCA pSP (15), #Î={m}"), kappa);
+            if ps.is_empty() {
+                continue;
+            }
+            let (f, a) = (agg(&ps, |p| p.psp), agg(&ps, |p| p.accuracy));
+            let ks: Vec<String> = ps.iter().map(|p| p.outer_k.to_string()).collect();
+            let viol = ps
+                .iter()
+                .map(|p| p.train_violation)
+                .fold(f64::NEG_INFINITY, f64::max);
+            t4.row(vec![
+                format!("{kappa}"),
+                m.to_string(),
+                pm(f),
+                format!("{pf:.4}"),
+                hit(f.0, pf, 0.03).into(),
+                pm(agg(&ps, |p| p.ks_full)),
+                pm(a),
+                format!("{pa:.4}"),
+                hit(a.0, pa, 0.005).into(),
+                pm(agg(&ps, |p| p.train_psp)),
+                ks.join("/"),
+                format!("{viol:.1e}"),
+                ps.iter()
+                    .map(|p| p.status.clone())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ]);
+        }
+    }
+    let _ = writeln!(md, "### Table 4: model (15), pSP\n\n{}", t4.markdown());
+    md.push_str(&verdicts(spec, out));
+
+    let (mm, mc) = mean_ci(&out.mirror);
+    let _ = writeln!(
+        md,
+        "Diagnostic: the unconstrained model's pSP fairness with percentiles counted from the \
+         *bottom* (I mirrored to [{:.0} %, {:.0} %] from the top) is {mm:.4} ± {mc:.4}.\n",
+        (1.0 - spec.interval.1) * 100.0,
+        (1.0 - spec.interval.0) * 100.0
+    );
+    // How noisy is a test-set pSP? Under identical in-band distributions the two-sample KS
+    // statistic exceeds c·sqrt((m1 + m2)/(m1·m2)) with probability 5 % (c = 1.358,
+    // asymptotically), so 1 − that is the fairness a perfectly fair model reaches 95 % of the time.
+    let width = spec.interval.1 - spec.interval.0;
+    let band = out.test_groups.map(|n| (width * n as f64).ceil());
+    if band[0] > 0.0 && band[1] > 0.0 {
+        let crit = 1.358 * ((band[0] + band[1]) / (band[0] * band[1])).sqrt();
+        let _ = writeln!(
+            md,
+            "Test-set noise: the first seed's test set has {} / {} rows in {} / {}, so {:.0} / \
+             {:.0} rows fall in I; even a model with identical in-band score distributions \
+             shows a pSP fairness below {:.3} one time in 20 (asymptotic 95 % point of the \
+             two-sample KS statistic), which bounds how closely test figures can track κ.\n",
+            out.test_groups[0],
+            out.test_groups[1],
+            out.test_group_names
+                .first()
+                .map_or("group 1", String::as_str),
+            out.test_group_names
+                .get(1)
+                .map_or("group 2", String::as_str),
+            band[0],
+            band[1],
+            1.0 - crit
+        );
+    }
+    md
 }
 
 /// The two-sided 95 % point of `1 − KS` for two groups with identical in-band score
@@ -1531,6 +1654,9 @@ impl Experiment for Idca {
         // `FAIRKIT_IDCA_ONLY=gauc` re-runs just the model (49) section (full budget for it) and
         // writes idca-gauc.md/.json beside the main report, which it leaves untouched.
         let only_gauc = std::env::var("FAIRKIT_IDCA_ONLY").is_ok_and(|v| v == "gauc");
+        // `FAIRKIT_IDCA_ONLY=table4` runs just Table 4's |Î| = 10 rows by the paper's protocol and
+        // writes idca-table4.md/.json (and its frontier SVGs); the main report is left alone.
+        let only_table4 = std::env::var("FAIRKIT_IDCA_ONLY").is_ok_and(|v| v == "table4");
         let budget = if ctx.quick {
             Budget {
                 hyp_seeds: vec![0],
@@ -1552,6 +1678,7 @@ impl Experiment for Idca {
                 gauc_inner: 10,
                 gauc_checkpoints: vec![5, 10],
                 only_gauc: false,
+                only_table4,
                 // A tiny G.2.2 grid (2 × 2 trials of 5 outer iterations, then K ∈ {10, 20}),
                 // so that the protocol path itself runs in CI.
                 protocol: Protocol {
@@ -1592,6 +1719,7 @@ impl Experiment for Idca {
                 gauc_inner: 100,
                 gauc_checkpoints: vec![20, 40],
                 only_gauc,
+                only_table4,
                 protocol: Protocol::paper(),
                 protocol_all: tune_requested(),
                 side_seeds: vec![0, 1, 2],
@@ -1600,6 +1728,26 @@ impl Experiment for Idca {
                 robust_intervals: None,
             }
         };
+        // The section-only Table 4 run: nothing but those rows, and (to fit the shared machine's
+        // hour) 3 a9a seeds, where one protocol fit costs about 2.5 times a law-school one.
+        let budget = if budget.only_table4 {
+            Budget {
+                seeds_a9a: if ctx.quick {
+                    budget.seeds_a9a.clone()
+                } else {
+                    vec![0, 1, 2]
+                },
+                grid_sizes_a9a: vec![10],
+                grid_sizes_law: vec![10],
+                table3_law: false,
+                side_seeds: Vec::new(),
+                extra_seeds: Vec::new(),
+                robust_seeds: Vec::new(),
+                ..budget
+            }
+        } else {
+            budget
+        };
         let start = Instant::now();
         let mut results = Vec::new();
         for spec in [&A9A, &LAW] {
@@ -1607,6 +1755,9 @@ impl Experiment for Idca {
         }
         if budget.only_gauc {
             return write_gauc_only(ctx, &budget, &results, start.elapsed().as_secs_f64());
+        }
+        if budget.only_table4 {
+            return write_table4_only(ctx, &budget, &results, start.elapsed().as_secs_f64());
         }
         write_reports(ctx, &budget, &results, start.elapsed().as_secs_f64())
     }
@@ -1650,6 +1801,123 @@ fn write_gauc_only(
         reason: e.to_string(),
     })?;
     ctx.write("idca-gauc.json", &text)?;
+    Ok(())
+}
+
+/// The report of a `FAIRKIT_IDCA_ONLY=table4` run: Table 4's |Î| = 10 rows by the paper's
+/// protocol, their verdicts and a pSP frontier of those rows against the paper's.
+fn write_table4_only(
+    ctx: &Context,
+    budget: &Budget,
+    results: &[(&Spec, DatasetOut)],
+    seconds: f64,
+) -> Result<()> {
+    let mut md = format!(
+        "# IDCA: Table 4 by the paper's tuning protocol (section-only run)\n\n\
+         Regenerate with `FAIRKIT_IDCA_ONLY=table4 cargo xtask repro idca`. Wall time {seconds:.0} s \
+         on the shared 2-core machine. Model (15), |Î| = 10, hard sigmoid, w⁽⁰⁾ = 0. Seeds {:?} \
+         (a9a) and {:?} (law school) (the paper: 5 per data set); test-set means ± 95 % t-intervals \
+         over the seeds. Per κ and seed, (T, ε) from T ∈ {:?} × ε ∈ {:?} by validation accuracy \
+         after {} outer iterations (the paper's G.2.2), the winner continued and K chosen from \
+         {:?} by validation accuracy; the chosen T, ε, K and how each run ended are in the table. \
+         The rest of the IDCA report (idca.md: hypotheses, pDP, baselines, Figures 2–11) is from \
+         its own, earlier run and does not include these rows.\n\n",
+        budget.seeds_a9a,
+        budget.seeds_law,
+        budget.protocol.grid.inner,
+        budget.protocol.grid.eps,
+        budget.protocol.grid.outer,
+        budget.protocol.ks,
+    );
+    let mut json_ds = Vec::new();
+    for (spec, out) in results {
+        let _ = writeln!(
+            md,
+            "## {} (I = [{:.0} %, {:.0} %])\n",
+            spec.name,
+            spec.interval.0 * 100.0,
+            spec.interval.1 * 100.0
+        );
+        md.push_str(&table4_section(spec, budget, out));
+        let series_of = |method: &str| -> Vec<(f64, f64)> {
+            let mut params: Vec<f64> = Vec::new();
+            for p in out.points.iter().filter(|p| p.method == method) {
+                if !params.iter().any(|q| (q - p.param).abs() < 1e-12) {
+                    params.push(p.param);
+                }
+            }
+            params
+                .iter()
+                .map(|&k| {
+                    let ps: Vec<&Point> = out
+                        .points
+                        .iter()
+                        .filter(|p| {
+                            p.method == method && (k.is_nan() || (p.param - k).abs() < 1e-12)
+                        })
+                        .collect();
+                    (agg(&ps, |p| p.psp).0, agg(&ps, |p| p.accuracy).0)
+                })
+                .collect()
+        };
+        let mut series = vec![
+            Series {
+                name: "unconstrained".into(),
+                points: series_of("unconstrained"),
+                line: false,
+            },
+            Series {
+                name: "IDCA pSP (15), #Î=10, G.2.2 protocol".into(),
+                points: series_of("IDCA pSP (15), #Î=10"),
+                line: true,
+            },
+        ];
+        series.push(Series {
+            name: "paper, IDCA pSP (15), #Î=10 (Table 4)".into(),
+            points: std::iter::once((spec.paper.unconstrained.0, spec.paper.unconstrained.1))
+                .chain(spec.paper.sp10.iter().map(|&(_, f, a)| (f, a)))
+                .collect(),
+            line: true,
+        });
+        let (xs, ys): (Vec<f64>, Vec<f64>) =
+            series.iter().flat_map(|s| s.points.iter().copied()).unzip();
+        let lo = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let slug = if spec.name == "a9a" { "a9a" } else { "law" };
+        let file = format!("idca_table4_frontier_{slug}.svg");
+        ctx.write_svg(
+            &file,
+            multi_series(
+                &Axes {
+                    title: &format!(
+                        "{}: accuracy vs pSP fairness (test), Table 4 rows",
+                        spec.name
+                    ),
+                    x_desc: "pSP fairness 1 − max SP^I",
+                    y_desc: "test accuracy",
+                    x: (lo(&xs) - 0.02, (hi(&xs) + 0.02).min(1.01)),
+                    y: (lo(&ys) - 0.005, hi(&ys) + 0.005),
+                    log_y: false,
+                },
+                &series,
+                None,
+            )?,
+        )?;
+        let _ = writeln!(md, "![pSP frontier, Table 4 rows]({file})\n");
+        json_ds.push(json!({
+            "dataset": spec.name,
+            "points": out.points.iter().map(Point::json).collect::<Vec<_>>(),
+        }));
+    }
+    ctx.write("idca-table4.md", &md)?;
+    let text = serde_json::to_string_pretty(&json!({
+        "experiment": "idca-table4", "seconds": seconds, "datasets": json_ds,
+    }))
+    .map_err(|e| XtaskError::Training {
+        model: "json",
+        reason: e.to_string(),
+    })?;
+    ctx.write("idca-table4.json", &text)?;
     Ok(())
 }
 
@@ -1740,114 +2008,8 @@ fn write_reports(
             spec.interval.0 * 100.0,
             spec.interval.1 * 100.0
         );
-        // Table 4.
-        let mut t4 = Table::new(&[
-            "κ",
-            "#Î",
-            "pSP fairness",
-            "paper",
-            "±0.03",
-            "full-range SP fairness (same model)",
-            "accuracy",
-            "paper",
-            "±0.005",
-            "train pSP fairness (exact)",
-            "K",
-            "train max f_i",
-            "IDCA end, T, ε (per seed)",
-        ]);
-        let un = pts("unconstrained", f64::NAN);
-        let (uf, ua) = (agg(&un, |p| p.psp), agg(&un, |p| p.accuracy));
-        t4.row(vec![
-            "unconstrained".into(),
-            "–".into(),
-            pm(uf),
-            format!("{:.4}", spec.paper.unconstrained.0),
-            hit(uf.0, spec.paper.unconstrained.0, 0.03).into(),
-            pm(agg(&un, |p| p.ks_full)),
-            pm(ua),
-            format!("{:.4}", spec.paper.unconstrained.1),
-            hit(ua.0, spec.paper.unconstrained.1, 0.005).into(),
-            pm(agg(&un, |p| p.train_psp)),
-            "–".into(),
-            "–".into(),
-            "–".into(),
-        ]);
-        for &m in budget.grid_sizes(spec) {
-            let paper = if m == 10 {
-                spec.paper.sp10
-            } else {
-                spec.paper.sp20
-            };
-            for &(kappa, pf, pa) in paper {
-                let ps = pts(&format!("IDCA pSP (15), #Î={m}"), kappa);
-                if ps.is_empty() {
-                    continue;
-                }
-                let (f, a) = (agg(&ps, |p| p.psp), agg(&ps, |p| p.accuracy));
-                let ks: Vec<String> = ps.iter().map(|p| p.outer_k.to_string()).collect();
-                let viol = ps
-                    .iter()
-                    .map(|p| p.train_violation)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                t4.row(vec![
-                    format!("{kappa}"),
-                    m.to_string(),
-                    pm(f),
-                    format!("{pf:.4}"),
-                    hit(f.0, pf, 0.03).into(),
-                    pm(agg(&ps, |p| p.ks_full)),
-                    pm(a),
-                    format!("{pa:.4}"),
-                    hit(a.0, pa, 0.005).into(),
-                    pm(agg(&ps, |p| p.train_psp)),
-                    ks.join("/"),
-                    format!("{viol:.1e}"),
-                    ps.iter()
-                        .map(|p| p.status.clone())
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ]);
-            }
-        }
-        let _ = writeln!(md, "### Table 4: model (15), pSP\n\n{}", t4.markdown());
-        md.push_str(&verdicts(spec, out));
+        md.push_str(&table4_section(spec, budget, out));
         md.push_str(&gauc_section(budget, &out.points));
-
-        let (mm, mc) = mean_ci(&out.mirror);
-        let _ = writeln!(
-            md,
-            "Diagnostic: the unconstrained model's pSP fairness with percentiles counted from the \
-             *bottom* (I mirrored to [{:.0} %, {:.0} %] from the top) is {mm:.4} ± {mc:.4}.\n",
-            (1.0 - spec.interval.1) * 100.0,
-            (1.0 - spec.interval.0) * 100.0
-        );
-        // How noisy is a test-set pSP? Under identical in-band distributions the two-sample KS
-        // statistic exceeds c·sqrt((m1 + m2)/(m1·m2)) with probability 5 % (c = 1.358,
-        // asymptotically), so 1 − that is the fairness a perfectly fair model reaches 95 % of the time.
-        let width = spec.interval.1 - spec.interval.0;
-        let band = out.test_groups.map(|n| (width * n as f64).ceil());
-        if band[0] > 0.0 && band[1] > 0.0 {
-            let crit = 1.358 * ((band[0] + band[1]) / (band[0] * band[1])).sqrt();
-            let _ = writeln!(
-                md,
-                "Test-set noise: the first seed's test set has {} / {} rows in {} / {}, so {:.0} / \
-                 {:.0} rows fall in I; even a model with identical in-band score distributions \
-                 shows a pSP fairness below {:.3} one time in 20 (asymptotic 95 % point of the \
-                 two-sample KS statistic), which bounds how closely test figures can track κ.\n",
-                out.test_groups[0],
-                out.test_groups[1],
-                out.test_group_names
-                    .first()
-                    .map_or("group 1", String::as_str),
-                out.test_group_names
-                    .get(1)
-                    .map_or("group 2", String::as_str),
-                band[0],
-                band[1],
-                1.0 - crit
-            );
-        }
         // Hypotheses for the unconstrained miss, aggregated by label over the seeds.
         let mut th = Table::new(&[
             "reading / model (unconstrained w*)",
