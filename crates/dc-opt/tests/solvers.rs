@@ -261,3 +261,34 @@ fn checkpoints_are_kept() {
     assert_eq!(ks, vec![0, 2, 6]);
     assert_eq!(fit.checkpoints[2].1, fit.x);
 }
+
+/// IDCA carries nothing from one outer iteration to the next but `w⁽ᵏ⁾`, so a run of `a + b`
+/// outer iterations equals a run of `a` continued from its last iterate for `b` more, bit for bit
+/// (the G.2.2 protocol in the reproduction continues its 50-iteration trial this way).
+#[test]
+fn resuming_idca_from_its_last_iterate_equals_one_longer_run() {
+    let data = common::cross_data(250, 3, 11);
+    let interval = PercentileInterval::new(0.1, 0.5).unwrap();
+    let grid = percentile_grid(interval, 0.05, 5).unwrap();
+    let sp = PartialSp::new(&data, interval, 0.05, grid, Surrogate::HardSigmoid).unwrap();
+    let params = || Idca::params().inner_iters(40).eps(2e-3);
+    let long = params()
+        .outer_iters(12)
+        .checkpoints(vec![4, 9, 12])
+        .solve(&sp, &sp.initial_point(), &mut NoObserver)
+        .unwrap();
+    let head = params()
+        .outer_iters(4)
+        .solve(&sp, &sp.initial_point(), &mut NoObserver)
+        .unwrap();
+    let tail = params()
+        .outer_iters(8)
+        .checkpoints(vec![5, 8])
+        .solve(&sp, &head.x, &mut NoObserver)
+        .unwrap();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&long.checkpoints[0].1), bits(&head.x));
+    assert_eq!(bits(&long.checkpoints[1].1), bits(&tail.checkpoints[0].1));
+    assert_eq!(bits(&long.checkpoints[2].1), bits(&tail.checkpoints[1].1));
+    assert_eq!(bits(&long.x), bits(&tail.x));
+}

@@ -7,7 +7,7 @@
 //! per seed and scored on every interval; (15) and the regularisation baseline (114) are refitted
 //! per interval.
 
-use super::{Budget, Split, evaluate, idca_point};
+use super::{Budget, Split, Tuning, evaluate, idca_point};
 use crate::report::Result;
 use dc_opt::baselines::{PairwiseKind, Penalty, RegularizedParams, fit_regularized};
 use dc_opt::{PartialSp, Surrogate, percentile_grid};
@@ -117,6 +117,7 @@ pub(super) fn run(
             &p,
             &p.initial_point(),
             budget,
+            Tuning::Fixed,
             METHODS[0].into(),
             robust.kappa_idca,
             seed,
