@@ -351,8 +351,9 @@ pub struct GapInference {
 /// # Errors
 /// [`MetricError::InvalidParameter`] for a bad setting (confidence outside `(0, 1)`, fewer than
 /// 100 resamples), [`MetricError::InvalidParameter`] for fewer than two groups,
-/// [`MetricError::UndefinedMetric`] when no group has the rate's denominator, and the errors of
-/// [`ConfusionState::to_group_confusion`].
+/// [`MetricError::UndefinedMetric`] when no group has the rate's denominator,
+/// [`MetricError::CountOverflow`] for a (corrupted or forged) state whose row counts add up past
+/// 2^53, and the errors of [`ConfusionState::to_group_confusion`].
 pub fn gap_inference(
     state: &ConfusionState,
     metric: GapMetric,
@@ -385,14 +386,15 @@ pub fn gap_inference(
     // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares).
     let sizes: Vec<u64> = state
         .cells()
-        .map(|(_, c)| {
+        .map(|(name, c)| {
             if weighted {
-                c.effective_n([true; CELLS], true).round() as u64
+                Ok(c.effective_n([true; CELLS], true).round() as u64)
             } else {
-                c.rows.iter().sum()
+                count_total(c.rows, || format!("group {name:?}"))
             }
         })
-        .collect();
+        .collect::<Result<_>>()?;
+    count_total(sizes.iter().copied(), || "all groups".into())?;
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let mut boot = Vec::with_capacity(settings.n_resamples);
     for _ in 0..settings.n_resamples {
@@ -423,13 +425,18 @@ pub fn gap_inference(
     let margins: Vec<Vec<(u64, u64)>> = strata
         .iter()
         .map(|&(num, den)| {
-            state
+            let stratum: Vec<(u64, u64)> = state
                 .cells()
                 .zip(&observed)
-                .map(|((_, c), obs)| stratum_margin(c, obs, num, den, weighted))
-                .collect()
+                .map(|((name, c), obs)| stratum_margin(name, c, obs, num, den, weighted))
+                .collect::<Result<_>>()?;
+            // Bounds every sum `permuted_statistic` takes (successes never exceed their rows).
+            count_total(stratum.iter().map(|&(m, _)| m), || {
+                "the permutation test's rows".into()
+            })?;
+            Ok(stratum)
         })
-        .collect();
+        .collect::<Result<_>>()?;
     // The observed statistic on the same (effective, integer) scale the permutations use.
     let observed_t = permuted_statistic(&margins, None, metric, settings)?;
     let mut extreme = 0usize;
@@ -482,31 +489,60 @@ fn permutation_strata(metric: GapMetric) -> Vec<([bool; CELLS], [bool; CELLS])> 
     }
 }
 
+/// Rows the resampling tests count exactly: `rand_distr` works in `f64` (and adds to its `u64`
+/// parameters), and no real data set comes near 2^53 rows.
+const MAX_RESAMPLED_ROWS: u64 = 1 << 53;
+
+/// The sum of row counts decoded from a state (which may be forged), checked: beyond
+/// [`MAX_RESAMPLED_ROWS`], or beyond `u64`, is [`MetricError::CountOverflow`] naming `what`.
+fn count_total(counts: impl IntoIterator<Item = u64>, what: impl Fn() -> String) -> Result<u64> {
+    let mut total: u64 = 0;
+    for n in counts {
+        total = total
+            .checked_add(n)
+            .ok_or_else(|| MetricError::CountOverflow {
+                what: what(),
+                total: format!("more than {}", u64::MAX),
+            })?;
+    }
+    if total > MAX_RESAMPLED_ROWS {
+        return Err(MetricError::CountOverflow {
+            what: what(),
+            total: total.to_string(),
+        });
+    }
+    Ok(total)
+}
+
 /// (rows in the denominator, successes) of one group for the permutation test: row counts, or
 /// with weights the Kish effective denominator and the weighted rate times it, rounded.
 fn stratum_margin(
+    name: &str,
     cells: &GroupCells,
     observed: &[f64; CELLS],
     num: [bool; CELLS],
     den: [bool; CELLS],
     weighted: bool,
-) -> (u64, u64) {
+) -> Result<(u64, u64)> {
     if !weighted {
-        let sum = |mask: [bool; CELLS]| -> u64 {
-            (0..CELLS).filter(|&c| mask[c]).map(|c| cells.rows[c]).sum()
+        let sum = |mask: [bool; CELLS]| -> Result<u64> {
+            let masked = (0..CELLS).filter(|&c| mask[c]).map(|c| cells.rows[c]);
+            count_total(masked, || format!("group {name:?}"))
         };
-        return (sum(den), sum(num));
+        return Ok((sum(den)?, sum(num)?));
     }
     let m = cells.effective_n(den, true).round() as u64;
     let total =
         |mask: [bool; CELLS]| -> f64 { (0..CELLS).filter(|&c| mask[c]).map(|c| observed[c]).sum() };
     let d = total(den);
     let rate = if d > 0.0 { total(num) / d } else { 0.0 };
-    (m, ((rate * m as f64).round() as u64).min(m))
+    Ok((m, ((rate * m as f64).round() as u64).min(m)))
 }
 
 /// The gap computed from per-stratum (denominator, successes) margins; with `rng`, the successes
 /// are first redistributed across groups by sequential hypergeometric draws (a permutation).
+/// Each stratum's rows were checked to sum below [`MAX_RESAMPLED_ROWS`] when the margins were
+/// built, and successes never exceed rows, so the sums here cannot overflow.
 fn permuted_statistic(
     margins: &[Vec<(u64, u64)>],
     mut rng: Option<&mut ChaCha8Rng>,
