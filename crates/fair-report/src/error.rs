@@ -59,28 +59,3 @@ pub(crate) fn check_finite(
         })
     }
 }
-
-/// The largest magnitude the bar and scatter charts draw. Their axes are fitted to the values,
-/// and plotters' tick search never ends on an axis whose span overflows to infinity (found by the
-/// property test of issue 18: a rate of `f64::MAX` hung `group_rate_bars`, a point at
-/// `f64::MAX` hung `labelled_scatter`); 1e15 keeps every span and tick finite and exact enough.
-pub(crate) const MAX_PLOTTED: f64 = 1e15;
-
-/// `Err(NotFinite)` for NaN/±∞ and `Err(BadInput)` beyond ±[`MAX_PLOTTED`].
-pub(crate) fn check_plottable(
-    chart: &'static str,
-    what: impl Fn() -> String,
-    value: f64,
-) -> Result<()> {
-    check_finite(chart, &what, value)?;
-    if value.abs() > MAX_PLOTTED {
-        return Err(ReportError::BadInput {
-            chart,
-            reason: format!(
-                "{} is {value:e}, beyond the ±1e15 a chart can draw: rescale it",
-                what()
-            ),
-        });
-    }
-    Ok(())
-}

@@ -1,6 +1,7 @@
 //! Per-group bars of one rate with confidence-interval whiskers (the audit's first chart).
 
-use crate::error::{ReportError, Result, check_plottable, plot_err};
+use crate::bounds::check_plottable;
+use crate::error::{ReportError, Result, plot_err};
 use crate::legend::{Entry, Glyph, MAX_LABEL_CHARS, draw_legend, shorten};
 use crate::palette::{GREY, group_colour};
 use crate::svg::render;

@@ -1,6 +1,7 @@
 //! A scatter plot with a text label beside each point.
 
-use crate::error::{Result, check_plottable, plot_err};
+use crate::bounds::check_plottable;
+use crate::error::{Result, plot_err};
 use crate::svg::render;
 use plotters::prelude::*;
 

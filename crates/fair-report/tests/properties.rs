@@ -2,6 +2,12 @@
 //! document or a typed `ReportError` — never a panic — including NaN/infinite/huge coordinates,
 //! empty or mismatched series, out-of-range KS marks and hostile group names.
 
+use fair_report::frontier::{Axes, Series as FrontierSeries, multi_series};
+use fair_report::lines::{Marker, Series as LineSeries, line_plot};
+use fair_report::palette::BLUE;
+use fair_report::panels::{Dots, Line, Panel, panel_grid};
+use fair_report::tradeoff::{Curve, tradeoff};
+use fair_report::trajectory::{Series as TrajectorySeries, stacked_lines};
 use fair_report::{
     BarSeries, GroupCurve, GroupRate, KsMark, LabelledPoint, back_to_back, downsample,
     group_rate_bars, labelled_scatter, roc_curves, score_ccdf,
@@ -98,6 +104,43 @@ proptest! {
             .map(|(x, y, label)| LabelledPoint { x, y, label })
             .collect();
         if let Ok(svg) = labelled_scatter(&title, "x", "y", &points) {
+            prop_assert!(is_svg(&svg));
+        }
+    }
+
+    /// The line, trade-off, frontier, panel and trajectory charts hung (axes fitted to
+    /// f64::MAX; a log axis ending at a subnormal) or panicked in plotters ("attempt to add with
+    /// overflow" for a point a million axis spans outside a caller-given range).
+    #[test]
+    fn line_charts_are_svg_or_typed_errors(
+        title in name(),
+        points in prop::collection::vec((num(), num()), 0..6),
+        more in prop::collection::vec((num(), num()), 0..6),
+        x in (num(), num()),
+        y in (num(), num()),
+        log_y: bool,
+        band in prop::option::of((num(), num())),
+    ) {
+        let line = LineSeries { label: "a".into(), points: points.clone(), marker: Marker::Circle, color: 0 };
+        let curve = Curve { label: "b".into(), points: points.clone(), dashed: false, color: 1 };
+        let trajectory = TrajectorySeries { label: "c".into(), points: points.clone() };
+        let frontier = FrontierSeries { name: "d".into(), points: points.clone(), line: true };
+        let axes = Axes { title: &title, x_desc: "x", y_desc: "y", x, y, log_y };
+        let panel = Panel {
+            title: title.clone(), x_desc: "x".into(), y_desc: "y".into(), x_range: x, y_range: y,
+            lines: vec![Line { label: "l".into(), points, color: BLUE, dashed: log_y, markers: true }],
+            dots: vec![Dots { label: "d".into(), points: more, color: BLUE, cross: log_y }],
+        };
+        for svg in [
+            line_plot(&title, "x", "y", &[line], log_y),
+            tradeoff(&title, "x", &[curve]),
+            stacked_lines(&title, "x", &[("y", vec![trajectory])]),
+            multi_series(&axes, &[frontier], band),
+            panel_grid(&title, 1, 1, &[panel]),
+        ]
+        .into_iter()
+        .flatten()
+        {
             prop_assert!(is_svg(&svg));
         }
     }
