@@ -65,6 +65,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Binomial, Distribution, Hypergeometric};
 use statrs::distribution::{Beta, ContinuousCDF, Normal};
+use statrs::function::beta::checked_beta_reg;
 
 /// How a rate's confidence interval is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -111,8 +112,8 @@ fn check_confidence(confidence: f64) -> Result<()> {
 /// effective sample size).
 ///
 /// # Errors
-/// [`MetricError::InvalidParameter`] for `p_hat` outside `[0, 1]`, `n <= 0` or non-finite, or a
-/// confidence outside `(0, 1)`.
+/// [`MetricError::InvalidParameter`] for `p_hat` outside `[0, 1]`, `n <= 0` or non-finite, a
+/// confidence outside `(0, 1)`, or (Clopper–Pearson only) `n` above 1e12.
 ///
 /// # Example
 /// ```
@@ -159,6 +160,13 @@ pub fn rate_interval(
             }
         }
         RateCiMethod::ClopperPearson => {
+            if n > MAX_CLOPPER_PEARSON_ROWS {
+                return Err(MetricError::InvalidParameter {
+                    name: "sample size",
+                    value: n.to_string(),
+                    expected: "at most 1e12 rows for the Clopper-Pearson interval (beyond, the incomplete beta function loses precision; the Wilson interval agrees with it to about 1e-12 there)",
+                });
+            }
             let x = p_hat * n;
             // Beta(x, n − x + 1) and Beta(x + 1, n − x); the ends at x = 0 and x = n are 0 and 1.
             let lower = if x <= 0.0 {
@@ -176,17 +184,43 @@ pub fn rate_interval(
     })
 }
 
+/// The largest (effective) row count the Clopper–Pearson interval is computed for: up to here
+/// the bisected Beta quantiles match the closed forms to about 1e-8 relative; from ~1e15 rows
+/// on, statrs' incomplete beta function is too imprecise to order the two ends.
+const MAX_CLOPPER_PEARSON_ROWS: f64 = 1e12;
+
 fn standard_normal() -> Normal {
     Normal::standard()
 }
 
+/// The `q`-quantile of Beta(a, b), by bisection on the regularized incomplete beta function.
+///
+/// statrs' own `Beta::inverse_cdf` (a Newton iteration, AS 109) never returns once its step
+/// turns NaN, which happens for lopsided shapes such as Beta(1, 10^7): a group of ten million
+/// rows with a single success hung the Clopper–Pearson interval (found by the `state_bytes`
+/// fuzz target). Bisection always ends: at most ~1,100 halvings of [0, 1] (down to the
+/// subnormals), each a bounded evaluation of `beta_reg` (at most 140 continued-fraction terms).
 fn beta_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
-    let beta = Beta::new(a, b).map_err(|e| MetricError::InvalidParameter {
+    let bad_shape = |e: &dyn std::fmt::Display| MetricError::InvalidParameter {
         name: "Beta shape",
         value: format!("({a}, {b}): {e}"),
         expected: "positive finite shapes",
-    })?;
-    Ok(beta.inverse_cdf(q).clamp(0.0, 1.0))
+    };
+    Beta::new(a, b).map_err(|e| bad_shape(&e))?;
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    loop {
+        let mid = lo + (hi - lo) / 2.0;
+        if mid <= lo || mid >= hi || hi - lo <= 1e-15 * hi {
+            break;
+        }
+        let cdf = checked_beta_reg(a, b, mid).map_err(|e| bad_shape(&e))?;
+        if cdf < q {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok((lo + (hi - lo) / 2.0).clamp(0.0, 1.0))
 }
 
 /// One group's rate with its interval.
