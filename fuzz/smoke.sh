@@ -27,7 +27,10 @@ trap 'rm -rf "$work"' EXIT
 for t in "${targets[@]}"; do
     mkdir -p "$work/$t"
     echo "== $t (${seconds}s)"
-    cargo +nightly fuzz run -s none -a "$t" "$work/$t" -- \
+    # Committed crash reproducers (regressions/<target>/) are replayed first, as seed inputs.
+    seeds=()
+    [ -d "regressions/$t" ] && seeds=("regressions/$t")
+    cargo +nightly fuzz run -s none -a "$t" "$work/$t" ${seeds[@]+"${seeds[@]}"} -- \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$work/" 2>&1 | grep -E "stat::number_of_executed_units|ERROR|panicked|Done" || true
     if ls "$work"/crash-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1; then

@@ -1,11 +1,14 @@
 //! The mergeable audit states: `ConfusionState` / `ScoreState` built from arbitrary batches,
 //! encoded, corrupted by arbitrary edits, decoded (`from_bytes`), merged and turned into metrics.
 //! Invariants: no panic or abort (no allocation sized by a decoded count), decoding what was
-//! encoded gives the same bytes, and metrics of a decoded state are finite and in [0, 1].
+//! encoded gives the same bytes, and metrics of a decoded state are finite and in [0, 1] — also
+//! the confidence intervals and the bootstrap/permutation gap inference (`fair_metrics::ci`),
+//! which sum the decoded (possibly forged) row counts.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use fair_data::Groups;
+use fair_metrics::ci::{GapMetric, GapSettings, RateCiMethod, gap_inference, rate_intervals};
 use fair_metrics::state::{ConfusionState, ScoreState};
 use fair_metrics::{Rate, ZeroDivision, ks, roc};
 use libfuzzer_sys::fuzz_target;
@@ -81,6 +84,34 @@ fn check_confusion(s: &ConfusionState) {
     }
 }
 
+/// Intervals and gap inference of a (possibly decoded) state: finite, in range, or a typed error.
+fn check_inference(s: &ConfusionState, seed: u64) {
+    for method in [RateCiMethod::Wilson, RateCiMethod::ClopperPearson] {
+        if let Ok(ci) = rate_intervals(s, Rate::Selection, 0.9, method) {
+            for g in ci.groups.iter().chain([&ci.overall]) {
+                if let Some(iv) = g.interval {
+                    unit(iv.lower, "interval lower");
+                    unit(iv.upper, "interval upper");
+                    assert!(iv.lower <= iv.upper, "{iv:?}");
+                }
+            }
+        }
+    }
+    let settings = GapSettings {
+        n_resamples: 100,
+        seed,
+        ..GapSettings::default()
+    };
+    for metric in [GapMetric::Rate(Rate::Selection), GapMetric::EqualizedOdds] {
+        if let Ok(gap) = gap_inference(s, metric, &settings) {
+            unit(gap.estimate, "gap");
+            unit(gap.interval.lower, "gap interval lower");
+            unit(gap.interval.upper, "gap interval upper");
+            assert!(gap.p_value > 0.0 && gap.p_value <= 1.0, "p = {}", gap.p_value);
+        }
+    }
+}
+
 fn check_scores(s: &ScoreState) {
     // Materialising columns is only sensible for small states; the decoder must not let a
     // forged count force a huge allocation (to_columns reports it as an error instead).
@@ -128,6 +159,7 @@ fuzz_target!(|input: Input| {
         }
     }
     check_confusion(&conf);
+    check_inference(&conf, input.edits.len() as u64);
     check_scores(&score);
 
     // Round trip.
@@ -144,6 +176,7 @@ fuzz_target!(|input: Input| {
     for bytes in [&cb2, &input.raw] {
         if let Ok(mut s) = ConfusionState::from_bytes(bytes) {
             check_confusion(&s);
+            check_inference(&s, bytes.len() as u64);
             let _ = s.merge(&back);
             check_confusion(&s);
         }

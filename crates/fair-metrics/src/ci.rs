@@ -65,6 +65,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Binomial, Distribution, Hypergeometric};
 use statrs::distribution::{Beta, ContinuousCDF, Normal};
+use statrs::function::beta::checked_beta_reg;
 
 /// How a rate's confidence interval is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -111,8 +112,8 @@ fn check_confidence(confidence: f64) -> Result<()> {
 /// effective sample size).
 ///
 /// # Errors
-/// [`MetricError::InvalidParameter`] for `p_hat` outside `[0, 1]`, `n <= 0` or non-finite, or a
-/// confidence outside `(0, 1)`.
+/// [`MetricError::InvalidParameter`] for `p_hat` outside `[0, 1]`, `n <= 0` or non-finite, a
+/// confidence outside `(0, 1)`, or (Clopper–Pearson only) `n` above 1e12.
 ///
 /// # Example
 /// ```
@@ -159,6 +160,13 @@ pub fn rate_interval(
             }
         }
         RateCiMethod::ClopperPearson => {
+            if n > MAX_CLOPPER_PEARSON_ROWS {
+                return Err(MetricError::InvalidParameter {
+                    name: "sample size",
+                    value: n.to_string(),
+                    expected: "at most 1e12 rows for the Clopper-Pearson interval (beyond, the incomplete beta function loses precision; the Wilson interval agrees with it to about 1e-12 there)",
+                });
+            }
             let x = p_hat * n;
             // Beta(x, n − x + 1) and Beta(x + 1, n − x); the ends at x = 0 and x = n are 0 and 1.
             let lower = if x <= 0.0 {
@@ -176,17 +184,43 @@ pub fn rate_interval(
     })
 }
 
+/// The largest (effective) row count the Clopper–Pearson interval is computed for: up to here
+/// the bisected Beta quantiles match the closed forms to about 1e-8 relative; from ~1e15 rows
+/// on, statrs' incomplete beta function is too imprecise to order the two ends.
+const MAX_CLOPPER_PEARSON_ROWS: f64 = 1e12;
+
 fn standard_normal() -> Normal {
     Normal::standard()
 }
 
+/// The `q`-quantile of Beta(a, b), by bisection on the regularized incomplete beta function.
+///
+/// statrs' own `Beta::inverse_cdf` (a Newton iteration, AS 109) never returns once its step
+/// turns NaN, which happens for lopsided shapes such as Beta(1, 10^7): a group of ten million
+/// rows with a single success hung the Clopper–Pearson interval (found by the `state_bytes`
+/// fuzz target). Bisection always ends: at most ~1,100 halvings of [0, 1] (down to the
+/// subnormals), each a bounded evaluation of `beta_reg` (at most 140 continued-fraction terms).
 fn beta_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
-    let beta = Beta::new(a, b).map_err(|e| MetricError::InvalidParameter {
+    let bad_shape = |e: &dyn std::fmt::Display| MetricError::InvalidParameter {
         name: "Beta shape",
         value: format!("({a}, {b}): {e}"),
         expected: "positive finite shapes",
-    })?;
-    Ok(beta.inverse_cdf(q).clamp(0.0, 1.0))
+    };
+    Beta::new(a, b).map_err(|e| bad_shape(&e))?;
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    loop {
+        let mid = lo + (hi - lo) / 2.0;
+        if mid <= lo || mid >= hi || hi - lo <= 1e-15 * hi {
+            break;
+        }
+        let cdf = checked_beta_reg(a, b, mid).map_err(|e| bad_shape(&e))?;
+        if cdf < q {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok((lo + (hi - lo) / 2.0).clamp(0.0, 1.0))
 }
 
 /// One group's rate with its interval.
@@ -351,8 +385,9 @@ pub struct GapInference {
 /// # Errors
 /// [`MetricError::InvalidParameter`] for a bad setting (confidence outside `(0, 1)`, fewer than
 /// 100 resamples), [`MetricError::InvalidParameter`] for fewer than two groups,
-/// [`MetricError::UndefinedMetric`] when no group has the rate's denominator, and the errors of
-/// [`ConfusionState::to_group_confusion`].
+/// [`MetricError::UndefinedMetric`] when no group has the rate's denominator,
+/// [`MetricError::CountOverflow`] for a (corrupted or forged) state whose row counts add up past
+/// 2^53, and the errors of [`ConfusionState::to_group_confusion`].
 pub fn gap_inference(
     state: &ConfusionState,
     metric: GapMetric,
@@ -385,14 +420,15 @@ pub fn gap_inference(
     // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares).
     let sizes: Vec<u64> = state
         .cells()
-        .map(|(_, c)| {
+        .map(|(name, c)| {
             if weighted {
-                c.effective_n([true; CELLS], true).round() as u64
+                Ok(c.effective_n([true; CELLS], true).round() as u64)
             } else {
-                c.rows.iter().sum()
+                count_total(c.rows, || format!("group {name:?}"))
             }
         })
-        .collect();
+        .collect::<Result<_>>()?;
+    count_total(sizes.iter().copied(), || "all groups".into())?;
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let mut boot = Vec::with_capacity(settings.n_resamples);
     for _ in 0..settings.n_resamples {
@@ -423,13 +459,18 @@ pub fn gap_inference(
     let margins: Vec<Vec<(u64, u64)>> = strata
         .iter()
         .map(|&(num, den)| {
-            state
+            let stratum: Vec<(u64, u64)> = state
                 .cells()
                 .zip(&observed)
-                .map(|((_, c), obs)| stratum_margin(c, obs, num, den, weighted))
-                .collect()
+                .map(|((name, c), obs)| stratum_margin(name, c, obs, num, den, weighted))
+                .collect::<Result<_>>()?;
+            // Bounds every sum `permuted_statistic` takes (successes never exceed their rows).
+            count_total(stratum.iter().map(|&(m, _)| m), || {
+                "the permutation test's rows".into()
+            })?;
+            Ok(stratum)
         })
-        .collect();
+        .collect::<Result<_>>()?;
     // The observed statistic on the same (effective, integer) scale the permutations use.
     let observed_t = permuted_statistic(&margins, None, metric, settings)?;
     let mut extreme = 0usize;
@@ -482,31 +523,60 @@ fn permutation_strata(metric: GapMetric) -> Vec<([bool; CELLS], [bool; CELLS])> 
     }
 }
 
+/// Rows the resampling tests count exactly: `rand_distr` works in `f64` (and adds to its `u64`
+/// parameters), and no real data set comes near 2^53 rows.
+const MAX_RESAMPLED_ROWS: u64 = 1 << 53;
+
+/// The sum of row counts decoded from a state (which may be forged), checked: beyond
+/// [`MAX_RESAMPLED_ROWS`], or beyond `u64`, is [`MetricError::CountOverflow`] naming `what`.
+fn count_total(counts: impl IntoIterator<Item = u64>, what: impl Fn() -> String) -> Result<u64> {
+    let mut total: u64 = 0;
+    for n in counts {
+        total = total
+            .checked_add(n)
+            .ok_or_else(|| MetricError::CountOverflow {
+                what: what(),
+                total: format!("more than {}", u64::MAX),
+            })?;
+    }
+    if total > MAX_RESAMPLED_ROWS {
+        return Err(MetricError::CountOverflow {
+            what: what(),
+            total: total.to_string(),
+        });
+    }
+    Ok(total)
+}
+
 /// (rows in the denominator, successes) of one group for the permutation test: row counts, or
 /// with weights the Kish effective denominator and the weighted rate times it, rounded.
 fn stratum_margin(
+    name: &str,
     cells: &GroupCells,
     observed: &[f64; CELLS],
     num: [bool; CELLS],
     den: [bool; CELLS],
     weighted: bool,
-) -> (u64, u64) {
+) -> Result<(u64, u64)> {
     if !weighted {
-        let sum = |mask: [bool; CELLS]| -> u64 {
-            (0..CELLS).filter(|&c| mask[c]).map(|c| cells.rows[c]).sum()
+        let sum = |mask: [bool; CELLS]| -> Result<u64> {
+            let masked = (0..CELLS).filter(|&c| mask[c]).map(|c| cells.rows[c]);
+            count_total(masked, || format!("group {name:?}"))
         };
-        return (sum(den), sum(num));
+        return Ok((sum(den)?, sum(num)?));
     }
     let m = cells.effective_n(den, true).round() as u64;
     let total =
         |mask: [bool; CELLS]| -> f64 { (0..CELLS).filter(|&c| mask[c]).map(|c| observed[c]).sum() };
     let d = total(den);
     let rate = if d > 0.0 { total(num) / d } else { 0.0 };
-    (m, ((rate * m as f64).round() as u64).min(m))
+    Ok((m, ((rate * m as f64).round() as u64).min(m)))
 }
 
 /// The gap computed from per-stratum (denominator, successes) margins; with `rng`, the successes
 /// are first redistributed across groups by sequential hypergeometric draws (a permutation).
+/// Each stratum's rows were checked to sum below [`MAX_RESAMPLED_ROWS`] when the margins were
+/// built, and successes never exceed rows, so the sums here cannot overflow.
 fn permuted_statistic(
     margins: &[Vec<(u64, u64)>],
     mut rng: Option<&mut ChaCha8Rng>,
@@ -653,11 +723,50 @@ fn multinomial(rng: &mut impl Rng, n: u64, cells: &[f64; CELLS]) -> [f64; CELLS]
 /// underflows and it refuses (e.g. N = 4721, K = 4400, n = 103). Then the draw is done exactly
 /// by walking the smaller of the two sets: each of its members lands in the other with the
 /// probability of what is left (sequential sampling without replacement, O(min(K, n))).
+///
+/// `rand_distr`'s inverse-transform set-up (taken when the mode is below 10) loops over
+/// `min(K, N−K) + min(n, N−n)` integers: O(rows) per draw for a rare outcome in a large audit
+/// (measured: 5.3 s for 100 permutations at 2 × 10^7 rows; found by the `state_bytes` fuzz
+/// target as a hang on forged counts). Where that loop would be long, the draw is the exact
+/// walk over the smallest sets instead ([`walk_smallest`]): fewer than √(10·N) steps there.
 fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) -> u64 {
+    let n1 = successes.min(population - successes);
+    let k = n.min(population - n);
+    let mode = (k as f64 + 1.0) * (n1 as f64 + 1.0) / (population as f64 + 2.0);
+    if mode < 10.0 && n1 + k > 100_000 {
+        return walk_smallest(rng, population, successes, n);
+    }
     if let Ok(h) = Hypergeometric::new(population, successes, n) {
         return h.sample(rng);
     }
     // The count is symmetric in (successes, n): walk the smaller.
+    let (walk, mut hits_left) = if successes <= n {
+        (successes, n)
+    } else {
+        (n, successes)
+    };
+    let mut left = population;
+    let mut x = 0;
+    for _ in 0..walk {
+        if hits_left > 0 && rng.random::<f64>() * (left as f64) < hits_left as f64 {
+            x += 1;
+            hits_left -= 1;
+        }
+        left -= 1;
+    }
+    x
+}
+
+/// The exact sequential draw of [`hypergeometric`]'s fallback, after trading the successes for
+/// the failures (`x = n − failures drawn`) and the sample for the rows left out
+/// (`x = K − successes left out`) when those are smaller: it walks min(K, N−K, n, N−n) items.
+fn walk_smallest(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) -> u64 {
+    if population - successes < successes {
+        return n - walk_smallest(rng, population, population - successes, n);
+    }
+    if population - n < n {
+        return successes - walk_smallest(rng, population, successes, population - n);
+    }
     let (walk, mut hits_left) = if successes <= n {
         (successes, n)
     } else {
@@ -707,5 +816,34 @@ mod tests {
             .sum::<f64>()
             / 4000.0;
         assert!((small_k - 12.0).abs() < 0.2, "{small_k}");
+    }
+
+    /// A rare outcome in a large population (rand_distr's set-up would loop over ~2 × 10^7
+    /// integers per draw) goes to the walk over the smallest sets: right means, every
+    /// complement direction, and quickly (the test would take minutes otherwise).
+    #[test]
+    fn rare_outcomes_in_large_populations_walk_the_smallest_set() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let big = 20_000_000u64;
+        for (k, n) in [
+            (3, big / 2),
+            (big - 3, big / 2),
+            (3, big - 5),
+            (big - 3, big - 5),
+        ] {
+            let draws: Vec<u64> = (0..4000)
+                .map(|_| hypergeometric(&mut rng, big, k, n))
+                .collect();
+            assert!(draws.iter().all(|&x| x <= k.min(n)));
+            let mean = draws.iter().sum::<u64>() as f64 / draws.len() as f64;
+            let expected = n as f64 * k as f64 / big as f64;
+            let sd = (expected * (1.0 - k as f64 / big as f64) * (1.0 - n as f64 / big as f64))
+                .sqrt()
+                .max(1e-3);
+            assert!(
+                (mean - expected).abs() < 5.0 * sd / (draws.len() as f64).sqrt() + 1e-9,
+                "K = {k}, n = {n}: mean {mean} vs {expected}"
+            );
+        }
     }
 }

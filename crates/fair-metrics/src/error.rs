@@ -110,6 +110,17 @@ pub enum MetricError {
         /// The group's name.
         group: String,
     },
+    /// Row counts (decoded from a state) that add up to more rows than the resampling tests can
+    /// count exactly: only a corrupted or forged state has them.
+    #[error(
+        "the row counts of {what} add up to {total}, more than the 2^53 (about 9.0e15) rows the resampling can count exactly: the state is corrupted or forged; rebuild it from the data"
+    )]
+    CountOverflow {
+        /// Whose counts (a group, or a test's stratum).
+        what: String,
+        /// Their sum, or "more than 18446744073709551615" when it does not fit a `u64`.
+        total: String,
+    },
     /// Bytes that should encode a mergeable state do not.
     #[error("cannot decode the {what} at byte {offset}: {reason}")]
     Decode {

@@ -67,3 +67,36 @@ fn forged_score_state_counts_neither_overflow_nor_abort() {
     let err = forged.to_columns().unwrap_err();
     assert!(err.to_string().contains("fit in memory"), "{err}");
 }
+
+/// Target `state_bytes` (with `ci`, fe31c58): a timeout. The Clopper–Pearson interval of one
+/// success in ten million rows called statrs' `Beta::inverse_cdf` for Beta(1, 10^7), whose
+/// Newton iteration turns NaN and never returns (the fuzz input forged the count; a real group
+/// of that size does the same). The Beta quantiles are now bisected; here against the closed
+/// forms for one success (Beta(1, n)) and one failure (Beta(n, 1)).
+#[test]
+fn clopper_pearson_on_ten_million_rows_returns() {
+    use fair_metrics::ci::{RateCiMethod, rate_interval};
+    let n = 1e7;
+    let q: f64 = 0.025;
+    let one = rate_interval(1.0 / n, n, 0.95, RateCiMethod::ClopperPearson).unwrap();
+    let lower = 1.0 - (1.0 - q).powf(1.0 / n); // Beta(1, n) quantile q
+    assert!(
+        (one.lower - lower).abs() < 1e-6 * lower,
+        "{one:?} vs {lower}"
+    );
+    assert!(one.lower < 1.0 / n && 1.0 / n < one.upper, "{one:?}");
+    let all_but_one = rate_interval(1.0 - 1.0 / n, n, 0.95, RateCiMethod::ClopperPearson).unwrap();
+    let upper = (1.0 - q).powf(1.0 / n); // Beta(n, 1) quantile 1 − q
+    assert!(
+        (all_but_one.upper - upper).abs() < 1e-6 * (1.0 - upper),
+        "{all_but_one:?}"
+    );
+    // Beyond 1e12 rows the interval is refused (the incomplete beta loses precision there).
+    assert!(matches!(
+        rate_interval(0.3, 1e15, 0.95, RateCiMethod::ClopperPearson),
+        Err(MetricError::InvalidParameter {
+            name: "sample size",
+            ..
+        })
+    ));
+}

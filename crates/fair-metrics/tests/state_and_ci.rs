@@ -453,3 +453,65 @@ fn permutation_test_handles_margins_the_sampler_library_refuses() {
     assert!((eo.estimate - (1.0 - 4297.0 / 4618.0)).abs() < 1e-12);
     assert!(eo.p_value > 0.0 && eo.p_value <= 1.0);
 }
+
+/// An unweighted two-group state ("a", "b") decoded from bytes whose row counts were replaced
+/// by `a` and `b` (cells tn, fp, fn, tp): what a forged or corrupted state shipped between
+/// processes looks like.
+fn forged_counts(a: [u64; 4], b: [u64; 4]) -> ConfusionState {
+    let mut s = ConfusionState::new();
+    s.update(
+        &[0, 0, 1, 1, 0, 1],
+        &[0, 1, 0, 1, 0, 1],
+        &Groups::from_labels(&["a", "a", "a", "a", "b", "b"]),
+        None,
+    )
+    .unwrap();
+    let mut bytes = s.to_bytes();
+    // Magic (4), version (1), weighting (1), group count (8); then per group its name (8-byte
+    // length + 1 byte) and four u64 cells.
+    for (at, cells) in [(23, a), (64, b)] {
+        for (c, v) in cells.iter().enumerate() {
+            bytes[at + 8 * c..at + 8 * c + 8].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    ConfusionState::from_bytes(&bytes).unwrap()
+}
+
+/// `gap_inference` added decoded row counts with a plain `+` (bootstrap sizes, permutation
+/// margins): counts near `u64::MAX` panicked with "attempt to add with overflow" (a wrapped
+/// count in release builds). Such counts, and any past 2^53 rows, are now a typed error.
+#[test]
+fn forged_state_counts_are_a_typed_error_in_gap_inference() {
+    let settings = GapSettings {
+        n_resamples: 100,
+        ..GapSettings::default()
+    };
+    let honest = forged_counts([1, 1, 1, 1], [1, 0, 0, 1]);
+    assert!(gap_inference(&honest, GapMetric::EqualizedOdds, &settings).is_ok());
+    let half = u64::MAX / 2 + 1;
+    for (a, b, what) in [
+        // One group's cells overflow u64.
+        ([half, 0, 0, half], [1, 0, 0, 1], "group \"a\""),
+        // Each group is countable; together they are not.
+        ([0, 1 << 52, 0, 1], [0, 1 << 52, 0, 0], "all groups"),
+        // No overflow, but more rows than the resampling counts exactly.
+        ([1 << 52, 1 << 52, 1, 0], [1, 1, 1, 1], "group \"a\""),
+    ] {
+        let s = forged_counts(a, b);
+        for metric in [GapMetric::Rate(Rate::Selection), GapMetric::EqualizedOdds] {
+            let e = gap_inference(&s, metric, &settings).unwrap_err();
+            assert!(
+                matches!(&e, MetricError::CountOverflow { what: w, .. } if w == what),
+                "{a:?} {b:?}: {e}"
+            );
+            assert!(e.to_string().contains("corrupted or forged"), "{e}");
+        }
+        // The intervals need no sums of counts: finite numbers in [0, 1], no panic.
+        let ci = rate_intervals(&s, Rate::Selection, 0.95, RateCiMethod::Wilson).unwrap();
+        for g in ci.groups.iter().chain([&ci.overall]) {
+            if let Some(iv) = g.interval {
+                assert!((0.0..=1.0).contains(&iv.lower) && (0.0..=1.0).contains(&iv.upper));
+            }
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! Line and point charts with several named series and given axis ranges (Pareto frontiers,
 //! rank curves, densities, convergence traces).
 
-use crate::error::{Result, check_finite, plot_err};
+use crate::bounds::{check_axis, near, near_point};
+use crate::error::{Result, plot_err};
 use crate::palette::plotters_colour;
 use crate::svg::render;
 use plotters::prelude::*;
@@ -45,6 +46,12 @@ fn finite(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 
 /// Draws the series; an optional band `(a, b)` is shaded first both as a vertical strip
 /// `a ≤ x ≤ b` and a horizontal strip `a ≤ y ≤ b` (e.g. a percentile interval on a rank plot).
+/// Points far outside the axes are drawn at the edge of a band a million axis spans wide (off
+/// the plot either way).
+///
+/// # Errors
+/// [`ReportError::NotFinite`](crate::ReportError::NotFinite) for a NaN or infinite axis end,
+/// [`ReportError::BadInput`](crate::ReportError::BadInput) for one beyond ±1e15.
 ///
 /// ```
 /// use fair_report::frontier::{multi_series, Axes, Series};
@@ -58,14 +65,25 @@ fn finite(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 pub fn multi_series(axes: &Axes, series: &[Series], band: Option<(f64, f64)>) -> Result<String> {
     const CHART: &str = "multi_series";
     let err = plot_err(CHART);
-    for (what, v) in [
-        ("x range start", axes.x.0),
-        ("x range end", axes.x.1),
-        ("y range start", axes.y.0),
-        ("y range end", axes.y.1),
-    ] {
-        check_finite(CHART, || what.to_string(), v)?;
-    }
+    check_axis(CHART, "x", axes.x)?;
+    check_axis(CHART, "y", axes.y)?;
+    // Points and band ends far outside the axes are pulled in (see `bounds`).
+    let on_axes = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        finite(points)
+            .into_iter()
+            .map(|p| near_point(axes.x, axes.y, p))
+            .collect()
+    };
+    let band = band
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(|(a, b)| {
+            (
+                near(axes.x, a),
+                near(axes.x, b),
+                near(axes.y, a),
+                near(axes.y, b),
+            )
+        });
     render(CHART, (820, 600), |root| {
         let mut builder = ChartBuilder::on(root);
         builder
@@ -74,9 +92,12 @@ pub fn multi_series(axes: &Axes, series: &[Series], band: Option<(f64, f64)>) ->
             .x_label_area_size(45)
             .y_label_area_size(70);
         if axes.log_y {
+            // Both ends floored: plotters counts the decades between them, and a subnormal or
+            // zero end made that count overflow and its tick loop run (nearly) forever.
             let lo = axes.y.0.max(1e-12);
+            let hi = axes.y.1.max(1e-12);
             let mut chart = builder
-                .build_cartesian_2d(axes.x.0..axes.x.1, (lo..axes.y.1).log_scale())
+                .build_cartesian_2d(axes.x.0..axes.x.1, (lo..hi).log_scale())
                 .map_err(|e| err(&e))?;
             chart
                 .configure_mesh()
@@ -86,7 +107,7 @@ pub fn multi_series(axes: &Axes, series: &[Series], band: Option<(f64, f64)>) ->
                 .map_err(|e| err(&e))?;
             for (i, s) in series.iter().enumerate() {
                 let c = plotters_colour(i);
-                let pts: Vec<(f64, f64)> = finite(&s.points)
+                let pts: Vec<(f64, f64)> = on_axes(&s.points)
                     .into_iter()
                     .map(|(x, y)| (x, y.max(lo)))
                     .collect();
@@ -112,24 +133,24 @@ pub fn multi_series(axes: &Axes, series: &[Series], band: Option<(f64, f64)>) ->
                 .y_desc(axes.y_desc)
                 .draw()
                 .map_err(|e| err(&e))?;
-            if let Some((a, b)) = band.filter(|(a, b)| a.is_finite() && b.is_finite()) {
+            if let Some((xa, xb, ya, yb)) = band {
                 let shade = RGBColor(255, 200, 200).mix(0.4).filled();
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
-                        [(a, axes.y.0), (b, axes.y.1)],
+                        [(xa, axes.y.0), (xb, axes.y.1)],
                         shade,
                     )))
                     .map_err(|e| err(&e))?;
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
-                        [(axes.x.0, a), (axes.x.1, b)],
+                        [(axes.x.0, ya), (axes.x.1, yb)],
                         shade,
                     )))
                     .map_err(|e| err(&e))?;
             }
             for (i, s) in series.iter().enumerate() {
                 let c = plotters_colour(i);
-                let pts = finite(&s.points);
+                let pts = on_axes(&s.points);
                 if s.line {
                     chart
                         .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))

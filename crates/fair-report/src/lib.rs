@@ -34,6 +34,7 @@
 //! ```
 
 mod bars;
+mod bounds;
 mod curves;
 mod downsample;
 mod error;

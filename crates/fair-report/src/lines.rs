@@ -1,5 +1,6 @@
 //! Multi-series line plots with markers, axis ranges fitted to the data, optional log-10 y.
 
+use crate::bounds::check_points;
 use crate::error::{ReportError, Result, plot_err};
 use crate::palette::plotters_colour;
 use crate::svg::render;
@@ -37,7 +38,8 @@ pub struct Series {
 /// `log10(max(y, 1e-8))` (the axis label says so), for quantities spanning decades.
 ///
 /// # Errors
-/// [`ReportError::BadInput`] when no point is finite (nothing to draw).
+/// [`ReportError::BadInput`] when no point is finite (nothing to draw) or a plotted coordinate
+/// is beyond ±1e15.
 ///
 /// ```
 /// use fair_report::lines::{line_plot, Marker, Series};
@@ -66,6 +68,9 @@ pub fn line_plot(
             .collect()
     };
     let data: Vec<Vec<(f64, f64)>> = series.iter().map(plotted).collect();
+    for (s, points) in series.iter().zip(&data) {
+        check_points(CHART, &s.label, points)?;
+    }
     let pts = || data.iter().flatten();
     let x_min = pts().map(|p| p.0).fold(f64::INFINITY, f64::min);
     let x_max = pts().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);

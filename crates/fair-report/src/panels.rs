@@ -1,7 +1,8 @@
 //! Grids of panels in one SVG (the fair-SVM figures: trade-off curves, ROC panels, score
 //! densities, data scatter plots), plus the two helpers those figures need.
 
-use crate::error::{Result, check_finite, plot_err};
+use crate::bounds::{check_axis, near_point};
+use crate::error::{Result, plot_err};
 use crate::palette::{GREY, Rgb};
 use crate::svg::render;
 use plotters::prelude::*;
@@ -95,17 +96,24 @@ pub fn density(values: &[f64], grid: &[f64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn finite(points: &[(f64, f64)]) -> std::vec::IntoIter<(f64, f64)> {
+/// The finite points, those far outside the panel's axes pulled in (see `bounds`).
+fn finite(points: &[(f64, f64)], panel: &Panel) -> std::vec::IntoIter<(f64, f64)> {
     points
         .iter()
         .copied()
         .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .map(|p| near_point(panel.x_range, panel.y_range, p))
         .collect::<Vec<_>>()
         .into_iter()
 }
 
 /// Draws `panels` in a `rows × cols` grid (row by row; panels beyond `rows × cols` are left
-/// out) under one `title`.
+/// out) under one `title`. Points far outside a panel's ranges are drawn at the edge of a band
+/// a million axis spans wide (off the panel either way).
+///
+/// # Errors
+/// [`ReportError::NotFinite`](crate::ReportError::NotFinite) for a NaN or infinite range end,
+/// [`ReportError::BadInput`](crate::ReportError::BadInput) for one beyond ±1e15.
 ///
 /// ```
 /// use fair_report::panels::{panel_grid, Line, Panel};
@@ -122,14 +130,8 @@ pub fn panel_grid(title: &str, rows: usize, cols: usize, panels: &[Panel]) -> Re
     const CHART: &str = "panel_grid";
     let err = plot_err(CHART);
     for (i, p) in panels.iter().enumerate() {
-        for (what, v) in [
-            ("x range start", p.x_range.0),
-            ("x range end", p.x_range.1),
-            ("y range start", p.y_range.0),
-            ("y range end", p.y_range.1),
-        ] {
-            check_finite(CHART, || format!("panel {i} {what}"), v)?;
-        }
+        check_axis(CHART, &format!("panel {i} x"), p.x_range)?;
+        check_axis(CHART, &format!("panel {i} y"), p.y_range)?;
     }
     let size = ((cols as u32) * 430, (rows as u32) * 360 + 40);
     render(CHART, size, |root| {
@@ -160,11 +162,16 @@ pub fn panel_grid(title: &str, rows: usize, cols: usize, panels: &[Panel]) -> Re
                 let style = ShapeStyle::from(&c).stroke_width(2);
                 let anno = if line.dashed {
                     chart
-                        .draw_series(DashedLineSeries::new(finite(&line.points), 6, 4, style))
+                        .draw_series(DashedLineSeries::new(
+                            finite(&line.points, panel),
+                            6,
+                            4,
+                            style,
+                        ))
                         .map_err(|e| err(&e))?
                 } else {
                     chart
-                        .draw_series(LineSeries::new(finite(&line.points), style))
+                        .draw_series(LineSeries::new(finite(&line.points, panel), style))
                         .map_err(|e| err(&e))?
                 };
                 if !line.label.is_empty() {
@@ -174,7 +181,9 @@ pub fn panel_grid(title: &str, rows: usize, cols: usize, panels: &[Panel]) -> Re
                 }
                 if line.markers {
                     chart
-                        .draw_series(finite(&line.points).map(|p| Circle::new(p, 3, c.filled())))
+                        .draw_series(
+                            finite(&line.points, panel).map(|p| Circle::new(p, 3, c.filled())),
+                        )
                         .map_err(|e| err(&e))?;
                 }
             }
@@ -183,13 +192,15 @@ pub fn panel_grid(title: &str, rows: usize, cols: usize, panels: &[Panel]) -> Re
                 let anno = if dots.cross {
                     chart
                         .draw_series(
-                            finite(&dots.points).map(|p| Cross::new(p, 3, c.stroke_width(1))),
+                            finite(&dots.points, panel)
+                                .map(|p| Cross::new(p, 3, c.stroke_width(1))),
                         )
                         .map_err(|e| err(&e))?
                 } else {
                     chart
                         .draw_series(
-                            finite(&dots.points).map(|p| Circle::new(p, 3, c.stroke_width(1))),
+                            finite(&dots.points, panel)
+                                .map(|p| Circle::new(p, 3, c.stroke_width(1))),
                         )
                         .map_err(|e| err(&e))?
                 };

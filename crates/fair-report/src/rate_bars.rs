@@ -1,6 +1,7 @@
 //! Per-group bars of one rate with confidence-interval whiskers (the audit's first chart).
 
-use crate::error::{ReportError, Result, check_finite, plot_err};
+use crate::bounds::check_plottable;
+use crate::error::{ReportError, Result, plot_err};
 use crate::legend::{Entry, Glyph, MAX_LABEL_CHARS, draw_legend, shorten};
 use crate::palette::{GREY, group_colour};
 use crate::svg::render;
@@ -30,15 +31,15 @@ fn validate(groups: &[GroupRate], overall: Option<f64>) -> Result<()> {
     }
     for g in groups {
         if let Some(r) = g.rate {
-            check_finite(CHART, || format!("the rate of group {:?}", g.group), r)?;
+            check_plottable(CHART, || format!("the rate of group {:?}", g.group), r)?;
         }
         if let Some((lo, hi)) = g.interval {
-            check_finite(
+            check_plottable(
                 CHART,
                 || format!("the interval lower bound of group {:?}", g.group),
                 lo,
             )?;
-            check_finite(
+            check_plottable(
                 CHART,
                 || format!("the interval upper bound of group {:?}", g.group),
                 hi,
@@ -55,7 +56,7 @@ fn validate(groups: &[GroupRate], overall: Option<f64>) -> Result<()> {
         }
     }
     if let Some(o) = overall {
-        check_finite(CHART, || "the overall (reference) rate".into(), o)?;
+        check_plottable(CHART, || "the overall (reference) rate".into(), o)?;
     }
     Ok(())
 }
@@ -87,8 +88,9 @@ fn y_range(groups: &[GroupRate], overall: Option<f64>) -> (f64, f64) {
 /// legible). `interval_label` names the whisker in the legend (e.g. "95 % Wilson interval").
 ///
 /// # Errors
-/// [`ReportError::BadInput`] for no groups or an interval whose lower bound is above its upper
-/// bound; [`ReportError::NotFinite`] for a NaN or infinite rate, bound or reference.
+/// [`ReportError::BadInput`] for no groups, an interval whose lower bound is above its upper
+/// bound, or a value beyond ±1e15; [`ReportError::NotFinite`] for a NaN or infinite rate, bound
+/// or reference.
 ///
 /// ```
 /// use fair_report::{group_rate_bars, GroupRate};

@@ -1,5 +1,6 @@
 //! A scatter plot with a text label beside each point.
 
+use crate::bounds::check_plottable;
 use crate::error::{Result, plot_err};
 use crate::svg::render;
 use plotters::prelude::*;
@@ -15,8 +16,11 @@ pub struct LabelledPoint {
     pub label: String,
 }
 
-/// A scatter plot of non-negative `points` with a label beside each (both axes start at 0);
-/// points with a non-finite coordinate are left out.
+/// A scatter plot of `points` with a label beside each (both axes start at 0, or below it for
+/// negative coordinates); points with a non-finite coordinate are left out.
+///
+/// # Errors
+/// [`ReportError::BadInput`](crate::ReportError::BadInput) for a coordinate beyond ±1e15.
 ///
 /// ```
 /// use fair_report::{labelled_scatter, LabelledPoint};
@@ -37,15 +41,20 @@ pub fn labelled_scatter(
         .iter()
         .filter(|p| p.x.is_finite() && p.y.is_finite())
         .collect();
-    let x_max = points.iter().map(|p| p.x).fold(0.0_f64, f64::max) * 1.25 + 1e-3;
-    let y_max = points.iter().map(|p| p.y).fold(0.0_f64, f64::max) * 1.15 + 1e-3;
+    for p in &points {
+        for (axis, v) in [("x", p.x), ("y", p.y)] {
+            check_plottable(CHART, || format!("{axis} of point {:?}", p.label), v)?;
+        }
+    }
+    let (x_min, x_max) = axis_span(points.iter().map(|p| p.x), 0.25);
+    let (y_min, y_max) = axis_span(points.iter().map(|p| p.y), 0.15);
     render(CHART, (900, 640), |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", 22))
             .margin(20)
             .x_label_area_size(45)
             .y_label_area_size(60)
-            .build_cartesian_2d(0.0..x_max, 0.0..y_max)
+            .build_cartesian_2d(x_min..x_max, y_min..y_max)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
@@ -69,4 +78,13 @@ pub fn labelled_scatter(
             .map_err(|e| err(&e))?;
         Ok(())
     })
+}
+
+/// An axis from 0 (or a little below the smallest value, when negative) to past the largest
+/// value by `room` of the span (space for the labels). Every bound stays finite: the values
+/// were checked to lie within ±1e15.
+fn axis_span(values: impl Iterator<Item = f64>, room: f64) -> (f64, f64) {
+    let (lo, hi) = values.fold((0.0_f64, 0.0_f64), |(a, b), v| (a.min(v), b.max(v)));
+    let below = if lo < 0.0 { (hi - lo) * 0.05 } else { 0.0 };
+    (lo - below, hi + (hi - lo) * room + 1e-3)
 }

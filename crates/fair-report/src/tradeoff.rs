@@ -1,6 +1,7 @@
 //! Accuracy-vs-fairness trade-off curves: one polyline with markers per series, with a legend;
 //! the x axis is a fairness gap (lower is fairer), the y axis accuracy.
 
+use crate::bounds::check_points;
 use crate::error::{ReportError, Result, plot_err};
 use crate::palette::plotters_colour;
 use crate::svg::render;
@@ -22,7 +23,7 @@ pub struct Curve {
 /// Draws the curves; the y axis is labelled "test accuracy".
 ///
 /// # Errors
-/// [`ReportError::BadInput`] when no point is finite.
+/// [`ReportError::BadInput`] when no point is finite or a coordinate is beyond ±1e15.
 ///
 /// ```
 /// use fair_report::tradeoff::{tradeoff, Curve};
@@ -44,6 +45,9 @@ pub fn tradeoff(title: &str, x_desc: &str, curves: &[Curve]) -> Result<String> {
                 .collect()
         })
         .collect();
+    for (c, points) in curves.iter().zip(&data) {
+        check_points(CHART, &c.label, points)?;
+    }
     let all = || data.iter().flatten();
     let x_max = all().map(|p| p.0).fold(0.0_f64, f64::max) * 1.1 + 1e-3;
     let y_min = all().map(|p| p.1).fold(f64::INFINITY, f64::min);

@@ -1,5 +1,6 @@
 //! Stacked line charts sharing the x axis (training trajectories).
 
+use crate::bounds::check_points;
 use crate::error::{Result, plot_err};
 use crate::svg::render;
 use plotters::prelude::*;
@@ -16,6 +17,9 @@ pub struct Series {
 /// Stacked line charts sharing the x axis label: one panel per `(y label, series)` entry, each
 /// fitted to its own data (a panel with no finite point gets the unit square).
 ///
+/// # Errors
+/// [`ReportError::BadInput`](crate::ReportError::BadInput) for a coordinate beyond ±1e15.
+///
 /// ```
 /// use fair_report::trajectory::{stacked_lines, Series};
 /// let s = Series { label: "hinge".into(), points: vec![(0.0, 0.3), (10.0, 0.2)] };
@@ -26,6 +30,9 @@ pub struct Series {
 pub fn stacked_lines(title: &str, x_desc: &str, panels: &[(&str, Vec<Series>)]) -> Result<String> {
     const CHART: &str = "stacked_lines";
     let err = plot_err(CHART);
+    for s in panels.iter().flat_map(|(_, series)| series) {
+        check_points(CHART, &s.label, &s.points)?;
+    }
     let height = 330 * panels.len().max(1) as u32 + 40;
     render(CHART, (980, height), |root| {
         let root = root

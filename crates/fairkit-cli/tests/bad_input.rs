@@ -305,3 +305,88 @@ fn truncated_and_malformed_parquet() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
 }
+
+/// A real Parquet file (written by arrow-rs, three row groups of two rows) whose footer is then
+/// rewritten with the row groups' row counts replaced by `counts`: the footer corruption the
+/// `cli_parquet` fuzz target found (see docs/reliability.md).
+fn parquet_with_row_counts(path: &Path, counts: [i64; 3]) {
+    use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader, ParquetMetaDataWriter};
+    use parquet::file::properties::WriterProperties;
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("y", DataType::Int64, false),
+        Field::new("y_hat", DataType::Int64, false),
+        Field::new("sex", DataType::Utf8, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from(vec![1, 0, 1, 0, 1, 0])),
+            Arc::new(Int64Array::from(vec![1, 0, 0, 0, 1, 1])),
+            Arc::new(StringArray::from(vec!["f", "f", "m", "m", "f", "m"])),
+        ],
+    )
+    .unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(2))
+        .build();
+    let mut bytes = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut bytes, schema, Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    // The footer: Thrift metadata, its 4-byte length, "PAR1".
+    let n = bytes.len();
+    let meta_len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+    let meta_start = n - 8 - meta_len;
+    let meta = ParquetMetaDataReader::decode_metadata(&bytes[meta_start..n - 8]).unwrap();
+    assert_eq!(meta.num_row_groups(), 3);
+    let row_groups = meta
+        .row_groups()
+        .iter()
+        .zip(counts)
+        .map(|(rg, c)| rg.clone().into_builder().set_num_rows(c).build().unwrap())
+        .collect();
+    let forged = ParquetMetaData::new(meta.file_metadata().clone(), row_groups);
+    bytes.truncate(meta_start);
+    ParquetMetaDataWriter::new(&mut bytes, &forged)
+        .finish()
+        .unwrap();
+    std::fs::write(path, &bytes).unwrap();
+}
+
+#[test]
+fn parquet_footer_row_counts_that_overflow_or_are_negative() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = dir.path().join("ok.parquet");
+    parquet_with_row_counts(&ok, [2, 2, 2]);
+    let r = audit(&ok, &dir.path().join("o"), &["--pred", "y_hat"]);
+    assert_eq!(r.code, 0, "the unforged rewrite reads: {}", r.stderr);
+    // i64::MAX + (−1 read as a usize) overflowed inside arrow-rs's row-count sum (a panic with
+    // overflow checks, a wrapped count without); a lone negative count is as corrupt.
+    let f = dir.path().join("overflow.parquet");
+    parquet_with_row_counts(&f, [i64::MAX, -1, 0]);
+    rejects(
+        &f,
+        &[],
+        &["overflow.parquet", "corrupt footer", "row group 1", "-1"],
+    );
+    parquet_with_row_counts(&f, [2, -2, 2]);
+    rejects(
+        &f,
+        &[],
+        &["overflow.parquet", "corrupt footer", "row group 1"],
+    );
+    // Counts that are valid alone but not this file's: arrow-rs reads only as many rows as the
+    // row groups claim, so this file would silently lose a row.
+    let short = dir.path().join("short.parquet");
+    parquet_with_row_counts(&short, [2, 1, 2]);
+    rejects(
+        &short,
+        &[],
+        &[
+            "short.parquet",
+            "corrupt footer",
+            "row group 1 has 1 rows",
+            "holds 2 values",
+        ],
+    );
+}
