@@ -63,7 +63,7 @@ use crate::state::{CELLS, ConfusionState, GroupCells, rate_cells};
 use crate::summary::{GroupSummary, ParityMethod};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Binomial, Distribution, Hypergeometric};
+use rand_distr::{Binomial, Distribution, Hypergeometric, Poisson};
 use statrs::distribution::{Beta, ContinuousCDF, Normal};
 use statrs::function::beta::checked_beta_reg;
 
@@ -772,6 +772,9 @@ fn walk_smallest(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) 
     } else {
         (n, successes)
     };
+    if walk > WALK_CAP {
+        return poisson_limit(rng, population, walk, hits_left);
+    }
     let mut left = population;
     let mut x = 0;
     for _ in 0..walk {
@@ -782,6 +785,25 @@ fn walk_smallest(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) 
         left -= 1;
     }
     x
+}
+
+/// Longest exact walk of [`walk_smallest`]. It only walks when the expected count is below
+/// about 10, where the shorter of the two sets has fewer than √(10·N) items, so a walk this long
+/// needs N above 10¹¹ rows — beyond any real audit, reachable only by forged state counts (a
+/// walk of ~3 × 10⁸ steps per draw hung the fuzzer there).
+const WALK_CAP: u64 = 1_000_000;
+
+/// The draw beyond [`WALK_CAP`]: the hypergeometric count of `walk` draws among `population`
+/// items of which `hits` are marked, both far above 10⁶ with a mean `walk·hits/population`
+/// below ~10, is Poisson with that mean to within a total variation of mean²/walk < 10⁻⁴;
+/// clamped to its support.
+fn poisson_limit(rng: &mut ChaCha8Rng, population: u64, walk: u64, hits: u64) -> u64 {
+    let mean = (walk as f64) * (hits as f64 / population as f64);
+    let x = match Poisson::new(mean) {
+        Ok(p) => p.sample(rng) as u64,
+        Err(_) => 0,
+    };
+    x.min(walk).min(hits)
 }
 
 /// Linear-interpolation quantile (type 7) of sorted values.
@@ -816,6 +838,33 @@ mod tests {
             .sum::<f64>()
             / 4000.0;
         assert!((small_k - 12.0).abs() < 0.2, "{small_k}");
+    }
+
+    /// Forged state sizes (N near the 2^53 row cap, both sets ~3 × 10⁸): the exact walk would
+    /// take ~3 × 10⁸ steps per draw (a fuzzer timeout); the Poisson limit answers at once with
+    /// the right mean, inside the support, in every complement direction.
+    #[test]
+    fn forged_sizes_draw_from_the_poisson_limit() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let n = 1u64 << 53;
+        let k = 300_000_000u64;
+        let mean = (k as f64) * (k as f64) / n as f64; // ≈ 9.99
+        for (succ, draw) in [(k, k), (n - k, k), (k, n - k)] {
+            let xs: Vec<u64> = (0..2000)
+                .map(|_| hypergeometric(&mut rng, n, succ, draw))
+                .collect();
+            let expected = if succ == k && draw == k {
+                mean
+            } else if succ == n - k {
+                draw as f64 - mean
+            } else {
+                succ as f64 - mean
+            };
+            let m = xs.iter().map(|&x| x as f64).sum::<f64>() / xs.len() as f64;
+            // sd of the mean ≈ √10 / √2000 ≈ 0.07.
+            assert!((m - expected).abs() < 0.4, "{m} vs {expected}");
+            assert!(xs.iter().all(|&x| x <= succ.min(draw)));
+        }
     }
 
     /// A rare outcome in a large population (rand_distr's set-up would loop over ~2 × 10^7
