@@ -745,6 +745,14 @@ fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64)
     } else {
         (n, successes)
     };
+    if walk > WALK_CAP {
+        // Only forged counts get here (rand_distr refuses a few margins; a real refusal walks
+        // far fewer items): draw with replacement, the binomial limit, in O(1).
+        let p = (hits_left as f64 / population as f64).clamp(0.0, 1.0);
+        return Binomial::new(walk, p)
+            .map_or(0, |b| b.sample(rng))
+            .min(hits_left);
+    }
     let mut left = population;
     let mut x = 0;
     for _ in 0..walk {
