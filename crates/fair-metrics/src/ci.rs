@@ -740,7 +740,7 @@ fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64)
         return h.sample(rng);
     }
     // The count is symmetric in (successes, n): walk the smaller.
-    let (walk, mut hits_left) = if successes <= n {
+    let (walk, hits_left) = if successes <= n {
         (successes, n)
     } else {
         (n, successes)
@@ -753,16 +753,7 @@ fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64)
             .map_or(0, |b| b.sample(rng))
             .min(hits_left);
     }
-    let mut left = population;
-    let mut x = 0;
-    for _ in 0..walk {
-        if hits_left > 0 && rng.random::<f64>() * (left as f64) < hits_left as f64 {
-            x += 1;
-            hits_left -= 1;
-        }
-        left -= 1;
-    }
-    x
+    sequential_draw(rng, population, walk, hits_left)
 }
 
 /// The exact sequential draw of [`hypergeometric`]'s fallback, after trading the successes for
@@ -775,7 +766,7 @@ fn walk_smallest(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) 
     if population - n < n {
         return successes - walk_smallest(rng, population, successes, population - n);
     }
-    let (walk, mut hits_left) = if successes <= n {
+    let (walk, hits_left) = if successes <= n {
         (successes, n)
     } else {
         (n, successes)
@@ -783,6 +774,12 @@ fn walk_smallest(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) 
     if walk > WALK_CAP {
         return poisson_limit(rng, population, walk, hits_left);
     }
+    sequential_draw(rng, population, walk, hits_left)
+}
+
+/// The exact sequential draw: `walk` items taken one at a time from `population`, of which
+/// `hits_left` are marked; the count of marked items taken.
+fn sequential_draw(rng: &mut ChaCha8Rng, population: u64, walk: u64, mut hits_left: u64) -> u64 {
     let mut left = population;
     let mut x = 0;
     for _ in 0..walk {
