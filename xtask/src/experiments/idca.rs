@@ -1794,15 +1794,27 @@ fn write_gauc_only(
             "points": out.points.iter().map(Point::json).collect::<Vec<_>>(),
         }));
     }
-    ctx.write("idca-gauc.md", &md)?;
+    write_section(ctx, "idca-gauc", &md, seconds, json_ds)
+}
+
+/// A one-section report: `<name>.md` and `<name>.json` (the experiment name, the wall time and
+/// the per-dataset points).
+fn write_section(
+    ctx: &Context,
+    name: &str,
+    md: &str,
+    seconds: f64,
+    datasets: Vec<serde_json::Value>,
+) -> Result<()> {
+    ctx.write(&format!("{name}.md"), md)?;
     let text = serde_json::to_string_pretty(&json!({
-        "experiment": "idca-gauc", "seconds": seconds, "datasets": json_ds,
+        "experiment": name, "seconds": seconds, "datasets": datasets,
     }))
     .map_err(|e| XtaskError::Training {
         model: "json",
         reason: e.to_string(),
     })?;
-    ctx.write("idca-gauc.json", &text)?;
+    ctx.write(&format!("{name}.json"), &text)?;
     Ok(())
 }
 
@@ -1911,16 +1923,7 @@ fn write_table4_only(
             "points": out.points.iter().map(Point::json).collect::<Vec<_>>(),
         }));
     }
-    ctx.write("idca-table4.md", &md)?;
-    let text = serde_json::to_string_pretty(&json!({
-        "experiment": "idca-table4", "seconds": seconds, "datasets": json_ds,
-    }))
-    .map_err(|e| XtaskError::Training {
-        model: "json",
-        reason: e.to_string(),
-    })?;
-    ctx.write("idca-table4.json", &text)?;
-    Ok(())
+    write_section(ctx, "idca-table4", &md, seconds, json_ds)
 }
 
 fn write_reports(
