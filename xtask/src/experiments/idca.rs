@@ -223,6 +223,17 @@ struct Budget {
 }
 
 /// The a9a or the law-school value of a per-dataset budget field.
+/// The `## dataset (I = [α %, β %])` heading of a report section.
+fn dataset_heading(md: &mut String, spec: &Spec) {
+    let _ = writeln!(
+        md,
+        "## {} (I = [{:.0} %, {:.0} %])\n",
+        spec.name,
+        spec.interval.0 * 100.0,
+        spec.interval.1 * 100.0
+    );
+}
+
 fn per_dataset<'a, T: ?Sized>(spec: &Spec, a9a: &'a T, law: &'a T) -> &'a T {
     if spec.name == "a9a" { a9a } else { law }
 }
@@ -1781,13 +1792,7 @@ fn write_gauc_only(
     );
     let mut json_ds = Vec::new();
     for (spec, out) in results {
-        let _ = writeln!(
-            md,
-            "## {} (I = [{:.0} %, {:.0} %])\n",
-            spec.name,
-            spec.interval.0 * 100.0,
-            spec.interval.1 * 100.0
-        );
+        dataset_heading(&mut md, spec);
         md.push_str(&gauc_section(budget, &out.points));
         json_ds.push(json!({
             "dataset": spec.name,
@@ -1845,13 +1850,7 @@ fn write_table4_only(
     );
     let mut json_ds = Vec::new();
     for (spec, out) in results {
-        let _ = writeln!(
-            md,
-            "## {} (I = [{:.0} %, {:.0} %])\n",
-            spec.name,
-            spec.interval.0 * 100.0,
-            spec.interval.1 * 100.0
-        );
+        dataset_heading(&mut md, spec);
         md.push_str(&table4_section(spec, budget, out));
         let series_of = |method: &str| -> Vec<(f64, f64)> {
             let mut params: Vec<f64> = Vec::new();
@@ -2006,13 +2005,7 @@ fn write_reports(
                 })
                 .collect()
         };
-        let _ = writeln!(
-            md,
-            "## {} (I = [{:.0} %, {:.0} %])\n",
-            spec.name,
-            spec.interval.0 * 100.0,
-            spec.interval.1 * 100.0
-        );
+        dataset_heading(&mut md, spec);
         md.push_str(&table4_section(spec, budget, out));
         md.push_str(&gauc_section(budget, &out.points));
         // Hypotheses for the unconstrained miss, aggregated by label over the seeds.
