@@ -386,8 +386,8 @@ pub struct GapInference {
 /// [`MetricError::InvalidParameter`] for a bad setting (confidence outside `(0, 1)`, fewer than
 /// 100 resamples), [`MetricError::InvalidParameter`] for fewer than two groups,
 /// [`MetricError::UndefinedMetric`] when no group has the rate's denominator,
-/// [`MetricError::CountOverflow`] for a (corrupted or forged) state whose row counts add up past
-/// 2^53, and the errors of [`ConfusionState::to_group_confusion`].
+/// [`MetricError::CountOverflow`] for a state whose row counts add up past 2^40 (about
+/// 1.1 × 10^12 rows; only a corrupted or forged state in practice), and the errors of [`ConfusionState::to_group_confusion`].
 pub fn gap_inference(
     state: &ConfusionState,
     metric: GapMetric,
@@ -523,9 +523,13 @@ fn permutation_strata(metric: GapMetric) -> Vec<([bool; CELLS], [bool; CELLS])> 
     }
 }
 
-/// Rows the resampling tests count exactly: `rand_distr` works in `f64` (and adds to its `u64`
-/// parameters), and no real data set comes near 2^53 rows.
-const MAX_RESAMPLED_ROWS: u64 = 1 << 53;
+/// Rows the resampling tests draw exactly (2^40, about 1.1 × 10^12): `rand_distr`'s samplers work
+/// in `f64`. Its H2PE hypergeometric sets up its tails from differences of ln N! terms, which
+/// near 2^51 rows (ln N! ≈ 8 × 10^16, an ulp of 16) are off by factors of e^16: acceptance then
+/// almost never happens and a draw runs for minutes (a `state_bytes` fuzz hang on forged counts).
+/// At 2^40 an ulp of ln N! is below 0.01, and the limits of the rare-outcome draws
+/// ([`WALK_CAP`]) stay reachable (they start near 10^11 rows).
+const MAX_RESAMPLED_ROWS: u64 = 1 << 40;
 
 /// The sum of row counts decoded from a state (which may be forged), checked: beyond
 /// [`MAX_RESAMPLED_ROWS`], or beyond `u64`, is [`MetricError::CountOverflow`] naming `what`.
@@ -845,7 +849,7 @@ mod tests {
         assert!((small_k - 12.0).abs() < 0.2, "{small_k}");
     }
 
-    /// Forged state sizes (N near the 2^53 row cap, both sets ~3 × 10⁸): the exact walk would
+    /// Forged state sizes (N = 2^53, past today's 2^40 row cap; both sets ~3 × 10⁸): the exact walk would
     /// take ~3 × 10⁸ steps per draw (a fuzzer timeout); the Poisson limit answers at once with
     /// the right mean, inside the support, in every complement direction.
     #[test]

@@ -113,7 +113,7 @@ pub enum MetricError {
     /// Row counts (decoded from a state) that add up to more rows than the resampling tests can
     /// count exactly: only a corrupted or forged state has them.
     #[error(
-        "the row counts of {what} add up to {total}, more than the 2^53 (about 9.0e15) rows the resampling can count exactly: the state is corrupted or forged; rebuild it from the data"
+        "the row counts of {what} add up to {total}, more than the 2^40 (about 1.1e12) rows the bootstrap and permutation tests draw exactly: the state is corrupted or forged (rebuild it from the data), or, if it is real, take the intervals without gap inference or run it on a sample"
     )]
     CountOverflow {
         /// Whose counts (a group, or a test's stratum).

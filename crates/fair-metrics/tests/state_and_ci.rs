@@ -479,7 +479,7 @@ fn forged_counts(a: [u64; 4], b: [u64; 4]) -> ConfusionState {
 
 /// `gap_inference` added decoded row counts with a plain `+` (bootstrap sizes, permutation
 /// margins): counts near `u64::MAX` panicked with "attempt to add with overflow" (a wrapped
-/// count in release builds). Such counts, and any past 2^53 rows, are now a typed error.
+/// count in release builds). Such counts, and any past 2^40 rows, are now a typed error.
 #[test]
 fn forged_state_counts_are_a_typed_error_in_gap_inference() {
     let settings = GapSettings {
@@ -493,9 +493,19 @@ fn forged_state_counts_are_a_typed_error_in_gap_inference() {
         // One group's cells overflow u64.
         ([half, 0, 0, half], [1, 0, 0, 1], "group \"a\""),
         // Each group is countable; together they are not.
-        ([0, 1 << 52, 0, 1], [0, 1 << 52, 0, 0], "all groups"),
+        ([0, 1 << 39, 0, 1], [0, 1 << 39, 0, 0], "all groups"),
         // No overflow, but more rows than the resampling counts exactly.
         ([1 << 52, 1 << 52, 1, 0], [1, 1, 1, 1], "group \"a\""),
+        // Below 2^53 but past the 2^40 cap.
+        ([1 << 40, 0, 0, 1], [1, 0, 0, 0], "group \"a\""),
+        // The margins of the `state_bytes` hang (fuzz/regressions/state_bytes/
+        // state_bytes-timeout-49d31868): about 2^51 rows, 2.85 × 10^8 of them unselected, where
+        // rand_distr's H2PE sampler almost never accepts a draw.
+        (
+            [0, 1 << 50, 1, 1],
+            [285_212_673, (1 << 50) - 285_212_673 + 2, 1, 1],
+            "group \"a\"",
+        ),
     ] {
         let s = forged_counts(a, b);
         for metric in [GapMetric::Rate(Rate::Selection), GapMetric::EqualizedOdds] {
@@ -514,4 +524,25 @@ fn forged_state_counts_are_a_typed_error_in_gap_inference() {
             }
         }
     }
+}
+
+/// Just under the 2^40-row cap, a rare outcome with a mode between 10 and 100 (rand_distr's
+/// H2PE with its recursive f(y), the path that hung near 2^51 rows) draws its permutations
+/// quickly, with a p-value in (0, 1] and finite numbers.
+#[test]
+fn gap_inference_runs_just_under_the_row_cap() {
+    let settings = GapSettings {
+        n_resamples: 200,
+        ..GapSettings::default()
+    };
+    let big = (1u64 << 40) - 20_000_000;
+    // Group "a": 2^40 − 2 × 10^7 rows, 1.1 × 10^7 selected; group "b": 3 × 10^6 rows, 30 selected.
+    let s = forged_counts(
+        [big - 11_000_000, 11_000_000, 0, 0],
+        [3_000_000 - 30, 30, 0, 0],
+    );
+    let r = gap_inference(&s, GapMetric::Rate(Rate::Selection), &settings).unwrap();
+    assert!(r.p_value > 0.0 && r.p_value <= 1.0, "{}", r.p_value);
+    assert!(r.estimate.is_finite() && r.interval.lower.is_finite());
+    assert_eq!(r.n_permutations, 200);
 }
