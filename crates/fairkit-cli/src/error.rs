@@ -261,6 +261,9 @@ pub enum CliError {
         /// The operating system's reason.
         source: std::io::Error,
     },
+    /// The report could not be assembled or rendered (other than a metric or a chart).
+    #[error("cannot build the report: {0}")]
+    Audit(fair_audit::AuditError),
     /// A Parquet/CSV output of `demo-data` could not be written.
     #[error("{path}: cannot write the demo data: {message}")]
     DemoWrite {
@@ -269,6 +272,16 @@ pub enum CliError {
         /// The writer's message.
         message: String,
     },
+}
+
+impl From<fair_audit::AuditError> for CliError {
+    fn from(e: fair_audit::AuditError) -> Self {
+        match e {
+            fair_audit::AuditError::Metric { what, source } => CliError::Metric { what, source },
+            fair_audit::AuditError::Chart { what, source } => CliError::Chart { what, source },
+            other => CliError::Audit(other),
+        }
+    }
 }
 
 impl CliError {

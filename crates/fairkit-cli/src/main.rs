@@ -20,7 +20,6 @@ mod guard;
 mod input;
 mod progress;
 mod report;
-mod schema_check;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -57,9 +56,9 @@ fn validate_report(file: &std::path::Path) -> Result<audit::Verdict, error::CliE
     let text = std::fs::read_to_string(file).map_err(|e| bad(format!("a readable file ({e})")))?;
     let instance: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| bad(format!("JSON ({e})")))?;
-    let schema: serde_json::Value = serde_json::from_str(schema_check::AUDIT_SCHEMA_V1)
+    let schema: serde_json::Value = serde_json::from_str(fair_audit::schema::AUDIT_SCHEMA_V1)
         .map_err(|e| bad(format!("the embedded schema to parse ({e})")))?;
-    let errors = schema_check::validate(&schema, &instance).map_err(bad)?;
+    let errors = fair_audit::schema::validate(&schema, &instance).map_err(bad)?;
     if errors.is_empty() {
         println!("{}: valid fairkit-audit v1 report", file.display());
         Ok(audit::Verdict::Pass)

@@ -205,6 +205,35 @@ impl ConfusionState {
         Ok(())
     }
 
+    /// The same rows under coarser groups: every group renamed by `name_of`, groups that get the
+    /// same name merged. Exact like [`merge`](Self::merge) — the state is what updating with the
+    /// renamed groups would have built — so a front end that keeps only the finest groups (the
+    /// intersection of several sensitive columns) derives each column's state from it.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::state::ConfusionState;
+    ///
+    /// let mut finest = ConfusionState::new();
+    /// let g = Groups::from_labels(&["a|x", "a|y", "b|x"]);
+    /// finest.update(&[1, 0, 1], &[1, 1, 0], &g, None)?;
+    /// let by_first = finest.regroup(|name| name[..1].to_string());
+    /// assert_eq!(by_first.group_names(), vec!["a", "b"]);
+    /// assert_eq!(by_first.rows("a"), Some(2));
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn regroup(&self, name_of: impl Fn(&str) -> String) -> ConfusionState {
+        let mut out = ConfusionState {
+            weighted: self.weighted,
+            groups: BTreeMap::new(),
+        };
+        for (name, cells) in &self.groups {
+            out.groups.entry(name_of(name)).or_default().merge(cells);
+        }
+        out
+    }
+
     /// Whether the state holds weighted rows (`false` for an empty state).
     pub fn is_weighted(&self) -> bool {
         self.weighted.is_weighted()

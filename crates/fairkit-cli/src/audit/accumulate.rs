@@ -6,18 +6,10 @@
 use super::score_store::ScoreStore;
 use crate::error::CliError;
 use crate::input::{Batch, FxHashMap, GroupDictionary};
+use fair_audit::SliceDef;
 use fair_data::Groups;
 use fair_metrics::state::ConfusionState;
 use std::path::PathBuf;
-
-/// A slice: one sensitive column, or the intersection of all of them.
-#[derive(Debug, Clone)]
-pub struct SliceDef {
-    /// Display name ("race" or "race & sex").
-    pub name: String,
-    /// Indices of the sensitive columns it is made of.
-    pub attributes: Vec<usize>,
-}
 
 /// The running states of an audit.
 pub struct Accumulator {
@@ -48,20 +40,7 @@ pub struct ScoreSettings {
 impl Accumulator {
     /// States for `n_attributes` sensitive columns named `names`.
     pub fn new(names: &[String], thresholds: &[f64], scores: Option<ScoreSettings>) -> Self {
-        let mut slices: Vec<SliceDef> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| SliceDef {
-                name: n.clone(),
-                attributes: vec![i],
-            })
-            .collect();
-        if names.len() >= 2 {
-            slices.push(SliceDef {
-                name: names.join(" & "),
-                attributes: (0..names.len()).collect(),
-            });
-        }
+        let slices = SliceDef::all(names);
         let sources = thresholds.len().max(1);
         Self {
             confusion: vec![vec![ConfusionState::new(); slices.len()]; sources],

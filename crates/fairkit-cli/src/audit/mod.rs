@@ -2,12 +2,8 @@
 //! and score metric with its uncertainty, write the reports, and apply `--fail-if`.
 
 mod accumulate;
-mod charts;
-pub mod compute;
 pub mod flags;
-pub mod model;
 mod score_store;
-mod summary;
 
 use crate::cli::{AuditArgs, CiMethod};
 use crate::error::CliError;
@@ -15,12 +11,10 @@ use crate::fail_if::FailIf;
 use crate::input::{ColumnSpec, Progress, ReadOptions, Reader};
 use crate::progress::Bar;
 use accumulate::Accumulator;
-use compute::Stats;
+use fair_audit::model::{self, AuditReport, Columns, FailIfOutcome, InputInfo};
+use fair_audit::{ChartData, ReportSpec, Stats, compute, summary};
 use fair_metrics::ci::RateCiMethod;
 use fair_metrics::score_sweep::SweepSettings;
-use model::{
-    AuditReport, Columns, FailIfOutcome, InputInfo, ScoreSlice, Settings, ThresholdAudit, Tool,
-};
 
 /// The fairness verdict of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,9 +24,6 @@ pub enum Verdict {
     /// A --fail-if expression held.
     Fail,
 }
-
-/// Score data kept for the charts (downsampled curves), beside the JSON model.
-pub use summary::ChartData;
 
 /// Runs an audit end to end.
 ///
@@ -70,7 +61,7 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
     let (report, charts) = build_report(args, &flags, &mut acc, &reader, &gates)?;
     crate::report::write_all(&report, &charts, &args.out, &args.format)?;
     if !args.quiet {
-        summary::print_to_stderr(&report, &args.out);
+        crate::report::print_to_stderr(&report, &args.out);
     }
     Ok(if report.fail_if.iter().any(|f| f.failed) {
         Verdict::Fail
@@ -123,21 +114,7 @@ fn build_report(
         resamples: args.resamples,
         seed: args.seed,
     };
-    let mut audits = Vec::new();
-    for (source, states) in acc.confusion.iter().enumerate() {
-        let slices = acc
-            .slices
-            .iter()
-            .zip(states)
-            .map(|(slice, state)| compute::confusion_slice(slice, &args.sensitive, state, &stats))
-            .collect::<Result<Vec<_>, _>>()?;
-        audits.push(ThresholdAudit {
-            threshold: args.threshold.get(source).copied(),
-            slices,
-        });
-    }
-    let mut charts = ChartData::default();
-    let score_metrics = match acc.scores.take() {
+    let scores = match acc.scores.take() {
         None => None,
         Some(store) => {
             let maps: Vec<_> = acc
@@ -149,26 +126,14 @@ fn build_report(
                 interval: flags.interval,
                 curve_points: fair_report::MAX_CURVE_POINTS / 2,
             };
-            let results = store.metrics(&maps, &settings)?;
-            let mut out: Vec<ScoreSlice> = Vec::new();
-            for (slice, m) in acc.slices.iter().zip(&results) {
-                charts.add_slice(&slice.name, m);
-                out.push(compute::score_slice(slice, m, &stats, flags.interval));
-            }
-            Some(out)
+            Some(store.metrics(&maps, &settings)?)
         }
     };
     let decoders = reader.decoders();
-    let mut report = AuditReport {
-        schema: model::SCHEMA_NAME,
-        schema_version: model::SCHEMA_VERSION,
-        tool: Tool {
-            name: "fairkit",
-            version: env!("CARGO_PKG_VERSION"),
-        },
+    let spec = ReportSpec {
         input: InputInfo {
             file: args.input.display().to_string(),
-            format: reader.format(),
+            format: reader.format().name().to_string(),
             rows: reader.rows(),
             columns: Columns {
                 label: args.label.clone(),
@@ -180,28 +145,13 @@ fn build_report(
             positive_label: decoders.labels.positive().to_string(),
             negative_label: decoders.labels.negative().map(str::to_string),
         },
-        settings: Settings {
-            confidence: args.confidence,
-            rate_ci_method: match args.ci_method {
-                CiMethod::Wilson => "wilson",
-                CiMethod::ClopperPearson => "clopper-pearson",
-            },
-            gap_method: "stratified bootstrap percentile interval (each group's confusion cells redrawn from its multinomial) and one-sided permutation p-value (multivariate hypergeometric tables with the margins fixed), both from counts; equalized odds permutes within positives and within negatives; weighted data uses Kish effective counts (approximate)",
-            score_inference_method: compute::SCORE_INFERENCE_METHOD,
-            resamples: args.resamples,
-            seed: args.seed,
-            thresholds: args.threshold.clone(),
-            interval: flags.interval.map(|iv| [iv.alpha(), iv.beta()]),
-            weighted: args.weight.is_some(),
-        },
-        headline: Default::default(),
-        audits,
-        score_metrics,
-        summary: Vec::new(),
-        fail_if: Vec::new(),
+        slices: acc.slices.clone(),
+        stats,
+        thresholds: args.threshold.clone(),
+        interval: flags.interval,
+        weighted: args.weight.is_some(),
     };
-    report.headline = summary::headline(&report);
-    report.summary = summary::sentences(&report);
+    let (mut report, charts) = fair_audit::build_report(&spec, &acc.confusion, scores.as_deref())?;
     let values = summary::headline_values(&report);
     for gate in gates {
         let (failed, comparisons) = gate.evaluate(&values)?;

@@ -25,6 +25,14 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's name as the report writes it ("csv", "parquet").
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Parquet => "parquet",
+        }
+    }
+
     /// The format named by a file's extension (`.csv`, `.tsv`, `.txt`, `.parquet`, `.pq`).
     pub fn from_extension(path: &Path) -> Option<Self> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();

@@ -1,11 +1,10 @@
 //! From states to results: rates with intervals, gaps with bootstrap intervals and permutation
 //! p-values (fair_metrics::ci), and the exact score metrics (fair_metrics::{roc, ks, partial}).
 
-use super::accumulate::SliceDef;
-use super::model::{
+use crate::error::AuditError;
+use crate::model::{
     ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax, ScoreSlice,
 };
-use crate::error::CliError;
 use fair_metrics::ci::{
     GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, ScoreGapInference,
     auc_difference_inference, auc_interval, gap_inference, ks_inference, rate_intervals,
@@ -15,6 +14,37 @@ use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
 use fair_metrics::state::ConfusionState;
 use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate};
 use std::collections::BTreeMap;
+
+/// A slice: one sensitive column, or the intersection of all of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SliceDef {
+    /// Display name ("race", or "race & sex" for the intersection).
+    pub name: String,
+    /// Indices of the sensitive columns it is made of.
+    pub attributes: Vec<usize>,
+}
+
+impl SliceDef {
+    /// The slices of an audit over `columns`: each column, then (with two or more) their
+    /// intersection, named by the columns joined with " & ".
+    pub fn all(columns: &[String]) -> Vec<SliceDef> {
+        let mut slices: Vec<SliceDef> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, n)| SliceDef {
+                name: n.clone(),
+                attributes: vec![i],
+            })
+            .collect();
+        if columns.len() >= 2 {
+            slices.push(SliceDef {
+                name: columns.join(" & "),
+                attributes: (0..columns.len()).collect(),
+            });
+        }
+        slices
+    }
+}
 
 /// The statistics settings shared by every slice.
 #[derive(Debug, Clone, Copy)]
@@ -107,21 +137,20 @@ fn counts(c: &ConfusionCounts) -> Counts {
     }
 }
 
-fn metric_err(what: String) -> impl FnOnce(fair_metrics::MetricError) -> CliError {
-    move |source| CliError::Metric { what, source }
+fn metric_err(what: String) -> impl FnOnce(fair_metrics::MetricError) -> AuditError {
+    move |source| AuditError::Metric { what, source }
 }
 
 /// Rates, intervals and gaps of one slice's state.
 ///
 /// # Errors
-/// [`CliError::Metric`] when the state is empty or a confidence is invalid (the flags are
-/// validated before, so only an empty state can get here).
+/// [`AuditError::Metric`] when the state is empty or a confidence is invalid.
 pub fn confusion_slice(
     slice: &SliceDef,
     attribute_names: &[String],
     state: &ConfusionState,
     stats: &Stats,
-) -> Result<ConfusionSlice, CliError> {
+) -> Result<ConfusionSlice, AuditError> {
     let gc = state
         .to_group_confusion()
         .map_err(metric_err(format!("counts of {}", slice.name)))?;

@@ -1,12 +1,10 @@
 //! Headline numbers (the worst of each gap over slices and thresholds) and the plain-language
 //! summary of the largest gaps that are statistically distinguishable from zero.
 
-pub use super::charts::ChartData;
-use super::compute::rate_key;
-use super::model::{AuditReport, ConfusionSlice, Headline, PairMax};
+use crate::compute::rate_key;
+use crate::model::{AuditReport, ConfusionSlice, Headline, PairMax};
 use fair_metrics::Rate;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Whether a larger value of the key is worse (differences, distances) or a smaller one
 /// (ratios).
@@ -236,24 +234,4 @@ fn score_sentences(r: &AuditReport, alpha: f64, level: &str) -> Vec<String> {
         ));
     }
     out
-}
-
-/// Prints the summary and the report location on stderr.
-pub fn print_to_stderr(r: &AuditReport, out: &Path) {
-    eprintln!("fairkit audit: {} rows of {}", r.input.rows, r.input.file);
-    for s in &r.summary {
-        eprintln!("  • {s}");
-    }
-    for f in &r.fail_if {
-        eprintln!(
-            "  --fail-if \"{}\": {}",
-            f.expression,
-            if f.failed {
-                "FAILED (exit code 1)"
-            } else {
-                "passed"
-            }
-        );
-    }
-    eprintln!("report written to {}", out.display());
 }

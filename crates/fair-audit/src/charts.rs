@@ -59,7 +59,7 @@ impl ChartData {
                 statistic: ks.summary.max,
             })
         });
-        let stem = crate::report::stem(slice);
+        let stem = crate::render::stem(slice);
         match roc_curves(&format!("ROC curves by {slice}"), &rocs) {
             Ok(svg) => self.figures.push(Figure {
                 slice: slice.into(),

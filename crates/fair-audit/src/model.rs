@@ -1,5 +1,5 @@
 //! The audit's result: exactly what report.json holds (schema `fairkit-audit`, version 1,
-//! documented in docs/audit-json-schema.md and crates/fairkit-cli/schema/audit-v1.schema.json).
+//! documented in docs/audit-json-schema.md and crates/fair-audit/schema/audit-v1.schema.json).
 //! The markdown and HTML reports are views of this one structure.
 
 use serde::Serialize;
@@ -47,10 +47,10 @@ pub struct Tool {
 /// The input file.
 #[derive(Debug, Clone, Serialize)]
 pub struct InputInfo {
-    /// The path as given.
+    /// The path as given (for a Spark DataFrame: a description of it).
     pub file: String,
-    /// "csv" or "parquet".
-    pub format: crate::input::Format,
+    /// "csv", "parquet" or "spark".
+    pub format: String,
     /// Data rows read.
     pub rows: u64,
     /// Column of each role.

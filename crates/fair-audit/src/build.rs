@@ -1,0 +1,118 @@
+//! Assembling the whole report from the merged states: every slice's rates, gaps and score
+//! metrics, the headline, the summary sentences and the score charts.
+
+use crate::charts::ChartData;
+use crate::compute::{self, SliceDef, Stats};
+use crate::error::AuditError;
+use crate::model::{self, AuditReport, InputInfo, ScoreSlice, Settings, ThresholdAudit, Tool};
+use crate::summary;
+use fair_metrics::ci::RateCiMethod;
+use fair_metrics::partial::PercentileInterval;
+use fair_metrics::score_sweep::SliceScores;
+use fair_metrics::state::ConfusionState;
+
+/// What a report is built from, besides the states.
+#[derive(Debug, Clone)]
+pub struct ReportSpec {
+    /// What was read.
+    pub input: InputInfo,
+    /// The slices, in report order (see [`SliceDef::all`]).
+    pub slices: Vec<SliceDef>,
+    /// The statistics settings.
+    pub stats: Stats,
+    /// The thresholds on the score, one confusion source each (empty: the prediction column).
+    pub thresholds: Vec<f64>,
+    /// The partial-SP interval, if any.
+    pub interval: Option<PercentileInterval>,
+    /// Whether the rows carried weights.
+    pub weighted: bool,
+}
+
+/// Builds the report (with empty `fail_if`: gates are the front end's) and its score charts.
+///
+/// `confusion[source][slice]` holds one state per prediction source (the prediction column, or
+/// each threshold in order) and slice; `scores`, with a score column, one [`SliceScores`] per
+/// slice (recorded with curves for the charts).
+///
+/// # Errors
+/// [`AuditError::Input`] when the states or scores do not match the slices and thresholds;
+/// [`AuditError::Metric`] when a slice's state is empty.
+pub fn build_report(
+    spec: &ReportSpec,
+    confusion: &[Vec<ConfusionState>],
+    scores: Option<&[SliceScores]>,
+) -> Result<(AuditReport, ChartData), AuditError> {
+    let sources = spec.thresholds.len().max(1);
+    if confusion.len() != sources || confusion.iter().any(|c| c.len() != spec.slices.len()) {
+        return Err(AuditError::Input {
+            name: "confusion states",
+            reason: format!(
+                "one state per (prediction source, slice): {sources} × {} expected",
+                spec.slices.len()
+            ),
+        });
+    }
+    if scores.is_some_and(|s| s.len() != spec.slices.len()) {
+        return Err(AuditError::Input {
+            name: "score metrics",
+            reason: format!("one per slice: {} expected", spec.slices.len()),
+        });
+    }
+    let sensitive = &spec.input.columns.sensitive;
+    let mut audits = Vec::new();
+    for (source, states) in confusion.iter().enumerate() {
+        let slices = spec
+            .slices
+            .iter()
+            .zip(states)
+            .map(|(slice, state)| compute::confusion_slice(slice, sensitive, state, &spec.stats))
+            .collect::<Result<Vec<_>, _>>()?;
+        audits.push(ThresholdAudit {
+            threshold: spec.thresholds.get(source).copied(),
+            slices,
+        });
+    }
+    let mut charts = ChartData::default();
+    let score_metrics = scores.map(|results| {
+        let mut out: Vec<ScoreSlice> = Vec::new();
+        for (slice, m) in spec.slices.iter().zip(results) {
+            charts.add_slice(&slice.name, m);
+            out.push(compute::score_slice(slice, m, &spec.stats, spec.interval));
+        }
+        out
+    });
+    let mut report = AuditReport {
+        schema: model::SCHEMA_NAME,
+        schema_version: model::SCHEMA_VERSION,
+        tool: Tool {
+            name: "fairkit",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        input: spec.input.clone(),
+        settings: Settings {
+            confidence: spec.stats.confidence,
+            rate_ci_method: match spec.stats.method {
+                RateCiMethod::Wilson => "wilson",
+                RateCiMethod::ClopperPearson => "clopper-pearson",
+            },
+            gap_method: GAP_METHOD,
+            score_inference_method: compute::SCORE_INFERENCE_METHOD,
+            resamples: spec.stats.resamples,
+            seed: spec.stats.seed,
+            thresholds: spec.thresholds.clone(),
+            interval: spec.interval.map(|iv| [iv.alpha(), iv.beta()]),
+            weighted: spec.weighted,
+        },
+        headline: Default::default(),
+        audits,
+        score_metrics,
+        summary: Vec::new(),
+        fail_if: Vec::new(),
+    };
+    report.headline = summary::headline(&report);
+    report.summary = summary::sentences(&report);
+    Ok((report, charts))
+}
+
+/// How gap intervals and p-values are computed (written into the report).
+pub const GAP_METHOD: &str = "stratified bootstrap percentile interval (each group's confusion cells redrawn from its multinomial) and one-sided permutation p-value (multivariate hypergeometric tables with the margins fixed), both from counts; equalized odds permutes within positives and within negatives; weighted data uses Kish effective counts (approximate)";

@@ -1,0 +1,34 @@
+//! The audit's errors.
+
+/// What can go wrong while building or rendering an audit report.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// A metric could not be computed (an empty state, a bad setting, a state that does not
+    /// decode).
+    #[error("{what}: {source}")]
+    Metric {
+        /// What was being computed.
+        what: String,
+        /// The metric's reason.
+        source: fair_metrics::MetricError,
+    },
+    /// fair-report rejected a chart.
+    #[error("chart {what:?}: {source}")]
+    Chart {
+        /// The chart's title.
+        what: String,
+        /// fair-report's reason.
+        source: fair_report::ReportError,
+    },
+    /// The report could not be serialised.
+    #[error("report.json: {0}")]
+    Json(String),
+    /// The inputs of a report do not fit together.
+    #[error("invalid audit input {name}: {reason}")]
+    Input {
+        /// The input.
+        name: &'static str,
+        /// What is wrong and what to do.
+        reason: String,
+    },
+}
