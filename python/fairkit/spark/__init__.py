@@ -30,7 +30,7 @@ from fairkit.spark._arrow import (
     AuditColumns, partition_states, score_batch, score_segment_rows, score_totals_rows,
     update_state,
 )
-from fairkit.spark._result import AuditResult
+from fairkit.spark._result import AuditResult, _AuditSource
 from fairkit.spark._transform import transform_batches
 
 __all__ = ["AuditResult", "audit", "audit_arrow", "fit", "transform"]
@@ -64,10 +64,11 @@ def _interval(partial_interval) -> tuple:
 
 
 def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, confidence, ci_method,
-            n_resamples, seed, interval: tuple) -> AuditResult:
-    d = _core.audit_report(confusion, scores, float(confidence), str(ci_method).lower(),
-                           int(n_resamples), int(seed), interval)
-    return AuditResult._from_core(d, cols.sensitive, interval)
+            n_resamples, seed, interval: tuple, source: str) -> AuditResult:
+    settings = (float(confidence), str(ci_method).lower(), int(n_resamples), int(seed), interval)
+    d = _core.audit_report(confusion, scores, *settings, len(cols.sensitive))
+    return AuditResult._from_core(d, cols.sensitive, interval,
+                                  _AuditSource(confusion, scores, cols, settings, source))
 
 
 def audit_arrow(
@@ -118,8 +119,10 @@ def audit_arrow(
             score_batch(segment, batch, cols, index)
         totals = bytes(segment.totals())
         empty = bytes(_core.ScoreSegment(weighted, False).totals())
-        scores = (bytes(segment.sweep(list(index), totals, empty, interval)), totals)
-    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval)
+        swept = segment.sweep(list(index), totals, empty, interval, len(cols.sensitive))
+        scores = (bytes(swept), totals)
+    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
+                   "arrow")
 
 
 def _check_arrow_schema(schema, cols: AuditColumns) -> None:
@@ -294,7 +297,8 @@ def audit(
         _rethrow(e)
     except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
         _rethrow(e)
-    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval)
+    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
+                   "spark")
 
 
 def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: tuple,

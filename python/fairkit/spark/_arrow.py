@@ -178,7 +178,7 @@ def score_segment_rows(batches: Iterable[pa.RecordBatch], cols: AuditColumns, in
     for batch in batches:
         score_batch(segment, batch, cols, index)
     names = sorted(index, key=index.get)
-    swept = segment.sweep(names, totals, above[pid], interval)
+    swept = segment.sweep(names, totals, above[pid], interval, len(cols.sensitive))
     yield pa.RecordBatch.from_arrays(
         [pa.array([pid], pa.int32()), pa.array([swept], pa.binary())],
         names=["pid", "segment"],

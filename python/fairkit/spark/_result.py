@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional, Sequence
 
 from fairkit.spark._arrow import GROUP_SEPARATOR
+
+
+class _AuditSource(NamedTuple):
+    """What :meth:`AuditResult.report` rebuilds the command's report from: the merged state
+    bytes (never the rows), the columns and the statistics settings."""
+
+    confusion: bytes
+    scores: Optional[tuple]
+    cols: Any
+    settings: tuple
+    kind: str
+
+
+_FORMATS = ("json", "md", "html")
 
 
 def _group_key(name: str, n_features: int) -> Any:
@@ -52,9 +67,11 @@ class AuditResult:
     scores: Optional[dict]
     sensitive: tuple
     partial_interval: tuple = field(default=(0.0, 1.0))
+    _source: Optional[_AuditSource] = field(default=None, compare=False, repr=False)
 
     @classmethod
-    def _from_core(cls, d: dict, sensitive: tuple, partial_interval: tuple) -> "AuditResult":
+    def _from_core(cls, d: dict, sensitive: tuple, partial_interval: tuple,
+                   source: Optional[_AuditSource] = None) -> "AuditResult":
         n = len(sensitive)
         scores = d["scores"]
         if scores is not None:
@@ -78,7 +95,54 @@ class AuditResult:
             scores=scores,
             sensitive=tuple(sensitive),
             partial_interval=tuple(partial_interval),
+            _source=source,
         )
+
+    def report(self, out: Optional[str | os.PathLike] = None, *,
+               formats: Sequence[str] = _FORMATS, description: Optional[str] = None) -> dict:
+        """The ``fairkit audit`` command's report of this audit: the schema-v1 ``report.json``
+        (docs/audit-json-schema.md), ``report.md`` with its SVG figures, and a self-contained
+        ``report.html`` — every sensitive column and their intersection as slices, rates with
+        intervals, the eight count gaps with bootstrap intervals and permutation p-values, and
+        with a score the exact AUC / KS / partial SP with their inference and the ROC / CCDF
+        charts. Built from the merged state bytes, never the rows, by the same Rust code as the
+        command, so a file audited by ``fairkit audit`` and the same rows audited here give the
+        same report (its ``input`` block aside).
+
+        Parameters
+        ----------
+        out
+            Directory to write ``report.json`` / ``report.md`` (+ ``figures/``) / ``report.html``
+            into (created if missing); ``None`` writes nothing.
+        formats
+            Any of ``"json"``, ``"md"``, ``"html"``.
+        description
+            What ``input.file`` says (default: ``"Spark DataFrame"`` or ``"Arrow table"``).
+
+        Returns
+        -------
+        dict
+            ``{"json": str | None, "markdown": str | None, "html": str | None,
+            "figures": {relative path: SVG}}``.
+        """
+        from fairkit._core import FairkitError
+        from fairkit._core import spark as _core
+
+        src = self._source
+        if src is None:
+            raise FairkitError("this AuditResult was not computed by fairkit.spark.audit or "
+                               "audit_arrow, so it has no state to build the report from")
+        if isinstance(formats, str):
+            formats = (formats,)
+        cols = src.cols
+        roles = (cols.label, cols.pred, cols.score, cols.weight, list(cols.sensitive))
+        default = "Spark DataFrame" if src.kind == "spark" else "Arrow table"
+        source = (description or default, src.kind, str(cols.pos_label))
+        text = _core.audit_document(src.confusion, src.scores, roles, src.settings, source,
+                                    [str(f).lower() for f in formats])
+        if out is not None:
+            _write_report(os.fspath(out), text)
+        return text
 
     def rate(self, name: str) -> dict:
         """``{group: estimate}`` for one rate (``None`` where undefined)."""
@@ -108,3 +172,16 @@ class AuditResult:
             "scores": self.scores,
         }
         return json.dumps(data, indent=indent, sort_keys=True)
+
+
+def _write_report(out: str, text: dict) -> None:
+    os.makedirs(out, exist_ok=True)
+    for name, key in (("report.json", "json"), ("report.md", "markdown"), ("report.html", "html")):
+        if text[key] is not None:
+            with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+                f.write(text[key])
+    for rel, svg in text["figures"].items():
+        path = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg)

@@ -18,6 +18,7 @@
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
 //! Spark.
 
+mod document;
 mod projection;
 mod report;
 mod scores;
@@ -35,6 +36,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PartitionState>()?;
     m.add_function(wrap_pyfunction!(merge_states, m)?)?;
     m.add_function(wrap_pyfunction!(audit_report, m)?)?;
+    m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
     projection::register(m)?;
     scores::register(m)?;
     Ok(())

@@ -50,7 +50,7 @@ struct ScoreMetrics {
 /// and permutation test with `n_resamples` draws each; `partial_interval` is the percentile
 /// interval `[alpha, beta)` of partial SP.
 #[pyfunction]
-#[pyo3(signature = (confusion, scores, confidence, ci_method, n_resamples, seed, partial_interval))]
+#[pyo3(signature = (confusion, scores, confidence, ci_method, n_resamples, seed, partial_interval, n_sensitive=1))]
 #[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
 pub fn audit_report<'py>(
     py: Python<'py>,
@@ -61,6 +61,7 @@ pub fn audit_report<'py>(
     n_resamples: usize,
     seed: u64,
     partial_interval: (f64, f64),
+    n_sensitive: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let method = crate::metrics::intervals::ci_method_by_name("ci_method", ci_method)?;
     let settings = GapSettings {
@@ -91,7 +92,15 @@ pub fn audit_report<'py>(
             };
             PercentileInterval::new(partial_interval.0, partial_interval.1)?;
             let scores = scores
-                .map(|(seg, tot)| score_metrics(state.group_names(), &seg, &tot, partial_interval))
+                .map(|(seg, tot)| {
+                    score_metrics(
+                        state.group_names(),
+                        n_sensitive,
+                        &seg,
+                        &tot,
+                        partial_interval,
+                    )
+                })
                 .transpose()?;
             Ok(Computed {
                 confusion: state,
@@ -106,15 +115,23 @@ pub fn audit_report<'py>(
 
 fn score_metrics(
     names: Vec<String>,
+    n_sensitive: usize,
     segment: &[u8],
     totals: &[u8],
     interval: (f64, f64),
 ) -> Result<ScoreMetrics, MetricError> {
     let totals = StreamTotals::from_bytes(totals)?;
     let settings = super::scores::settings(interval)?;
-    let slice = super::scores::finest(names.clone());
-    let mut out = SegmentScores::from_bytes(segment)?.finish(&[slice], &totals, &settings)?;
-    let s = out.pop().ok_or(MetricError::Empty {
+    let slices = super::scores::audit_slices(names.clone(), n_sensitive).map_err(|e| {
+        MetricError::InvalidParameter {
+            name: "group names",
+            value: e.to_string(),
+            expected: "one value per sensitive column in every group name",
+        }
+    })?;
+    let out = SegmentScores::from_bytes(segment)?.finish(&slices, &totals, &settings)?;
+    // The first slice is the finest groups (see `audit_slices`).
+    let s = out.into_iter().next().ok_or(MetricError::Empty {
         what: "score slices",
     })?;
     let psp = s.psp.unwrap_or(Err(MetricError::Empty {

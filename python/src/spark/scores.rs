@@ -5,6 +5,8 @@
 
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
 use crate::errors::{invalid, to_py_err};
+use fair_audit::SliceDef;
+use fair_audit::finest::FinestGroups;
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{
     SegmentRows, SegmentScores, SliceMap, StreamTotals, SweepSettings,
@@ -33,16 +35,42 @@ fn group_names(confusion: &[u8]) -> PyResult<Vec<String>> {
 }
 
 /// The finest-group slice of `names`.
-pub(super) fn finest(names: Vec<String>) -> SliceMap {
+fn finest(names: Vec<String>) -> SliceMap {
     let group_of = (0..names.len()).collect();
     SliceMap { names, group_of }
 }
 
-/// The settings of a segment sweep: partial SP on `interval`, no curves.
+/// The slices every score sweep of an audit computes, from the finest group names (the values
+/// of the `n_sensitive` columns joined by `\x1f`): first the finest groups themselves (what
+/// `AuditResult` reports), then, with two or more columns, each column and their intersection
+/// named as the `fairkit audit` command names them (what the CLI-style report needs). With one
+/// column the finest groups are that column's slice.
+pub(super) fn audit_slices(
+    names: Vec<String>,
+    n_sensitive: usize,
+) -> Result<Vec<SliceMap>, fair_audit::AuditError> {
+    let mut slices = vec![finest(names.clone())];
+    if n_sensitive >= 2 {
+        let finest_groups = FinestGroups::parse(&names, n_sensitive, GROUP_SEPARATOR)?;
+        let columns: Vec<String> = (0..n_sensitive).map(|i| i.to_string()).collect();
+        for slice in SliceDef::all(&columns) {
+            slices.push(finest_groups.slice_map(&slice));
+        }
+    }
+    Ok(slices)
+}
+
+/// Separator of the sensitive values in a finest group name (`fairkit/spark/_arrow.py`).
+pub(super) const GROUP_SEPARATOR: char = '\u{1f}';
+
+/// Points per group of the ROC and CCDF curves the sweep records for the report's charts.
+pub(super) const CURVE_POINTS: usize = 0;
+
+/// The settings of a segment sweep: partial SP on `interval`, curves for the charts.
 pub(super) fn settings(interval: (f64, f64)) -> Result<SweepSettings, fair_metrics::MetricError> {
     Ok(SweepSettings {
         interval: Some(PercentileInterval::new(interval.0, interval.1)?),
-        curve_points: 0,
+        curve_points: CURVE_POINTS,
     })
 }
 
@@ -99,7 +127,9 @@ impl ScoreSegment {
     }
 
     /// Sweeps the rows as one segment below the rows `above` (totals bytes), with the totals
-    /// of all rows `totals` and the audit's finest group names. Consumes the rows.
+    /// of all rows `totals`, the audit's finest group names and its number of sensitive columns
+    /// (the slices swept: [`audit_slices`]). Consumes the rows.
+    #[pyo3(signature = (group_names, totals, above, partial_interval, n_sensitive=1))]
     fn sweep<'py>(
         &mut self,
         py: Python<'py>,
@@ -107,7 +137,9 @@ impl ScoreSegment {
         totals: &[u8],
         above: &[u8],
         partial_interval: (f64, f64),
+        n_sensitive: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let slices = audit_slices(group_names, n_sensitive).map_err(to_py_err)?;
         let rows = self
             .rows
             .take()
@@ -116,12 +148,7 @@ impl ScoreSegment {
             .detach(|| {
                 let totals = StreamTotals::from_bytes(totals)?;
                 let above = StreamTotals::from_bytes(above)?;
-                let seg = rows.sweep(
-                    &[finest(group_names)],
-                    &totals,
-                    &above,
-                    &settings(partial_interval)?,
-                )?;
+                let seg = rows.sweep(&slices, &totals, &above, &settings(partial_interval)?)?;
                 Ok::<_, fair_metrics::MetricError>(seg.to_bytes())
             })
             .map_err(to_py_err)?;

@@ -1,0 +1,137 @@
+//! The `fairkit audit` command's report — schema-v1 JSON, markdown with SVG figures, and
+//! self-contained HTML — for an audit computed from merged states (a Spark DataFrame, or a table
+//! on one machine): `fair_audit` builds it from the finest groups' state exactly as the command
+//! builds it from a file, each sensitive column's slice derived by merging finest groups.
+
+use super::scores::{GROUP_SEPARATOR, audit_slices, settings};
+use crate::errors::{invalid, to_py_err};
+use fair_audit::finest::FinestGroups;
+use fair_audit::model::{Columns, InputInfo};
+use fair_audit::{ReportSpec, SliceDef, Stats, Views};
+use fair_metrics::ci::RateCiMethod;
+use fair_metrics::partial::PercentileInterval;
+use fair_metrics::score_sweep::{SegmentScores, StreamTotals};
+use fair_metrics::state::ConfusionState;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// The roles of the audited columns: `(label, prediction, score, weight, sensitive)`.
+type ColumnRoles = (String, String, Option<String>, Option<String>, Vec<String>);
+
+/// The statistics settings: `(confidence, ci_method, n_resamples, seed, partial_interval)`.
+type StatSettings = (f64, String, usize, u64, (f64, f64));
+
+/// The report of an audit as `{"json", "markdown", "html": str or None, "figures": {path: svg}}`.
+///
+/// `confusion` is the merged state of the finest groups, `scores` the merged score segment and
+/// totals (swept with `ScoreSegment.sweep(..., n_sensitive=len(sensitive))`) or `None`;
+/// `source = (file description, format name, positive label)`; `views` names the wanted views
+/// among `"json"`, `"md"`, `"html"`.
+#[pyfunction]
+#[pyo3(signature = (confusion, scores, columns, stats, source, views))]
+pub fn audit_document<'py>(
+    py: Python<'py>,
+    confusion: Vec<u8>,
+    scores: Option<(Vec<u8>, Vec<u8>)>,
+    columns: ColumnRoles,
+    stats: StatSettings,
+    source: (String, String, String),
+    views: Vec<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (label, prediction, score, weight, sensitive) = columns;
+    let (confidence, ci_method, resamples, seed, interval) = stats;
+    let method: RateCiMethod =
+        crate::metrics::intervals::ci_method_by_name("ci_method", &ci_method)?;
+    let mut wanted = Views {
+        json: false,
+        markdown: false,
+        html: false,
+    };
+    for v in &views {
+        match v.as_str() {
+            "json" => wanted.json = true,
+            "md" | "markdown" => wanted.markdown = true,
+            "html" => wanted.html = true,
+            other => {
+                return Err(invalid(format!(
+                    "unknown report format {other:?}: expected \"json\", \"md\" or \"html\""
+                )));
+            }
+        }
+    }
+    let text = py
+        .detach(|| -> Result<fair_audit::Rendered, fair_audit::AuditError> {
+            let metric = |what: &str| {
+                let what = what.to_string();
+                move |source| fair_audit::AuditError::Metric { what, source }
+            };
+            let finest = ConfusionState::from_bytes(&confusion).map_err(metric("state"))?;
+            let names = finest.group_names();
+            let groups = FinestGroups::parse(&names, sensitive.len(), GROUP_SEPARATOR)?;
+            let slices = SliceDef::all(&sensitive);
+            let states = slices
+                .iter()
+                .map(|s| groups.slice_state(s, &finest))
+                .collect::<Result<Vec<_>, _>>()?;
+            let interval_checked =
+                PercentileInterval::new(interval.0, interval.1).map_err(metric("interval"))?;
+            let score_slices = match &scores {
+                None => None,
+                Some((segment, totals)) => {
+                    let totals =
+                        StreamTotals::from_bytes(totals).map_err(metric("score totals"))?;
+                    let sweep = settings(interval).map_err(metric("interval"))?;
+                    let maps = audit_slices(names.clone(), sensitive.len())?;
+                    let mut all = SegmentScores::from_bytes(segment)
+                        .and_then(|s| s.finish(&maps, &totals, &sweep))
+                        .map_err(metric("score metrics"))?;
+                    // One column: the finest groups are its slice; more: drop the finest slice
+                    // (the intersection comes last, named as the command names it).
+                    if sensitive.len() >= 2 {
+                        all.remove(0);
+                    }
+                    Some(all)
+                }
+            };
+            let spec = ReportSpec {
+                input: InputInfo {
+                    file: source.0.clone(),
+                    format: source.1.clone(),
+                    rows: finest.total_rows(),
+                    columns: Columns {
+                        label: label.clone(),
+                        prediction: Some(prediction.clone()),
+                        score: score.clone(),
+                        sensitive: sensitive.clone(),
+                        weight: weight.clone(),
+                    },
+                    positive_label: source.2.clone(),
+                    negative_label: None,
+                },
+                slices,
+                stats: Stats {
+                    confidence,
+                    method,
+                    resamples,
+                    seed,
+                },
+                thresholds: Vec::new(),
+                interval: score.as_ref().map(|_| interval_checked),
+                weighted: finest.is_weighted(),
+            };
+            let (report, charts) =
+                fair_audit::build_report(&spec, &[states], score_slices.as_deref())?;
+            fair_audit::render(&report, &charts, wanted)
+        })
+        .map_err(to_py_err)?;
+    let out = PyDict::new(py);
+    out.set_item("json", text.json)?;
+    out.set_item("markdown", text.markdown)?;
+    out.set_item("html", text.html)?;
+    let figures = PyDict::new(py);
+    for (file, svg) in text.figures {
+        figures.set_item(file, svg)?;
+    }
+    out.set_item("figures", figures)?;
+    Ok(out)
+}
