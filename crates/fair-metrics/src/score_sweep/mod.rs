@@ -252,16 +252,16 @@ pub struct SweepSettings {
     /// The resolution of each group's downsampled ROC and CCDF curves (0 = no curves).
     ///
     /// **Grid rule.** With cells `floor(coordinate · curve_points + ½)` on the monotone
-    /// coordinates (FPR and TPR for ROC; the CCDF value for CCDF; the half keeps the values 0
-    /// and 1, where weighted sums land only up to rounding, off the grid lines), a point is kept
-    /// when it lies in a
-    /// different cell from the point drawn immediately before it (ROC is drawn in sweep order
-    /// from (0, 0); CCDF ascending in score), and the first and last drawn points are always
-    /// kept. Each kept point moves to a later cell, so a ROC curve keeps at most
-    /// `2 · curve_points + 2` points and a CCDF at most `curve_points + 2` (merged weighted
-    /// segments: up to two more for ROC and one more for CCDF per segment boundary, see
-    /// [`SegmentScores`]). A group without positives or negatives
-    /// has no ROC; a group without rows (or of zero total weight) has no CCDF.
+    /// coordinates (FPR and TPR for ROC; the CCDF value for CCDF), a point is kept when it lies
+    /// in a different cell from the point drawn immediately before it (ROC is drawn in sweep
+    /// order from (0, 0); CCDF ascending in score), and the first and last drawn points are
+    /// always kept. The rule needs only a point and its neighbour, so a segment sweep applies it
+    /// exactly (see [`SegmentScores`]); the ½ puts 0 and 1, which weighted sums reach only up to
+    /// rounding, mid-cell rather than on a grid line. Each kept point moves to a later cell, so
+    /// a ROC curve keeps at most `2 · curve_points + 2` points and a CCDF at most
+    /// `curve_points + 2` (merged weighted segments: at most two more ROC points and one more
+    /// CCDF point per segment boundary). A group without positives or negatives has no ROC; a
+    /// group without rows (or of zero total weight) has no CCDF.
     pub curve_points: usize,
 }
 

@@ -45,9 +45,10 @@ pub struct SliceScores {
     pub ks_eo: Result<PairGaps>,
     /// Partial SP on the interval, when one was asked for.
     pub psp: Option<Result<PairGaps>>,
-    /// Per group, ROC points (FPR, TPR) ascending from (0, 0), downsampled.
+    /// Per group, ROC points (FPR, TPR) ascending from (0, 0), downsampled (see
+    /// [`SweepSettings::curve_points`](super::SweepSettings::curve_points)).
     pub roc: Vec<Vec<(f64, f64)>>,
-    /// Per group, CCDF points (t, P(score > t)) ascending in t, downsampled.
+    /// Per group, CCDF points (t, P(score > t)) ascending in t, downsampled likewise.
     pub ccdf: Vec<Vec<(f64, f64)>>,
 }
 
