@@ -717,3 +717,37 @@ mod prop {
         }
     }
 }
+
+/// A group of zero total weight has no curves (its fractions are 0/0), in one pass and in
+/// segments alike; the other group's curves are unaffected.
+#[test]
+fn zero_weight_groups_have_no_curves() {
+    let d = Data {
+        y: vec![0, 1, 0, 1, 1, 0],
+        s: vec![0.1, 0.9, 0.5, 0.6, 0.3, 0.2],
+        w: Some(vec![1.0, 2.0, 0.0, 0.0, 0.0, 0.5]),
+        finest: vec![0, 0, 1, 1, 1, 0],
+        n_finest: 2,
+    };
+    let maps = vec![SliceMap {
+        names: vec!["a".into(), "b".into()],
+        group_of: vec![0, 1],
+    }];
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 4,
+    };
+    let whole = one_pass(&d, &maps, &settings);
+    assert!(whole[0].ks_dp.is_err());
+    assert_eq!(whole[0].roc[1], Vec::new());
+    assert_eq!(whole[0].ccdf[1], Vec::new());
+    // Group a (weights: 0.9 pos 2; 0.2 neg 0.5; 0.1 neg 1): ROC (0,0) → (0,1) → (⅓,1) → (1,1),
+    // cells ⌊4·v + ½⌋: (0,1) c(0,4) kept, (⅓,1) c(1,4) kept, (1,1) c(4,4) kept.
+    assert_eq!(
+        whole[0].roc[0],
+        vec![(0.0, 0.0), (0.0, 1.0), (0.5 / 1.5, 1.0), (1.0, 1.0)]
+    );
+    assert_eq!(whole[0].ccdf[0].len(), 3);
+    let merged = run_segments(&d, &maps, &[score_key(0.4), score_key(0.25)], &settings);
+    assert_eq!(merged, whole);
+}
