@@ -34,6 +34,8 @@ pub use slice::{EffectiveN, PairGaps, SliceScores};
 
 const TOTALS_MAGIC: &[u8; 4] = b"FKST";
 const SEGMENT_MAGIC: &[u8; 4] = b"FKSG";
+/// Version 2: segments carry curve pieces (and their `curve_points`).
+const SEGMENT_VERSION: u8 = 2;
 
 /// The stream number of (finest group, label): `2 · group + label`.
 #[inline]
@@ -247,7 +249,19 @@ pub fn sort_weighted(rows: &mut [(u64, f64)]) {
 pub struct SweepSettings {
     /// Partial SP on this percentile interval, if any.
     pub interval: Option<PercentileInterval>,
-    /// Roughly how many points each group's ROC and CCDF curve keeps (0 = no curves).
+    /// The resolution of each group's downsampled ROC and CCDF curves (0 = no curves).
+    ///
+    /// **Grid rule.** With cells `floor(coordinate · curve_points + ½)` on the monotone
+    /// coordinates (FPR and TPR for ROC; the CCDF value for CCDF), a point is kept when it lies
+    /// in a different cell from the point drawn immediately before it (ROC is drawn in sweep
+    /// order from (0, 0); CCDF ascending in score), and the first and last drawn points are
+    /// always kept. The rule needs only a point and its neighbour, so a segment sweep applies it
+    /// exactly (see [`SegmentScores`]); the ½ puts 0 and 1, which weighted sums reach only up to
+    /// rounding, mid-cell rather than on a grid line. Each kept point moves to a later cell, so
+    /// a ROC curve keeps at most `2 · curve_points + 2` points and a CCDF at most
+    /// `curve_points + 2` (merged weighted segments: at most two more ROC points and one more
+    /// CCDF point per segment boundary). A group without positives or negatives has no ROC; a
+    /// group without rows (or of zero total weight) has no CCDF.
     pub curve_points: usize,
 }
 
@@ -467,9 +481,20 @@ fn run_blocks(
 /// integer, so the merged result equals [`sweep`] **bit for bit** (AUC sums are exact while
 /// `positives × negatives < 2^53` per group, as in one pass). Weighted, the running sums start
 /// from exactly rounded totals instead of a running `f64` sum, which can move the last bits.
-/// Segments carry no curves (`curve_points` must be 0).
+///
+/// **Curves.** With `curve_points > 0` a segment keeps its piece of every group's ROC and CCDF
+/// curve, downsampled by the grid rule of [`SweepSettings::curve_points`], which needs only a
+/// point and its neighbour (the state above a segment is its `above` totals). Merging
+/// concatenates the pieces from the top; each piece's last point is held back and dropped when
+/// a lower segment brings a point of the same curve, as the one-pass sweep drops it. So the
+/// merged curves equal [`sweep`]'s bit for bit when unweighted. Weighted, the coordinates differ
+/// in the last bits like the other numbers (scores are exact), and a point whose coordinate lies
+/// within that rounding of a grid line `i / curve_points` can be kept in one and dropped in the
+/// other (per segment boundary at most one such CCDF point and two such ROC points).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SegmentScores {
+    /// The `curve_points` the segment was swept with (segments of different ones do not merge).
+    curve_points: u64,
     slices: Vec<slice::SlicePartial>,
     pooled_acc: f64,
     seen: Vec<u64>,
@@ -481,8 +506,8 @@ pub struct SegmentScores {
 /// segment), `above` those of the rows in higher segments.
 ///
 /// # Errors
-/// As [`sweep`], plus [`MetricError::InvalidParameter`] when `settings.curve_points` is not 0
-/// or `above` is weighted differently from `totals`.
+/// As [`sweep`], plus [`MetricError::InvalidParameter`] when `above` is weighted differently
+/// from `totals`.
 pub fn sweep_segment(
     slices: &[SliceMap],
     totals: &StreamTotals,
@@ -490,12 +515,6 @@ pub fn sweep_segment(
     mut runs: Vec<Run<'_>>,
     settings: &SweepSettings,
 ) -> Result<SegmentScores> {
-    if settings.curve_points != 0 {
-        return Err(bad(
-            format!("curve_points = {}", settings.curve_points),
-            "0 for a segment sweep (segments keep no curves)",
-        ));
-    }
     if above.total_rows() > 0 && above.is_weighted() != totals.is_weighted() {
         return Err(bad(
             "weighted and unweighted stream totals".into(),
@@ -526,6 +545,7 @@ pub fn sweep_segment(
     pooled.start_below(above);
     let (seen, range) = run_blocks(&mut states, &mut pooled, &mut runs, n_streams)?;
     Ok(SegmentScores {
+        curve_points: settings.curve_points as u64,
         slices: states
             .into_iter()
             .map(slice::SliceState::into_partial)
@@ -541,12 +561,21 @@ impl SegmentScores {
     ///
     /// # Errors
     /// [`MetricError::InvalidParameter`] when the segments overlap or come out of order, or
-    /// were swept with different slices.
+    /// were swept with different slices or `curve_points`.
     pub fn merge_lower(&mut self, lower: &SegmentScores) -> Result<()> {
         if self.slices.len() != lower.slices.len() {
             return Err(bad(
                 "segments of different slices".into(),
                 "segments swept with the same slices",
+            ));
+        }
+        if self.curve_points != lower.curve_points {
+            return Err(bad(
+                format!(
+                    "segments swept with curve_points {} and {}",
+                    self.curve_points, lower.curve_points
+                ),
+                "segments swept with the same settings",
             ));
         }
         if let (Some((_, low)), Some((high, _))) = (self.range, lower.range)
@@ -581,7 +610,7 @@ impl SegmentScores {
     /// # Errors
     /// [`MetricError::Empty`] when there are no rows; [`MetricError::InvalidParameter`] when the
     /// merged segments do not hold exactly the rows `totals` counts (a segment lost or merged
-    /// twice) or were swept with other slices.
+    /// twice) or were swept with other slices or another `settings.curve_points`.
     pub fn finish(
         self,
         slices: &[SliceMap],
@@ -597,6 +626,12 @@ impl SegmentScores {
             return Err(bad(
                 format!("segments of {} slices", self.slices.len()),
                 "segments swept with these slices",
+            ));
+        }
+        if self.curve_points != settings.curve_points as u64 {
+            return Err(bad(
+                format!("segments swept with curve_points {}", self.curve_points),
+                "the curve_points the segments were swept with",
             ));
         }
         let mut pooled = slice::Pooled::new(totals);
@@ -615,7 +650,8 @@ impl SegmentScores {
 
     /// Canonical bytes (for shipping between processes).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer::new(SEGMENT_MAGIC, 1);
+        let mut w = Writer::new(SEGMENT_MAGIC, SEGMENT_VERSION);
+        w.u64(self.curve_points);
         w.u64(self.slices.len() as u64);
         for s in &self.slices {
             s.write(&mut w);
@@ -637,7 +673,8 @@ impl SegmentScores {
     /// # Errors
     /// [`MetricError::Decode`] for anything else.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut r = Reader::new(bytes, SEGMENT_MAGIC, 1, "score segment")?;
+        let mut r = Reader::new(bytes, SEGMENT_MAGIC, SEGMENT_VERSION, "score segment")?;
+        let curve_points = r.u64()?;
         let n = r.len()?;
         let slices = (0..n)
             .map(|_| slice::SlicePartial::read(&mut r))
@@ -657,6 +694,7 @@ impl SegmentScores {
         };
         r.finish()?;
         Ok(Self {
+            curve_points,
             slices,
             pooled_acc,
             seen,

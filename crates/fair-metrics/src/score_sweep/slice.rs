@@ -45,9 +45,10 @@ pub struct SliceScores {
     pub ks_eo: Result<PairGaps>,
     /// Partial SP on the interval, when one was asked for.
     pub psp: Option<Result<PairGaps>>,
-    /// Per group, ROC points (FPR, TPR) ascending from (0, 0), downsampled.
+    /// Per group, ROC points (FPR, TPR) ascending from (0, 0), downsampled (see
+    /// [`SweepSettings::curve_points`](super::SweepSettings::curve_points)).
     pub roc: Vec<Vec<(f64, f64)>>,
-    /// Per group, CCDF points (t, P(score > t)) ascending in t, downsampled.
+    /// Per group, CCDF points (t, P(score > t)) ascending in t, downsampled likewise.
     pub ccdf: Vec<Vec<(f64, f64)>>,
 }
 
@@ -122,38 +123,101 @@ impl PairBest {
     }
 }
 
-/// A downsampled monotone curve: a point is kept when it moved at least `step` (in the
-/// coordinates compared) from the last kept one; the last point is always kept.
-struct Curve {
-    points: Vec<(f64, f64)>,
-    pending: Option<(f64, f64)>,
-    step: f64,
+/// The grid cell of a curve coordinate in `[0, 1]`: `floor(v · curve_points + ½)`. The grid
+/// lines sit halfway between multiples of `1 / curve_points`, so 0 and 1 — which every curve
+/// reaches, and weighted running sums reach only up to a few ulps either side — lie mid-cell:
+/// with lines at 0 and 1 a weighted segment (its sums start from exactly rounded totals) and the
+/// one-pass sweep would see 1 − 2⁻⁵² and 1 + 2⁻⁵² in different cells and keep different points.
+#[inline]
+pub(super) fn cell(v: f64, cells: f64) -> i64 {
+    // Saturating: coordinates are finite and in [0, 1] up to rounding.
+    (v * cells + 0.5).floor() as i64
 }
 
-impl Curve {
-    fn new(step: f64) -> Self {
-        Self {
-            points: Vec::new(),
-            pending: None,
-            step,
+/// A downsampled monotone curve (or the piece of it one segment swept), under the **grid rule**:
+/// with cells `floor(coordinate · curve_points + ½)` on the monotone coordinates (FPR and TPR for
+/// ROC, the CCDF value for CCDF), a point is kept when it lies in a different cell from the
+/// point drawn immediately before it, and the last point of the whole curve is always kept. The
+/// rule looks only at one point and its neighbour, which a segment computes from its own rows and
+/// the exact totals above it, so segments downsample exactly as the one-pass sweep does.
+///
+/// `points` are the kept points in sweep order; `pending` is the last point swept when the rule
+/// did not keep it: kept if it turns out to be the curve's last, dropped when a lower segment
+/// brings any point of the same curve (as the one-pass sweep drops it at its next point).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct CurvePart {
+    points: Vec<(f64, f64)>,
+    pending: Option<(f64, f64)>,
+}
+
+impl CurvePart {
+    #[inline]
+    fn push(&mut self, p: (f64, f64), keep: bool) {
+        if keep {
+            self.points.push(p);
+            self.pending = None;
+        } else {
+            self.pending = Some(p);
         }
     }
-    #[inline]
-    fn push(&mut self, p: (f64, f64), moved: impl Fn((f64, f64), (f64, f64)) -> f64) {
-        if !self.step.is_finite() {
+
+    fn is_empty(&self) -> bool {
+        self.points.is_empty() && self.pending.is_none()
+    }
+
+    /// Appends the piece swept in a segment of lower scores.
+    fn absorb_lower(&mut self, lower: &CurvePart) {
+        if lower.is_empty() {
             return;
         }
-        match self.points.last() {
-            Some(&q) if moved(p, q) < self.step => self.pending = Some(p),
-            _ => {
-                self.points.push(p);
-                self.pending = None;
-            }
-        }
+        self.points.extend_from_slice(&lower.points);
+        self.pending = lower.pending;
     }
+
     fn finish(mut self) -> Vec<(f64, f64)> {
         self.points.extend(self.pending);
         self.points
+    }
+
+    fn write(&self, w: &mut Writer) {
+        w.u64(self.points.len() as u64);
+        for &(x, y) in &self.points {
+            w.f64(x);
+            w.f64(y);
+        }
+        w.u8(u8::from(self.pending.is_some()));
+        if let Some((x, y)) = self.pending {
+            w.f64(x);
+            w.f64(y);
+        }
+    }
+
+    /// Reads a curve piece; `x_is_rate` says the first coordinate is a rate (ROC) rather than a
+    /// score (CCDF). Coordinates must be finite, and rates and CCDF values `>= 0`.
+    fn read(r: &mut Reader<'_>, x_is_rate: bool) -> Result<Self> {
+        let n = r.len()?;
+        // 16 bytes a point: bound the count by the bytes left before allocating.
+        if n.checked_mul(16).is_none_or(|b| b > r.left()) {
+            return Err(r.error(format!("{n} curve points need more bytes than are left")));
+        }
+        let point = |r: &mut Reader<'_>| -> Result<(f64, f64)> {
+            let (x, y) = (r.f64()?, r.f64()?);
+            let ok = x.is_finite() && y.is_finite() && y >= 0.0 && (!x_is_rate || x >= 0.0);
+            if !ok {
+                return Err(r.error(format!("an invalid curve point ({x}, {y})")));
+            }
+            Ok((x, y))
+        };
+        let mut points = Vec::with_capacity(n);
+        for _ in 0..n {
+            points.push(point(r)?);
+        }
+        let pending = match r.u8()? {
+            0 => None,
+            1 => Some(point(r)?),
+            b => return Err(r.error(format!("flag byte {b}"))),
+        };
+        Ok(Self { points, pending })
     }
 }
 
@@ -175,18 +239,25 @@ pub(super) struct SliceState {
     ks_dp: PairBest,
     ks_eo: PairBest,
     psp: Option<(PercentileInterval, PairBest)>,
-    roc: Vec<Curve>,
-    ccdf: Vec<Curve>,
+    /// `curve_points` as a float (0: no curves).
+    cells: f64,
+    /// Per group, whether rows of it were swept before (its CCDF's top point is kept).
+    seen_above: Vec<bool>,
+    roc: Vec<CurvePart>,
+    ccdf: Vec<CurvePart>,
 }
 
 /// What a segment's sweep contributes to a slice (see [`super::SegmentScores`]): the pair
-/// bests found in the segment and the AUC sums of its blocks.
+/// bests found in the segment, the AUC sums of its blocks and its pieces of every group's ROC
+/// and CCDF curve.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct SlicePartial {
     ks_dp: PairBest,
     ks_eo: PairBest,
     psp: Option<PairBest>,
     auc_acc: Vec<f64>,
+    roc: Vec<CurvePart>,
+    ccdf: Vec<CurvePart>,
 }
 
 impl SlicePartial {
@@ -207,6 +278,12 @@ impl SlicePartial {
         for (a, b) in self.auc_acc.iter_mut().zip(&lower.auc_acc) {
             *a += b;
         }
+        for (a, b) in self.roc.iter_mut().zip(&lower.roc) {
+            a.absorb_lower(b);
+        }
+        for (a, b) in self.ccdf.iter_mut().zip(&lower.ccdf) {
+            a.absorb_lower(b);
+        }
         Ok(())
     }
 
@@ -220,6 +297,9 @@ impl SlicePartial {
         }
         for &a in &self.auc_acc {
             w.f64(a);
+        }
+        for c in self.roc.iter().chain(&self.ccdf) {
+            c.write(w);
         }
     }
 
@@ -245,11 +325,24 @@ impl SlicePartial {
         if auc_acc.iter().any(|a| !(a.is_finite() && *a >= 0.0)) {
             return Err(r.error("a negative or non-finite AUC sum".into()));
         }
+        // Each curve piece takes at least 9 bytes (count and flag), so g of them fit in the
+        // bytes left whenever a piece is read; the Vecs grow one decoded piece at a time.
+        let mut curves = |x_is_rate| -> Result<Vec<CurvePart>> {
+            let mut out = Vec::new();
+            for _ in 0..g {
+                out.push(CurvePart::read(r, x_is_rate)?);
+            }
+            Ok(out)
+        };
+        let roc = curves(true)?;
+        let ccdf = curves(false)?;
         Ok(Self {
             ks_dp,
             ks_eo,
             psp,
             auc_acc,
+            roc,
+            ccdf,
         })
     }
 }
@@ -278,11 +371,6 @@ impl SliceState {
                 .collect::<Vec<_>>()
         };
         let (all, pos, neg) = (sums(None), sums(Some(1)), sums(Some(0)));
-        let step = if settings.curve_points > 0 {
-            1.0 / settings.curve_points as f64
-        } else {
-            f64::INFINITY
-        };
         Self {
             group_of: map.group_of.clone(),
             total_all: all.iter().map(|s| s.0).collect(),
@@ -307,14 +395,10 @@ impl SliceState {
             ks_dp: PairBest::new(g),
             ks_eo: PairBest::new(g),
             psp: settings.interval.map(|iv| (iv, PairBest::new(g))),
-            roc: (0..g)
-                .map(|_| {
-                    let mut c = Curve::new(step);
-                    c.push((0.0, 0.0), |_, _| 0.0);
-                    c
-                })
-                .collect(),
-            ccdf: (0..g).map(|_| Curve::new(step)).collect(),
+            cells: settings.curve_points as f64,
+            seen_above: vec![false; g],
+            roc: vec![CurvePart::default(); g],
+            ccdf: vec![CurvePart::default(); g],
         }
     }
 
@@ -333,6 +417,7 @@ impl SliceState {
                 pos.push(2 * f + 1);
             }
             let all = neg.iter().chain(&pos).copied().collect::<Vec<_>>();
+            self.seen_above[k] = all.iter().any(|&s| above.rows(s) > 0);
             self.above_pos[k] = above.sums(pos.into_iter()).0;
             self.above_neg[k] = above.sums(neg.into_iter()).0;
             self.above_all[k] = above.sums(all.into_iter()).0;
@@ -341,19 +426,24 @@ impl SliceState {
         self.pending_pos = (0..g).collect();
     }
 
-    /// The segment's contribution (curves are not kept: segment sweeps run without curves).
+    /// The segment's contribution.
     pub(super) fn into_partial(self) -> SlicePartial {
         SlicePartial {
             ks_dp: self.ks_dp,
             ks_eo: self.ks_eo,
             psp: self.psp.map(|(_, b)| b),
             auc_acc: self.auc_acc,
+            roc: self.roc,
+            ccdf: self.ccdf,
         }
     }
 
     /// A finished state from merged segment contributions (for [`SliceState::finish`]).
     pub(super) fn with_partial(mut self, partial: SlicePartial) -> Result<Self> {
-        if partial.auc_acc.len() != self.auc_acc.len()
+        let g = self.auc_acc.len();
+        if partial.auc_acc.len() != g
+            || partial.roc.len() != g
+            || partial.ccdf.len() != g
             || partial.psp.is_some() != self.psp.is_some()
         {
             return Err(MetricError::InvalidParameter {
@@ -368,6 +458,8 @@ impl SliceState {
             *best = p;
         }
         self.auc_acc = partial.auc_acc;
+        self.roc = partial.roc;
+        self.ccdf = partial.ccdf;
         Ok(self)
     }
 
@@ -414,24 +506,43 @@ impl SliceState {
             }
         }
         let score = key_score(key);
+        let cells = self.cells;
+        let roc_at = |s: &Self, k: usize| {
+            (
+                s.above_neg[k] / s.total_neg[k],
+                s.above_pos[k] / s.total_pos[k],
+            )
+        };
         for &k in &self.touched {
             let (bp, bn) = (self.block_pos[k], self.block_neg[k]);
-            let f = f_all(self, k);
-            self.ccdf[k].push((score, f), |p, q| (p.1 - q.1).abs());
+            // The state before this block: the previous ROC point, and P(score > this score).
+            let (f_before, roc_before) = (f_all(self, k), roc_at(self, k));
             // Mann–Whitney with ties counted ½: negatives here rank below the positives above.
             self.auc_acc[k] += bn * (self.above_pos[k] + 0.5 * bp);
             self.above_pos[k] += bp;
             self.above_neg[k] += bn;
             self.above_all[k] += bn + bp;
-            let point = (
-                self.above_neg[k] / self.total_neg[k],
-                self.above_pos[k] / self.total_pos[k],
-            );
-            if point.0.is_finite() && point.1.is_finite() {
-                self.roc[k].push(point, |p, q| (p.0 - q.0).abs().max((p.1 - q.1).abs()));
-            }
             self.block_pos[k] = 0.0;
             self.block_neg[k] = 0.0;
+            if cells > 0.0 {
+                // CCDF, drawn ascending in score: the point drawn before this one is the next
+                // lower score's, whose value is the fraction at or above this score (f_after).
+                // The top point (the group's first swept) is the last drawn: always kept.
+                let f_after = f_all(self, k);
+                if f_before.is_finite() && f_after.is_finite() {
+                    let keep = !self.seen_above[k] || cell(f_before, cells) != cell(f_after, cells);
+                    self.ccdf[k].push((score, f_before), keep);
+                }
+                // ROC, drawn in sweep order from (0, 0): the point before is the state before
+                // this block ((0, 0) for the group's first block).
+                let p = roc_at(self, k);
+                if p.0.is_finite() && p.1.is_finite() {
+                    let keep = cell(p.0, cells) != cell(roc_before.0, cells)
+                        || cell(p.1, cells) != cell(roc_before.1, cells);
+                    self.roc[k].push(p, keep);
+                }
+                self.seen_above[k] = true;
+            }
         }
         std::mem::swap(&mut self.pending_all, &mut self.touched);
     }
@@ -474,7 +585,15 @@ impl SliceState {
                 .roc
                 .into_iter()
                 .zip(has_roc)
-                .map(|(c, ok)| if ok { c.finish() } else { Vec::new() })
+                .map(|(c, ok)| {
+                    if ok && !c.is_empty() {
+                        let mut p = vec![(0.0, 0.0)];
+                        p.extend(c.finish());
+                        p
+                    } else {
+                        Vec::new()
+                    }
+                })
                 .collect(),
             ccdf: self
                 .ccdf

@@ -243,13 +243,9 @@ fn run_segments(
     d: &Data,
     slices: &[SliceMap],
     bounds: &[u64],
-    interval: Option<PercentileInterval>,
+    settings: &SweepSettings,
 ) -> Vec<SliceScores> {
     let (st, totals) = streams(d);
-    let settings = SweepSettings {
-        interval,
-        curve_points: 0,
-    };
     let mut bounds = bounds.to_vec();
     bounds.sort_unstable_by(|a, b| b.cmp(a));
     let segment_of = |k: u64| bounds.iter().take_while(|&&b| k < b).count();
@@ -273,7 +269,7 @@ fn run_segments(
             .enumerate()
             .map(|(s, rows)| Run::from_sorted_pairs(s, rows))
             .collect();
-        let seg = sweep_segment(slices, &totals, &above, runs, &settings).unwrap();
+        let seg = sweep_segment(slices, &totals, &above, runs, settings).unwrap();
         // Through bytes, as between processes.
         let seg = SegmentScores::from_bytes(&seg.to_bytes()).unwrap();
         match merged.as_mut() {
@@ -283,25 +279,47 @@ fn run_segments(
         let t = StreamTotals::from_bytes(&seg_totals[j].to_bytes()).unwrap();
         above.merge(&t).unwrap();
     }
-    merged.unwrap().finish(slices, &totals, &settings).unwrap()
+    merged.unwrap().finish(slices, &totals, settings).unwrap()
 }
 
-fn one_pass(
-    d: &Data,
-    slices: &[SliceMap],
-    interval: Option<PercentileInterval>,
-) -> Vec<SliceScores> {
+fn one_pass(d: &Data, slices: &[SliceMap], settings: &SweepSettings) -> Vec<SliceScores> {
     let (st, totals) = streams(d);
     let runs = st
         .iter()
         .enumerate()
         .map(|(s, rows)| Run::from_sorted_pairs(s, rows))
         .collect();
-    let settings = SweepSettings {
-        interval,
-        curve_points: 0,
-    };
-    sweep(slices, &totals, runs, &settings).unwrap()
+    sweep(slices, &totals, runs, settings).unwrap()
+}
+
+/// Weighted curves: the same points (scores exact), coordinates within 1e-12.
+fn curves_close(a: &[Vec<(f64, f64)>], b: &[Vec<(f64, f64)>], what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}");
+    for (g, (x, y)) in a.iter().zip(b).enumerate() {
+        assert_eq!(x.len(), y.len(), "{what} group {g}: {x:?} vs {y:?}");
+        for (p, q) in x.iter().zip(y) {
+            assert!(
+                close(p.0, q.0) && close(p.1, q.1),
+                "{what} group {g}: {p:?} vs {q:?}"
+            );
+        }
+    }
+}
+
+/// Random segment boundaries at `n` distinct keys of the data, plus ones beyond every key
+/// (empty segments at both ends).
+fn random_bounds(d: &Data, n: usize, rng: &mut ChaCha8Rng) -> Vec<u64> {
+    let mut keys: Vec<u64> = d.s.iter().map(|&s| score_key(s)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut bounds: Vec<u64> = (0..n)
+        .map(|_| keys[rng.random_range(0..keys.len())])
+        .collect();
+    bounds.push(u64::MAX);
+    bounds.push(0);
+    bounds.sort_unstable();
+    bounds.dedup();
+    bounds
 }
 
 #[test]
@@ -310,35 +328,41 @@ fn segments_equal_the_one_pass_sweep() {
     for (seed, weighted) in [(3, false), (4, false), (5, true), (6, true)] {
         let d = data(2_500, 4, weighted, seed);
         let maps = slices(d.n_finest);
-        let whole = one_pass(&d, &maps, iv);
-        let mut keys: Vec<u64> = d.s.iter().map(|&s| score_key(s)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for n_bounds in [1, 3, 12] {
-            // Boundaries at distinct keys (ties never straddle), plus ones beyond every key
-            // (empty segments at both ends).
-            let mut bounds: Vec<u64> = (0..n_bounds)
-                .map(|_| keys[rng.random_range(0..keys.len())])
-                .collect();
-            bounds.push(u64::MAX);
-            bounds.push(0);
-            bounds.dedup();
-            let got = run_segments(&d, &maps, &bounds, iv);
-            if weighted {
-                for (a, b) in got.iter().zip(&whole) {
-                    for (x, y) in [(&a.ks_dp, &b.ks_dp), (&a.ks_eo, &b.ks_eo)] {
-                        let (x, y) = (x.as_ref().unwrap(), y.as_ref().unwrap());
-                        for (u, v) in x.summary.matrix.iter().zip(y.summary.matrix.iter()) {
-                            assert!(close(*u, *v), "{u} vs {v}");
+        for curve_points in [0, 3, 50, 1000] {
+            let settings = SweepSettings {
+                interval: iv,
+                curve_points,
+            };
+            let whole = one_pass(&d, &maps, &settings);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for n_bounds in [1, 2, 3, 5, 8, 12] {
+                // Boundaries at distinct keys (ties never straddle), plus ones beyond every key
+                // (empty segments at both ends).
+                let bounds = random_bounds(&d, n_bounds, &mut rng);
+                let got = run_segments(&d, &maps, &bounds, &settings);
+                if weighted {
+                    for (a, b) in got.iter().zip(&whole) {
+                        for (x, y) in [(&a.ks_dp, &b.ks_dp), (&a.ks_eo, &b.ks_eo)] {
+                            let (x, y) = (x.as_ref().unwrap(), y.as_ref().unwrap());
+                            for (u, v) in x.summary.matrix.iter().zip(y.summary.matrix.iter()) {
+                                assert!(close(*u, *v), "{u} vs {v}");
+                            }
                         }
+                        for (u, v) in a.auc_by_group.iter().zip(&b.auc_by_group) {
+                            assert!(close(u.unwrap(), v.unwrap()));
+                        }
+                        curves_close(&a.roc, &b.roc, "roc");
+                        curves_close(&a.ccdf, &b.ccdf, "ccdf");
                     }
-                    for (u, v) in a.auc_by_group.iter().zip(&b.auc_by_group) {
-                        assert!(close(u.unwrap(), v.unwrap()));
-                    }
+                } else {
+                    assert_eq!(
+                        got, whole,
+                        "seed {seed}, {n_bounds} bounds, {curve_points} points"
+                    );
                 }
-            } else {
-                assert_eq!(got, whole, "seed {seed}, {n_bounds} bounds");
+                if curve_points > 0 {
+                    assert!(whole.iter().all(|s| s.roc.iter().all(|c| c.len() >= 2)));
+                }
             }
         }
     }
@@ -351,7 +375,7 @@ fn segment_pieces_that_do_not_fit_are_errors() {
     let (st, totals) = streams(&d);
     let settings = SweepSettings {
         interval: None,
-        curve_points: 0,
+        curve_points: 10,
     };
     let empty = StreamTotals::new(false);
     let all_runs = |st: &[Vec<(u64, f64)>]| -> Vec<Vec<(u64, f64)>> { st.to_vec() };
@@ -362,12 +386,20 @@ fn segment_pieces_that_do_not_fit_are_errors() {
         .map(|(s, r)| Run::from_sorted_pairs(s, r))
         .collect();
     let whole = sweep_segment(&maps, &totals, &empty, runs, &settings).unwrap();
-    // Curves are refused in segments.
-    let with_curves = SweepSettings {
+    // Segments of other curve_points neither merge nor finish.
+    let without_curves = SweepSettings {
         interval: None,
-        curve_points: 10,
+        curve_points: 0,
     };
-    assert!(sweep_segment(&maps, &totals, &empty, Vec::new(), &with_curves).is_err());
+    let other = sweep_segment(&maps, &totals, &empty, Vec::new(), &without_curves).unwrap();
+    assert!(other.clone().merge_lower(&whole).is_err());
+    assert!(
+        whole
+            .clone()
+            .finish(&maps, &totals, &without_curves)
+            .is_err()
+    );
+    assert!(whole.clone().finish(&maps, &totals, &settings).is_ok());
     // Merging a segment with itself overlaps.
     let mut twice = whole.clone();
     assert!(twice.merge_lower(&whole).is_err());
@@ -395,7 +427,7 @@ fn segment_pieces_that_do_not_fit_are_errors() {
         let mut b: Vec<u8> = (0..n).map(|_| rng.random::<u8>()).collect();
         if rng.random_bool(0.5) && b.len() >= 5 {
             b[..4].copy_from_slice(b"FKSG");
-            b[4] = 1;
+            b[4] = SEGMENT_VERSION;
         }
         let _ = SegmentScores::from_bytes(&b);
         let _ = StreamTotals::from_bytes(&b);
@@ -429,13 +461,13 @@ fn segment_rows_validate_batches_and_sweep_like_the_one_pass_sweep() {
     let totals = all.totals().clone();
     let settings = SweepSettings {
         interval: Some(PercentileInterval::new(0.0, 0.5).unwrap()),
-        curve_points: 0,
+        curve_points: 40,
     };
     let seg = all
         .sweep(&maps, &totals, &StreamTotals::new(false), &settings)
         .unwrap();
     let got = seg.finish(&maps, &totals, &settings).unwrap();
-    assert_eq!(got, one_pass(&d, &maps, settings.interval));
+    assert_eq!(got, one_pass(&d, &maps, &settings));
 }
 
 /// Weighted running sums can round a group's fraction above 1: here group a's four weights
@@ -471,4 +503,251 @@ fn weighted_rounding_never_reports_a_gap_above_one() {
         out[0].ks_dp.as_ref().unwrap().summary.max.to_bits(),
         1.0_f64.to_bits()
     );
+}
+
+/// The grid rule by hand, at `curve_points = 2`: cells ⌊2·v + ½⌋, so lines at ¼ and ¾. One
+/// group: positives at 0.99, 0.98, 0.97, 0.96, 0.95 (TPR steps ⅕), negatives at 0.5, 0.4, 0.3,
+/// 0.2 (FPR steps ¼).
+///
+/// ROC in sweep order, cells (FPR, TPR): (0,0) start c(0,0); (0,.2) c(0,0) as the point before:
+/// dropped; (0,.4) c(0,1): kept; (0,.6) c(0,1): dropped; (0,.8) c(0,2): kept; (0,1) c(0,2):
+/// dropped; (.25,1) c(1,2): kept; (.5,1) c(1,2): dropped; (.75,1) c(2,2): kept; (1,1) c(2,2):
+/// kept as the last point.
+///
+/// CCDF drawn ascending in score, value P(score > t) over 9 rows: (.2, 8/9) c2 first: kept;
+/// (.3, 7/9) c2: dropped; (.4, 6/9) c1: kept; (.5, 5/9), (.95, 4/9), (.96, 3/9) c1: dropped;
+/// (.97, 2/9) c0: kept; (.98, 1/9) c0: dropped; (.99, 0): last, kept.
+#[test]
+fn the_grid_rule_by_hand() {
+    let scores = [0.99, 0.98, 0.97, 0.96, 0.95, 0.5, 0.4, 0.3, 0.2];
+    let d = Data {
+        y: vec![1, 1, 1, 1, 1, 0, 0, 0, 0],
+        s: scores.to_vec(),
+        w: None,
+        finest: vec![0; 9],
+        n_finest: 1,
+    };
+    let maps = vec![SliceMap {
+        names: vec!["a".into()],
+        group_of: vec![0],
+    }];
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 2,
+    };
+    let whole = one_pass(&d, &maps, &settings);
+    let roc = vec![
+        (0.0, 0.0),
+        (0.0, 2.0 / 5.0),
+        (0.0, 4.0 / 5.0),
+        (0.25, 1.0),
+        (0.75, 1.0),
+        (1.0, 1.0),
+    ];
+    assert_eq!(whole[0].roc, vec![roc]);
+    let ccdf = vec![
+        (0.2, 8.0 / 9.0),
+        (0.4, 6.0 / 9.0),
+        (0.97, 2.0 / 9.0),
+        (0.99, 0.0),
+    ];
+    assert_eq!(whole[0].ccdf, vec![ccdf]);
+    // Any cut into segments (each alone cannot see the points kept above it) gives the same.
+    for cut in &scores {
+        for second in &scores {
+            let bounds = [score_key(*cut), score_key(*second)];
+            assert_eq!(
+                run_segments(&d, &maps, &bounds, &settings),
+                whole,
+                "{bounds:?}"
+            );
+        }
+    }
+}
+
+/// Curve sizes stay within the documented bounds (ROC ≤ 2·points + 2, CCDF ≤ points + 2; merged
+/// weighted segments up to 2 / 1 more per boundary), consecutive kept points move to a later
+/// cell, and the ends are kept.
+#[test]
+fn curve_point_counts_are_bounded() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    for weighted in [false, true] {
+        let d = data(4_000, 3, weighted, 30 + weighted as u64);
+        let maps = slices(d.n_finest);
+        for curve_points in [1, 2, 5, 40] {
+            let settings = SweepSettings {
+                interval: None,
+                curve_points,
+            };
+            let cells = curve_points as f64;
+            let whole = one_pass(&d, &maps, &settings);
+            let bounds = random_bounds(&d, 12, &mut rng);
+            let merged = run_segments(&d, &maps, &bounds, &settings);
+            let extra = if weighted { bounds.len() + 1 } else { 0 };
+            for (out, extra) in [(&whole, 0), (&merged, extra)] {
+                for s in out {
+                    for roc in &s.roc {
+                        assert!(roc.len() <= 2 * curve_points + 2 + 2 * extra, "{roc:?}");
+                        assert_eq!(roc[0], (0.0, 0.0));
+                        let last = roc[roc.len() - 1];
+                        assert!(close(last.0, 1.0) && close(last.1, 1.0), "{last:?}");
+                        // Every point but the held-back last one starts a later cell.
+                        let sum = |p: (f64, f64)| slice::cell(p.0, cells) + slice::cell(p.1, cells);
+                        for w in roc[..roc.len() - 1].windows(2) {
+                            assert!(sum(w[1]) > sum(w[0]), "{w:?}");
+                        }
+                    }
+                    for ccdf in &s.ccdf {
+                        assert!(ccdf.len() <= curve_points + 2 + extra, "{ccdf:?}");
+                        assert_eq!(ccdf[ccdf.len() - 1].1.to_bits(), 0.0_f64.to_bits());
+                        for w in ccdf.windows(2) {
+                            assert!(w[0].0 < w[1].0 && w[0].1 >= w[1].1, "{w:?}");
+                        }
+                        for w in ccdf[1..ccdf.len() - 1].windows(2) {
+                            let c = |v: f64| slice::cell(v, cells);
+                            assert!(c(w[1].1) < c(w[0].1), "{w:?}");
+                        }
+                    }
+                }
+            }
+            // The bound is met, not vacuous: 4,000 rows in 3 groups fill the coarse grids.
+            if curve_points <= 5 {
+                assert!(whole[0].ccdf[0].len() >= curve_points);
+                assert!(whole[0].roc[0].len() > curve_points);
+            }
+        }
+    }
+}
+
+/// Corrupt curve bytes in a segment are typed decode errors.
+#[test]
+fn corrupt_segment_curves_are_decode_errors() {
+    let d = data(300, 2, false, 41);
+    let maps = vec![SliceMap {
+        names: vec!["a".into(), "b".into()],
+        group_of: vec![0, 1],
+    }];
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 8,
+    };
+    let (st, totals) = streams(&d);
+    let runs = st
+        .iter()
+        .enumerate()
+        .map(|(s, rows)| Run::from_sorted_pairs(s, rows))
+        .collect();
+    let seg = sweep_segment(&maps, &totals, &StreamTotals::new(false), runs, &settings).unwrap();
+    let bytes = seg.to_bytes();
+    assert_eq!(SegmentScores::from_bytes(&bytes).unwrap(), seg);
+    // Header, curve_points, slice count; then the slice: g, two pair tables, psp flag, AUC sums.
+    let g = 2;
+    let roc0 = 5 + 8 + 8 + 8 + 2 * (8 + 16 * g * g) + 1 + 8 * g;
+    let n_points = u64::from_le_bytes(bytes[roc0..roc0 + 8].try_into().unwrap());
+    assert!(n_points >= 2, "the first group's ROC piece has points");
+    let decode_error = |b: &[u8]| {
+        matches!(
+            SegmentScores::from_bytes(b),
+            Err(MetricError::Decode { .. })
+        )
+    };
+    let with = |at: usize, v: u64| {
+        let mut b = bytes.clone();
+        b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    // A point count beyond the bytes left, and one within them but beyond 16 bytes a point.
+    assert!(decode_error(&with(roc0, u64::MAX)));
+    let left = (bytes.len() - roc0 - 8) as u64;
+    assert!(decode_error(&with(roc0, left / 16 + 1)));
+    // Non-finite and negative coordinates.
+    assert!(decode_error(&with(roc0 + 8, f64::NAN.to_bits())));
+    assert!(decode_error(&with(roc0 + 16, f64::INFINITY.to_bits())));
+    assert!(decode_error(&with(roc0 + 8, (-0.5_f64).to_bits())));
+    // A bad pending flag.
+    let flag = roc0 + 8 + 16 * n_points as usize;
+    let mut b = bytes.clone();
+    b[flag] = 7;
+    assert!(decode_error(&b));
+    // Every truncation, and every byte flipped, never panics.
+    for cut in 0..bytes.len() {
+        assert!(decode_error(&bytes[..cut]));
+    }
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0xA5;
+        let _ = SegmentScores::from_bytes(&b);
+    }
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Random data, random cuts (0–12, some empty segments), random curve resolution:
+        /// unweighted merged segments equal the one-pass sweep, curves included; weighted, the
+        /// same curve points within 1e-12.
+        #[test]
+        fn segments_with_curves_equal_the_one_pass_sweep(
+            n in 10usize..400,
+            n_finest in 1usize..5,
+            weighted in any::<bool>(),
+            seed in any::<u64>(),
+            n_bounds in 0usize..13,
+            curve_points in 1usize..60,
+        ) {
+            let d = data(n.max(2 * n_finest), n_finest, weighted, seed);
+            let maps = slices(d.n_finest);
+            let settings = SweepSettings { interval: None, curve_points };
+            let whole = one_pass(&d, &maps, &settings);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+            let bounds = random_bounds(&d, n_bounds, &mut rng);
+            let got = run_segments(&d, &maps, &bounds, &settings);
+            if weighted {
+                for (a, b) in got.iter().zip(&whole) {
+                    curves_close(&a.roc, &b.roc, "roc");
+                    curves_close(&a.ccdf, &b.ccdf, "ccdf");
+                }
+            } else {
+                prop_assert_eq!(got, whole);
+            }
+        }
+    }
+}
+
+/// A group of zero total weight has no curves (its fractions are 0/0), in one pass and in
+/// segments alike; the other group's curves are unaffected.
+#[test]
+fn zero_weight_groups_have_no_curves() {
+    let d = Data {
+        y: vec![0, 1, 0, 1, 1, 0],
+        s: vec![0.1, 0.9, 0.5, 0.6, 0.3, 0.2],
+        w: Some(vec![1.0, 2.0, 0.0, 0.0, 0.0, 0.5]),
+        finest: vec![0, 0, 1, 1, 1, 0],
+        n_finest: 2,
+    };
+    let maps = vec![SliceMap {
+        names: vec!["a".into(), "b".into()],
+        group_of: vec![0, 1],
+    }];
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 4,
+    };
+    let whole = one_pass(&d, &maps, &settings);
+    assert!(whole[0].ks_dp.is_err());
+    assert_eq!(whole[0].roc[1], Vec::new());
+    assert_eq!(whole[0].ccdf[1], Vec::new());
+    // Group a (weights: 0.9 pos 2; 0.2 neg 0.5; 0.1 neg 1): ROC (0,0) → (0,1) → (⅓,1) → (1,1),
+    // cells ⌊4·v + ½⌋: (0,1) c(0,4) kept, (⅓,1) c(1,4) kept, (1,1) c(4,4) kept.
+    assert_eq!(
+        whole[0].roc[0],
+        vec![(0.0, 0.0), (0.0, 1.0), (0.5 / 1.5, 1.0), (1.0, 1.0)]
+    );
+    assert_eq!(whole[0].ccdf[0].len(), 3);
+    let merged = run_segments(&d, &maps, &[score_key(0.4), score_key(0.25)], &settings);
+    assert_eq!(merged, whole);
 }
