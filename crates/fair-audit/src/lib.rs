@@ -58,6 +58,12 @@ pub mod schema;
 pub mod summary;
 
 pub use build::{ReportSpec, build_report};
+
+/// Points per group of the ROC and CCDF curves a score sweep records for the report's charts
+/// (`SweepSettings::curve_points`): half of what a chart draws, so the grid rule's bound
+/// (at most `2 · CURVE_POINTS + 2` ROC points) stays within `fair_report::MAX_CURVE_POINTS`
+/// after downsampling.
+pub const CURVE_POINTS: usize = fair_report::MAX_CURVE_POINTS / 2;
 pub use charts::ChartData;
 pub use compute::{SliceDef, Stats};
 pub use error::AuditError;

@@ -63,14 +63,11 @@ pub(super) fn audit_slices(
 /// Separator of the sensitive values in a finest group name (`fairkit/spark/_arrow.py`).
 pub(super) const GROUP_SEPARATOR: char = '\u{1f}';
 
-/// Points per group of the ROC and CCDF curves the sweep records for the report's charts.
-pub(super) const CURVE_POINTS: usize = 0;
-
 /// The settings of a segment sweep: partial SP on `interval`, curves for the charts.
 pub(super) fn settings(interval: (f64, f64)) -> Result<SweepSettings, fair_metrics::MetricError> {
     Ok(SweepSettings {
         interval: Some(PercentileInterval::new(interval.0, interval.1)?),
-        curve_points: CURVE_POINTS,
+        curve_points: fair_audit::CURVE_POINTS,
     })
 }
 

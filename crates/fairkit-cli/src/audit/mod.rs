@@ -124,7 +124,7 @@ fn build_report(
                 .collect();
             let settings = SweepSettings {
                 interval: flags.interval,
-                curve_points: fair_report::MAX_CURVE_POINTS / 2,
+                curve_points: fair_audit::CURVE_POINTS,
             };
             Some(store.metrics(&maps, &settings)?)
         }
