@@ -107,7 +107,11 @@ fn check_inference(s: &ConfusionState, seed: u64) {
             unit(gap.estimate, "gap");
             unit(gap.interval.lower, "gap interval lower");
             unit(gap.interval.upper, "gap interval upper");
-            assert!(gap.p_value > 0.0 && gap.p_value <= 1.0, "p = {}", gap.p_value);
+            assert!(
+                gap.p_value > 0.0 && gap.p_value <= 1.0,
+                "p = {}",
+                gap.p_value
+            );
         }
     }
 }
