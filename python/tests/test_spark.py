@@ -627,7 +627,7 @@ def test_report_files_validate_against_the_schema(tmp_path):
 
 def test_report_bad_input():
     r = audit_arrow(FRAME, **KW)
-    with pytest.raises(FairkitError, match="unknown report format 'pdf'"):
+    with pytest.raises(FairkitError, match='unknown report format "pdf"'):
         r.report(formats=["json", "pdf"])
     bare = dataclasses.replace(r, _source=None)
     with pytest.raises(FairkitError, match="no state to build the report from"):
