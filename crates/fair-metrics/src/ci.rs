@@ -733,7 +733,18 @@ fn multinomial(rng: &mut impl Rng, n: u64, cells: &[f64; CELLS]) -> [f64; CELLS]
 /// (measured: 5.3 s for 100 permutations at 2 × 10^7 rows; found by the `state_bytes` fuzz
 /// target as a hang on forged counts). Where that loop would be long, the draw is the exact
 /// walk over the smallest sets instead ([`walk_smallest`]): fewer than √(10·N) steps there.
+///
+/// Every path's draw is clamped to the support `[max(0, n + K − N), min(n, K)]`: the limits
+/// (binomial, Poisson) and the floating-point samplers can otherwise land a count outside it on
+/// extreme margins, and the next draw of a permutation then has more successes than rows (an
+/// overflow found by the `state_bytes` fuzz target).
 fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) -> u64 {
+    let lowest = (n + successes).saturating_sub(population);
+    let highest = n.min(successes);
+    draw_hypergeometric(rng, population, successes, n).clamp(lowest, highest)
+}
+
+fn draw_hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64) -> u64 {
     let n1 = successes.min(population - successes);
     let k = n.min(population - n);
     let mode = (k as f64 + 1.0) * (n1 as f64 + 1.0) / (population as f64 + 2.0);
@@ -750,12 +761,13 @@ fn hypergeometric(rng: &mut ChaCha8Rng, population: u64, successes: u64, n: u64)
         (n, successes)
     };
     if walk > WALK_CAP {
-        // Only forged counts get here (rand_distr refuses a few margins; a real refusal walks
-        // far fewer items): draw with replacement, the binomial limit, in O(1).
-        let p = (hits_left as f64 / population as f64).clamp(0.0, 1.0);
-        return Binomial::new(walk, p)
-            .map_or(0, |b| b.sample(rng))
-            .min(hits_left);
+        // Only forged counts get here (rand_distr refuses a few margins with a small mode; a
+        // real refusal walks far fewer items). Walk the smallest of the four sets instead, which
+        // is short exactly when the mode is small; it takes the Poisson limit only beyond
+        // `WALK_CAP` there. (A binomial limit here — drawing with replacement — was wrong when
+        // the sample is most of the population: N = 922,760,963, K = 922,746,882,
+        // n = 922,746,881 drew 11 fewer than the support's minimum, found by fuzzing.)
+        return walk_smallest(rng, population, successes, n);
     }
     sequential_draw(rng, population, walk, hits_left)
 }
@@ -847,6 +859,48 @@ mod tests {
             .sum::<f64>()
             / 4000.0;
         assert!((small_k - 12.0).abs() < 0.2, "{small_k}");
+    }
+
+    /// Every draw lies in the support [max(0, n + K − N), min(n, K)], on every path (rand_distr,
+    /// the walks, the Poisson limit), up to the 2^40-row cap, even before the final clamp: a
+    /// draw outside it (the old binomial limit of rand_distr's refusals) made the next draw of a
+    /// permutation see more successes than rows (a fuzzer overflow).
+    #[test]
+    fn draws_stay_in_the_support() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut cases: Vec<(u64, u64, u64)> = vec![
+            (1 << 40, (1 << 40) - 3, (1 << 40) - 5),
+            (1 << 40, 300_000_000, (1 << 40) - 300_000_000),
+            (1 << 40, (1 << 40) - 1, 1),
+            // rand_distr refuses it; the fallback once drew below the support (fuzzer).
+            (922_760_963, 922_746_882, 922_746_881),
+            (184_549_458, 184_549_378, 184_549_378),
+            (4721, 4400, 103),
+            (10, 10, 10),
+            (10, 0, 7),
+            (1, 1, 1),
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 11) % m
+        };
+        for _ in 0..300 {
+            let n_pop = 1 + next(1 << 40);
+            let k = next(n_pop + 1);
+            let n = next(n_pop + 1);
+            cases.push((n_pop, k, n));
+        }
+        for (n_pop, k, n) in cases {
+            for _ in 0..3 {
+                // Unclamped: each path must keep to the support on its own.
+                let x = draw_hypergeometric(&mut rng, n_pop, k, n);
+                let lo = (n + k).saturating_sub(n_pop);
+                assert!(lo <= x && x <= n.min(k), "N={n_pop} K={k} n={n}: {x}");
+            }
+        }
     }
 
     /// Forged state sizes (N = 2^53, past today's 2^40 row cap; both sets ~3 × 10⁸): the exact walk would
