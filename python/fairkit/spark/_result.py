@@ -32,6 +32,9 @@ def _group_key(name: str, n_features: int) -> Any:
 class AuditResult:
     """An exact fairness audit computed from merged per-partition states.
 
+    :meth:`report` writes the ``fairkit audit`` command's report of it (schema-v1 JSON,
+    markdown with SVG figures, HTML), every sensitive column and their intersection as slices.
+
     Attributes
     ----------
     groups
