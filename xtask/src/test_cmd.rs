@@ -58,8 +58,32 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
     if args.skip_python {
         return Ok(());
     }
-    let target = target_dir(root);
-    let venv = target.join("py-venv");
+    let venv = prepare_venv(root)?;
+    check_java()?;
+    let mut pytest = venv_command(&venv, "python");
+    pytest
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        // Two workers (pytest-xdist), one test file each at a time: the suite is CPU-bound
+        // and single-threaded per test, and whole files keep the Spark tests' session in one
+        // worker (two Spark JVMs would compete for the same two cores).
+        .args(["-n", "2", "--dist", "loadfile"])
+        .arg(root.join("python/tests"))
+        .args(&args.pytest_args)
+        .current_dir(root.join("python"));
+    step("pytest python/tests", &mut pytest)
+}
+
+/// The project's Python environment, ready to use: the virtual environment at
+/// `<target dir>/py-venv` (created with `python3 -m venv`, or `$FAIRKIT_PYTHON -m venv`, on first
+/// use), the pinned test requirements installed (skipped when the venv's stamp already holds
+/// exactly `python/requirements-test.txt`), and the `fairkit` package built into it by
+/// `maturin develop --release` (incremental: quick when nothing changed). Returns the venv
+/// directory; run its programs with [`venv_command`].
+///
+/// # Errors
+/// The failing step's name and command.
+pub fn prepare_venv(root: &Path) -> Result<PathBuf, String> {
+    let venv = target_dir(root).join("py-venv");
     let python = venv_python(&venv);
     if !python.exists() {
         let base = std::env::var_os("FAIRKIT_PYTHON").unwrap_or_else(|| "python3".into());
@@ -89,18 +113,7 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
             .arg(root.join("python/Cargo.toml"))
             .current_dir(root),
     )?;
-    check_java()?;
-    let mut pytest = venv_command(&venv, "python");
-    pytest
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-        // Two workers (pytest-xdist), one test file each at a time: the suite is CPU-bound
-        // and single-threaded per test, and whole files keep the Spark tests' session in one
-        // worker (two Spark JVMs would compete for the same two cores).
-        .args(["-n", "2", "--dist", "loadfile"])
-        .arg(root.join("python/tests"))
-        .args(&args.pytest_args)
-        .current_dir(root.join("python"));
-    step("pytest python/tests", &mut pytest)
+    Ok(venv)
 }
 
 /// The Spark tests need a Java runtime: say so up front instead of failing inside pyspark.
@@ -153,7 +166,7 @@ fn java_works() -> bool {
 }
 
 /// Runs `cmd`, streaming its output; an error names `what` and the command.
-fn step(what: &str, cmd: &mut Command) -> Result<(), String> {
+pub fn step(what: &str, cmd: &mut Command) -> Result<(), String> {
     println!("== {what} ==");
     let start = Instant::now();
     let status = cmd
@@ -170,7 +183,7 @@ fn step(what: &str, cmd: &mut Command) -> Result<(), String> {
 }
 
 /// Cargo's target directory: `CARGO_TARGET_DIR` when set, else `<root>/target`.
-fn target_dir(root: &Path) -> PathBuf {
+pub fn target_dir(root: &Path) -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => {
             let dir = PathBuf::from(dir);
@@ -198,7 +211,7 @@ fn venv_python(venv: &Path) -> PathBuf {
 
 /// A command from the venv's bin directory, run as if the venv were activated (maturin finds
 /// the venv through `VIRTUAL_ENV`).
-fn venv_command(venv: &Path, program: &str) -> Command {
+pub fn venv_command(venv: &Path, program: &str) -> Command {
     let bin = venv_bin(venv);
     let mut cmd = Command::new(bin.join(program));
     let mut path = OsString::from(bin.as_os_str());

@@ -5,6 +5,7 @@ mod fair_pca;
 mod fair_projection;
 mod fair_svm;
 mod idca;
+mod mitigation;
 mod proxy_lagrangian;
 
 use crate::report::{Context, Result};
@@ -28,5 +29,6 @@ pub fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(fair_pca::FairPcaRepro),
         Box::new(proxy_lagrangian::ProxyLagrangianRepro),
         Box::new(idca::Idca),
+        Box::new(mitigation::Mitigation),
     ]
 }
