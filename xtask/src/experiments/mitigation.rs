@@ -135,7 +135,8 @@ fn run_script(root: &Path, data_dir: &Path, raw: &Path, quick: bool) -> Result<(
                     bar.set_message(parts.next().unwrap_or("").to_string());
                 }
             } else {
-                bar.println(line);
+                // Printed even when the bar is hidden (no terminal, e.g. CI).
+                bar.suspend(|| println!("{line}"));
             }
         }
     }

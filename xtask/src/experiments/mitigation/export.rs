@@ -147,10 +147,8 @@ fn exports() -> Result<Vec<Export>> {
     )?;
     let compas = Export {
         dir: "compas",
-        recipe:
-            "fair_data::recipes::compas_propublica (ProPublica filter, one-hot sex/race/age_cat), \
-                 African-American and Caucasian rows only"
-                .into(),
+        recipe: "fair_data::recipes::compas_propublica (ProPublica filter, one-hot sex/race/age_cat), \
+                 African-American and Caucasian rows only",
         data: compas,
         attributes: vec![(
             "race".into(),
