@@ -174,9 +174,9 @@ impl Solution {
 /// A finished run: the archive of snapshots and the report.
 #[derive(Debug, Clone)]
 pub struct GameFit<M> {
-    snapshots: Vec<Snapshot<M>>,
-    report: FitReport,
-    params: GameOptValidParams,
+    pub(crate) snapshots: Vec<Snapshot<M>>,
+    pub(crate) report: FitReport,
+    pub(crate) params: GameOptValidParams,
 }
 
 impl<M: Model> GameFit<M> {
@@ -318,7 +318,7 @@ impl<M: Model> GameFit<M> {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameOpt {
-    params: GameOptValidParams,
+    pub(crate) params: GameOptValidParams,
 }
 
 impl GameOptParams {
@@ -368,6 +368,14 @@ impl GameOpt {
         observer: &mut dyn Observer,
     ) -> Result<GameFit<M>> {
         let p = &self.params;
+        if p.algorithm.uses_oracle() {
+            return Err(GameOptError::InvalidParam {
+                name: "algorithm",
+                value: p.algorithm.label().into(),
+                expected: "a minibatch game here; the oracle games run with GameOpt::fit_oracle \
+                           and an Oracle (e.g. LogisticOracle for Linear models)",
+            });
+        }
         let ex = problem.examples();
         check_model(&model, ex.n_features())?;
         if let Some((index, &value)) = model
@@ -526,7 +534,9 @@ impl GameOpt {
                 &g01
             };
             match p.algorithm {
-                Algorithm::Unconstrained => {}
+                Algorithm::Unconstrained
+                | Algorithm::OracleProxyLagrangian
+                | Algorithm::OracleLagrangian => {}
                 Algorithm::ProxyLagrangian => {
                     if let Some(player) = swap.as_mut() {
                         let mut gains = Vec::with_capacity(m + 1);
@@ -645,7 +655,7 @@ fn surrogate(kind: ObjectiveLoss, f: f64, s: f64, mu: f64) -> (f64, f64) {
 }
 
 /// Euclidean projection of a non-negative vector onto `{λ ≥ 0, ‖λ‖₁ ≤ r}`.
-fn project_l1_ball(v: &mut [f64], r: f64) {
+pub(crate) fn project_l1_ball(v: &mut [f64], r: f64) {
     let s: f64 = v.iter().sum();
     if s <= r {
         return;

@@ -60,6 +60,7 @@
 mod error;
 mod game;
 mod model;
+mod oracle;
 mod params;
 mod problem;
 pub mod rates;
@@ -73,6 +74,7 @@ pub use game::{
     StartInfo, Status,
 };
 pub use model::{Linear, Mlp, Model, Row};
+pub use oracle::{LogisticOracle, Oracle};
 pub use params::{
     Algorithm, GameOptParams, GameOptValidParams, ObjectiveLoss, Optimizer, SolutionType,
 };

@@ -17,6 +17,17 @@ pub enum Algorithm {
     /// Algorithm 5, "Hinge": the plain stochastic Lagrangian with hinge constraints for **both**
     /// players (Eban et al. 2017).
     Hinge,
+    /// Algorithm 2, "OracleProxyLagrangian": the θ-player **best-responds** to `λ = π(M)` (the
+    /// 0-1 Lagrangian `λ₁g₀ + Σλᵢ₊₁gᵢ` is a cost-sensitive classification problem, solved
+    /// approximately by an [`Oracle`](crate::Oracle), e.g. the weighted logistic regression of
+    /// [`LogisticOracle`](crate::LogisticOracle)); the λ-player is the swap-regret player of
+    /// Algorithm 3 on the full-batch **0-1** constraints. `iterations` counts best responses;
+    /// every response is a snapshot. Run it with [`GameOpt::fit_oracle`](crate::GameOpt::fit_oracle).
+    OracleProxyLagrangian,
+    /// Algorithm 1, "OracleLagrangian": the θ-player best-responds to `g₀ + Σλᵢgᵢ` (as above),
+    /// λ ∈ ℝ₊ᵐ (‖λ‖₁ ≤ `multiplier_radius`) by projected gradient ascent on the full-batch 0-1
+    /// constraints. Run it with [`GameOpt::fit_oracle`](crate::GameOpt::fit_oracle).
+    OracleLagrangian,
 }
 
 impl Algorithm {
@@ -27,7 +38,18 @@ impl Algorithm {
             Algorithm::ProxyLagrangian => "0-1 swap",
             Algorithm::ZeroOneExt => "0-1 ext",
             Algorithm::Hinge => "Hinge",
+            Algorithm::OracleProxyLagrangian => "oracle swap",
+            Algorithm::OracleLagrangian => "oracle Lagrangian",
         }
+    }
+
+    /// Whether the θ-player is a best-response oracle (Algorithms 1–2), run by
+    /// [`GameOpt::fit_oracle`](crate::GameOpt::fit_oracle).
+    pub fn uses_oracle(&self) -> bool {
+        matches!(
+            self,
+            Algorithm::OracleProxyLagrangian | Algorithm::OracleLagrangian
+        )
     }
 }
 
@@ -84,7 +106,7 @@ pub enum ObjectiveLoss {
 /// | Name | Default | Range | Meaning |
 /// |---|---|---|---|
 /// | `algorithm` | `ProxyLagrangian` | enum | which game |
-/// | `iterations` | 2000 | ≥ 1 | T, minibatch steps |
+/// | `iterations` | 2000 | ≥ 1 | T, minibatch steps (best responses for the oracle games: use ~30–100) |
 /// | `batch_size` | 256 | ≥ 1 | rows per step (capped at n); constraints use the same batch |
 /// | `lr_theta` | 0.01 | > 0, finite | θ step size η_θ |
 /// | `lr_lambda` | 0.1 | > 0, finite | λ step size η_λ (additive for the Lagrangians, exponent for swap) |

@@ -1,0 +1,733 @@
+//! The oracle games (Algorithms 1–2): the θ-player best-responds to the current multipliers.
+//!
+//! With 0-1 rates the θ-player's Lagrangian is linear in the predictions: row `r` costs
+//! `C⁺ᵣ = λ₁·[yᵣ = 0]/n + Σᵢ λᵢ₊₁ aᵣᵢ` when predicted positive and `C⁻ᵣ = λ₁·[yᵣ = 1]/n +
+//! Σᵢ λᵢ₊₁ bᵣᵢ` when predicted negative (the compiled coefficients of [`Problem`]). Minimising
+//! it is a cost-sensitive classification problem: relabel row `r` positive iff `C⁺ᵣ < C⁻ᵣ`,
+//! weight it `|C⁺ᵣ − C⁻ᵣ|` (the reduction fairlearn's `ExponentiatedGradient` uses). An
+//! [`Oracle`] solves that weighted problem approximately (Definition 1's ρ-approximate oracle);
+//! [`LogisticOracle`] does it for [`Linear`] models with a full-batch weighted logistic
+//! regression by L-BFGS, warm-started from the previous response.
+
+use crate::error::{GameOptError, Result};
+use crate::game::{
+    FitReport, GameFit, GameOpt, IterInfo, Observer, Snapshot, SnapshotInfo, StartInfo, Status,
+    project_l1_ball,
+};
+use crate::model::{Linear, Model};
+use crate::params::Algorithm;
+use crate::problem::{Examples, Problem, check_model};
+use crate::swap::SwapRegretPlayer;
+use std::time::Instant;
+
+/// A (approximate) best-response oracle for the θ-player: fits `model` to a weighted binary
+/// classification problem.
+///
+/// `targets[r]` is the cheaper prediction of row `r` (`true` = positive) and `weights[r] ≥ 0`
+/// how much predicting the other class costs (scaled so that the unconstrained problem has unit
+/// weights). `model` holds the previous response on entry (a warm start) and the new response on
+/// return.
+///
+/// # Examples
+/// ```
+/// use game_opt::{Examples, Linear, LogisticOracle, Model, Oracle};
+/// use nalgebra::DMatrix;
+/// let x = DMatrix::from_row_slice(4, 1, &[-2.0, -1.0, 1.0, 2.0]);
+/// let ex = Examples::new(&x, &[0, 0, 1, 1])?;
+/// let mut model = Linear::new(1);
+/// LogisticOracle::new().best_response(&ex, &[false, false, true, true], &[1.0; 4], &mut model)?;
+/// assert!(model.weights()[0] > 0.0);
+/// # Ok::<(), game_opt::GameOptError>(())
+/// ```
+pub trait Oracle<M: Model> {
+    /// Replaces `model` by a (near-)minimiser of the weighted classification loss.
+    ///
+    /// # Errors
+    /// Implementation-defined; [`LogisticOracle`] returns [`GameOptError::LengthMismatch`] and
+    /// [`GameOptError::NonFinite`] for bad inputs.
+    fn best_response(
+        &mut self,
+        examples: &Examples,
+        targets: &[bool],
+        weights: &[f64],
+        model: &mut M,
+    ) -> Result<()>;
+}
+
+/// Weighted logistic regression by L-BFGS: minimises
+///
+/// ```text
+/// (1/n) Σᵣ wᵣ·ln(1 + exp(−sᵣ·f(xᵣ)))  +  (l2/2)·‖w‖²        (sᵣ = ±1 from the target, bias not penalised)
+/// ```
+///
+/// (the weights rescaled to mean 1 first, so `l2` and `tolerance` mean the same at every λ)
+/// from the model it is given (warm start), with memory 10 and a backtracking Armijo line search,
+/// stopping after `max_iters` iterations or when `‖∇‖∞ ≤ tolerance`. When every weighted row
+/// wants the same class the response is the constant classifier (weights 0, bias ±1).
+///
+/// | Setting | Default | Meaning |
+/// |---|---|---|
+/// | `l2` | 1e-4 | ridge penalty on the weights (keeps relabelled, separable problems bounded) |
+/// | `max_iters` | 100 | L-BFGS iterations per response |
+/// | `tolerance` | 1e-5 | stop when the largest gradient entry is below this |
+///
+/// # Examples
+/// ```
+/// use game_opt::LogisticOracle;
+/// let o = LogisticOracle::new().l2(1e-3).max_iters(50).tolerance(1e-6);
+/// assert_eq!(o.get_max_iters(), 50);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LogisticOracle {
+    l2: f64,
+    max_iters: usize,
+    tolerance: f64,
+    /// Loss/gradient evaluations of the last response (for benchmarks).
+    evaluations: usize,
+}
+
+impl Default for LogisticOracle {
+    fn default() -> Self {
+        Self {
+            l2: 1e-4,
+            max_iters: 100,
+            tolerance: 1e-5,
+            evaluations: 0,
+        }
+    }
+}
+
+impl LogisticOracle {
+    /// The defaults of the table above.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Ridge penalty (finite, ≥ 0; checked at the first response).
+    pub fn l2(mut self, l2: f64) -> Self {
+        self.l2 = l2;
+        self
+    }
+    /// L-BFGS iterations per response (≥ 1).
+    pub fn max_iters(mut self, max_iters: usize) -> Self {
+        self.max_iters = max_iters;
+        self
+    }
+    /// Gradient tolerance (finite, > 0).
+    pub fn tolerance(mut self, tolerance: f64) -> Self {
+        self.tolerance = tolerance;
+        self
+    }
+    /// The ridge penalty.
+    pub fn get_l2(&self) -> f64 {
+        self.l2
+    }
+    /// The iteration cap.
+    pub fn get_max_iters(&self) -> usize {
+        self.max_iters
+    }
+    /// The gradient tolerance.
+    pub fn get_tolerance(&self) -> f64 {
+        self.tolerance
+    }
+    /// Loss evaluations spent by the last response.
+    pub fn last_evaluations(&self) -> usize {
+        self.evaluations
+    }
+
+    fn check(&self) -> Result<()> {
+        let bad = |name: &'static str, value: String, expected: &'static str| {
+            Err(GameOptError::InvalidParam {
+                name,
+                value,
+                expected,
+            })
+        };
+        if !(self.l2.is_finite() && self.l2 >= 0.0) {
+            return bad("oracle l2", self.l2.to_string(), "finite and >= 0");
+        }
+        if self.max_iters == 0 {
+            return bad("oracle max_iters", "0".into(), "at least 1");
+        }
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
+            return bad(
+                "oracle tolerance",
+                self.tolerance.to_string(),
+                "finite and > 0",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Loss and gradient of the weighted logistic problem at `theta` (weights then bias).
+fn loss_grad(
+    ex: &Examples,
+    sign: &[f64],
+    weights: &[f64],
+    l2: f64,
+    theta: &[f64],
+    grad: &mut [f64],
+) -> f64 {
+    let n = ex.n_rows();
+    let d = theta.len() - 1;
+    let inv_n = 1.0 / n as f64;
+    grad.iter_mut().for_each(|g| *g = 0.0);
+    let mut loss = 0.0;
+    for r in 0..n {
+        let w = weights[r];
+        if w == 0.0 {
+            continue;
+        }
+        let row = ex.row_view(r);
+        // Dense rows (e.g. standardised features) take the contiguous, vectorisable loop.
+        let dense = 2 * row.cols.len() > d;
+        let mut f = theta[d];
+        if dense {
+            f += dot(&theta[..d], row.dense);
+        } else {
+            for (&c, x) in row.cols.iter().zip(row.vals) {
+                f += theta[c as usize] * x;
+            }
+        }
+        let z = -sign[r] * f;
+        // ln(1 + e^z) and σ(z), stable.
+        let (l, sig) = if z > 0.0 {
+            let e = (-z).exp();
+            (z + e.ln_1p(), 1.0 / (1.0 + e))
+        } else {
+            let e = z.exp();
+            (e.ln_1p(), e / (1.0 + e))
+        };
+        loss += w * l;
+        let coef = -sign[r] * sig * w * inv_n;
+        if dense {
+            for (g, x) in grad[..d].iter_mut().zip(row.dense) {
+                *g += coef * x;
+            }
+        } else {
+            for (&c, x) in row.cols.iter().zip(row.vals) {
+                grad[c as usize] += coef * x;
+            }
+        }
+        grad[d] += coef;
+    }
+    let mut penalty = 0.0;
+    for (g, t) in grad[..d].iter_mut().zip(&theta[..d]) {
+        *g += l2 * t;
+        penalty += t * t;
+    }
+    loss * inv_n + 0.5 * l2 * penalty
+}
+
+/// Dot product with four independent accumulators (lets the compiler vectorise the loop).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..4 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc[0] + acc[1] + acc[2] + acc[3] + tail
+}
+
+impl Oracle<Linear> for LogisticOracle {
+    fn best_response(
+        &mut self,
+        examples: &Examples,
+        targets: &[bool],
+        weights: &[f64],
+        model: &mut Linear,
+    ) -> Result<()> {
+        self.check()?;
+        let n = examples.n_rows();
+        for (what, len) in [
+            ("oracle targets", targets.len()),
+            ("oracle weights", weights.len()),
+        ] {
+            if len != n {
+                return Err(GameOptError::LengthMismatch {
+                    what,
+                    expected: n,
+                    got: len,
+                });
+            }
+        }
+        if let Some((index, &value)) = weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| !(w.is_finite() && **w >= 0.0))
+        {
+            return Err(GameOptError::NonFinite {
+                what: "oracle weights (finite and >= 0 expected)",
+                index,
+                value,
+            });
+        }
+        check_model(model, examples.n_features())?;
+        self.evaluations = 0;
+        let (mut any_pos, mut any_neg) = (false, false);
+        for (&t, &w) in targets.iter().zip(weights) {
+            if w > 0.0 {
+                any_pos |= t;
+                any_neg |= !t;
+            }
+        }
+        let theta = model.parameters_mut();
+        let d = theta.len() - 1;
+        if !(any_pos && any_neg) {
+            // One class only (or nothing at stake): the constant classifier is a best response.
+            theta.iter_mut().for_each(|t| *t = 0.0);
+            theta[d] = if any_pos { 1.0 } else { -1.0 };
+            return Ok(());
+        }
+        let sign: Vec<f64> = targets
+            .iter()
+            .map(|&t| if t { 1.0 } else { -1.0 })
+            .collect();
+        // Scale-free: the weights are rescaled to mean 1 (the minimiser of the data term does not
+        // change; the ridge penalty and the tolerance then mean the same at every λ).
+        let mean_w = weights.iter().sum::<f64>() / n as f64;
+        let scaled: Vec<f64> = weights.iter().map(|w| w / mean_w).collect();
+        let weights = &scaled[..];
+        let p = theta.len();
+        let mut x = theta.to_vec();
+        let mut g = vec![0.0; p];
+        let mut f = loss_grad(examples, &sign, weights, self.l2, &x, &mut g);
+        self.evaluations += 1;
+        const MEMORY: usize = 10;
+        let mut s_hist: Vec<Vec<f64>> = Vec::with_capacity(MEMORY);
+        let mut y_hist: Vec<Vec<f64>> = Vec::with_capacity(MEMORY);
+        let mut dir = vec![0.0; p];
+        let mut x_new = vec![0.0; p];
+        let mut g_new = vec![0.0; p];
+        for _ in 0..self.max_iters {
+            if g.iter().fold(0.0f64, |a, v| a.max(v.abs())) <= self.tolerance {
+                break;
+            }
+            // Two-loop recursion: dir = −H·g.
+            dir.copy_from_slice(&g);
+            let k = s_hist.len();
+            let mut alpha = vec![0.0; k];
+            for i in (0..k).rev() {
+                let rho = 1.0 / dot(&y_hist[i], &s_hist[i]);
+                alpha[i] = rho * dot(&s_hist[i], &dir);
+                for (dv, yv) in dir.iter_mut().zip(&y_hist[i]) {
+                    *dv -= alpha[i] * yv;
+                }
+            }
+            let gamma = match k {
+                0 => 1.0 / g.iter().map(|v| v.abs()).sum::<f64>().max(1.0),
+                _ => dot(&s_hist[k - 1], &y_hist[k - 1]) / dot(&y_hist[k - 1], &y_hist[k - 1]),
+            };
+            dir.iter_mut().for_each(|v| *v *= gamma);
+            for i in 0..k {
+                let rho = 1.0 / dot(&y_hist[i], &s_hist[i]);
+                let beta = rho * dot(&y_hist[i], &dir);
+                for (dv, sv) in dir.iter_mut().zip(&s_hist[i]) {
+                    *dv += (alpha[i] - beta) * sv;
+                }
+            }
+            dir.iter_mut().for_each(|v| *v = -*v);
+            let mut slope = dot(&g, &dir);
+            if slope >= 0.0 || slope.is_nan() {
+                // Not a descent direction (round-off): restart from steepest descent.
+                s_hist.clear();
+                y_hist.clear();
+                dir.iter_mut().zip(&g).for_each(|(dv, gv)| *dv = -gv);
+                slope = dot(&g, &dir);
+            }
+            // Backtracking Armijo.
+            let mut step = 1.0;
+            let mut accepted = false;
+            for _ in 0..30 {
+                for ((xn, xv), dv) in x_new.iter_mut().zip(&x).zip(&dir) {
+                    *xn = xv + step * dv;
+                }
+                let f_new = loss_grad(examples, &sign, weights, self.l2, &x_new, &mut g_new);
+                self.evaluations += 1;
+                if f_new.is_finite() && f_new <= f + 1e-4 * step * slope {
+                    accepted = true;
+                    let s: Vec<f64> = x_new.iter().zip(&x).map(|(a, b)| a - b).collect();
+                    let y: Vec<f64> = g_new.iter().zip(&g).map(|(a, b)| a - b).collect();
+                    if dot(&s, &y) > 1e-12 {
+                        if s_hist.len() == MEMORY {
+                            s_hist.remove(0);
+                            y_hist.remove(0);
+                        }
+                        s_hist.push(s);
+                        y_hist.push(y);
+                    }
+                    x.copy_from_slice(&x_new);
+                    g.copy_from_slice(&g_new);
+                    f = f_new;
+                    break;
+                }
+                step *= 0.5;
+            }
+            if !accepted {
+                break;
+            }
+        }
+        if let Some((index, &value)) = x.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(GameOptError::NonFinite {
+                what: "oracle response",
+                index,
+                value,
+            });
+        }
+        model.parameters_mut().copy_from_slice(&x);
+        Ok(())
+    }
+}
+
+impl GameOpt {
+    /// Plays an oracle game ([`Algorithm::OracleProxyLagrangian`] or
+    /// [`Algorithm::OracleLagrangian`]): `iterations` rounds of "best response to the current
+    /// multipliers, then one λ step on the exact (full-batch) 0-1 constraint values". Every
+    /// response is a snapshot, so the solutions ([`GameFit::solution`]) mix best responses — the
+    /// m-stoch LP picks at most `m + 1` of them. `model` is the first warm start.
+    ///
+    /// Uses `lr_lambda` (the swap player's exponent, or the additive step of the Lagrangian),
+    /// `multiplier_radius` (Lagrangian) and the LP settings; the θ-player's step sizes,
+    /// optimizer, surrogate, batch size and snapshot period do not apply.
+    ///
+    /// # Errors
+    /// [`GameOptError::InvalidParam`] for a minibatch algorithm; [`GameOptError::FeatureMismatch`];
+    /// the oracle's errors; [`GameOptError::NonFiniteGradient`] when the multipliers diverge.
+    ///
+    /// # Examples
+    /// ```
+    /// use game_opt::{Algorithm, Examples, GameOpt, GameOptParams, Linear, LogisticOracle,
+    ///                NoObserver, Problem, Rate, SolutionType, Subset};
+    /// use nalgebra::DMatrix;
+    /// let x = DMatrix::from_fn(200, 1, |i, _| i as f64 / 100.0 - 1.0);
+    /// let y: Vec<usize> = (0..200).map(|i| usize::from(i >= 150)).collect();
+    /// let cover = Rate::PositivePrediction(Subset::all()).expr().ge(0.4);
+    /// let problem = Problem::new(Examples::new(&x, &y)?, vec![cover])?;
+    /// let game = GameOpt::new(GameOptParams::new()
+    ///     .algorithm(Algorithm::OracleProxyLagrangian).iterations(40).lr_lambda(2.0))?;
+    /// let fit = game.fit_oracle(&problem, Linear::new(1), &mut LogisticOracle::new(),
+    ///                           &mut NoObserver)?;
+    /// let m = fit.solution(SolutionType::MStoch)?;
+    /// let eval = fit.classifier(&m)?.evaluate(&problem)?;
+    /// assert!(eval.constraints[0] <= 1e-6); // coverage ≥ 0.4 met on the training rows
+    /// # Ok::<(), game_opt::GameOptError>(())
+    /// ```
+    pub fn fit_oracle<M: Model, O: Oracle<M>>(
+        &self,
+        problem: &Problem,
+        mut model: M,
+        oracle: &mut O,
+        observer: &mut dyn Observer,
+    ) -> Result<GameFit<M>> {
+        let p = &self.params;
+        if !p.algorithm.uses_oracle() {
+            return Err(GameOptError::InvalidParam {
+                name: "algorithm",
+                value: p.algorithm.label().into(),
+                expected: "OracleProxyLagrangian or OracleLagrangian here (the minibatch games \
+                           run with GameOpt::fit)",
+            });
+        }
+        let ex = problem.examples();
+        check_model(&model, ex.n_features())?;
+        if let Some((index, &value)) = model
+            .parameters()
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !v.is_finite())
+        {
+            return Err(GameOptError::NonFinite {
+                what: "initial model parameters",
+                index,
+                value,
+            });
+        }
+        let start = Instant::now();
+        let n = ex.n_rows();
+        let nf = n as f64;
+        let m = problem.n_constraints();
+        let labels = ex.labels();
+        let mut swap = match p.algorithm {
+            Algorithm::OracleProxyLagrangian => Some(SwapRegretPlayer::new(m + 1, p.lr_lambda)?),
+            _ => None,
+        };
+        let mut multipliers = vec![0.0; m];
+        let mut targets = vec![false; n];
+        let mut weights = vec![0.0; n];
+        let mut snapshots: Vec<Snapshot<M>> = Vec::new();
+        observer.on_start(&StartInfo {
+            algorithm: p.algorithm,
+            iterations: p.iterations,
+            n_constraints: m,
+        });
+        let mut status = Status::Completed;
+        let mut steps = 0;
+        for t in 0..p.iterations {
+            let (w0, lam, dist) = match &swap {
+                Some(player) => {
+                    let d = player.distribution()?;
+                    (d[0], d[1..].to_vec(), d)
+                }
+                None => (1.0, multipliers.clone(), Vec::new()),
+            };
+            // Costs of predicting positive / negative, scaled by n (unit weights unconstrained).
+            for r in 0..n {
+                let (mut cp, mut cn) = if labels[r] { (0.0, w0) } else { (w0, 0.0) };
+                if m > 0 && problem.is_active(r) {
+                    let (a, b) = problem.coefficients(r);
+                    for k in 0..m {
+                        cp += nf * lam[k] * a[k];
+                        cn += nf * lam[k] * b[k];
+                    }
+                }
+                targets[r] = cp < cn;
+                weights[r] = (cp - cn).abs();
+            }
+            oracle.best_response(ex, &targets, &weights, &mut model)?;
+            if model.parameters().iter().any(|v| !v.is_finite()) {
+                return Err(GameOptError::NonFiniteGradient {
+                    what: "oracle response",
+                    iteration: t,
+                });
+            }
+            let train = problem.evaluate(&model)?;
+            match swap.as_mut() {
+                Some(player) => {
+                    let mut gains = Vec::with_capacity(m + 1);
+                    gains.push(0.0);
+                    gains.extend_from_slice(&train.constraints);
+                    player
+                        .update(&gains, &dist)
+                        .map_err(|_| GameOptError::NonFiniteGradient {
+                            what: "λ-player gains",
+                            iteration: t,
+                        })?;
+                }
+                None => {
+                    for (l, g) in multipliers.iter_mut().zip(&train.constraints) {
+                        *l = (*l + p.lr_lambda * g).max(0.0);
+                    }
+                    if let Some(r) = p.multiplier_radius {
+                        project_l1_ball(&mut multipliers, r);
+                    }
+                    if multipliers.iter().any(|l| !l.is_finite()) {
+                        return Err(GameOptError::NonFiniteGradient {
+                            what: "multipliers",
+                            iteration: t,
+                        });
+                    }
+                }
+            }
+            steps = t + 1;
+            let flow = observer.on_iter(&IterInfo {
+                iteration: t,
+                objective_weight: w0,
+                multipliers: &lam,
+                batch_loss: train.error,
+                batch_max_violation: train.max_violation_or_zero(),
+            });
+            snapshots.push(Snapshot {
+                iteration: t + 1,
+                model: model.clone(),
+                train,
+                lambda1: w0,
+                multipliers: lam,
+            });
+            if let Some(s) = snapshots.last() {
+                observer.on_snapshot(&SnapshotInfo {
+                    index: snapshots.len() - 1,
+                    iteration: s.iteration,
+                    train: &s.train,
+                });
+            }
+            if flow.is_break() {
+                status = Status::Stopped;
+                break;
+            }
+        }
+        let (train_error, train_max_violation) = snapshots.last().map_or((f64::NAN, 0.0), |s| {
+            (s.train.error, s.train.max_violation_or_zero())
+        });
+        let report = FitReport {
+            algorithm: p.algorithm,
+            status,
+            iterations: steps,
+            snapshots: snapshots.len(),
+            train_error,
+            train_max_violation,
+            elapsed: start.elapsed(),
+        };
+        observer.on_finish(&report);
+        Ok(GameFit {
+            snapshots,
+            report,
+            params: p.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::NoObserver;
+    use crate::params::{GameOptParams, SolutionType};
+    use crate::rates::{Direction, Slack, goals};
+    use fair_data::Groups;
+    use nalgebra::DMatrix;
+
+    /// Two groups; group "b" has lower scores, so the unconstrained model favours "a".
+    fn parity_problem() -> Problem {
+        let n = 600;
+        let group: Vec<&str> = (0..n).map(|i| if i % 3 == 0 { "b" } else { "a" }).collect();
+        // 50 % positives in "a", 20 % in "b".
+        let y: Vec<usize> = (0..n)
+            .map(|i| usize::from((i * 7) % 10 < if i % 3 == 0 { 2 } else { 5 }))
+            .collect();
+        let x = DMatrix::from_fn(n, 2, |i, j| match j {
+            0 => {
+                y[i] as f64 * 1.5 + ((i * 37) % 23) as f64 / 11.0
+                    - 1.0
+                    - if i % 3 == 0 { 1.0 } else { 0.0 }
+            }
+            _ => f64::from(u8::from(i % 3 == 0)),
+        });
+        let ex = Examples::new(&x, &y)
+            .unwrap()
+            .with_attribute("g", Groups::from_labels(&group))
+            .unwrap();
+        let c = goals::statistical_parity("g", &["a", "b"], Direction::Both, Slack::Additive(0.02));
+        Problem::new(ex, c).unwrap()
+    }
+
+    #[test]
+    fn oracle_games_reach_feasible_mixtures() {
+        let problem = parity_problem();
+        let unconstrained = {
+            let mut m = Linear::new(2);
+            let t: Vec<bool> = problem.examples().labels().to_vec();
+            LogisticOracle::new()
+                .best_response(problem.examples(), &t, &vec![1.0; t.len()], &mut m)
+                .unwrap();
+            problem.evaluate(&m).unwrap()
+        };
+        assert!(unconstrained.max_violation() > 0.05, "{unconstrained:?}");
+        for (alg, eta) in [
+            (Algorithm::OracleProxyLagrangian, 1.5),
+            (Algorithm::OracleLagrangian, 2.0),
+        ] {
+            let game = GameOpt::new(
+                GameOptParams::new()
+                    .algorithm(alg)
+                    .iterations(60)
+                    .lr_lambda(eta),
+            )
+            .unwrap();
+            let fit = game
+                .fit_oracle(
+                    &problem,
+                    Linear::new(2),
+                    &mut LogisticOracle::new(),
+                    &mut NoObserver,
+                )
+                .unwrap();
+            assert_eq!(fit.snapshots().len(), 60);
+            let sol = fit.solution(SolutionType::MStoch).unwrap();
+            assert!(sol.weights.len() <= problem.n_constraints() + 1);
+            let e = fit.classifier(&sol).unwrap().evaluate(&problem).unwrap();
+            assert!(e.max_violation() <= 1e-9, "{alg:?}: {e:?}");
+            assert!(e.error < 0.5, "{alg:?}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn games_and_runners_must_match() {
+        let problem = parity_problem();
+        let oracle_game =
+            GameOpt::new(GameOptParams::new().algorithm(Algorithm::OracleProxyLagrangian)).unwrap();
+        assert!(matches!(
+            oracle_game.fit(&problem, Linear::new(2)),
+            Err(GameOptError::InvalidParam {
+                name: "algorithm",
+                ..
+            })
+        ));
+        let sgd_game = GameOpt::new(GameOptParams::new()).unwrap();
+        assert!(matches!(
+            sgd_game.fit_oracle(
+                &problem,
+                Linear::new(2),
+                &mut LogisticOracle::new(),
+                &mut NoObserver
+            ),
+            Err(GameOptError::InvalidParam {
+                name: "algorithm",
+                ..
+            })
+        ));
+        assert!(matches!(
+            oracle_game.fit_oracle(
+                &problem,
+                Linear::new(3),
+                &mut LogisticOracle::new(),
+                &mut NoObserver
+            ),
+            Err(GameOptError::FeatureMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn logistic_oracle_rejects_bad_inputs_and_handles_one_class() {
+        let x = DMatrix::from_row_slice(4, 1, &[-2.0, -1.0, 1.0, 2.0]);
+        let ex = Examples::new(&x, &[0, 0, 1, 1]).unwrap();
+        let t = [false, false, true, true];
+        let mut m = Linear::new(1);
+        for bad in [
+            LogisticOracle::new().l2(-1.0),
+            LogisticOracle::new().l2(f64::NAN),
+            LogisticOracle::new().max_iters(0),
+            LogisticOracle::new().tolerance(0.0),
+        ] {
+            let mut o = bad;
+            assert!(matches!(
+                o.best_response(&ex, &t, &[1.0; 4], &mut m),
+                Err(GameOptError::InvalidParam { .. })
+            ));
+        }
+        let mut o = LogisticOracle::new();
+        assert!(matches!(
+            o.best_response(&ex, &t[..3], &[1.0; 4], &mut m),
+            Err(GameOptError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            o.best_response(&ex, &t, &[1.0, -1.0, 1.0, 1.0], &mut m),
+            Err(GameOptError::NonFinite { .. })
+        ));
+        assert!(matches!(
+            o.best_response(&ex, &t, &[1.0, f64::INFINITY, 1.0, 1.0], &mut m),
+            Err(GameOptError::NonFinite { .. })
+        ));
+        // Only the positive rows carry weight: the constant positive classifier.
+        o.best_response(&ex, &t, &[0.0, 0.0, 1.0, 1.0], &mut m)
+            .unwrap();
+        assert_eq!(m.parameters(), &[0.0, 1.0]);
+        // Weighted fit orders the classes; scaling all weights changes nothing.
+        let t = [false, true, false, true];
+        let mut m = Linear::new(1);
+        o.best_response(&ex, &t, &[1.0, 1.0, 0.5, 1.0], &mut m)
+            .unwrap();
+        let a = m.parameters().to_vec();
+        assert!(a[0] > 0.0, "{a:?}");
+        let mut m2 = Linear::new(1);
+        o.best_response(&ex, &t, &[7.0, 7.0, 3.5, 7.0], &mut m2)
+            .unwrap();
+        assert!(
+            a.iter()
+                .zip(m2.parameters())
+                .all(|(u, v)| (u - v).abs() < 1e-6)
+        );
+    }
+}
