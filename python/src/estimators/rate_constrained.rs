@@ -12,9 +12,9 @@ use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use game_opt::{
-    Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear, Mlp,
-    Model, ObjectiveLoss, Observer, Optimizer, Problem, Slack, SolutionType, StochasticClassifier,
-    Subset, goals,
+    Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear,
+    LogisticOracle, Mlp, Model, ObjectiveLoss, Observer, Optimizer, Problem, Slack, SolutionType,
+    StochasticClassifier, Subset, goals,
 };
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -109,10 +109,13 @@ fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
         "zero_one_ext" => Algorithm::ZeroOneExt,
         "hinge" => Algorithm::Hinge,
         "unconstrained" => Algorithm::Unconstrained,
+        "oracle_proxy_lagrangian" => Algorithm::OracleProxyLagrangian,
+        "oracle_lagrangian" => Algorithm::OracleLagrangian,
         other => {
             return Err(invalid(format!(
-                "invalid parameter algorithm: {other:?}; expected \"proxy_lagrangian\", \
-                 \"zero_one_ext\", \"hinge\" or \"unconstrained\""
+                "invalid parameter algorithm: {other:?}; expected \"oracle_proxy_lagrangian\", \
+                 \"oracle_lagrangian\", \"proxy_lagrangian\", \"zero_one_ext\", \"hinge\" or \
+                 \"unconstrained\""
             )));
         }
     })
@@ -178,6 +181,12 @@ pub struct GameSettings {
     pub snapshot_every: usize,
     /// Seed of the minibatch order (and of the MLP's initialisation).
     pub seed: u64,
+    /// Radius of the Lagrangians' multiplier set (`None`: unbounded).
+    pub multiplier_radius: Option<f64>,
+    /// L-BFGS iterations per best response (oracle games).
+    pub oracle_max_iter: usize,
+    /// Gradient tolerance of a best response (oracle games).
+    pub oracle_tol: f64,
 }
 
 impl GameSettings {
@@ -192,7 +201,14 @@ impl GameSettings {
             .lr_lambda(self.lr_lambda)
             .l2(self.l2)
             .snapshot_every(self.snapshot_every)
+            .multiplier_radius(self.multiplier_radius)
             .seed(self.seed)
+    }
+    fn oracle(&self) -> LogisticOracle {
+        LogisticOracle::new()
+            .l2(self.l2)
+            .max_iters(self.oracle_max_iter)
+            .tolerance(self.oracle_tol)
     }
 }
 
@@ -300,7 +316,18 @@ pub fn fit_buffers(
         };
         Ok((wrap(clf), summary))
     }
-    if hidden == 0 {
+    if settings.algorithm.uses_oracle() {
+        if hidden != 0 {
+            return Err(GameOptError::InvalidParam {
+                name: "hidden",
+                value: hidden.to_string(),
+                expected: "0 with an oracle algorithm (its best responses are weighted logistic \
+                           regressions, a linear model)",
+            });
+        }
+        let fit = game.fit_oracle(&problem, Linear::new(d), &mut settings.oracle(), observer)?;
+        finish(fit, &problem, settings.solution, FittedClassifier::Linear)
+    } else if hidden == 0 {
         let fit = game.fit_with_observer(&problem, Linear::new(d), observer)?;
         finish(fit, &problem, settings.solution, FittedClassifier::Linear)
     } else {
@@ -329,7 +356,8 @@ fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, u
 #[pyfunction]
 #[pyo3(signature = (
     x, y, group_codes, group_names, goals, *, hidden, algorithm, solution, optimizer,
-    objective_loss, iterations, batch_size, lr_theta, lr_lambda, l2, snapshot_every, seed
+    objective_loss, iterations, batch_size, lr_theta, lr_lambda, l2, snapshot_every, seed,
+    multiplier_radius=None, oracle_max_iter=100, oracle_tol=1e-5
 ))]
 #[allow(clippy::too_many_arguments)]
 fn rate_constrained_fit<'py>(
@@ -351,6 +379,9 @@ fn rate_constrained_fit<'py>(
     l2: f64,
     snapshot_every: usize,
     seed: u64,
+    multiplier_radius: Option<f64>,
+    oracle_max_iter: usize,
+    oracle_tol: f64,
 ) -> PyResult<(RateClassifierCore, Bound<'py, PyDict>)> {
     let settings = GameSettings {
         algorithm: parse_algorithm(algorithm)?,
@@ -364,6 +395,9 @@ fn rate_constrained_fit<'py>(
         l2,
         snapshot_every,
         seed,
+        multiplier_radius,
+        oracle_max_iter,
+        oracle_tol,
     };
     let constraints = build_constraints(&goals, &group_names)?;
     let (xs, n, d) = matrix(&x)?;
