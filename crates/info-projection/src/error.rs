@@ -146,6 +146,12 @@ pub enum InfoProjectionError {
         /// What differs.
         reason: String,
     },
+    /// The linear program of the group-threshold decision rule failed.
+    #[error("the group-threshold linear program failed: {reason}")]
+    Lp {
+        /// The solver's own account.
+        reason: String,
+    },
     /// The λ-step QP solver failed (numerical breakdown).
     #[error("the λ-step QP failed: {reason}")]
     Qp {

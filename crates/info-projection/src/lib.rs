@@ -83,6 +83,7 @@ mod projection;
 mod qp;
 mod report;
 mod saved;
+mod thresholds;
 
 pub use error::{InfoProjectionError, Result};
 pub use input::GroupInfo;
@@ -93,3 +94,4 @@ pub use params::{
 pub use partitioned::{MarginalSums, PartitionedFit, PassRequest, PassSums};
 pub use projection::{FairProjection, n_constraint_rows};
 pub use report::{FitReport, Status};
+pub use thresholds::{GroupRates, GroupThresholds, HardRate, RateBound, RateTerm};

@@ -13,6 +13,8 @@ use crate::params::{
     Solver, VStep,
 };
 use crate::report::{FitReport, Status};
+use crate::thresholds::{GroupThresholds, RateBound, RateTerm};
+use fair_data::Groups;
 use nalgebra::DMatrix;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -187,6 +189,86 @@ impl FairProjection {
         }
         let h = self.predict_proba(probs, groups)?;
         Ok(decide(&h, decision))
+    }
+
+    /// The hard-decision rule that keeps this projector's constraints: randomized group
+    /// thresholds on the fair probability `h_1(x)`, fitted on the given rows as the most accurate
+    /// such rule whose expected rates meet `bound` (default: the projector's own relative
+    /// tolerance α on every rate its constraints name; see [`GroupThresholds`]). Two classes
+    /// and one group label per row only.
+    ///
+    /// With `labels`, accuracy and the conditional rates use them; without, the base
+    /// probability `p_1(x)` stands in for the label (plug-in, as the projector's own marginals).
+    ///
+    /// # Errors
+    /// `InvalidParameter` for more than two classes or a label above 1; the errors of
+    /// [`predict_proba`](Self::predict_proba) and [`GroupThresholds::fit`].
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use info_projection::{Constraint, FairProjection, RateBound};
+    /// use nalgebra::DMatrix;
+    /// let p1 = [0.9, 0.8, 0.6, 0.3, 0.7, 0.4, 0.35, 0.1];
+    /// let probs = DMatrix::from_fn(8, 2, |i, c| if c == 1 { p1[i] } else { 1.0 - p1[i] });
+    /// let groups = Groups::from_labels(&["a", "a", "a", "a", "b", "b", "b", "b"]);
+    /// let y = [1, 1, 0, 0, 1, 0, 1, 0];
+    /// let fp = FairProjection::params().constraint(Constraint::StatisticalParity).alpha(0.0)
+    ///     .fit_with_labels(&probs, &groups, &y)?;
+    /// let rule = fp.fit_decision_rule(&probs, &groups, Some(&y), Some(RateBound::Difference(0.0)))?;
+    /// let sel = &rule.fitted_rates().selection;
+    /// assert!((sel[0] - sel[1]).abs() < 1e-9);          // hard decisions at parity
+    /// let h = fp.predict_proba(&probs, &groups)?;
+    /// let labels = rule.predict(&h.column(1).iter().copied().collect::<Vec<_>>(), &groups, 0)?;
+    /// assert_eq!(labels.len(), 8);
+    /// # Ok::<(), info_projection::InfoProjectionError>(())
+    /// ```
+    pub fn fit_decision_rule(
+        &self,
+        probs: &DMatrix<f64>,
+        groups: &Groups,
+        labels: Option<&[usize]>,
+        bound: Option<RateBound>,
+    ) -> Result<GroupThresholds> {
+        if self.design.c != 2 {
+            return Err(invalid(
+                "decision rule",
+                format!("{} classes", self.design.c),
+                "two classes (group thresholds decide between class 0 and class 1)",
+            ));
+        }
+        let h = self.predict_proba(probs, groups)?;
+        let scores: Vec<f64> = h.column(1).iter().copied().collect();
+        let positives: Vec<f64> = match labels {
+            Some(y) => {
+                if y.len() != scores.len() {
+                    return Err(E::LengthMismatch {
+                        what: "labels",
+                        expected: scores.len(),
+                        got: y.len(),
+                    });
+                }
+                if let Some(row) = y.iter().position(|&v| v > 1) {
+                    return Err(E::LabelOutOfRange {
+                        row,
+                        label: y[row],
+                        n_classes: 2,
+                    });
+                }
+                y.iter().map(|&v| v as f64).collect()
+            }
+            None => probs.column(1).iter().map(|p| p.clamp(0.0, 1.0)).collect(),
+        };
+        let mut terms: Vec<RateTerm> = Vec::new();
+        for &c in self.params.constraints() {
+            for t in RateTerm::for_constraint(c) {
+                if !terms.contains(&t) {
+                    terms.push(t);
+                }
+            }
+        }
+        let bound = bound.unwrap_or(RateBound::Relative(self.params.alpha()));
+        GroupThresholds::fit(&scores, &positives, groups, &terms, bound)
     }
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -15,13 +16,16 @@ from fairkit.estimators._groups import GroupIndex
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-    from sklearn.exceptions import NotFittedError
+    from sklearn.exceptions import ConvergenceWarning, NotFittedError
     from sklearn.utils import get_tags
     from sklearn.utils.validation import check_is_fitted
 except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
     raise ImportError(
         "fairkit.estimators needs scikit-learn: pip install scikit-learn"
     ) from e
+
+
+_DECISIONS = ("auto", "thresholds", "argmax", "sample")
 
 
 class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -61,9 +65,33 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         multipliers (to ``tol``).
     prefit : bool, default=False
         Use ``estimator`` as already fitted (not cloned, not refitted).
+    decision : {"auto", "thresholds", "argmax", "sample"}, default="auto"
+        How ``predict`` turns the fair probabilities into labels, and what it guarantees:
+
+        * ``"thresholds"`` (two classes; what ``"auto"`` means for two classes): randomized
+          group thresholds on the fair probability of ``classes_[1]``, fitted on the training
+          rows as the most accurate rule of that kind whose *hard decisions* meet the
+          constraints there — the relative tolerance ``alpha`` on every rate the constraints
+          name (for equalized odds: true- and false-positive rates and their complements), or
+          ``difference_bound`` when given. Found exactly by a linear program over each group's
+          ROC hull (Hardt et al. 2016's derived predictor, without a grid). Rows near a
+          threshold are decided by a seeded draw (``random_state``): same seed, same labels.
+        * ``"argmax"`` (what ``"auto"`` means for more than two classes): the most probable
+          class. Deterministic, but carries no fairness guarantee: only the probabilities do.
+        * ``"sample"``: a seeded draw from the fair probabilities; meets the constraints in
+          expectation (as ``predict_proba``), at a cost in accuracy.
+
+        ``predict_proba`` always returns the projected probabilities, whose *expected* rates
+        meet the constraints up to ``alpha`` and the ``zeta`` relaxation (``allowances_``).
+    difference_bound : float or None, default=None
+        fairlearn-style bound on the hard decisions: the largest difference between groups of
+        every constrained rate (e.g. ``equalized_odds_difference <= difference_bound`` on the
+        training rows). None: the relative ``alpha``. Used by ``decision="thresholds"``.
+    random_state : int, default=0
+        Seed of ``predict``'s draws (``"thresholds"`` and ``"sample"``).
     threshold : float or None, default=None
-        ``predict``: None takes the most probable class; a float (two classes only) predicts
-        ``classes_[1]`` when its fair probability exceeds it.
+        Overrides ``decision`` (two classes only): predict ``classes_[1]`` when its fair
+        probability exceeds this fixed value (the authors' code uses 0.5). No guarantee.
     zeta : float or None, default=None
         Regulariser of the relaxed problem; None uses ``1/sqrt(N)``.
     tol : float, default=1e-9
@@ -90,6 +118,10 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         Dual multipliers, one per constraint row.
     constraint_values_, allowances_ : ndarray
         ``E[G_k h]`` on the fitting rows and the relaxed allowance of each constraint row.
+    decision_rates_ : dict or None
+        ``decision="thresholds"``: the expected rates of ``predict``'s hard decisions on the
+        fitting rows per group (``selection_rate``, ``true_positive_rate``,
+        ``false_positive_rate``, ``accuracy``) and their ``overall_accuracy``; None otherwise.
     report_ : dict
         How the solver ended (``status``, ``converged``, ``iterations``, ``max_violation``, ...).
 
@@ -118,6 +150,9 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         divergence: str = "kl",
         solver: str = "dual",
         prefit: bool = False,
+        decision: str = "auto",
+        difference_bound: float | None = None,
+        random_state: int = 0,
         threshold: float | None = None,
         zeta: float | None = None,
         tol: float = 1e-9,
@@ -131,6 +166,9 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.divergence = divergence
         self.solver = solver
         self.prefit = prefit
+        self.decision = decision
+        self.difference_bound = difference_bound
+        self.random_state = random_state
         self.threshold = threshold
         self.zeta = zeta
         self.tol = tol
@@ -193,7 +231,50 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         index, codes = GroupIndex.fit(sensitive_features, n)
         settings = self._settings()
         core = _core.fair_projection_fit(proba, codes, index.names, labels, settings)
-        return self._set_fitted(core, settings, index)
+        self._set_fitted(core, settings, index)
+        self._fit_decision_rule(proba, codes, labels)
+        self._warn_if_unmet()
+        return self
+
+    def _resolved_decision(self) -> str:
+        if self.decision == "auto":
+            return "thresholds" if len(self.classes_) == 2 else "argmax"
+        return self.decision
+
+    def _fit_decision_rule(self, proba: np.ndarray, codes: np.ndarray, labels: Any) -> None:
+        """``decision="thresholds"``: the group-threshold rule, fitted on the training rows."""
+        self._decision_rule = None
+        self.decision_rates_ = None
+        if self._resolved_decision() != "thresholds":
+            return
+        if len(self.classes_) != 2:
+            raise FairkitError(
+                f"decision='thresholds' needs two classes, got {len(self.classes_)}: use "
+                "decision='argmax' or 'sample' for more"
+            )
+        bound = None if self.difference_bound is None else float(self.difference_bound)
+        self._decision_rule = _core.fair_projection_decision_rule(
+            self._projection, proba, codes, labels, bound
+        )
+        self.decision_rates_ = dict(self._decision_rule.fitted_rates())
+
+    def _warn_if_unmet(self) -> None:
+        """A fit that stopped early or whose relaxed constraints are violated warns, as
+        scikit-learn's solvers do (``ConvergenceWarning``)."""
+        if not self.report_.get("converged", True):
+            warnings.warn(
+                f"FairProjection did not converge: {self.report_.get('summary', '')}; the fair "
+                "probabilities may violate the constraints (raise max_iter or loosen tol)",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        elif self.report_.get("max_excess", 0.0) > 1e-4:
+            warnings.warn(
+                f"FairProjection's constraints are violated on the training rows by "
+                f"{self.report_['max_excess']:.3g} beyond their relaxed allowance",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def _settings(self) -> dict:
         """The core's settings dict (kept with the fit: unpickling restores with it)."""
@@ -220,6 +301,9 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.allowances_ = self._projection.allowances
         self.report_ = dict(self._projection.report())
         self.n_iter_ = int(self.report_["iterations"])
+        # A partitioned (Spark) fit never sees the rows together, so it has no threshold rule.
+        self._decision_rule = None
+        self.decision_rates_ = None
         return self
 
     def _fitted_estimator(self, X: Any, y: Any, fit_params: dict) -> Any:
@@ -246,6 +330,26 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         return clone(self.estimator).fit(X, y, **fit_params)
 
     def _check_params(self) -> None:
+        if self.decision not in _DECISIONS:
+            raise FairkitError(
+                f"invalid parameter decision = {self.decision!r}: expected one of "
+                f"{', '.join(map(repr, _DECISIONS))}"
+            )
+        if self.difference_bound is not None and (
+            not isinstance(self.difference_bound, numbers.Real)
+            or isinstance(self.difference_bound, bool)
+            or not 0.0 <= float(self.difference_bound) <= 1.0
+        ):
+            raise FairkitError(
+                f"invalid parameter difference_bound = {self.difference_bound!r}: expected None "
+                "or a number in [0, 1] (the largest allowed difference of a rate between groups)"
+            )
+        if not isinstance(self.random_state, numbers.Integral) or isinstance(
+            self.random_state, bool
+        ) or self.random_state < 0:
+            raise FairkitError(
+                f"invalid parameter random_state = {self.random_state!r}: expected an integer >= 0"
+            )
         if not isinstance(self.prefit, (bool, np.bool_)):
             raise FairkitError(f"invalid parameter prefit = {self.prefit!r}: expected True or False")
         if self.threshold is not None and not isinstance(self.threshold, numbers.Real):
@@ -279,7 +383,9 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "lambda_")
         if sensitive_features is None:
             raise FairkitError(
-                "sensitive_features is missing: pass one group label per row, as at fit"
+                "sensitive_features is missing: pass one group label per row, as at fit (in "
+                "cross_val_score or GridSearchCV, route it with scikit-learn's metadata "
+                "routing: see FairProjection.score)"
             )
         if self.estimator_ is None:
             proba = _proba_matrix(X, "X (the base probabilities, estimator=None)")
@@ -298,11 +404,68 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         proba, codes = self._inputs(X, sensitive_features)
         return self._projection.predict_proba(proba, codes)
 
-    def predict(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
-        """Fair hard predictions: the most probable class, or ``threshold`` on ``classes_[1]``."""
+    def predict(
+        self, X: Any, *, sensitive_features: Any = None, random_state: int | None = None
+    ) -> np.ndarray:
+        """Fair hard predictions, by the rule ``decision`` names (see the class docstring for
+        what each guarantees). ``random_state`` overrides the estimator's seed of the draws."""
         proba, codes = self._inputs(X, sensitive_features)
-        threshold = None if self.threshold is None else float(self.threshold)
-        return self.classes_[self._projection.predict(proba, codes, threshold)]
+        if self.threshold is not None:
+            return self.classes_[self._projection.predict(proba, codes, float(self.threshold))]
+        seed = self.random_state if random_state is None else random_state
+        if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
+            raise FairkitError(f"invalid random_state = {seed!r}: expected an integer >= 0")
+        decision = self._resolved_decision()
+        if decision == "argmax":
+            return self.classes_[self._projection.predict(proba, codes, None)]
+        fair = self._projection.predict_proba(proba, codes)
+        if decision == "sample":
+            u = np.random.default_rng(int(seed)).random(fair.shape[0])
+            cumulative = np.cumsum(fair, axis=1)
+            picks = (cumulative < u[:, None]).sum(axis=1)
+            return self.classes_[np.minimum(picks, fair.shape[1] - 1)]
+        rule = getattr(self, "_decision_rule", None)
+        if rule is None:
+            if self.decision == "auto":
+                warnings.warn(
+                    "this FairProjection has no group-threshold rule (fitted on a Spark "
+                    "DataFrame, whose rows are never gathered): predict takes the most probable "
+                    "class, which does not keep the constraints; fit locally for decision="
+                    "'thresholds'",
+                    UserWarning,
+                    stacklevel=2,
+                )
+                return self.classes_[self._projection.predict(proba, codes, None)]
+            raise FairkitError(
+                "this FairProjection has no group-threshold rule (decision was changed after "
+                "fit, or it was fitted on Spark): refit locally, or set decision='argmax'"
+            )
+        scores = np.ascontiguousarray(fair[:, 1])
+        return self.classes_[rule.predict(scores, codes, int(seed))]
+
+    def score(
+        self, X: Any, y: Any, sample_weight: Any = None, *, sensitive_features: Any = None
+    ) -> float:
+        """Accuracy of ``predict`` on ``(X, y)``; needs ``sensitive_features`` like ``predict``.
+
+        In ``cross_val_score``/``GridSearchCV``, route them with scikit-learn's metadata
+        routing: ``sklearn.set_config(enable_metadata_routing=True)``,
+        ``FairProjection(...).set_fit_request(sensitive_features=True)
+        .set_score_request(sensitive_features=True)`` and
+        ``cross_val_score(est, X, y, params={"sensitive_features": s})``.
+        """
+        if sensitive_features is None:
+            # A subclass may derive the groups from X; the base class raises, naming the fix.
+            pred = self.predict(X)
+        else:
+            pred = self.predict(X, sensitive_features=sensitive_features)
+        from sklearn.metrics import accuracy_score
+
+        return float(
+            accuracy_score(
+                y, pred, sample_weight=sample_weight
+            )
+        )
 
 
     # -- pickling ------------------------------------------------------------------------------
@@ -316,12 +479,18 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         projection = state.pop("_projection", None)
         if projection is not None:
             state["_saved_projection"] = projection.to_bytes()
+        rule = state.pop("_decision_rule", None)
+        if rule is not None:
+            state["_saved_decision_rule"] = rule.to_bytes()
         return state
 
     def __setstate__(self, state):
         state = dict(state)
         saved = state.pop("_saved_projection", None)
+        saved_rule = state.pop("_saved_decision_rule", None)
         super().__setstate__(state)
+        if saved_rule is not None:
+            self._decision_rule = _core.group_thresholds_restore(saved_rule, self._groups.names)
         if saved is not None:
             self._projection = _core.fair_projection_restore(
                 saved, self._groups.names, self._fit_settings

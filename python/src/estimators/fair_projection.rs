@@ -15,8 +15,8 @@ use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use info_projection::{
-    Constraint, Decision, Divergence, FairProjection, FairProjectionParams, InfoProjectionError,
-    RowPolicy, Solver,
+    Constraint, Decision, Divergence, FairProjection, FairProjectionParams, GroupThresholds,
+    InfoProjectionError, RateBound, RowPolicy, Solver,
 };
 use nalgebra::DMatrix;
 use numpy::{
@@ -32,6 +32,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FairProjectionCore>()?;
     m.add_function(wrap_pyfunction!(fair_projection_fit, m)?)?;
     m.add_function(wrap_pyfunction!(fair_projection_restore, m)?)?;
+    m.add_class::<GroupThresholdsCore>()?;
+    m.add_function(wrap_pyfunction!(fair_projection_decision_rule, m)?)?;
+    m.add_function(wrap_pyfunction!(group_thresholds_restore, m)?)?;
     Ok(())
 }
 
@@ -373,5 +376,134 @@ impl FairProjectionCore {
         d.set_item("elapsed_seconds", r.elapsed.as_secs_f64())?;
         d.set_item("summary", r.to_string())?;
         Ok(d)
+    }
+}
+
+/// Fits the hard-decision rule of a fitted projector (two classes): randomized group thresholds
+/// on the fair probability of class 1, the most accurate such rule whose expected rates on these
+/// rows meet the bound. `difference_bound` given: `max − min ≤ bound` across groups (fairlearn's
+/// difference); None: the projector's relative tolerance α on every rate its constraints name.
+/// `labels` (class codes 0/1) given: rates against them; None: the base probability of class 1
+/// stands in (plug-in).
+#[pyfunction]
+#[pyo3(signature = (projection, proba, group_codes, labels, difference_bound))]
+fn fair_projection_decision_rule(
+    py: Python<'_>,
+    projection: &FairProjectionCore,
+    proba: PyReadonlyArray2<'_, f64>,
+    group_codes: PyReadonlyArray1<'_, i64>,
+    labels: Option<PyReadonlyArray1<'_, i64>>,
+    difference_bound: Option<f64>,
+) -> PyResult<GroupThresholdsCore> {
+    let FitInputs { p, n, c, codes, y } = fit_inputs(&proba, &group_codes, &labels)?;
+    if let Some(row) = y.and_then(|y| y.iter().position(|&v| !(0..=1).contains(&v))) {
+        return Err(invalid(format!(
+            "y: class code at row {row} is not 0 or 1 (the decision rule needs two classes)"
+        )));
+    }
+    let names = projection.group_names.clone();
+    let rule = py
+        .detach(|| -> Result<GroupThresholds, InfoProjectionError> {
+            let y: Option<Vec<usize>> = y.map(|y| y.iter().map(|&v| v as usize).collect());
+            projection.inner.fit_decision_rule(
+                &probs_matrix(p, n, c),
+                &groups(codes, names)?,
+                y.as_deref(),
+                difference_bound.map(RateBound::Difference),
+            )
+        })
+        .map_err(crate_error)?;
+    Ok(GroupThresholdsCore {
+        inner: rule,
+        group_names: projection.group_names.clone(),
+    })
+}
+
+/// A rule saved by `GroupThresholdsCore.to_bytes()`.
+#[pyfunction]
+fn group_thresholds_restore(
+    saved: &[u8],
+    group_names: Vec<String>,
+) -> PyResult<GroupThresholdsCore> {
+    let inner = GroupThresholds::from_bytes(saved).map_err(crate_error)?;
+    if inner.n_groups() != group_names.len() {
+        return Err(invalid(format!(
+            "the saved decision rule has {} groups but {} group names were given",
+            inner.n_groups(),
+            group_names.len()
+        )));
+    }
+    Ok(GroupThresholdsCore { inner, group_names })
+}
+
+/// The crate's [`GroupThresholds`]: FairProjection's hard decisions for two classes.
+#[pyclass(frozen, module = "fairkit._core.estimators")]
+pub struct GroupThresholdsCore {
+    inner: GroupThresholds,
+    group_names: Vec<String>,
+}
+
+#[pymethods]
+impl GroupThresholdsCore {
+    /// `P(ŷ = 1)` per row for scores (the fair probability of class 1) and group codes.
+    fn positive_probability<'py>(
+        &self,
+        py: Python<'py>,
+        scores: PyReadonlyArray1<'_, f64>,
+        group_codes: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let s = contiguous(scores.as_slice(), "scores")?;
+        let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+        let names = self.group_names.clone();
+        let out = py
+            .detach(|| self.inner.positive_probability(s, &groups(codes, names)?))
+            .map_err(crate_error)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// Seeded hard decisions (0/1 codes): same seed, same decisions.
+    fn predict<'py>(
+        &self,
+        py: Python<'py>,
+        scores: PyReadonlyArray1<'_, f64>,
+        group_codes: PyReadonlyArray1<'_, i64>,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let s = contiguous(scores.as_slice(), "scores")?;
+        let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+        let names = self.group_names.clone();
+        let out = py
+            .detach(|| self.inner.predict(s, &groups(codes, names)?, seed))
+            .map_err(crate_error)?;
+        Ok(out
+            .into_iter()
+            .map(|v| v as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py))
+    }
+
+    /// The rule as bytes (for pickling).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    /// Expected rates on the fitting rows: dict of lists per group (selection, true_positive,
+    /// false_positive, accuracy) and the overall `accuracy`.
+    fn fitted_rates<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.inner.fitted_rates();
+        let d = PyDict::new(py);
+        d.set_item("selection_rate", r.selection.clone())?;
+        d.set_item("true_positive_rate", r.true_positive.clone())?;
+        d.set_item("false_positive_rate", r.false_positive.clone())?;
+        d.set_item("accuracy", r.accuracy.clone())?;
+        d.set_item("overall_accuracy", self.inner.fitted_accuracy())?;
+        Ok(d)
+    }
+
+    /// Per group: the thresholds (increasing) and `P(ŷ = 1)` from each one up to the next.
+    fn group_rules(&self) -> Vec<Vec<(f64, f64)>> {
+        (0..self.inner.n_groups())
+            .map(|g| self.inner.group_rule(g).unwrap_or_default())
+            .collect()
     }
 }
