@@ -191,3 +191,33 @@ def test_bad_seed_at_predict(data):
     fp = FairProjection(LogisticRegression()).fit(Xtr, ytr, sensitive_features=str_)
     with pytest.raises(FairkitError, match="random_state"):
         fp.predict(Xtr, sensitive_features=str_, random_state=-3)
+
+
+@pytest.mark.parametrize(
+    "constraint, rate, other",
+    [
+        ("equal_opportunity", "true_positive_rate", "false_positive_rate"),
+        ("true_positive_rate_parity", "true_positive_rate", "false_positive_rate"),
+        ("false_positive_rate_parity", "false_positive_rate", "true_positive_rate"),
+    ],
+)
+def test_single_rate_parity(data, constraint, rate, other):
+    """fairlearn's TruePositiveRateParity / FalsePositiveRateParity: only the named rate is
+    equalised, so the other one keeps more of the base model's gap."""
+    Xtr, ytr, str_, *_ = data
+    fp = FairProjection(LogisticRegression(), constraints=constraint, alpha=0.0).fit(
+        Xtr, ytr, sensitive_features=str_
+    )
+    r = fp.decision_rates_
+    assert abs(r[rate][0] - r[rate][1]) < 1e-7
+    assert abs(r[other][0] - r[other][1]) > 0.01
+    assert fp.report_["n_constraints"] == 8
+
+
+def test_single_rate_parity_needs_two_classes():
+    rng = np.random.default_rng(1)
+    p = rng.dirichlet([1, 1, 1], size=300)
+    y = np.array([rng.choice(3, p=row) for row in p])
+    s = rng.choice(["a", "b"], 300)
+    with pytest.raises(FairkitError, match="two classes"):
+        FairProjection(constraints="equal_opportunity").fit(p, y, sensitive_features=s)

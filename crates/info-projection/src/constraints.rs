@@ -10,7 +10,7 @@
 //! `⟨L_k, Σ_i z_i y_iᵀ⟩`: one pass over the data with O((A+1)C²) work per row (O(C²) for known
 //! labels, where z has two non-zero blocks) and O(N·C) memory, whatever K is.
 
-use crate::error::{InfoProjectionError as E, Result};
+use crate::error::{InfoProjectionError as E, Result, invalid};
 use crate::input::{GroupKind, Membership, Prepared};
 use crate::params::Constraint;
 
@@ -154,18 +154,28 @@ impl Design {
         let zp = |k: usize| a * c + k; // p block
         let mut rows = Vec::new();
         for con in constraints {
-            if matches!(
-                con,
-                Constraint::EqualizedOdds | Constraint::EqualizedOddsDiagonal
-            ) {
-                for k in 0..c {
-                    for g in 0..a {
-                        if m.joint[k * a + g] <= 0.0 {
-                            return Err(E::EmptyCell {
-                                class: k,
-                                group: group_name(kind, g),
-                            });
-                        }
+            let true_classes: Vec<usize> = match con {
+                Constraint::EqualOpportunity | Constraint::FalsePositiveParity if c != 2 => {
+                    return Err(invalid(
+                        "constraints",
+                        format!("{con:?} with {c} classes"),
+                        "two classes for EqualOpportunity / FalsePositiveParity (EqualizedOdds \
+                         or EqualizedOddsDiagonal for more)",
+                    ));
+                }
+                Constraint::EqualOpportunity => vec![1],
+                Constraint::FalsePositiveParity => vec![0],
+                Constraint::EqualizedOdds | Constraint::EqualizedOddsDiagonal => (0..c).collect(),
+                Constraint::StatisticalParity | Constraint::OverallAccuracy => Vec::new(),
+            };
+            // A conditional rate needs mass in its (class, group) cell.
+            for &k in &true_classes {
+                for g in 0..a {
+                    if m.joint[k * a + g] <= 0.0 {
+                        return Err(E::EmptyCell {
+                            class: k,
+                            group: group_name(kind, g),
+                        });
                     }
                 }
             }
@@ -186,9 +196,11 @@ impl Design {
                             }
                         }
                     }
-                    Constraint::EqualizedOdds => {
+                    Constraint::EqualizedOdds
+                    | Constraint::EqualOpportunity
+                    | Constraint::FalsePositiveParity => {
                         for g in 0..a {
-                            for k in 0..c {
+                            for &k in &true_classes {
                                 // P(S=a | Y=c) = P(c, a) / P(c)
                                 let coef = sigma * m.class[k] / m.joint[k * a + g];
                                 for col in 0..c {

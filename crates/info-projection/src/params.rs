@@ -93,6 +93,7 @@ pub enum QpSolver {
 /// | `StatisticalParity` | 2AC | `(σ m_a(x)/P(S=a) − (α+σ)) e_{c'}`, `m_a(x) = Σ_c s_a(x,c) p_c(x)` |
 /// | `EqualizedOdds` | 2AC² | `(σ s_a(x,c) p_c(x)/P(S=a│Y=c) − (α+σ) p_c(x)) e_{c'}` |
 /// | `EqualizedOddsDiagonal` | 2AC | the `c' = c` rows of `EqualizedOdds`, divided by `P(Y=c)` (the authors' code) |
+/// | `EqualOpportunity` / `FalsePositiveParity` | 4A | the `c = 1` / `c = 0` rows of `EqualizedOdds` (two classes) |
 /// | `OverallAccuracy` | 2A | `σ s_a(x,·)⊙p(x)/P(S=a) − (α+σ) p(x)` (dense) |
 ///
 /// The constraint then reads `|P(Ŷ=c'│S=a)/P(Ŷ=c') − 1| ≤ α` for statistical parity,
@@ -110,6 +111,12 @@ pub enum Constraint {
     EqualizedOddsDiagonal,
     /// Overall accuracy equality: 2A dense rows.
     OverallAccuracy,
+    /// Equal opportunity (fairlearn's `TruePositiveRateParity`), two classes only: the
+    /// equalized-odds rows of the true class 1, `P(Ŷ=c'│Y=1,S=a)` for both `c'`: 4A rows.
+    EqualOpportunity,
+    /// False-positive-rate parity (fairlearn's `FalsePositiveRateParity`), two classes only:
+    /// the equalized-odds rows of the true class 0: 4A rows.
+    FalsePositiveParity,
 }
 
 /// What to do with probability rows that do not sum to 1.

@@ -957,6 +957,9 @@ pub fn n_constraint_rows(constraints: &[Constraint], n_classes: usize, n_groups:
             }
             Constraint::EqualizedOdds => 2 * n_groups * n_classes * n_classes,
             Constraint::OverallAccuracy => 2 * n_groups,
+            Constraint::EqualOpportunity | Constraint::FalsePositiveParity => {
+                2 * n_groups * n_classes
+            }
         })
         .sum()
 }

@@ -93,6 +93,12 @@ impl RateTerm {
                 vec![Self::plain(TruePositive), Self::complement(FalsePositive)]
             }
             Constraint::OverallAccuracy => vec![Self::plain(Accuracy)],
+            Constraint::EqualOpportunity => {
+                vec![Self::plain(TruePositive), Self::complement(TruePositive)]
+            }
+            Constraint::FalsePositiveParity => {
+                vec![Self::plain(FalsePositive), Self::complement(FalsePositive)]
+            }
         }
     }
 }

@@ -54,6 +54,28 @@ proptest! {
         }
     }
 
+    /// Two classes: equal opportunity and false-positive-rate parity (the equalized-odds rows of
+    /// one true class) also reach the brute-force minimiser of (8).
+    #[test]
+    fn rate_parity_matches_brute_force(n in 6usize..24, a in 2usize..4,
+                                       seed in prop::collection::vec(-3.0f64..3.0, 48),
+                                       groups in prop::collection::vec(0usize..3, 24),
+                                       which in 0usize..2, di in 0usize..2,
+                                       alpha in 0.0f64..0.2) {
+        let logits: Vec<f64> = seed[..2 * n].to_vec();
+        let codes: Vec<usize> = groups[..n].iter().map(|g| g % a).collect();
+        let inst = instance(n, 2, a, &logits, &codes);
+        let cons = if which == 0 { Constraint::EqualOpportunity } else { Constraint::FalsePositiveParity };
+        let div = divergence(di);
+        let fp = FairProjection::params().constraint(cons).divergence(div).alpha(alpha)
+            .tol(1e-11).fit(&inst.probs, &inst.groups).unwrap();
+        prop_assert_eq!(fp.report().status, Status::Converged);
+        let reference = brute_force(&inst, &[cons], alpha, div, 1e-10);
+        for (x, y) in fp.lambda().iter().zip(&reference) {
+            prop_assert!((x - y).abs() < 1e-6, "{} vs {}", x, y);
+        }
+    }
+
     /// ADMM reaches the same λ as the dual solver.
     #[test]
     fn admm_matches_dual((n, c, a, logits, codes) in problem(), ci in 0usize..4,

@@ -157,3 +157,55 @@ proptest! {
         }
     }
 }
+
+/// Equal opportunity and false-positive-rate parity: the projection meets its rows (the
+/// true-class-1 / true-class-0 rows of equalized odds) and the decision rule constrains only the
+/// named rate; more than two classes is a typed error.
+#[test]
+fn equal_opportunity_and_fpr_parity() {
+    use info_projection::{FairProjection, InfoProjectionError};
+    use nalgebra::DMatrix;
+    let n = 400;
+    let p1: Vec<f64> = (0..n)
+        .map(|i| {
+            let g = (i % 2) as f64;
+            (0.15 + 0.5 * ((i * 37 % 101) as f64 / 100.0) + 0.2 * g).min(0.95)
+        })
+        .collect();
+    let y: Vec<usize> = (0..n)
+        .map(|i| usize::from((i * 53 % 97) as f64 / 97.0 < p1[i]))
+        .collect();
+    let labels: Vec<&str> = (0..n).map(|i| if i % 2 == 0 { "a" } else { "b" }).collect();
+    let groups = Groups::from_labels(&labels);
+    let probs = DMatrix::from_fn(n, 2, |i, c| if c == 1 { p1[i] } else { 1.0 - p1[i] });
+    for (constraint, rate) in [
+        (Constraint::EqualOpportunity, HardRate::TruePositive),
+        (Constraint::FalsePositiveParity, HardRate::FalsePositive),
+    ] {
+        let fp = FairProjection::params()
+            .constraint(constraint)
+            .alpha(0.0)
+            .fit_with_labels(&probs, &groups, &y)
+            .unwrap();
+        assert!(fp.report().status.is_success());
+        assert_eq!(fp.lambda().len(), 8); // 4A rows
+        let rule = fp
+            .fit_decision_rule(&probs, &groups, Some(&y), Some(RateBound::Difference(0.0)))
+            .unwrap();
+        let r = rule.fitted_rates();
+        let v = match rate {
+            HardRate::TruePositive => &r.true_positive,
+            _ => &r.false_positive,
+        };
+        assert!((v[0] - v[1]).abs() < 1e-9, "{constraint:?}: {v:?}");
+    }
+    let three = DMatrix::from_fn(n, 3, |_, _| 1.0 / 3.0);
+    let err = FairProjection::params()
+        .constraint(Constraint::EqualOpportunity)
+        .fit(&three, &groups)
+        .unwrap_err();
+    assert!(
+        matches!(err, InfoProjectionError::InvalidParameter { .. }),
+        "{err}"
+    );
+}

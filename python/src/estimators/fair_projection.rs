@@ -45,11 +45,14 @@ pub fn parse_constraint(name: &str) -> PyResult<Constraint> {
         "equalized_odds" => Constraint::EqualizedOdds,
         "equalized_odds_diagonal" => Constraint::EqualizedOddsDiagonal,
         "overall_accuracy" | "overall_accuracy_equality" => Constraint::OverallAccuracy,
+        "equal_opportunity" | "true_positive_rate_parity" => Constraint::EqualOpportunity,
+        "false_positive_rate_parity" => Constraint::FalsePositiveParity,
         other => {
             return Err(invalid(format!(
                 "invalid parameter constraints: unknown constraint {other:?}; expected one of \
                  \"statistical_parity\" (alias \"demographic_parity\"), \"equalized_odds\", \
-                 \"equalized_odds_diagonal\", \"overall_accuracy\""
+                 \"equalized_odds_diagonal\", \"overall_accuracy\", \"equal_opportunity\" \
+                 (alias \"true_positive_rate_parity\"), \"false_positive_rate_parity\""
             )));
         }
     })

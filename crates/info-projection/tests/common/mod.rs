@@ -109,9 +109,16 @@ pub fn dense_g(inst: &Instance, constraints: &[Constraint], alpha: f64) -> (usiz
                             }
                         }
                     }
-                    Constraint::EqualizedOdds => {
+                    Constraint::EqualizedOdds
+                    | Constraint::EqualOpportunity
+                    | Constraint::FalsePositiveParity => {
+                        let true_classes: Vec<usize> = match con {
+                            Constraint::EqualOpportunity => vec![1],
+                            Constraint::FalsePositiveParity => vec![0],
+                            _ => (0..c).collect(),
+                        };
                         for g in 0..a {
-                            for k in 0..c {
+                            for &k in &true_classes {
                                 let psy = joint[k][g] / py[k];
                                 for col in 0..c {
                                     let mut r = vec![0.0; c];
