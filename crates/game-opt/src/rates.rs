@@ -678,6 +678,32 @@ pub mod goals {
             |_| Rate::TruePositive(Subset::all()).expr(),
         )
     }
+    /// False-positive-rate parity: `p⁺(D_k[y=0])` vs `p⁺(D[y=0])` (fairlearn's
+    /// `FalsePositiveRateParity`; the FPR half of [`equal_odds`]).
+    ///
+    /// ```
+    /// use game_opt::{Direction, Slack, goals};
+    /// let c = goals::false_positive_rate_parity("g", &["a", "b"], Direction::Both,
+    ///                                           Slack::Additive(0.01));
+    /// assert_eq!(c.len(), 4);
+    /// assert_eq!(c[0].name(), "FPR a ≥");
+    /// ```
+    pub fn false_positive_rate_parity(
+        attribute: &str,
+        groups: &[&str],
+        direction: Direction,
+        slack: Slack,
+    ) -> Vec<Constraint> {
+        group_goal(
+            "FPR",
+            attribute,
+            groups,
+            direction,
+            slack,
+            |s| Rate::FalsePositive(s).expr(),
+            |_| Rate::FalsePositive(Subset::all()).expr(),
+        )
+    }
     /// Equal odds: equal opportunity plus the same on FPR.
     pub fn equal_odds(
         attribute: &str,
@@ -686,14 +712,8 @@ pub mod goals {
         slack: Slack,
     ) -> Vec<Constraint> {
         let mut out = equal_opportunity(attribute, groups, direction, slack);
-        out.extend(group_goal(
-            "FPR",
-            attribute,
-            groups,
-            direction,
-            slack,
-            |s| Rate::FalsePositive(s).expr(),
-            |_| Rate::FalsePositive(Subset::all()).expr(),
+        out.extend(false_positive_rate_parity(
+            attribute, groups, direction, slack,
         ));
         out
     }
