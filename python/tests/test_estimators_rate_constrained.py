@@ -88,8 +88,9 @@ def tpr(pred, y, mask):
 
 def test_equal_opportunity_constraint_closes_the_recall_gap():
     X, y, group = recall_gap_data(3000, seed=2)
-    settings = dict(iterations=1500, batch_size=200, lr_theta=0.05, lr_lambda=1.0, seed=1)
-    base = RateConstrainedClassifier(algorithm="unconstrained", **settings).fit(
+    settings = dict(algorithm="proxy_lagrangian", iterations=1500, batch_size=200, lr_theta=0.05,
+                    lr_lambda=1.0, seed=1)
+    base = RateConstrainedClassifier(**{**settings, "algorithm": "unconstrained"}).fit(
         X, y, sensitive_features=group
     )
     fair = RateConstrainedClassifier(
@@ -109,14 +110,14 @@ def test_equal_opportunity_constraint_closes_the_recall_gap():
 def test_recall_floor_and_coverage():
     X, y, group = recall_gap_data(2000, seed=3)
     clf = RateConstrainedClassifier(
-        [rates.recall_at_least(0.9)], iterations=1500, batch_size=200, lr_theta=0.05,
-        lr_lambda=1.0,
+        [rates.recall_at_least(0.9)], algorithm="proxy_lagrangian", iterations=1500,
+        batch_size=200, lr_theta=0.05, lr_lambda=1.0,
     ).fit(X, y, sensitive_features=group)
     p = clf.predict_proba(X)[:, 1]
     assert tpr(p, y, np.ones_like(y, dtype=bool)) > 0.88
     clf = RateConstrainedClassifier(
-        [rates.coverage_at_most(0.2)], iterations=1500, batch_size=200, lr_theta=0.05,
-        lr_lambda=1.0,
+        [rates.coverage_at_most(0.2)], algorithm="proxy_lagrangian", iterations=1500,
+        batch_size=200, lr_theta=0.05, lr_lambda=1.0,
     ).fit(X, y, sensitive_features=group)
     assert clf.predict_proba(X)[:, 1].mean() < 0.22
 
@@ -159,7 +160,7 @@ def test_bad_inputs():
         bad[4, 1] = np.nan
         RateConstrainedClassifier().fit(bad, y, sensitive_features=group)
     with pytest.raises(FairkitError, match=r"constraints must hold goals"):
-        RateConstrainedClassifier(["equal_opportunity"]).fit(X, y, sensitive_features=group)
+        RateConstrainedClassifier([3]).fit(X, y, sensitive_features=group)
     with pytest.raises(FairkitError, match=r'group "7" is not among'):
         RateConstrainedClassifier([rates.recall_at_least(0.5, group=7)]).fit(
             X, y, sensitive_features=group
@@ -197,3 +198,139 @@ def test_ctrl_c_stops_a_long_fit():
     finally:
         timer.cancel()
     assert time.perf_counter() - start < 20
+
+
+def compas_like(n: int = 6000, seed: int = 0):
+    """Synthetic COMPAS-like data: 4 scores and the group; group 1 has a higher base rate."""
+    rng = np.random.default_rng(seed)
+    group = (rng.random(n) < 0.4).astype(np.int64)
+    z = rng.normal(size=(n, 4))
+    logit = 0.9 * z[:, 0] + 0.5 * z[:, 1] - 0.3 * z[:, 2] + 0.8 * group - 0.2
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(np.int64)
+    return np.column_stack([z, group + 0.0]), y, group
+
+
+def expected_metrics(clf, X, y, group):
+    q = clf.predict_proba(X)[:, 1]
+    acc = float(np.mean(np.where(y == 1, q, 1 - q)))
+    dp = abs(q[group == 1].mean() - q[group == 0].mean())
+    eo = max(abs(q[(group == 1) & (y == c)].mean() - q[(group == 0) & (y == c)].mean())
+             for c in (0, 1))
+    return acc, dp, eo
+
+
+def test_default_reaches_parity_at_little_cost():
+    # Pinned (seeded): the default game (best responses + swap-regret multipliers + the
+    # shrinking LP) keeps the unconstrained accuracy within 1.5 points at a training gap of
+    # at most 0.02, where an unconstrained logistic regression has a gap of ~0.29.
+    X, y, group = compas_like()
+    tr, te = slice(0, 4000), slice(4000, None)
+    for name, gap_index in (("demographic_parity", 1), ("equalized_odds", 2)):
+        clf = RateConstrainedClassifier(name).fit(X[tr], y[tr], sensitive_features=group[tr])
+        assert clf.n_iter_ == 40 and clf.n_components_ <= len(clf.train_constraints_) + 1
+        assert max(clf.train_constraints_.values()) <= 1e-9
+        train = expected_metrics(clf, X[tr], y[tr], group[tr])
+        test = expected_metrics(clf, X[te], y[te], group[te])
+        assert train[gap_index] <= 0.02, (name, train)
+        assert train[0] >= 0.68 and test[0] >= 0.67, (name, train, test)
+    unconstrained = RateConstrainedClassifier().fit(X[tr], y[tr], sensitive_features=group[tr])
+    assert expected_metrics(unconstrained, X[te], y[te], group[te])[1] > 0.25
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # iterations=5
+def test_constraints_by_name_single_goal_and_aliases():
+    X, y, group = compas_like(1500, seed=1)
+    fit = dict(sensitive_features=group)
+    by_name = RateConstrainedClassifier("equalized_odds", difference_bound=0.02).fit(X, y, **fit)
+    by_goal = RateConstrainedClassifier(rates.equal_odds(additive=0.02)).fit(X, y, **fit)
+    by_alias = RateConstrainedClassifier([rates.equalized_odds(additive=0.02)]).fit(X, y, **fit)
+    assert np.array_equal(by_name.predict_proba(X), by_goal.predict_proba(X))
+    assert np.array_equal(by_alias.predict_proba(X), by_goal.predict_proba(X))
+    assert len(by_name.train_constraints_) == 8  # TPR and FPR, 2 groups, both sides
+    default_bound = RateConstrainedClassifier("demographic_parity").fit(X, y, **fit)
+    explicit = RateConstrainedClassifier(rates.demographic_parity(additive=0.01)).fit(X, y, **fit)
+    assert np.array_equal(default_bound.weights_, explicit.weights_)
+    counts = {"statistical_parity": 4, "equal_odds": 8, "equal_opportunity": 4,
+              "true_positive_rate_parity": 4, "false_positive_rate_parity": 4,
+              "error_rate_parity": 4, "equal_accuracy": 4}
+    for name, m in counts.items():
+        clf = RateConstrainedClassifier(name, iterations=5).fit(X, y, **fit)
+        assert len(clf.train_constraints_) == m, name
+    assert all(k.startswith("FPR") for k in RateConstrainedClassifier(
+        "false_positive_rate_parity", iterations=5).fit(X, y, **fit).train_constraints_)
+
+
+def test_sklearn_spellings_log_loss_and_random_state():
+    X, y, group = recall_gap_data(600, seed=8)
+    common = dict(algorithm="proxy_lagrangian", iterations=100)
+    a = RateConstrainedClassifier(objective_loss="log_loss", **common).fit(
+        X, y, sensitive_features=group)
+    b = RateConstrainedClassifier(objective_loss="logistic", **common).fit(
+        X, y, sensitive_features=group)
+    assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+    c = RateConstrainedClassifier(random_state=4, **common).fit(X, y, sensitive_features=group)
+    d = RateConstrainedClassifier(seed=4, **common).fit(X, y, sensitive_features=group)
+    e = RateConstrainedClassifier(seed=0, random_state=4, **common).fit(
+        X, y, sensitive_features=group)
+    assert np.array_equal(c.weights_, d.weights_) and np.array_equal(d.weights_, e.weights_)
+    assert np.array_equal(c.predict(X), d.predict(X))
+    assert np.array_equal(c.predict(X, random_state=2), c.predict(X, seed=2))
+
+
+def test_convergence_warning_when_the_training_constraints_stay_violated():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y, group = compas_like(1500, seed=2)
+    with pytest.warns(ConvergenceWarning, match="violates the training constraint"):
+        RateConstrainedClassifier("demographic_parity", difference_bound=0.0, iterations=1).fit(
+            X, y, sensitive_features=group)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        RateConstrainedClassifier("demographic_parity").fit(X, y, sensitive_features=group)
+
+
+def test_bad_inputs_of_the_new_parameters():
+    X, y, group = compas_like(500, seed=3)
+    fit = dict(sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"unknown constraint 'parity'.*'demographic_parity'"):
+        RateConstrainedClassifier("parity").fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"difference_bound=2"):
+        RateConstrainedClassifier("equalized_odds", difference_bound=2).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"difference_bound='a'"):
+        RateConstrainedClassifier("equalized_odds", difference_bound="a").fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"difference_bound applies to constraints given by"):
+        RateConstrainedClassifier(rates.equal_odds(additive=0.1), difference_bound=0.1).fit(
+            X, y, **fit)
+    with pytest.raises(FairkitError, match=r"constraints must be a constraint name"):
+        RateConstrainedClassifier(3.5).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"objective_loss: 'squared'"):
+        RateConstrainedClassifier(objective_loss="squared").fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"random_state = -1"):
+        RateConstrainedClassifier(random_state=-1).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"RandomState is not supported"):
+        RateConstrainedClassifier(random_state=np.random.RandomState(0)).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"sample_weight is not supported"):
+        RateConstrainedClassifier().fit(X, y, sample_weight=np.ones(len(y)), **fit)
+    RateConstrainedClassifier(iterations=3).fit(X, y, sample_weight=None, **fit)
+    with pytest.raises(FairkitError, match=r"unexpected keyword argument\(s\) \['weights'\]"):
+        RateConstrainedClassifier().fit(X, y, weights=np.ones(len(y)), **fit)
+    with pytest.raises(FairkitError, match=r"hidden = 3 with algorithm='oracle_proxy_lagrangian'"):
+        RateConstrainedClassifier(hidden=3, algorithm="oracle_proxy_lagrangian").fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"oracle_max_iter = -1"):
+        RateConstrainedClassifier(oracle_max_iter=-1).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"oracle max_iters"):
+        RateConstrainedClassifier(oracle_max_iter=0).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"oracle tolerance"):
+        RateConstrainedClassifier(oracle_tol=0.0).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"l2 = -1"):
+        RateConstrainedClassifier(l2=-1.0).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"lr_lambda = 'x'"):
+        RateConstrainedClassifier(lr_lambda="x").fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"iterations = 1.5"):
+        RateConstrainedClassifier(iterations=1.5).fit(X, y, **fit)
+    # hidden > 0 with the default algorithm trains the network with the minibatch game.
+    net = RateConstrainedClassifier("demographic_parity", hidden=3, iterations=50).fit(
+        X, y, **fit)
+    assert net.report_["summary"].startswith("0-1 swap")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -12,9 +13,11 @@ from fairkit._core import estimators as _core
 from fairkit.estimators._binary import binary_fit_inputs
 from fairkit.estimators._groups import GroupIndex
 from fairkit.estimators.rates import Goal
+from fairkit.estimators.rates import named as named_goal
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.utils.validation import check_is_fitted, validate_data
 except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
     raise ImportError("fairkit.estimators needs scikit-learn: pip install scikit-learn") from e
@@ -32,24 +35,61 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     seed. The core is the Rust crate ``game-opt``; the GIL is released during the fit and Ctrl-C
     stops a running fit (checked every 50 steps).
 
+    The default game is the paper's Algorithm 2 with a best-response model player: each round
+    the multipliers turn the 0-1 Lagrangian into a weighted classification problem (rows
+    relabelled to their cheaper prediction, weighted by the cost difference), a full-batch
+    weighted logistic regression (L-BFGS, warm-started) answers it, and the swap-regret
+    multiplier player reacts to the exact training constraint values; the shrinking LP then
+    mixes at most m+1 of the responses. This is the reduction fairlearn's
+    ``ExponentiatedGradient`` plays, at a fraction of its time. The minibatch games
+    (``"proxy_lagrangian"`` = Algorithm 3, ...) remain available, and are the ones that train
+    ``hidden > 0`` networks.
+
     Parameters
     ----------
-    constraints : list of rates.Goal, default=()
-        The goals; group goals use ``sensitive_features`` of ``fit``. Empty: unconstrained.
+    constraints : str, rates.Goal, or list of them, default=()
+        The goals; group goals use ``sensitive_features`` of ``fit``. Empty: unconstrained. A
+        string names a group goal (``"demographic_parity"``/``"statistical_parity"``,
+        ``"equalized_odds"``/``"equal_odds"``, ``"equal_opportunity"``/
+        ``"true_positive_rate_parity"``, ``"false_positive_rate_parity"``,
+        ``"error_rate_parity"``/``"equal_accuracy"``), bounded in both directions by
+        ``difference_bound``.
+    difference_bound : float, default=None
+        Additive slack of the named constraints: ``|rate(group) - rate(all)| <= difference_bound``
+        (fairlearn's parameter); None means 0.01. Goals built with ``rates`` carry their own.
     hidden : int, default=0
-        0: linear model; > 0: one hidden layer of that many ReLU units.
-    algorithm : {"proxy_lagrangian", "zero_one_ext", "hinge", "unconstrained"}
-        The paper's Algorithm 3 (default), 4, 5, or the unconstrained baseline.
+        0: linear model; > 0: one hidden layer of that many ReLU units (minibatch games only).
+    algorithm : str, default="auto"
+        ``"auto"``: ``"oracle_proxy_lagrangian"`` for the linear model, ``"proxy_lagrangian"``
+        for ``hidden > 0``. ``"oracle_proxy_lagrangian"`` (Algorithm 2, best responses,
+        swap-regret multipliers),
+        ``"oracle_lagrangian"`` (Algorithm 1, best responses, additive multipliers), or the
+        minibatch games ``"proxy_lagrangian"`` (Algorithm 3), ``"zero_one_ext"`` (4),
+        ``"hinge"`` (5), ``"unconstrained"``.
     solution : {"m_stoch", "t_stoch", "best", "last"}, default="m_stoch"
         Mixture over at most m+1 iterates (the shrinking LP), the uniform mixture, the best
         iterate (Eq. 18 rank rule) or the last one.
-    iterations, batch_size, lr_theta, lr_lambda, l2, snapshot_every :
-        The game's settings (defaults 2000, 256, 0.01, 0.1, 0.0, 20).
-    optimizer : {"adam", "sgd"}, default="adam"
-    objective_loss : {"hinge", "logistic"}, default="hinge"
+    iterations : int, default=None
+        Rounds: best responses for the oracle games (None: 40), minibatch steps otherwise
+        (None: 2000).
+    lr_lambda : float, default=None
+        Multiplier step (None: 1.5 for the oracle games, 0.1 for the minibatch games).
+    l2 : float, default=None
+        Ridge penalty on the weights (None: 1e-4 for the oracle games, 0 otherwise).
+    batch_size, lr_theta, snapshot_every, optimizer :
+        Minibatch games only (defaults 256, 0.01, 20, "adam").
+    objective_loss : {"hinge", "logistic", "log_loss"}, default="hinge"
+        Surrogate of the error in the minibatch games (``"log_loss"`` = ``"logistic"``); the
+        oracle games always answer with logistic regression.
+    oracle_max_iter : int, default=15
+        L-BFGS iterations per best response (an approximate oracle is enough: the game corrects).
+    oracle_tol : float, default=1e-3
+        Gradient tolerance of a best response (on the loss with weights rescaled to mean 1).
     seed : int, default=0
         Seed of the minibatch order, the MLP initialisation and ``predict``'s draws: same seed,
         same bits.
+    random_state : int or None, default=None
+        scikit-learn's name for ``seed``; when set it takes precedence.
 
     Attributes
     ----------
@@ -61,26 +101,40 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     train_constraints_ : dict, constraint name -> value on the training rows (<= 0: met).
     report_ : dict, the crate's run report (``summary``, ``completed``, ``iterations``).
     n_iter_ : int, steps taken.
+
+    Warns
+    -----
+    sklearn.exceptions.ConvergenceWarning
+        When a training constraint value of the solution exceeds ``CONSTRAINT_TOLERANCE``
+        (1e-3) or the fit stopped early.
     """
+
+    #: Largest training constraint value accepted without a ConvergenceWarning.
+    CONSTRAINT_TOLERANCE = 1e-3
 
     def __init__(
         self,
         constraints: Any = (),
         *,
+        difference_bound: Any = None,
         hidden: int = 0,
-        algorithm: str = "proxy_lagrangian",
+        algorithm: str = "auto",
         solution: str = "m_stoch",
-        iterations: int = 2000,
+        iterations: Any = None,
         batch_size: int = 256,
         lr_theta: float = 0.01,
-        lr_lambda: float = 0.1,
-        l2: float = 0.0,
+        lr_lambda: Any = None,
+        l2: Any = None,
         snapshot_every: int = 20,
         optimizer: str = "adam",
         objective_loss: str = "hinge",
+        oracle_max_iter: int = 15,
+        oracle_tol: float = 1e-3,
         seed: int = 0,
+        random_state: Any = None,
     ):
         self.constraints = constraints
+        self.difference_bound = difference_bound
         self.hidden = hidden
         self.algorithm = algorithm
         self.solution = solution
@@ -92,39 +146,109 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         self.snapshot_every = snapshot_every
         self.optimizer = optimizer
         self.objective_loss = objective_loss
+        self.oracle_max_iter = oracle_max_iter
+        self.oracle_tol = oracle_tol
         self.seed = seed
+        self.random_state = random_state
 
-    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
-        """Plays the game on ``(X, y)``; ``sensitive_features`` (one group per row) is required."""
+    def _seed(self) -> int:
+        seed = self.seed if self.random_state is None else self.random_state
+        if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
+            name = "seed" if self.random_state is None else "random_state"
+            raise FairkitError(
+                f"invalid parameter {name} = {seed!r}: expected an integer >= 0 (a "
+                f"numpy RandomState is not supported: the Rust core takes an integer seed)"
+            )
+        return int(seed)
+
+    def _algorithm(self) -> str:
+        if isinstance(self.algorithm, str) and self.algorithm == "auto":
+            hidden = self.hidden
+            linear = isinstance(hidden, numbers.Integral) and hidden == 0
+            return "oracle_proxy_lagrangian" if linear else "proxy_lagrangian"
+        return self.algorithm
+
+    def _settings(self) -> dict:
+        oracle = self._algorithm() in _ORACLE_ALGORITHMS
+        auto = _ORACLE_DEFAULTS if oracle else _MINIBATCH_DEFAULTS
+        out = {}
+        for name in ("iterations", "lr_lambda", "l2"):
+            value = getattr(self, name)
+            out[name] = auto[name] if value is None else value
+        for name in ("iterations", "batch_size", "snapshot_every", "hidden", "oracle_max_iter"):
+            value = out.get(name, getattr(self, name))
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
+                raise FairkitError(f"invalid parameter {name} = {value!r}: expected an integer >= 0")
+            out[name] = int(value)
+        for name in ("lr_theta", "oracle_tol"):
+            out[name] = getattr(self, name)
+        for name in ("lr_lambda", "l2", "lr_theta", "oracle_tol"):
+            value = out[name]
+            if not isinstance(value, numbers.Real) or isinstance(value, bool):
+                raise FairkitError(f"invalid parameter {name} = {value!r}: expected a number")
+            out[name] = float(value)
+        if oracle and int(self.hidden) != 0:
+            raise FairkitError(
+                f"invalid parameter hidden = {self.hidden!r} with algorithm={self._algorithm()!r}: "
+                f"the best responses are linear (weighted logistic regression); use "
+                f"algorithm='proxy_lagrangian' to train a network"
+            )
+        loss = self.objective_loss
+        out["objective_loss"] = _LOSS_ALIASES.get(loss, loss) if isinstance(loss, str) else loss
+        if out["objective_loss"] not in ("hinge", "logistic"):
+            raise FairkitError(
+                f"invalid parameter objective_loss: {loss!r}; expected \"hinge\", \"logistic\" "
+                f"or \"log_loss\""
+            )
+        return out
+
+    def fit(self, X: Any, y: Any, *, sensitive_features: Any = None, **fit_params: Any):
+        """Plays the game on ``(X, y)``; ``sensitive_features`` (one group per row) is required.
+
+        ``sample_weight`` is not supported (the crate's rates count rows unweighted): passing one
+        raises :class:`FairkitError`.
+        """
+        if "sample_weight" in fit_params:
+            if fit_params["sample_weight"] is not None:
+                raise FairkitError(
+                    "sample_weight is not supported by RateConstrainedClassifier: its rates and "
+                    "error count every row once (resample the rows instead)"
+                )
+            fit_params.pop("sample_weight")
+        if fit_params:
+            raise FairkitError(
+                f"fit() got unexpected keyword argument(s) {sorted(fit_params)}; it takes X, y, "
+                f"sensitive_features (and sample_weight=None)"
+            )
         goals = self._goal_specs()
+        settings = self._settings()
+        seed = self._seed()
         X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         self.classes_ = classes
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
-        for name in ("iterations", "batch_size", "snapshot_every", "seed", "hidden"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Integral) or value < 0:
-                raise FairkitError(f"invalid parameter {name} = {value!r}: expected an integer >= 0")
         core, info = _core.rate_constrained_fit(
             np.ascontiguousarray(X),
             codes,
             group_codes,
             index.names,
             goals,
-            hidden=int(self.hidden),
-            algorithm=self.algorithm,
+            hidden=settings["hidden"],
+            algorithm=self._algorithm(),
             solution=self.solution,
             optimizer=self.optimizer,
-            objective_loss=self.objective_loss,
-            iterations=int(self.iterations),
-            batch_size=int(self.batch_size),
-            lr_theta=float(self.lr_theta),
-            lr_lambda=float(self.lr_lambda),
-            l2=float(self.l2),
-            snapshot_every=int(self.snapshot_every),
-            seed=int(self.seed),
+            objective_loss=settings["objective_loss"],
+            iterations=settings["iterations"],
+            batch_size=settings["batch_size"],
+            lr_theta=settings["lr_theta"],
+            lr_lambda=settings["lr_lambda"],
+            l2=settings["l2"],
+            snapshot_every=settings["snapshot_every"],
+            seed=seed,
+            oracle_max_iter=settings["oracle_max_iter"],
+            oracle_tol=settings["oracle_tol"],
         )
         self._core = core
-        self._fitted_hidden = int(self.hidden)
+        self._fitted_hidden = settings["hidden"]
         self.groups_ = list(index.labels)
         self.report_ = {k: info[k] for k in ("summary", "completed", "iterations")}
         self.n_iter_ = int(info["iterations"])
@@ -133,15 +257,61 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         comps = core.components()
         self.weights_ = np.array([w for w, _ in comps])
         self.n_components_ = len(comps)
+        self._warn_if_unconverged()
         return self
 
+    def _warn_if_unconverged(self) -> None:
+        worst_name, worst = None, -np.inf
+        for name, value in self.train_constraints_.items():
+            if value > worst:
+                worst_name, worst = name, value
+        if worst > self.CONSTRAINT_TOLERANCE:
+            warnings.warn(
+                f"RateConstrainedClassifier: the solution violates the training constraint "
+                f"{worst_name!r} by {worst:.4f} (> {self.CONSTRAINT_TOLERANCE}); raise "
+                f"iterations, change lr_lambda, or loosen the constraint",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        if not self.report_["completed"]:
+            warnings.warn(
+                f"RateConstrainedClassifier: the fit stopped after {self.n_iter_} iterations",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
     def _goal_specs(self) -> list:
-        goals = list(self.constraints) if self.constraints is not None else []
-        for g in goals:
-            if not isinstance(g, Goal):
+        c = self.constraints
+        if c is None:
+            items = []
+        elif isinstance(c, (str, Goal)):
+            items = [c]
+        else:
+            try:
+                items = list(c)
+            except TypeError:
+                raise FairkitError(
+                    f"constraints must be a constraint name, a goal from "
+                    f"fairkit.estimators.rates, or a list of them; got {c!r}"
+                ) from None
+        bound = 0.01 if self.difference_bound is None else self.difference_bound
+        if self.difference_bound is not None and not any(isinstance(g, str) for g in items):
+            raise FairkitError(
+                "difference_bound applies to constraints given by name (e.g. "
+                "constraints='demographic_parity'); goals from fairkit.estimators.rates carry "
+                "their own slack (e.g. rates.demographic_parity(additive=0.02))"
+            )
+        goals = []
+        for g in items:
+            if isinstance(g, str):
+                goals.append(named_goal(g, bound))
+            elif isinstance(g, Goal):
+                goals.append(g)
+            else:
                 raise FairkitError(
                     f"constraints must hold goals from fairkit.estimators.rates (e.g. "
-                    f"rates.equal_opportunity(multiplicative=0.95)), got {g!r}"
+                    f"rates.equal_opportunity(multiplicative=0.95)) or constraint names (e.g. "
+                    f"'equalized_odds'), got {g!r}"
                 )
         return [g.spec() for g in goals]
 
@@ -156,10 +326,13 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         p1 = self._core.positive_probability(X)
         return np.column_stack([1.0 - p1, p1])
 
-    def predict(self, X: Any, *, seed: int | None = None) -> np.ndarray:
-        """Labels sampled from the stochastic classifier with ``seed`` (default: ``self.seed``);
-        same seed, same labels."""
-        seed = self.seed if seed is None else seed
+    def predict(self, X: Any, *, seed: int | None = None, random_state: int | None = None
+                ) -> np.ndarray:
+        """Labels sampled from the stochastic classifier with ``seed`` (alias ``random_state``;
+        default: the estimator's seed); same seed, same labels."""
+        if seed is None:
+            seed = random_state
+        seed = self._seed() if seed is None else seed
         X = self._X(X)
         codes = self._core.predict(X, int(seed))
         return self.classes_[codes]
@@ -188,6 +361,13 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
             self._core = _core.rate_classifier_from_components(
                 int(self.n_features_in_), self._fitted_hidden, components
             )
+
+
+_ORACLE_ALGORITHMS = ("oracle_proxy_lagrangian", "oracle_lagrangian")
+# Measured on Adult (sex) and COMPAS (race) against fairlearn's ExponentiatedGradient (issue 24).
+_ORACLE_DEFAULTS = {"iterations": 40, "lr_lambda": 1.5, "l2": 1e-4}
+_MINIBATCH_DEFAULTS = {"iterations": 2000, "lr_lambda": 0.1, "l2": 0.0}
+_LOSS_ALIASES = {"log_loss": "logistic", "log": "logistic"}
 
 
 def _py(v: Any) -> Any:

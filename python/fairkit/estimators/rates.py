@@ -11,6 +11,9 @@ on all rows or, with ``group=``, on one group.
 >>> goals = [rates.equal_opportunity(multiplicative=0.95), rates.coverage_at_most(0.3)]
 >>> goals[0].kind
 'equal_opportunity'
+
+fairlearn's names work too: ``demographic_parity``, ``equalized_odds`` (aliases) and
+:func:`named` (``"true_positive_rate_parity"``, ``"error_rate_parity"``, ...).
 """
 
 from __future__ import annotations
@@ -81,6 +84,56 @@ def equal_odds(direction="both", *, additive=None, multiplicative=None) -> Goal:
 def equal_accuracy(direction="at_least", *, additive=None, multiplicative=None) -> Goal:
     """Accuracy of every group vs all rows."""
     return _group_goal("equal_accuracy", direction, additive, multiplicative)
+
+
+def false_positive_rate_parity(direction="both", *, additive=None, multiplicative=None) -> Goal:
+    """False-positive rate of every group vs all rows (fairlearn's FalsePositiveRateParity)."""
+    return _group_goal("false_positive_rate_parity", direction, additive, multiplicative)
+
+
+# fairlearn's names for the same goals.
+def demographic_parity(direction="both", *, additive=None, multiplicative=None) -> Goal:
+    """Alias of :func:`statistical_parity` (fairlearn's name)."""
+    return statistical_parity(direction, additive=additive, multiplicative=multiplicative)
+
+
+def equalized_odds(direction="both", *, additive=None, multiplicative=None) -> Goal:
+    """Alias of :func:`equal_odds` (fairlearn's name)."""
+    return equal_odds(direction, additive=additive, multiplicative=multiplicative)
+
+
+# Constraint names accepted by RateConstrainedClassifier(constraints="...", difference_bound=b):
+# each is the goal in both directions with additive slack b, as fairlearn's reductions read
+# difference_bound (|rate(group) - rate(all)| <= b).
+NAMED_GOALS = {
+    "demographic_parity": statistical_parity,
+    "statistical_parity": statistical_parity,
+    "equalized_odds": equal_odds,
+    "equal_odds": equal_odds,
+    "equal_opportunity": equal_opportunity,
+    "true_positive_rate_parity": equal_opportunity,
+    "false_positive_rate_parity": false_positive_rate_parity,
+    "error_rate_parity": equal_accuracy,
+    "equal_accuracy": equal_accuracy,
+}
+
+
+def named(name: Any, difference_bound: float = 0.01) -> Goal:
+    """The goal called ``name`` (one of :data:`NAMED_GOALS`), in both directions with additive
+    slack ``difference_bound``.
+
+    >>> named("equalized_odds", 0.02).kind
+    'equal_odds'
+    """
+    if not isinstance(name, str) or name not in NAMED_GOALS:
+        accepted = ", ".join(repr(k) for k in NAMED_GOALS)
+        raise FairkitError(f"unknown constraint {name!r}; expected one of {accepted} or a goal "
+                           f"from fairkit.estimators.rates")
+    b = _number(name, "difference_bound", difference_bound)
+    if not 0.0 <= b <= 1.0:
+        raise FairkitError(f"difference_bound={difference_bound!r}; expected a rate difference "
+                           f"in [0, 1]")
+    return NAMED_GOALS[name]("both", additive=b)
 
 
 def _threshold(kind: str, kappa: Any, group: Any) -> Goal:

@@ -87,6 +87,9 @@ pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<C
                 ATTRIBUTE, &groups, direction, slack,
             )),
             "equal_odds" => out.extend(goals::equal_odds(ATTRIBUTE, &groups, direction, slack)),
+            "false_positive_rate_parity" => out.extend(goals::false_positive_rate_parity(
+                ATTRIBUTE, &groups, direction, slack,
+            )),
             "equal_accuracy" => {
                 out.extend(goals::equal_accuracy(ATTRIBUTE, &groups, direction, slack))
             }
