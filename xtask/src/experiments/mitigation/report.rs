@@ -138,7 +138,12 @@ impl Config {
             "eo" => " EO",
             _ => "",
         };
-        format!("{} {}{c}", self.library, self.method)
+        // A second knob of the same method is a separate curve.
+        let knob = match self.param.split_once('=') {
+            Some(("difference_bound", _)) => " (difference_bound)",
+            _ => "",
+        };
+        format!("{} {}{c}{knob}", self.library, self.method)
     }
     fn stat(&self, key: &str) -> (f64, f64) {
         self.values
@@ -489,6 +494,13 @@ fn header(ctx: &Context, raw: &Value) -> String {
             .unwrap_or_else(|| "?".into()),
         raw.get("versions").map_or("?".into(), Value::to_string),
     );
+    if let Some(w) = raw.get("wall_s").and_then(Value::as_f64) {
+        let _ = writeln!(
+            s,
+            "* **Wall time** of the measurements (the Python script, every case × split × \
+             method): {w:.0} s."
+        );
+    }
     if let Some(notes) = raw.get("notes").and_then(Value::as_array) {
         for n in notes.iter().filter_map(Value::as_str) {
             let _ = writeln!(s, "* {n}");
