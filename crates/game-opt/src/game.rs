@@ -198,75 +198,9 @@ impl<M: Model> GameFit<M> {
     /// # Errors
     /// [`GameOptError::NoCandidates`] without snapshots; LP errors for m-stoch.
     pub fn solution(&self, kind: SolutionType) -> Result<Solution> {
-        let t = self.snapshots.len();
-        if t == 0 {
-            return Err(GameOptError::NoCandidates { what: "a solution" });
-        }
-        let single = |i: usize| Solution {
-            kind,
-            weights: vec![(i, 1.0)],
-            shrink: None,
-        };
-        Ok(match kind {
-            SolutionType::Last => single(t - 1),
-            SolutionType::TStoch => Solution {
-                kind,
-                weights: (0..t).map(|i| (i, 1.0 / t as f64)).collect(),
-                shrink: None,
-            },
-            SolutionType::TStochLambda1 => {
-                let total: f64 = self.snapshots.iter().map(|s| s.lambda1).sum();
-                let weights = if total > 0.0 && total.is_finite() {
-                    self.snapshots
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, s)| s.lambda1 > 0.0)
-                        .map(|(i, s)| (i, s.lambda1 / total))
-                        .collect()
-                } else {
-                    (0..t).map(|i| (i, 1.0 / t as f64)).collect()
-                };
-                Solution {
-                    kind,
-                    weights,
-                    shrink: None,
-                }
-            }
-            SolutionType::Best => {
-                let obj: Vec<f64> = self.snapshots.iter().map(|s| s.train.error).collect();
-                let vio: Vec<f64> = self
-                    .snapshots
-                    .iter()
-                    .map(|s| s.train.max_violation_or_zero())
-                    .collect();
-                single(rank_select(&obj, &vio).unwrap_or(t - 1))
-            }
-            SolutionType::MStoch => {
-                let obj: Vec<f64> = self.snapshots.iter().map(|s| s.train.error).collect();
-                let cons: Vec<Vec<f64>> = self
-                    .snapshots
-                    .iter()
-                    .map(|s| s.train.constraints.clone())
-                    .collect();
-                let r = shrink(
-                    &obj,
-                    &cons,
-                    self.params.lp_epsilon,
-                    self.params.lp_tolerance,
-                )?;
-                Solution {
-                    kind,
-                    weights: r
-                        .weights
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, w)| **w > 0.0)
-                        .map(|(i, w)| (i, *w))
-                        .collect(),
-                    shrink: Some(r.outcome),
-                }
-            }
-        })
+        let train: Vec<Evaluation> = self.snapshots.iter().map(|s| s.train.clone()).collect();
+        let lambda1: Vec<f64> = self.snapshots.iter().map(|s| s.lambda1).collect();
+        select_solution(kind, &train, &lambda1, &self.params)
     }
 
     /// The stochastic classifier of a solution.
@@ -296,6 +230,100 @@ impl<M: Model> GameFit<M> {
             .map(|s| problem.evaluate(&s.model))
             .collect()
     }
+}
+
+/// A solution of the given type from candidates' exact training values (`train`) and the
+/// λ-player's objective weights when each was played (`lambda1`; Theorem 2's mixture weights).
+/// [`GameFit::solution`] calls it on its snapshots; oracle games whose responses are not
+/// [`Model`]s (e.g. estimators of another library) call it directly.
+///
+/// # Errors
+/// [`GameOptError::NoCandidates`] without candidates; [`GameOptError::LengthMismatch`] when
+/// `lambda1` and `train` differ in length; LP errors for m-stoch.
+///
+/// # Examples
+/// ```
+/// use game_opt::{Evaluation, GameOptParams, SolutionType, select_solution};
+/// let train = [
+///     Evaluation { error: 0.10, constraints: vec![0.05] },
+///     Evaluation { error: 0.30, constraints: vec![-0.05] },
+/// ];
+/// let params = GameOptParams::new().check()?;
+/// let s = select_solution(SolutionType::MStoch, &train, &[1.0, 1.0], &params)?;
+/// // The LP mixes both halves: expected constraint 0, error 0.2.
+/// assert_eq!(s.weights.len(), 2);
+/// assert!((s.weights[0].1 - 0.5).abs() < 1e-9);
+/// # Ok::<(), game_opt::GameOptError>(())
+/// ```
+pub fn select_solution(
+    kind: SolutionType,
+    train: &[Evaluation],
+    lambda1: &[f64],
+    params: &GameOptValidParams,
+) -> Result<Solution> {
+    if lambda1.len() != train.len() {
+        return Err(GameOptError::LengthMismatch {
+            what: "objective weights (λ₁) per candidate",
+            expected: train.len(),
+            got: lambda1.len(),
+        });
+    }
+    let t = train.len();
+    if t == 0 {
+        return Err(GameOptError::NoCandidates { what: "a solution" });
+    }
+    let single = |i: usize| Solution {
+        kind,
+        weights: vec![(i, 1.0)],
+        shrink: None,
+    };
+    Ok(match kind {
+        SolutionType::Last => single(t - 1),
+        SolutionType::TStoch => Solution {
+            kind,
+            weights: (0..t).map(|i| (i, 1.0 / t as f64)).collect(),
+            shrink: None,
+        },
+        SolutionType::TStochLambda1 => {
+            let total: f64 = lambda1.iter().sum();
+            let weights = if total > 0.0 && total.is_finite() {
+                lambda1
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| **l > 0.0)
+                    .map(|(i, l)| (i, l / total))
+                    .collect()
+            } else {
+                (0..t).map(|i| (i, 1.0 / t as f64)).collect()
+            };
+            Solution {
+                kind,
+                weights,
+                shrink: None,
+            }
+        }
+        SolutionType::Best => {
+            let obj: Vec<f64> = train.iter().map(|e| e.error).collect();
+            let vio: Vec<f64> = train.iter().map(|e| e.max_violation_or_zero()).collect();
+            single(rank_select(&obj, &vio).unwrap_or(t - 1))
+        }
+        SolutionType::MStoch => {
+            let obj: Vec<f64> = train.iter().map(|e| e.error).collect();
+            let cons: Vec<Vec<f64>> = train.iter().map(|e| e.constraints.clone()).collect();
+            let r = shrink(&obj, &cons, params.lp_epsilon, params.lp_tolerance)?;
+            Solution {
+                kind,
+                weights: r
+                    .weights
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| **w > 0.0)
+                    .map(|(i, w)| (i, *w))
+                    .collect(),
+                shrink: Some(r.outcome),
+            }
+        }
+    })
 }
 
 /// The solver: settings plus the shared loop. Algorithm memory (Adam moments, multipliers, the

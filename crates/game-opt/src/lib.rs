@@ -71,10 +71,10 @@ mod swap;
 pub use error::{GameOptError, Result};
 pub use game::{
     FitReport, GameFit, GameOpt, IterInfo, NoObserver, Observer, Snapshot, SnapshotInfo, Solution,
-    StartInfo, Status,
+    StartInfo, Status, select_solution,
 };
 pub use model::{Linear, Mlp, Model, Row};
-pub use oracle::{LogisticOracle, Oracle};
+pub use oracle::{LogisticOracle, Oracle, OracleRounds};
 pub use params::{
     Algorithm, GameOptParams, GameOptValidParams, ObjectiveLoss, Optimizer, SolutionType,
 };

@@ -10,13 +10,15 @@
 //! regression by L-BFGS, warm-started from the previous response.
 
 use crate::error::{GameOptError, Result};
+#[cfg(doc)]
+use crate::game::select_solution;
 use crate::game::{
     FitReport, GameFit, GameOpt, IterInfo, Observer, Snapshot, SnapshotInfo, StartInfo, Status,
     project_l1_ball,
 };
 use crate::model::{Linear, Model};
 use crate::params::Algorithm;
-use crate::problem::{Examples, Problem, check_model};
+use crate::problem::{Evaluation, Examples, Problem, check_model};
 use crate::swap::SwapRegretPlayer;
 use std::time::Instant;
 
@@ -383,6 +385,20 @@ impl Oracle<Linear> for LogisticOracle {
     }
 }
 
+/// The rounds of an oracle game played by [`GameOpt::play_oracle`]: per response, its exact
+/// training values and the multipliers it answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OracleRounds {
+    /// Exact training error and constraint values of every response, in order.
+    pub train: Vec<Evaluation>,
+    /// The objective weight λ₁ each response answered (1 for the Lagrangian).
+    pub lambda1: Vec<f64>,
+    /// The constraint multipliers each response answered.
+    pub multipliers: Vec<Vec<f64>>,
+    /// The run's report.
+    pub report: FitReport,
+}
+
 impl GameOpt {
     /// Plays an oracle game ([`Algorithm::OracleProxyLagrangian`] or
     /// [`Algorithm::OracleLagrangian`]): `iterations` rounds of "best response to the current
@@ -423,15 +439,6 @@ impl GameOpt {
         oracle: &mut O,
         observer: &mut dyn Observer,
     ) -> Result<GameFit<M>> {
-        let p = &self.params;
-        if !p.algorithm.uses_oracle() {
-            return Err(GameOptError::InvalidParam {
-                name: "algorithm",
-                value: p.algorithm.label().into(),
-                expected: "OracleProxyLagrangian or OracleLagrangian here (the minibatch games \
-                           run with GameOpt::fit)",
-            });
-        }
         let ex = problem.examples();
         check_model(&model, ex.n_features())?;
         if let Some((index, &value)) = model
@@ -446,6 +453,93 @@ impl GameOpt {
                 value,
             });
         }
+        let mut models: Vec<M> = Vec::new();
+        let mut respond = |targets: &[bool], weights: &[f64]| -> Result<Vec<f64>> {
+            oracle.best_response(ex, targets, weights, &mut model)?;
+            if model.parameters().iter().any(|v| !v.is_finite()) {
+                return Err(GameOptError::NonFiniteGradient {
+                    what: "oracle response",
+                    iteration: models.len(),
+                });
+            }
+            models.push(model.clone());
+            ex.scores(&model)
+        };
+        let rounds = self.play_oracle(problem, &mut respond, observer)?;
+        let snapshots = models
+            .into_iter()
+            .zip(rounds.train)
+            .zip(rounds.lambda1)
+            .zip(rounds.multipliers)
+            .enumerate()
+            .map(|(i, (((model, train), lambda1), multipliers))| Snapshot {
+                iteration: i + 1,
+                model,
+                train,
+                lambda1,
+                multipliers,
+            })
+            .collect();
+        Ok(GameFit {
+            snapshots,
+            report: rounds.report,
+            params: self.params.clone(),
+        })
+    }
+
+    /// The oracle game with any best response: `respond(targets, weights)` fits a response to
+    /// the weighted classification problem (see [`Oracle`]) and returns its **scores on the
+    /// training rows** (positive iff ≥ 0; e.g. ±1 hard predictions). The responses themselves
+    /// stay with the caller (round `t` is the `t`-th call); [`select_solution`] turns the
+    /// returned rounds into mixture weights. This is how the Python binding plays the game with
+    /// a scikit-learn estimator.
+    ///
+    /// # Errors
+    /// As [`GameOpt::fit_oracle`]; `respond`'s errors; [`GameOptError::LengthMismatch`] when it
+    /// returns the wrong number of scores.
+    ///
+    /// # Examples
+    /// ```
+    /// use game_opt::{Algorithm, Examples, GameOpt, GameOptParams, NoObserver, Problem, Rate,
+    ///                SolutionType, Subset, select_solution};
+    /// use nalgebra::DMatrix;
+    /// let x = DMatrix::from_fn(100, 1, |i, _| i as f64);
+    /// let y: Vec<usize> = (0..100).map(|i| usize::from(i >= 80)).collect();
+    /// let cover = Rate::PositivePrediction(Subset::all()).expr().ge(0.3);
+    /// let problem = Problem::new(Examples::new(&x, &y)?, vec![cover])?;
+    /// let game = GameOpt::new(GameOptParams::new()
+    ///     .algorithm(Algorithm::OracleProxyLagrangian).iterations(30).lr_lambda(2.0))?;
+    /// // A "decision stump" oracle: the best threshold on the one feature.
+    /// let mut stump = |targets: &[bool], weights: &[f64]| {
+    ///     let cost = |t: usize| (0..100).map(|i| if (i >= t) != targets[i] { weights[i] } else { 0.0 }).sum::<f64>();
+    ///     let best = (0..=100).min_by(|a, b| cost(*a).total_cmp(&cost(*b))).unwrap_or(0);
+    ///     Ok((0..100).map(|i| if i >= best { 1.0 } else { -1.0 }).collect())
+    /// };
+    /// let rounds = game.play_oracle(&problem, &mut stump, &mut NoObserver)?;
+    /// let s = select_solution(SolutionType::MStoch, &rounds.train, &rounds.lambda1, game.params())?;
+    /// let worst: f64 = s.weights.iter().map(|(i, w)| w * rounds.train[*i].constraints[0]).sum();
+    /// assert!(worst <= 1e-9);
+    /// # Ok::<(), game_opt::GameOptError>(())
+    /// ```
+    pub fn play_oracle<F>(
+        &self,
+        problem: &Problem,
+        respond: &mut F,
+        observer: &mut dyn Observer,
+    ) -> Result<OracleRounds>
+    where
+        F: FnMut(&[bool], &[f64]) -> Result<Vec<f64>>,
+    {
+        let p = &self.params;
+        if !p.algorithm.uses_oracle() {
+            return Err(GameOptError::InvalidParam {
+                name: "algorithm",
+                value: p.algorithm.label().into(),
+                expected: "OracleProxyLagrangian or OracleLagrangian here (the minibatch games \
+                           run with GameOpt::fit)",
+            });
+        }
+        let ex = problem.examples();
         let start = Instant::now();
         let n = ex.n_rows();
         let nf = n as f64;
@@ -458,14 +552,25 @@ impl GameOpt {
         let mut multipliers = vec![0.0; m];
         let mut targets = vec![false; n];
         let mut weights = vec![0.0; n];
-        let mut snapshots: Vec<Snapshot<M>> = Vec::new();
+        let mut rounds = OracleRounds {
+            train: Vec::new(),
+            lambda1: Vec::new(),
+            multipliers: Vec::new(),
+            report: FitReport {
+                algorithm: p.algorithm,
+                status: Status::Completed,
+                iterations: 0,
+                snapshots: 0,
+                train_error: f64::NAN,
+                train_max_violation: 0.0,
+                elapsed: start.elapsed(),
+            },
+        };
         observer.on_start(&StartInfo {
             algorithm: p.algorithm,
             iterations: p.iterations,
             n_constraints: m,
         });
-        let mut status = Status::Completed;
-        let mut steps = 0;
         for t in 0..p.iterations {
             let (w0, lam, dist) = match &swap {
                 Some(player) => {
@@ -487,14 +592,8 @@ impl GameOpt {
                 targets[r] = cp < cn;
                 weights[r] = (cp - cn).abs();
             }
-            oracle.best_response(ex, &targets, &weights, &mut model)?;
-            if model.parameters().iter().any(|v| !v.is_finite()) {
-                return Err(GameOptError::NonFiniteGradient {
-                    what: "oracle response",
-                    iteration: t,
-                });
-            }
-            let train = problem.evaluate(&model)?;
+            let scores = respond(&targets, &weights)?;
+            let train = problem.evaluate_scores(&scores)?;
             match swap.as_mut() {
                 Some(player) => {
                     let mut gains = Vec::with_capacity(m + 1);
@@ -522,7 +621,6 @@ impl GameOpt {
                     }
                 }
             }
-            steps = t + 1;
             let flow = observer.on_iter(&IterInfo {
                 iteration: t,
                 objective_weight: w0,
@@ -530,43 +628,29 @@ impl GameOpt {
                 batch_loss: train.error,
                 batch_max_violation: train.max_violation_or_zero(),
             });
-            snapshots.push(Snapshot {
+            observer.on_snapshot(&SnapshotInfo {
+                index: t,
                 iteration: t + 1,
-                model: model.clone(),
-                train,
-                lambda1: w0,
-                multipliers: lam,
+                train: &train,
             });
-            if let Some(s) = snapshots.last() {
-                observer.on_snapshot(&SnapshotInfo {
-                    index: snapshots.len() - 1,
-                    iteration: s.iteration,
-                    train: &s.train,
-                });
-            }
+            rounds.train.push(train);
+            rounds.lambda1.push(w0);
+            rounds.multipliers.push(lam);
             if flow.is_break() {
-                status = Status::Stopped;
+                rounds.report.status = Status::Stopped;
                 break;
             }
         }
-        let (train_error, train_max_violation) = snapshots.last().map_or((f64::NAN, 0.0), |s| {
-            (s.train.error, s.train.max_violation_or_zero())
-        });
-        let report = FitReport {
-            algorithm: p.algorithm,
-            status,
-            iterations: steps,
-            snapshots: snapshots.len(),
-            train_error,
-            train_max_violation,
-            elapsed: start.elapsed(),
-        };
-        observer.on_finish(&report);
-        Ok(GameFit {
-            snapshots,
-            report,
-            params: p.clone(),
-        })
+        let report = &mut rounds.report;
+        report.iterations = rounds.train.len();
+        report.snapshots = rounds.train.len();
+        if let Some(last) = rounds.train.last() {
+            report.train_error = last.error;
+            report.train_max_violation = last.max_violation_or_zero();
+        }
+        report.elapsed = start.elapsed();
+        observer.on_finish(report);
+        Ok(rounds)
     }
 }
 
