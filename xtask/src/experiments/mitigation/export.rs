@@ -278,6 +278,9 @@ manifest.json          the datasets, their recipes, attributes, group names and 
 <dataset>/split_<seed>_train.npy, split_<seed>_test.npy
                        int64 row indices (sorted) of the 70/30 train/test split with that seed
                        (fair_data::Splitter, stratified on the label), seeds 0..4
+results-quick.json, results-full.json
+                       the raw measurements python/bench/mitigation.py wrote (one record per
+                       case x seed x method configuration), when the benchmark has run
 
 Datasets: adult (adult_tfco, 48,842 rows: the seeded splits replace the UCI train/test split),
 compas (compas_propublica, African-American and Caucasian rows only), german (german_credit),
