@@ -291,6 +291,7 @@ def test_convergence_warning_when_the_training_constraints_stay_violated():
         RateConstrainedClassifier("demographic_parity").fit(X, y, sensitive_features=group)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # short fits
 def test_bad_inputs_of_the_new_parameters():
     X, y, group = compas_like(500, seed=3)
     fit = dict(sensitive_features=group)
@@ -334,3 +335,48 @@ def test_bad_inputs_of_the_new_parameters():
     net = RateConstrainedClassifier("demographic_parity", hidden=3, iterations=50).fit(
         X, y, **fit)
     assert net.report_["summary"].startswith("0-1 swap")
+
+
+def test_estimator_as_the_model_player():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, group = compas_like(2000, seed=4)
+    fit = dict(sensitive_features=group)
+    clf = RateConstrainedClassifier("demographic_parity", estimator=LogisticRegression(),
+                                    iterations=30).fit(X, y, **fit)
+    assert len(clf.estimators_) == clf.n_components_ <= len(clf.train_constraints_) + 1
+    assert all(isinstance(h, LogisticRegression) for h in clf.estimators_)
+    assert max(clf.train_constraints_.values()) <= 1e-9
+    acc, dp, _ = expected_metrics(clf, X, y, group)
+    assert dp <= 0.02 and abs(acc - (1 - clf.train_error_)) < 1e-9
+    builtin = RateConstrainedClassifier("demographic_parity", iterations=30).fit(X, y, **fit)
+    assert acc >= expected_metrics(builtin, X, y, group)[0] - 0.01
+    p = clf.predict_proba(X)[:, 1]
+    assert np.array_equal(clf.predict(X, seed=3), clf.predict(X, seed=3))
+    assert abs(clf.predict(X, seed=3).mean() - p.mean()) < 0.05
+    back = pickle.loads(pickle.dumps(clf))
+    assert np.array_equal(back.predict_proba(X), clf.predict_proba(X))
+
+
+def test_estimator_bad_inputs():
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, group = compas_like(300, seed=5)
+    fit = dict(sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"KNeighborsClassifier: its fit\(\) takes no "
+                                           r"sample_weight"):
+        RateConstrainedClassifier("demographic_parity", estimator=KNeighborsClassifier()).fit(
+            X, y, **fit)
+    with pytest.raises(FairkitError, match=r"not a scikit-learn classifier"):
+        RateConstrainedClassifier(estimator=object()).fit(X, y, **fit)
+    with pytest.raises(FairkitError, match=r"algorithm='proxy_lagrangian' with estimator="):
+        RateConstrainedClassifier(estimator=LogisticRegression(),
+                                  algorithm="proxy_lagrangian").fit(X, y, **fit)
+
+    class Broken(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):
+            raise ValueError("broken on purpose")
+
+    with pytest.raises(ValueError, match="broken on purpose"):
+        RateConstrainedClassifier("demographic_parity", estimator=Broken()).fit(X, y, **fit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import warnings
 from typing import Any
@@ -16,7 +17,7 @@ from fairkit.estimators.rates import Goal
 from fairkit.estimators.rates import named as named_goal
 
 try:
-    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.base import BaseEstimator, ClassifierMixin, clone
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.utils.validation import check_is_fitted, validate_data
 except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
@@ -54,6 +55,12 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         ``"true_positive_rate_parity"``, ``"false_positive_rate_parity"``,
         ``"error_rate_parity"``/``"equal_accuracy"``), bounded in both directions by
         ``difference_bound``.
+    estimator : scikit-learn classifier, default=None
+        The model player, as in fairlearn's reductions: each round fits
+        ``clone(estimator).fit(X, y_relabelled, sample_weight=w)`` (its ``fit`` must take
+        ``sample_weight``) and the multipliers react to its hard predictions; the result is a
+        mixture of at most m+1 fitted estimators (``estimators_``). None: the built-in weighted
+        logistic regression in Rust (much faster). Only with the oracle algorithms.
     difference_bound : float, default=None
         Additive slack of the named constraints: ``|rate(group) - rate(all)| <= difference_bound``
         (fairlearn's parameter); None means 0.01. Goals built with ``rates`` carry their own.
@@ -101,6 +108,8 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     train_constraints_ : dict, constraint name -> value on the training rows (<= 0: met).
     report_ : dict, the crate's run report (``summary``, ``completed``, ``iterations``).
     n_iter_ : int, steps taken.
+    estimators_ : list, with ``estimator``: the fitted responses of the mixture (weights
+        ``weights_``).
 
     Warns
     -----
@@ -116,6 +125,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         self,
         constraints: Any = (),
         *,
+        estimator: Any = None,
         difference_bound: Any = None,
         hidden: int = 0,
         algorithm: str = "auto",
@@ -134,6 +144,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         random_state: Any = None,
     ):
         self.constraints = constraints
+        self.estimator = estimator
         self.difference_bound = difference_bound
         self.hidden = hidden
         self.algorithm = algorithm
@@ -226,6 +237,9 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         self.classes_ = classes
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
+        self.groups_ = list(index.labels)
+        if self.estimator is not None:
+            return self._fit_estimator(X, codes, group_codes, index, goals, settings)
         core, info = _core.rate_constrained_fit(
             np.ascontiguousarray(X),
             codes,
@@ -249,15 +263,73 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         )
         self._core = core
         self._fitted_hidden = settings["hidden"]
-        self.groups_ = list(index.labels)
+        self.estimators_ = None
+        comps = core.components()
+        self._finish(info, np.array([w for w, _ in comps]))
+        return self
+
+    def _finish(self, info: dict, weights: np.ndarray) -> None:
         self.report_ = {k: info[k] for k in ("summary", "completed", "iterations")}
         self.n_iter_ = int(info["iterations"])
         self.train_error_ = float(info["train_error"])
         self.train_constraints_ = dict(zip(info["constraint_names"], info["train_constraints"]))
-        comps = core.components()
-        self.weights_ = np.array([w for w, _ in comps])
-        self.n_components_ = len(comps)
+        self.weights_ = weights
+        self.n_components_ = len(weights)
         self._warn_if_unconverged()
+
+    def _fit_estimator(self, X, codes, group_codes, index, goals, settings):
+        """The oracle game with ``clone(estimator)`` as the best response (loop in Rust)."""
+        est = self.estimator
+        fit = getattr(est, "fit", None)
+        if fit is None or not callable(getattr(est, "predict", None)):
+            raise FairkitError(f"estimator={est!r} is not a scikit-learn classifier (fit/predict)")
+        try:
+            takes_weight = "sample_weight" in inspect.signature(fit).parameters
+        except (TypeError, ValueError):
+            takes_weight = False
+        if not takes_weight:
+            raise FairkitError(
+                f"estimator {type(est).__name__}: its fit() takes no sample_weight; the best "
+                f"responses are weighted classification problems (pass an estimator whose fit "
+                f"accepts sample_weight, e.g. LogisticRegression)"
+            )
+        algorithm = self._algorithm()
+        if algorithm not in _ORACLE_ALGORITHMS:
+            raise FairkitError(
+                f"invalid parameter algorithm={algorithm!r} with estimator=: expected "
+                f"'auto', 'oracle_proxy_lagrangian' or 'oracle_lagrangian' (best responses)"
+            )
+        if settings["hidden"] != 0:
+            raise FairkitError("hidden > 0 does not apply with estimator= (the estimator is the "
+                               "model)")
+        responses = []
+
+        def respond(targets, weights):
+            at_stake = weights > 0
+            wanted = np.unique(targets[at_stake])
+            if wanted.size < 2:
+                # One class at stake (or none): the constant classifier is a best response.
+                h = _Constant(int(wanted[0]) if wanted.size else 0)
+            else:
+                h = clone(est).fit(X, targets, sample_weight=weights)
+            responses.append(h)
+            return np.ascontiguousarray(np.asarray(h.predict(X)) == 1, dtype=np.int64)
+
+        pairs, info = _core.rate_constrained_play(
+            codes,
+            group_codes,
+            index.names,
+            goals,
+            respond,
+            algorithm=algorithm,
+            solution=self.solution,
+            iterations=settings["iterations"],
+            lr_lambda=settings["lr_lambda"],
+        )
+        self._core = None
+        self._fitted_hidden = 0
+        self.estimators_ = [responses[i] for i, _ in pairs]
+        self._finish(info, np.array([w for _, w in pairs]))
         return self
 
     def _warn_if_unconverged(self) -> None:
@@ -271,13 +343,13 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
                 f"{worst_name!r} by {worst:.4f} (> {self.CONSTRAINT_TOLERANCE}); raise "
                 f"iterations, change lr_lambda, or loosen the constraint",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         if not self.report_["completed"]:
             warnings.warn(
                 f"RateConstrainedClassifier: the fit stopped after {self.n_iter_} iterations",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
 
     def _goal_specs(self) -> list:
@@ -323,7 +395,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X: Any) -> np.ndarray:
         """Exact class probabilities of the stochastic classifier (columns: ``classes_``)."""
         X = self._X(X)  # checks fitted before the core object is looked up
-        p1 = self._core.positive_probability(X)
+        p1 = self._positive_probability(X)
         return np.column_stack([1.0 - p1, p1])
 
     def predict(self, X: Any, *, seed: int | None = None, random_state: int | None = None
@@ -334,8 +406,21 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
             seed = random_state
         seed = self._seed() if seed is None else seed
         X = self._X(X)
-        codes = self._core.predict(X, int(seed))
+        if getattr(self, "estimators_", None) is not None:
+            # One seeded uniform draw per row against the mixture's P(y^ = 1 | x).
+            u = np.random.default_rng(int(seed)).random(X.shape[0])
+            codes = (u < self._positive_probability(X)).astype(np.int64)
+        else:
+            codes = self._core.predict(X, int(seed))
         return self.classes_[codes]
+
+    def _positive_probability(self, X: np.ndarray) -> np.ndarray:
+        if getattr(self, "estimators_", None) is not None:
+            p1 = np.zeros(X.shape[0])
+            for w, h in zip(self.weights_, self.estimators_):
+                p1 += w * (np.asarray(h.predict(X)) == 1)
+            return p1
+        return self._core.positive_probability(X)
 
     def decision_function(self, X: Any) -> np.ndarray:
         """``P(y^ = classes_[1] | x) - 0.5`` (positive: the positive class is more likely)."""
@@ -368,6 +453,16 @@ _ORACLE_ALGORITHMS = ("oracle_proxy_lagrangian", "oracle_lagrangian")
 _ORACLE_DEFAULTS = {"iterations": 40, "lr_lambda": 1.5, "l2": 1e-4}
 _MINIBATCH_DEFAULTS = {"iterations": 2000, "lr_lambda": 0.1, "l2": 0.0}
 _LOSS_ALIASES = {"log_loss": "logistic", "log": "logistic"}
+
+
+class _Constant:
+    """A constant best response (when every row at stake wants the same class)."""
+
+    def __init__(self, label: int):
+        self.label = label
+
+    def predict(self, X):
+        return np.full(np.asarray(X).shape[0], self.label, dtype=np.int64)
 
 
 def _py(v: Any) -> Any:

@@ -13,8 +13,8 @@ use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use game_opt::{
     Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear,
-    LogisticOracle, Mlp, Model, ObjectiveLoss, Observer, Optimizer, Problem, Slack, SolutionType,
-    StochasticClassifier, Subset, goals,
+    LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observer, Optimizer, Problem, Slack,
+    SolutionType, StochasticClassifier, Subset, goals, select_solution,
 };
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -27,6 +27,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RateClassifierCore>()?;
     m.add_function(wrap_pyfunction!(rate_constrained_fit, m)?)?;
     m.add_function(wrap_pyfunction!(rate_classifier_from_components, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_constrained_play, m)?)?;
     Ok(())
 }
 
@@ -437,6 +438,120 @@ fn rate_constrained_fit<'py>(
     info.set_item("train_constraints", summary.train_constraints)?;
     info.set_item("constraint_names", summary.constraint_names)?;
     Ok((RateClassifierCore { inner: clf, d }, info))
+}
+
+/// A solution over rounds: `(round, weight)` pairs.
+pub type MixtureWeights = Vec<(usize, f64)>;
+
+/// Plays the oracle game with a best response written in Python (a scikit-learn estimator):
+/// `respond(targets, weights)` gets the relabelled 0/1 targets (int64) and the row weights
+/// (float64) of one round, fits a response and returns its 0/1 predictions on the training rows
+/// (int64). The loop, the multiplier player and the solution are the crate's
+/// ([`game_opt::GameOpt::play_oracle`], [`select_solution`]); the GIL stays held (the rounds
+/// are Python fits), so Ctrl-C interrupts the estimator's fit. Returns the solution as
+/// `(round, weight)` pairs and the same info dict as `rate_constrained_fit`.
+#[pyfunction]
+#[pyo3(signature = (
+    y, group_codes, group_names, goals, respond, *, algorithm, solution, iterations, lr_lambda,
+    multiplier_radius=None
+))]
+#[allow(clippy::too_many_arguments)]
+fn rate_constrained_play<'py>(
+    py: Python<'py>,
+    y: PyReadonlyArray1<'_, i64>,
+    group_codes: PyReadonlyArray1<'_, i64>,
+    group_names: Vec<String>,
+    goals: Vec<GoalSpec>,
+    respond: Bound<'py, PyAny>,
+    algorithm: &str,
+    solution: &str,
+    iterations: usize,
+    lr_lambda: f64,
+    multiplier_radius: Option<f64>,
+) -> PyResult<(MixtureWeights, Bound<'py, PyDict>)> {
+    let algorithm = parse_algorithm(algorithm)?;
+    if !algorithm.uses_oracle() {
+        return Err(invalid(format!(
+            "invalid parameter algorithm: {:?} with an estimator; expected \
+             \"oracle_proxy_lagrangian\" or \"oracle_lagrangian\" (best responses)",
+            algorithm.label()
+        )));
+    }
+    let kind = parse_solution(solution)?;
+    let constraints = build_constraints(&goals, &group_names)?;
+    let ys = contiguous(y.as_slice(), "y")?;
+    let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
+    let n = ys.len();
+    if codes.len() != n {
+        return Err(invalid(format!(
+            "length mismatch for sensitive_features: expected {n} rows (as y), got {}",
+            codes.len()
+        )));
+    }
+    let build = || -> Result<(Problem, game_opt::GameOpt), GameOptError> {
+        let groups = Groups::new(i64_as_usize(codes).into_owned(), group_names.clone())?;
+        // The responses live in Python: the crate only needs labels, groups and their scores.
+        let examples = Examples::new(&DMatrix::<f64>::zeros(n, 0), &i64_as_usize(ys))?
+            .with_attribute(ATTRIBUTE, groups)?;
+        let problem = if constraints.is_empty() {
+            Problem::unconstrained(examples)?
+        } else {
+            Problem::new(examples, constraints.clone())?
+        };
+        let params = GameOptParams::new()
+            .algorithm(algorithm)
+            .iterations(iterations)
+            .lr_lambda(lr_lambda)
+            .multiplier_radius(multiplier_radius);
+        Ok((problem, game_opt::GameOpt::new(params)?))
+    };
+    let (problem, game) = build().map_err(to_py_err)?;
+    let mut failure: Option<PyErr> = None;
+    let call = |targets: &[bool], weights: &[f64]| -> PyResult<Vec<f64>> {
+        let t: Vec<i64> = targets.iter().map(|&b| i64::from(b)).collect();
+        let out = respond.call1((t.into_pyarray(py), weights.to_vec().into_pyarray(py)))?;
+        let pred: PyReadonlyArray1<'_, i64> = out.extract().map_err(|_| {
+            invalid("the estimator's response must return its predictions as an int64 array")
+        })?;
+        Ok(contiguous(pred.as_slice(), "predictions")?
+            .iter()
+            .map(|&p| if p == 1 { 1.0 } else { -1.0 })
+            .collect())
+    };
+    let mut respond_fn = |targets: &[bool], weights: &[f64]| match call(targets, weights) {
+        Ok(scores) => Ok(scores),
+        Err(e) => {
+            failure = Some(e);
+            Err(GameOptError::InvalidParam {
+                name: "estimator",
+                value: "a Python exception".into(),
+                expected: "a best response",
+            })
+        }
+    };
+    let rounds = game.play_oracle(&problem, &mut respond_fn, &mut NoObserver);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let rounds = rounds.map_err(to_py_err)?;
+    let sol =
+        select_solution(kind, &rounds.train, &rounds.lambda1, game.params()).map_err(to_py_err)?;
+    let eval = sol.evaluate(&rounds.train).map_err(to_py_err)?;
+    let info = PyDict::new(py);
+    info.set_item("summary", rounds.report.to_string())?;
+    info.set_item("completed", rounds.report.status.is_success())?;
+    info.set_item("iterations", rounds.report.iterations)?;
+    info.set_item("train_error", eval.error)?;
+    info.set_item("train_constraints", eval.constraints)?;
+    info.set_item(
+        "constraint_names",
+        problem
+            .constraints()
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect::<Vec<_>>(),
+    )?;
+    Ok((sol.weights, info))
 }
 
 /// Rebuilds a fitted classifier from its mixture (what pickling stores): `hidden = 0` for
