@@ -17,6 +17,11 @@
 //! * [`GameOpt`]: one loop for four games ([`Algorithm`]): Algorithm 3 (proxy-Lagrangian with a
 //!   swap-regret λ-player, [`SwapRegretPlayer`]), Algorithm 4 ("0-1 ext"), Algorithm 5 ("Hinge")
 //!   and an unconstrained baseline, with [`Observer`]s and snapshots.
+//! * The oracle games ([`GameOpt::fit_oracle`], [`GameOpt::play_oracle`]): Algorithms 1–2 with a
+//!   best-response θ-player. With 0-1 rates the θ-player's Lagrangian is a cost-sensitive
+//!   classification problem; an [`Oracle`] answers it ([`LogisticOracle`]: full-batch weighted
+//!   logistic regression by L-BFGS). No hinge proxy enters the model player's constraints, which
+//!   is what lets these games reach the accuracy of fairlearn's reductions at the same gap.
 //! * Solutions ([`SolutionType`]): T-stoch, m-stoch (the shrinking LP, [`shrink`]), Best (the
 //!   Eq. 18 rank rule, [`rank_select`]) and Last, as [`StochasticClassifier`]s with exact
 //!   expected rates.
