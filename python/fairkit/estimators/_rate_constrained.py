@@ -77,10 +77,10 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         Mixture over at most m+1 iterates (the shrinking LP), the uniform mixture, the best
         iterate (Eq. 18 rank rule) or the last one.
     iterations : int, default=None
-        Rounds: best responses for the oracle games (None: 40), minibatch steps otherwise
+        Rounds: best responses for the oracle games (None: 60), minibatch steps otherwise
         (None: 2000).
     lr_lambda : float, default=None
-        Multiplier step (None: 1.5 for the oracle games, 0.1 for the minibatch games).
+        Multiplier step (None: 1.0 for the oracle games, 0.1 for the minibatch games).
     l2 : float, default=None
         Ridge penalty on the weights (None: 1e-4 for the oracle games, 0 otherwise).
     batch_size, lr_theta, snapshot_every, optimizer :
@@ -450,7 +450,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
 
 _ORACLE_ALGORITHMS = ("oracle_proxy_lagrangian", "oracle_lagrangian")
 # Measured on Adult (sex) and COMPAS (race) against fairlearn's ExponentiatedGradient (issue 24).
-_ORACLE_DEFAULTS = {"iterations": 40, "lr_lambda": 1.5, "l2": 1e-4}
+_ORACLE_DEFAULTS = {"iterations": 60, "lr_lambda": 1.0, "l2": 1e-4}
 _MINIBATCH_DEFAULTS = {"iterations": 2000, "lr_lambda": 0.1, "l2": 0.0}
 _LOSS_ALIASES = {"log_loss": "logistic", "log": "logistic"}
 
