@@ -489,8 +489,9 @@ impl GameOpt {
                 }
                 let s = if labels[r] { 1.0 } else { -1.0 };
                 let (l, dl) = surrogate(p.objective_loss, f, s, mu);
-                batch_loss += l / b as f64;
-                let mut d = w0 * dl / b as f64;
+                let wr = ex.weight(r);
+                batch_loss += wr * l / b as f64;
+                let mut d = w0 * wr * dl / b as f64;
                 if m > 0 && problem.is_active(r) {
                     let (a, bb) = problem.coefficients(r);
                     for k in 0..m {

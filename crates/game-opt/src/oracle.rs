@@ -581,7 +581,8 @@ impl GameOpt {
             };
             // Costs of predicting positive / negative, scaled by n (unit weights unconstrained).
             for r in 0..n {
-                let (mut cp, mut cn) = if labels[r] { (0.0, w0) } else { (w0, 0.0) };
+                let wr = w0 * ex.weight(r);
+                let (mut cp, mut cn) = if labels[r] { (0.0, wr) } else { (wr, 0.0) };
                 if m > 0 && problem.is_active(r) {
                     let (a, b) = problem.coefficients(r);
                     for k in 0..m {
@@ -760,6 +761,98 @@ mod tests {
                 &mut NoObserver
             ),
             Err(GameOptError::FeatureMismatch { .. })
+        ));
+    }
+
+    /// Integer row weights count like duplicated rows, in the error and in every rate.
+    #[test]
+    fn row_weights_equal_duplicated_rows() {
+        let base = parity_problem();
+        let ex = base.examples();
+        let n = ex.n_rows();
+        let w: Vec<f64> = (0..n).map(|i| ((i * 5) % 4) as f64).collect();
+        let weighted = Problem::new(
+            ex.clone().with_weights(&w).unwrap(),
+            base.constraints().to_vec(),
+        )
+        .unwrap();
+        let mut rows = Vec::new();
+        for (i, wi) in w.iter().enumerate() {
+            rows.extend(std::iter::repeat_n(i, *wi as usize));
+        }
+        let x = DMatrix::from_fn(rows.len(), 2, |r, j| ex.row(rows[r]).unwrap()[j]);
+        let y: Vec<usize> = rows.iter().map(|&r| usize::from(ex.labels()[r])).collect();
+        let g = ex.attribute("g").unwrap();
+        let names: Vec<&str> = rows
+            .iter()
+            .map(|&r| g.names()[g.codes()[r]].as_str())
+            .collect();
+        let dup = Problem::new(
+            Examples::new(&x, &y)
+                .unwrap()
+                .with_attribute("g", Groups::from_labels(&names))
+                .unwrap(),
+            base.constraints().to_vec(),
+        )
+        .unwrap();
+        let model = Linear::from_parts(&[0.7, -0.4], -0.2).unwrap();
+        let a = weighted.evaluate(&model).unwrap();
+        let b = dup.evaluate(&model).unwrap();
+        assert!((a.error - b.error).abs() < 1e-12, "{a:?} {b:?}");
+        for (u, v) in a.constraints.iter().zip(&b.constraints) {
+            assert!((u - v).abs() < 1e-12, "{a:?} {b:?}");
+        }
+        // Weighted games run (both runners) and meet the constraints on the weighted rows.
+        let game = GameOpt::new(
+            GameOptParams::new()
+                .algorithm(Algorithm::OracleProxyLagrangian)
+                .iterations(60)
+                .lr_lambda(1.0),
+        )
+        .unwrap();
+        let fit = game
+            .fit_oracle(
+                &weighted,
+                Linear::new(2),
+                &mut LogisticOracle::new(),
+                &mut NoObserver,
+            )
+            .unwrap();
+        let sol = fit.solution(SolutionType::MStoch).unwrap();
+        let e = fit.classifier(&sol).unwrap().evaluate(&weighted).unwrap();
+        assert!(e.max_violation() <= 1e-9, "{e:?}");
+        GameOptParams::new()
+            .iterations(50)
+            .fit(&weighted, Linear::new(2))
+            .unwrap();
+        // Bad weights.
+        assert!(matches!(
+            ex.clone().with_weights(&w[1..]),
+            Err(GameOptError::LengthMismatch { .. })
+        ));
+        let mut bad = w.clone();
+        bad[3] = -1.0;
+        assert!(matches!(
+            ex.clone().with_weights(&bad),
+            Err(GameOptError::NonFinite { .. })
+        ));
+        bad[3] = f64::NAN;
+        assert!(matches!(
+            ex.clone().with_weights(&bad),
+            Err(GameOptError::NonFinite { .. })
+        ));
+        assert!(matches!(
+            ex.clone().with_weights(&vec![0.0; n]),
+            Err(GameOptError::InvalidParam { .. })
+        ));
+        // A group whose rows all weigh 0 has no rates.
+        let zero_b: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 0.0 } else { 1.0 }).collect();
+        assert!(matches!(
+            Problem::new(
+                ex.clone().with_weights(&zero_b).unwrap(),
+                base.constraints().to_vec()
+            ),
+            Err(GameOptError::EmptySubset { .. })
         ));
     }
 

@@ -38,6 +38,8 @@ pub struct Examples {
     attributes: Vec<(String, Groups)>,
     masks: Vec<(String, Vec<bool>)>,
     baseline: Option<Vec<bool>>,
+    /// Row weights rescaled to mean 1 (`None`: every row counts once).
+    weights: Option<Vec<f64>>,
 }
 
 /// Compressed sparse rows of a row-major `n × d` matrix (`d` must fit in `u32`, as any
@@ -105,6 +107,7 @@ impl Examples {
             attributes: Vec::new(),
             masks: Vec::new(),
             baseline: None,
+            weights: None,
         })
     }
 
@@ -179,6 +182,68 @@ impl Examples {
         }
         self.baseline = Some(predictions.iter().map(|&p| p == 1).collect());
         Ok(self)
+    }
+
+    /// Weights the rows (scikit-learn's `sample_weight`): the error and every rate count row `r`
+    /// `weights[r]` times. Stored rescaled to mean 1 (only ratios matter). Rates of a subset with
+    /// zero total weight are undefined ([`GameOptError::EmptySubset`] when compiled).
+    ///
+    /// # Errors
+    /// [`GameOptError::LengthMismatch`]; [`GameOptError::NonFinite`] for a negative, NaN or
+    /// infinite weight; [`GameOptError::InvalidParam`] when all weights are 0.
+    ///
+    /// # Examples
+    /// ```
+    /// use game_opt::{Examples, Problem};
+    /// use nalgebra::DMatrix;
+    /// let x = DMatrix::from_row_slice(4, 1, &[-1.0, -0.5, 0.5, 1.0]);
+    /// let ex = Examples::new(&x, &[0, 1, 0, 1])?.with_weights(&[3.0, 1.0, 1.0, 3.0])?;
+    /// let p = Problem::unconstrained(ex)?;
+    /// // Rows 1 and 2 are wrong: weight 2 of 8.
+    /// assert!((p.evaluate_scores(&[-1.0, -1.0, 1.0, 1.0])?.error - 0.25).abs() < 1e-12);
+    /// # Ok::<(), game_opt::GameOptError>(())
+    /// ```
+    pub fn with_weights(mut self, weights: &[f64]) -> Result<Self> {
+        if weights.len() != self.n {
+            return Err(GameOptError::LengthMismatch {
+                what: "row weights",
+                expected: self.n,
+                got: weights.len(),
+            });
+        }
+        if let Some((index, &value)) = weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| !(w.is_finite() && **w >= 0.0))
+        {
+            return Err(GameOptError::NonFinite {
+                what: "row weights (finite and >= 0 expected)",
+                index,
+                value,
+            });
+        }
+        let total: f64 = weights.iter().sum();
+        if !(total > 0.0 && total.is_finite()) {
+            return Err(GameOptError::InvalidParam {
+                name: "row weights",
+                value: total.to_string(),
+                expected: "a positive, finite total",
+            });
+        }
+        let scale = self.n as f64 / total;
+        self.weights = Some(weights.iter().map(|w| w * scale).collect());
+        Ok(self)
+    }
+
+    /// The row weights (rescaled to mean 1), if set.
+    pub fn weights(&self) -> Option<&[f64]> {
+        self.weights.as_deref()
+    }
+
+    /// Weight of row `r` (1 without weights).
+    #[inline]
+    pub(crate) fn weight(&self, r: usize) -> f64 {
+        self.weights.as_ref().map_or(1.0, |w| w[r])
     }
 
     /// Number of rows.
@@ -499,19 +564,30 @@ impl Problem {
                     Atom::Predicted { on, per, .. } | Atom::Fraction { on, per } => (on, per),
                 };
                 let per_mask = examples.resolve(per, k)?;
-                let size = per_mask.iter().filter(|&&b| b).count();
-                if size == 0 {
+                // Weighted size (the plain count without weights: a sum of exact 1.0s).
+                let size: f64 = per_mask
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b)
+                    .map(|(r, _)| examples.weight(r))
+                    .sum();
+                if size <= 0.0 {
                     return Err(GameOptError::EmptySubset {
                         constraint: k,
                         subset: per.describe(),
                     });
                 }
                 let on_mask = examples.resolve(on, k)?;
-                let w = coef / size as f64;
+                let w = coef / size;
                 match atom {
                     Atom::Fraction { .. } => {
-                        let count = on_mask.iter().filter(|&&b| b).count();
-                        constant[k] += w * count as f64;
+                        let count: f64 = on_mask
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, b)| **b)
+                            .map(|(r, _)| examples.weight(r))
+                            .sum();
+                        constant[k] += w * count;
                     }
                     Atom::Predicted { prediction, .. } => {
                         let target = if *prediction == Prediction::Positive {
@@ -520,7 +596,7 @@ impl Problem {
                             &mut neg
                         };
                         for (r, _) in on_mask.iter().enumerate().filter(|(_, b)| **b) {
-                            target[r * m + k] += w;
+                            target[r * m + k] += w * examples.weight(r);
                         }
                     }
                 }
@@ -632,12 +708,12 @@ impl Problem {
     pub fn evaluate_scores(&self, scores: &[f64]) -> Result<Evaluation> {
         self.check_scores(scores)?;
         let n = self.examples.n;
-        let mut wrong = 0usize;
+        let mut wrong = 0.0;
         let mut g = self.constant.clone();
         for (r, &f) in scores.iter().enumerate() {
             let positive = f >= 0.0;
             if positive != self.examples.y[r] {
-                wrong += 1;
+                wrong += self.examples.weight(r);
             }
             if self.active[r] {
                 let (a, b) = self.coefficients(r);
@@ -647,7 +723,7 @@ impl Problem {
             }
         }
         Ok(Evaluation {
-            error: wrong as f64 / n as f64,
+            error: wrong / n as f64,
             constraints: g,
         })
     }
