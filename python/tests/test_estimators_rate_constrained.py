@@ -312,8 +312,19 @@ def test_bad_inputs_of_the_new_parameters():
         RateConstrainedClassifier(random_state=-1).fit(X, y, **fit)
     with pytest.raises(FairkitError, match=r"RandomState is not supported"):
         RateConstrainedClassifier(random_state=np.random.RandomState(0)).fit(X, y, **fit)
-    with pytest.raises(FairkitError, match=r"sample_weight is not supported"):
-        RateConstrainedClassifier().fit(X, y, sample_weight=np.ones(len(y)), **fit)
+    with pytest.raises(FairkitError, match=r"sample_weight has shape \(3,\); expected \(500,\)"):
+        RateConstrainedClassifier().fit(X, y, sample_weight=np.ones(3), **fit)
+    with pytest.raises(FairkitError, match=r"finite and >= 0"):
+        RateConstrainedClassifier().fit(X, y, sample_weight=-np.ones(len(y)), **fit)
+    with pytest.raises(FairkitError, match=r"finite and >= 0"):
+        RateConstrainedClassifier().fit(X, y, sample_weight=np.full(len(y), np.nan), **fit)
+    with pytest.raises(FairkitError, match=r"0 for every row"):
+        RateConstrainedClassifier().fit(X, y, sample_weight=np.zeros(len(y)), **fit)
+    with pytest.raises(FairkitError, match=r"must be numbers"):
+        RateConstrainedClassifier().fit(X, y, sample_weight=["a"] * len(y), **fit)
+    with pytest.raises(FairkitError, match=r"has no rows in these examples"):
+        RateConstrainedClassifier("demographic_parity").fit(
+            X, y, sample_weight=(group == 0).astype(float), **fit)
     RateConstrainedClassifier(iterations=3).fit(X, y, sample_weight=None, **fit)
     with pytest.raises(FairkitError, match=r"unexpected keyword argument\(s\) \['weights'\]"):
         RateConstrainedClassifier().fit(X, y, weights=np.ones(len(y)), **fit)
@@ -380,3 +391,25 @@ def test_estimator_bad_inputs():
 
     with pytest.raises(ValueError, match="broken on purpose"):
         RateConstrainedClassifier("demographic_parity", estimator=Broken()).fit(X, y, **fit)
+
+
+def test_sample_weight_counts_like_duplicated_rows():
+    X, y, group = compas_like(1200, seed=6)
+    w = np.random.default_rng(0).integers(0, 4, len(y)).astype(float)
+    rows = np.repeat(np.arange(len(y)), w.astype(int))
+    for algorithm in ("oracle_proxy_lagrangian", "proxy_lagrangian"):
+        weighted = RateConstrainedClassifier("demographic_parity", algorithm=algorithm).fit(
+            X, y, sensitive_features=group, sample_weight=w)
+        dup = RateConstrainedClassifier("demographic_parity", algorithm=algorithm).fit(
+            X[rows], y[rows], sensitive_features=group[rows])
+        # Same problem: the exact training values agree for the same classifier ...
+        assert max(weighted.train_constraints_.values()) <= 0.01
+        p = weighted.predict_proba(X[rows])[:, 1]
+        err_dup = float(np.mean(np.where(y[rows] == 1, 1 - p, p)))
+        assert abs(err_dup - weighted.train_error_) < 1e-9, algorithm
+        # ... and the two fits land at the same accuracy.
+        assert abs(weighted.train_error_ - dup.train_error_) < 0.01, algorithm
+    uniform = RateConstrainedClassifier("demographic_parity").fit(
+        X, y, sensitive_features=group, sample_weight=np.full(len(y), 3.0))
+    plain = RateConstrainedClassifier("demographic_parity").fit(X, y, sensitive_features=group)
+    assert np.allclose(uniform.predict_proba(X), plain.predict_proba(X), atol=1e-9)

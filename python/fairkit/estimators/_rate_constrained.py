@@ -216,16 +216,18 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None, **fit_params: Any):
         """Plays the game on ``(X, y)``; ``sensitive_features`` (one group per row) is required.
 
-        ``sample_weight`` is not supported (the crate's rates count rows unweighted): passing one
-        raises :class:`FairkitError`.
+        ``sample_weight=`` (keyword; one finite weight >= 0 per row, not all 0) weights the rows:
+        the error and every rate count row ``i`` ``sample_weight[i]`` times (integer weights
+        equal duplicated rows). With ``estimator=`` the weights reach the estimator through the
+        round's weighted classification problem.
         """
-        if "sample_weight" in fit_params:
-            if fit_params["sample_weight"] is not None:
-                raise FairkitError(
-                    "sample_weight is not supported by RateConstrainedClassifier: its rates and "
-                    "error count every row once (resample the rows instead)"
-                )
-            fit_params.pop("sample_weight")
+        sample_weight = fit_params.pop("sample_weight", None)
+        if sensitive_features is None:
+            raise FairkitError(
+                "sensitive_features is missing: RateConstrainedClassifier.fit(X, y, *, "
+                "sensitive_features, sample_weight=None) needs one group label per row "
+                "(sensitive_features=...)"
+            )
         if fit_params:
             raise FairkitError(
                 f"fit() got unexpected keyword argument(s) {sorted(fit_params)}; it takes X, y, "
@@ -238,8 +240,9 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
         self.groups_ = list(index.labels)
+        weights = _sample_weight(sample_weight, X.shape[0])
         if self.estimator is not None:
-            return self._fit_estimator(X, codes, group_codes, index, goals, settings)
+            return self._fit_estimator(X, codes, group_codes, index, goals, settings, weights)
         core, info = _core.rate_constrained_fit(
             np.ascontiguousarray(X),
             codes,
@@ -260,6 +263,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
             seed=seed,
             oracle_max_iter=settings["oracle_max_iter"],
             oracle_tol=settings["oracle_tol"],
+            sample_weight=weights,
         )
         self._core = core
         self._fitted_hidden = settings["hidden"]
@@ -277,7 +281,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         self.n_components_ = len(weights)
         self._warn_if_unconverged()
 
-    def _fit_estimator(self, X, codes, group_codes, index, goals, settings):
+    def _fit_estimator(self, X, codes, group_codes, index, goals, settings, weights):
         """The oracle game with ``clone(estimator)`` as the best response (loop in Rust)."""
         est = self.estimator
         fit = getattr(est, "fit", None)
@@ -325,6 +329,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
             solution=self.solution,
             iterations=settings["iterations"],
             lr_lambda=settings["lr_lambda"],
+            sample_weight=weights,
         )
         self._core = None
         self._fitted_hidden = 0
@@ -453,6 +458,24 @@ _ORACLE_ALGORITHMS = ("oracle_proxy_lagrangian", "oracle_lagrangian")
 _ORACLE_DEFAULTS = {"iterations": 60, "lr_lambda": 1.0, "l2": 1e-4}
 _MINIBATCH_DEFAULTS = {"iterations": 2000, "lr_lambda": 0.1, "l2": 0.0}
 _LOSS_ALIASES = {"log_loss": "logistic", "log": "logistic"}
+
+
+def _sample_weight(sample_weight: Any, n: int):
+    if sample_weight is None:
+        return None
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise FairkitError(f"sample_weight must be numbers, got {sample_weight!r}") from None
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise FairkitError(f"sample_weight has shape {w.shape}; expected ({n},), one per row of X")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise FairkitError("sample_weight must be finite and >= 0")
+    if not w.sum() > 0:
+        raise FairkitError("sample_weight is 0 for every row")
+    return np.ascontiguousarray(w)
 
 
 class _Constant:

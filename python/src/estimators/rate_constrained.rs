@@ -269,8 +269,9 @@ pub struct FitSummary {
     pub constraint_names: Vec<String>,
 }
 
-/// Runs the game on `x` (N × d row-major), labels 0/1 and group codes; `hidden = 0` fits the
-/// linear model, otherwise an MLP with that many hidden units. The observer sees every step.
+/// Runs the game on `x` (N × d row-major), labels 0/1 and group codes, with optional row
+/// weights; `hidden = 0` fits the linear model, otherwise an MLP with that many hidden units.
+/// The observer sees every step.
 ///
 /// # Errors
 /// The crate's (invalid settings, data, constraints, numerical breakdown).
@@ -284,12 +285,16 @@ pub fn fit_buffers(
     constraints: Vec<Constraint>,
     hidden: usize,
     settings: &GameSettings,
+    sample_weight: Option<&[f64]>,
     observer: &mut dyn Observer,
 ) -> Result<(FittedClassifier, FitSummary), GameOptError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
     let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
-    let examples = Examples::new(&xm, y)?.with_attribute(ATTRIBUTE, groups)?;
+    let mut examples = Examples::new(&xm, y)?.with_attribute(ATTRIBUTE, groups)?;
+    if let Some(w) = sample_weight {
+        examples = examples.with_weights(w)?;
+    }
     let problem = if constraints.is_empty() {
         Problem::unconstrained(examples)?
     } else {
@@ -351,6 +356,17 @@ impl Observer for SignalObserver {
     }
 }
 
+fn weights_of<'a>(w: &'a PyReadonlyArray1<'_, f64>, n: usize) -> PyResult<&'a [f64]> {
+    let w = contiguous(w.as_slice(), "sample_weight")?;
+    if w.len() != n {
+        return Err(invalid(format!(
+            "length mismatch for sample_weight: expected {n} rows (as X), got {}",
+            w.len()
+        )));
+    }
+    Ok(w)
+}
+
 fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
     let shape = x.shape();
     Ok((contiguous(x.as_slice(), "X")?, shape[0], shape[1]))
@@ -361,7 +377,7 @@ fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, u
 #[pyo3(signature = (
     x, y, group_codes, group_names, goals, *, hidden, algorithm, solution, optimizer,
     objective_loss, iterations, batch_size, lr_theta, lr_lambda, l2, snapshot_every, seed,
-    multiplier_radius=None, oracle_max_iter=100, oracle_tol=1e-5
+    multiplier_radius=None, oracle_max_iter=100, oracle_tol=1e-5, sample_weight=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn rate_constrained_fit<'py>(
@@ -386,6 +402,7 @@ fn rate_constrained_fit<'py>(
     multiplier_radius: Option<f64>,
     oracle_max_iter: usize,
     oracle_tol: f64,
+    sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(RateClassifierCore, Bound<'py, PyDict>)> {
     let settings = GameSettings {
         algorithm: parse_algorithm(algorithm)?,
@@ -414,6 +431,10 @@ fn rate_constrained_fit<'py>(
             )));
         }
     }
+    let weights = match &sample_weight {
+        Some(w) => Some(weights_of(w, n)?),
+        None => None,
+    };
     let mut observer = SignalObserver::default();
     let result = py.detach(|| {
         let y = i64_as_usize(ys);
@@ -426,6 +447,7 @@ fn rate_constrained_fit<'py>(
             constraints,
             hidden,
             &settings,
+            weights,
             &mut observer,
         )
     });
@@ -453,7 +475,7 @@ pub type MixtureWeights = Vec<(usize, f64)>;
 #[pyfunction]
 #[pyo3(signature = (
     y, group_codes, group_names, goals, respond, *, algorithm, solution, iterations, lr_lambda,
-    multiplier_radius=None
+    multiplier_radius=None, sample_weight=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn rate_constrained_play<'py>(
@@ -468,6 +490,7 @@ fn rate_constrained_play<'py>(
     iterations: usize,
     lr_lambda: f64,
     multiplier_radius: Option<f64>,
+    sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(MixtureWeights, Bound<'py, PyDict>)> {
     let algorithm = parse_algorithm(algorithm)?;
     if !algorithm.uses_oracle() {
@@ -488,11 +511,18 @@ fn rate_constrained_play<'py>(
             codes.len()
         )));
     }
+    let weights = match &sample_weight {
+        Some(w) => Some(weights_of(w, n)?),
+        None => None,
+    };
     let build = || -> Result<(Problem, game_opt::GameOpt), GameOptError> {
         let groups = Groups::new(i64_as_usize(codes).into_owned(), group_names.clone())?;
         // The responses live in Python: the crate only needs labels, groups and their scores.
-        let examples = Examples::new(&DMatrix::<f64>::zeros(n, 0), &i64_as_usize(ys))?
+        let mut examples = Examples::new(&DMatrix::<f64>::zeros(n, 0), &i64_as_usize(ys))?
             .with_attribute(ATTRIBUTE, groups)?;
+        if let Some(w) = weights {
+            examples = examples.with_weights(w)?;
+        }
         let problem = if constraints.is_empty() {
             Problem::unconstrained(examples)?
         } else {
