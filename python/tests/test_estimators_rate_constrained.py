@@ -413,3 +413,21 @@ def test_sample_weight_counts_like_duplicated_rows():
         X, y, sensitive_features=group, sample_weight=np.full(len(y), 3.0))
     plain = RateConstrainedClassifier("demographic_parity").fit(X, y, sensitive_features=group)
     assert np.allclose(uniform.predict_proba(X), plain.predict_proba(X), atol=1e-9)
+
+
+def test_estimator_receives_the_sample_weights():
+    from sklearn.linear_model import LogisticRegression
+
+    seen = []
+
+    class Spy(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):
+            seen.append(np.asarray(sample_weight))
+            return super().fit(X, y, sample_weight=sample_weight)
+
+    X, y, group = compas_like(600, seed=7)
+    w = np.where(np.arange(len(y)) % 2 == 0, 3.0, 0.0)  # odd rows do not count
+    clf = RateConstrainedClassifier(estimator=Spy(), iterations=3).fit(
+        X, y, sensitive_features=group, sample_weight=w)
+    assert seen and all(np.all(s[1::2] == 0) and np.all(s[::2] > 0) for s in seen)
+    assert clf.n_iter_ == 3
