@@ -431,3 +431,31 @@ def test_estimator_receives_the_sample_weights():
         X, y, sensitive_features=group, sample_weight=w)
     assert seen and all(np.all(s[1::2] == 0) and np.all(s[::2] > 0) for s in seen)
     assert clf.n_iter_ == 3
+
+
+def test_linear_estimators_warm_start_to_the_same_answer():
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+
+    from fairkit.estimators._rate_constrained import _warm_startable
+
+    class ColdLogisticRegression(LogisticRegression):
+        """The same model outside sklearn.linear_model: refitted cold every round."""
+
+    ColdLogisticRegression.__module__ = __name__
+    assert _warm_startable(LogisticRegression())
+    assert not _warm_startable(ColdLogisticRegression())
+    assert not _warm_startable(RandomForestClassifier())  # warm_start adds trees there
+    X, y, group = compas_like(3000, seed=5)
+    goal = "demographic_parity"
+    warm = RateConstrainedClassifier(goal, estimator=LogisticRegression()).fit(
+        X, y, sensitive_features=group)
+    cold = RateConstrainedClassifier(goal, estimator=ColdLogisticRegression()).fit(
+        X, y, sensitive_features=group)
+    # Same convex best responses up to the solver's tolerance: the same game.
+    assert abs(warm.train_error_ - cold.train_error_) < 2e-3
+    diff = np.abs(warm.predict_proba(X)[:, 1] - cold.predict_proba(X)[:, 1])
+    assert np.mean(diff) < 0.02, np.mean(diff)
+    # The fitted responses keep the user's warm_start setting.
+    assert all(not h.get_params()["warm_start"] for h in warm.estimators_
+               if hasattr(h, "get_params"))
