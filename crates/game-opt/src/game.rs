@@ -5,7 +5,7 @@ use crate::model::Model;
 use crate::params::{
     Algorithm, GameOptParams, GameOptValidParams, ObjectiveLoss, Optimizer, SolutionType,
 };
-use crate::problem::{Evaluation, Problem, check_model, hinge_term};
+use crate::problem::{Evaluation, Problem, check_start, hinge_term};
 use crate::shrink::{ShrinkOutcome, rank_select, shrink};
 use crate::stochastic::StochasticClassifier;
 use crate::swap::SwapRegretPlayer;
@@ -405,19 +405,7 @@ impl GameOpt {
             });
         }
         let ex = problem.examples();
-        check_model(&model, ex.n_features())?;
-        if let Some((index, &value)) = model
-            .parameters()
-            .iter()
-            .enumerate()
-            .find(|(_, v)| !v.is_finite())
-        {
-            return Err(GameOptError::NonFinite {
-                what: "initial model parameters",
-                index,
-                value,
-            });
-        }
+        check_start(&model, ex.n_features())?;
         let start = Instant::now();
         let n = ex.n_rows();
         let m = problem.n_constraints();

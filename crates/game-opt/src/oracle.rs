@@ -18,7 +18,7 @@ use crate::game::{
 };
 use crate::model::{Linear, Model};
 use crate::params::Algorithm;
-use crate::problem::{Evaluation, Examples, Problem, check_model};
+use crate::problem::{Evaluation, Examples, Problem, check_model, check_start};
 use crate::swap::SwapRegretPlayer;
 use std::time::Instant;
 
@@ -440,19 +440,7 @@ impl GameOpt {
         observer: &mut dyn Observer,
     ) -> Result<GameFit<M>> {
         let ex = problem.examples();
-        check_model(&model, ex.n_features())?;
-        if let Some((index, &value)) = model
-            .parameters()
-            .iter()
-            .enumerate()
-            .find(|(_, v)| !v.is_finite())
-        {
-            return Err(GameOptError::NonFinite {
-                what: "initial model parameters",
-                index,
-                value,
-            });
-        }
+        check_start(&model, ex.n_features())?;
         let mut models: Vec<M> = Vec::new();
         let mut respond = |targets: &[bool], weights: &[f64]| -> Result<Vec<f64>> {
             oracle.best_response(ex, targets, weights, &mut model)?;

@@ -385,6 +385,24 @@ pub(crate) fn check_model<M: Model>(model: &M, d: usize) -> Result<()> {
     Ok(())
 }
 
+/// A game's starting model: `d` inputs and finite parameters (every game checks this first).
+pub(crate) fn check_start<M: Model>(model: &M, d: usize) -> Result<()> {
+    check_model(model, d)?;
+    if let Some((index, &value)) = model
+        .parameters()
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !v.is_finite())
+    {
+        return Err(GameOptError::NonFinite {
+            what: "initial model parameters",
+            index,
+            value,
+        });
+    }
+    Ok(())
+}
+
 /// Exact 0-1 values of the objective (error rate) and of every constraint `gᵢ` at one model, or
 /// their expectation under a stochastic classifier.
 #[derive(Debug, Clone, PartialEq)]
