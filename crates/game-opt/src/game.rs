@@ -568,18 +568,7 @@ impl GameOpt {
                     }
                 }
                 Algorithm::ZeroOneExt | Algorithm::Hinge => {
-                    for (l, g) in multipliers.iter_mut().zip(seen) {
-                        *l = (*l + p.lr_lambda * g).max(0.0);
-                    }
-                    if let Some(r) = p.multiplier_radius {
-                        project_l1_ball(&mut multipliers, r);
-                    }
-                    if multipliers.iter().any(|l| !l.is_finite()) {
-                        return Err(GameOptError::NonFiniteGradient {
-                            what: "multipliers",
-                            iteration: t,
-                        });
-                    }
+                    lagrangian_step(&mut multipliers, seen, p, t)?;
                 }
             }
             lambda1_sum += w0;
@@ -672,6 +661,30 @@ fn surrogate(kind: ObjectiveLoss, f: f64, s: f64, mu: f64) -> (f64, f64) {
 }
 
 /// Euclidean projection of a non-negative vector onto `{λ ≥ 0, ‖λ‖₁ ≤ r}`.
+/// The Lagrangian λ-player's step, shared by the minibatch and oracle Lagrangian games: projected
+/// gradient ascent `λ ← max(0, λ + η_λ g)`, then onto `‖λ‖₁ ≤ R` when a radius is set; a
+/// non-finite multiplier at round `t` is an error.
+pub(crate) fn lagrangian_step(
+    multipliers: &mut [f64],
+    g: &[f64],
+    p: &GameOptValidParams,
+    t: usize,
+) -> Result<()> {
+    for (l, gi) in multipliers.iter_mut().zip(g) {
+        *l = (*l + p.lr_lambda * gi).max(0.0);
+    }
+    if let Some(r) = p.multiplier_radius {
+        project_l1_ball(multipliers, r);
+    }
+    if multipliers.iter().any(|l| !l.is_finite()) {
+        return Err(GameOptError::NonFiniteGradient {
+            what: "multipliers",
+            iteration: t,
+        });
+    }
+    Ok(())
+}
+
 pub(crate) fn project_l1_ball(v: &mut [f64], r: f64) {
     let s: f64 = v.iter().sum();
     if s <= r {

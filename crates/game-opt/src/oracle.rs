@@ -14,7 +14,7 @@ use crate::error::{GameOptError, Result};
 use crate::game::select_solution;
 use crate::game::{
     FitReport, GameFit, GameOpt, IterInfo, Observer, Snapshot, SnapshotInfo, StartInfo, Status,
-    project_l1_ball,
+    lagrangian_step,
 };
 use crate::model::{Linear, Model};
 use crate::params::Algorithm;
@@ -596,18 +596,7 @@ impl GameOpt {
                         })?;
                 }
                 None => {
-                    for (l, g) in multipliers.iter_mut().zip(&train.constraints) {
-                        *l = (*l + p.lr_lambda * g).max(0.0);
-                    }
-                    if let Some(r) = p.multiplier_radius {
-                        project_l1_ball(&mut multipliers, r);
-                    }
-                    if multipliers.iter().any(|l| !l.is_finite()) {
-                        return Err(GameOptError::NonFiniteGradient {
-                            what: "multipliers",
-                            iteration: t,
-                        });
-                    }
+                    lagrangian_step(&mut multipliers, &train.constraints, p, t)?;
                 }
             }
             let flow = observer.on_iter(&IterInfo {
