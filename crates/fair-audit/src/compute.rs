@@ -4,6 +4,7 @@
 use crate::error::AuditError;
 use crate::model::{
     ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax, ScoreSlice,
+    UndefinedGroup,
 };
 use fair_metrics::ci::{
     GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, ScoreGapInference,
@@ -12,7 +13,7 @@ use fair_metrics::ci::{
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
 use fair_metrics::state::ConfusionState;
-use fair_metrics::{ConfusionCounts, PairwiseSummary, Rate};
+use fair_metrics::{ConfusionCounts, GroupConfusion, PairwiseSummary, Rate};
 use std::collections::BTreeMap;
 
 /// A slice: one sensitive column, or the intersection of all of them.
@@ -208,7 +209,15 @@ pub fn confusion_slice(
                 seed: stats.seed,
                 ..GapSettings::default()
             };
-            gap(key, name, kind, gap_inference(state, metric, &settings))
+            let mut g = gap(key, name, kind, gap_inference(state, metric, &settings));
+            if let Some(value) = g.value {
+                g.undefined_groups = undefined_groups(&gc, metric, state.is_weighted());
+                let fl = fairlearn_gap(&gc, metric, kind);
+                if fl.is_nan() || (fl - value).abs() > FAIRLEARN_TOLERANCE {
+                    g.fairlearn_value = Some(fl.is_finite().then_some(fl));
+                }
+            }
+            g
         })
         .collect();
     Ok(ConfusionSlice {
@@ -244,6 +253,8 @@ fn gap(
             upper: Some(g.interval.upper),
             p_value: Some(g.p_value),
             undefined_reason: None,
+            undefined_groups: Vec::new(),
+            fairlearn_value: None,
         },
         Err(e) => Gap {
             key,
@@ -254,8 +265,116 @@ fn gap(
             upper: None,
             p_value: None,
             undefined_reason: Some(e.to_string()),
+            undefined_groups: Vec::new(),
+            fairlearn_value: None,
         },
     }
+}
+
+/// The rates a gap compares: the one rate, or equalized odds' TPR then FPR.
+fn gap_rates(metric: GapMetric) -> Vec<Rate> {
+    match metric {
+        GapMetric::Rate(r) => vec![r],
+        GapMetric::EqualizedOdds => vec![Rate::TruePositive, Rate::FalsePositive],
+    }
+}
+
+/// Short name of a rate in the reasons ("TPR", "precision").
+fn short_name(rate: Rate) -> &'static str {
+    match rate {
+        Rate::Selection => "selection rate",
+        Rate::TruePositive => "TPR",
+        Rate::FalsePositive => "FPR",
+        Rate::TrueNegative => "TNR",
+        Rate::FalseNegative => "FNR",
+        Rate::Precision => "precision",
+        Rate::Accuracy => "accuracy",
+        Rate::Error => "error rate",
+    }
+}
+
+/// Why `rate` is undefined in a group: its denominator ("no positive rows: TPR undefined").
+/// With weights the denominator is a weight, so it also covers rows that all weigh 0.
+pub fn undefined_reason(rate: Rate, weighted: bool) -> String {
+    let rows = match rate {
+        Rate::TruePositive | Rate::FalseNegative => "positive rows",
+        Rate::FalsePositive | Rate::TrueNegative => "negative rows",
+        Rate::Precision => "predicted positives",
+        Rate::Selection | Rate::Accuracy | Rate::Error => "rows",
+    };
+    let weight = if weighted { " with weight > 0" } else { "" };
+    format!("no {rows}{weight}: {} undefined", short_name(rate))
+}
+
+/// The groups the audit's gap leaves out (`fair_metrics::ci` skips a group whose rate has an
+/// empty denominator, rate by rate for equalized odds), in group order, each with its reason.
+/// Computed from the same per-group cells the gap is, so it names exactly the skipped groups.
+pub fn undefined_groups(
+    gc: &GroupConfusion,
+    metric: GapMetric,
+    weighted: bool,
+) -> Vec<UndefinedGroup> {
+    let mut out = Vec::new();
+    for (name, c) in gc.names().iter().zip(gc.by_group()) {
+        for rate in gap_rates(metric) {
+            if c.rate(rate).is_none() {
+                out.push(UndefinedGroup {
+                    group: name.clone(),
+                    rate: rate_key(rate),
+                    reason: undefined_reason(rate, weighted),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Audit and fairlearn values closer than this are the same number (they are computed from the
+/// same cells by the same formula; the tolerance only absorbs summation order).
+pub const FAIRLEARN_TOLERANCE: f64 = 1e-12;
+
+/// The value fairlearn 0.15 gives for the gap of the same name (`between_groups`, equalized odds
+/// `worst_case`) on the rows these cells count: a TPR/FPR/TNR/FNR with an empty denominator is
+/// 0 (scikit-learn's `confusion_matrix(normalize="true")`), any other undefined rate is NaN and
+/// skipped (pandas), a ratio is `min / max` with `0 / 0 = NaN`, and equalized odds takes
+/// Python's `max`/`min` of `[TPR gap, FPR gap]` (a NaN first wins, a NaN second is ignored).
+/// NaN when fairlearn gives NaN.
+pub fn fairlearn_gap(gc: &GroupConfusion, metric: GapMetric, kind: GapKind) -> f64 {
+    let parts: Vec<f64> = gap_rates(metric)
+        .into_iter()
+        .map(|rate| {
+            let zero = matches!(
+                rate,
+                Rate::TruePositive | Rate::FalsePositive | Rate::TrueNegative | Rate::FalseNegative
+            );
+            let values: Vec<f64> = gc
+                .by_group()
+                .iter()
+                .filter_map(|c| c.rate(rate).or(zero.then_some(0.0)))
+                .collect();
+            if values.is_empty() {
+                return f64::NAN;
+            }
+            let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            match kind {
+                GapKind::Difference => max - min,
+                GapKind::Ratio if max > 0.0 => min / max,
+                GapKind::Ratio => f64::NAN,
+            }
+        })
+        .collect();
+    let mut worst = parts[0];
+    for &p in &parts[1..] {
+        let replace = match kind {
+            GapKind::Difference => p > worst,
+            GapKind::Ratio => p < worst,
+        };
+        if replace {
+            worst = p;
+        }
+    }
+    worst
 }
 
 /// A slice as a map of the finest groups (by finest code) onto the slice's values; group names

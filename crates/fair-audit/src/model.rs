@@ -110,6 +110,14 @@ pub struct Headline {
     pub threshold: Option<f64>,
     /// Its permutation p-value, when the gap has one.
     pub p_value: Option<f64>,
+    /// The groups the gap it comes from left out (copied from [`Gap::undefined_groups`]);
+    /// absent from the JSON when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undefined_groups: Vec<UndefinedGroup>,
+    /// fairlearn's value of that gap when it differs (copied from [`Gap::fairlearn_value`]);
+    /// absent from the JSON when fairlearn agrees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fairlearn_value: Option<Option<f64>>,
 }
 
 /// The count-based audit of one prediction source.
@@ -177,6 +185,30 @@ pub struct Gap {
     pub p_value: Option<f64>,
     /// Why the gap is null, if it is.
     pub undefined_reason: Option<String>,
+    /// The groups left out of the gap because a rate it compares is undefined in them (its
+    /// denominator is empty: e.g. the TPR of a group without positive rows), each with the
+    /// reason. The audit skips such a group; fairlearn counts the TPR/FPR as 0 instead
+    /// (docs/conventions.md). Absent from the JSON when no group was left out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undefined_groups: Vec<UndefinedGroup>,
+    /// fairlearn's value of the gap of the same name on the same rows, present only when it
+    /// differs from `value`: `Some(Some(x))` is the number fairlearn gives (undefined TPR/FPR
+    /// counted as 0), `Some(None)` (JSON null) means fairlearn gives NaN (a ratio of two zero
+    /// rates, which the audit counts as 1). Absent from the JSON when fairlearn agrees or the gap
+    /// is null.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fairlearn_value: Option<Option<f64>>,
+}
+
+/// A group a gap left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UndefinedGroup {
+    /// Group name.
+    pub group: String,
+    /// The rate that is undefined in it (a key of `rates`, e.g. "true_positive_rate").
+    pub rate: &'static str,
+    /// Why, e.g. "no positive rows: TPR undefined".
+    pub reason: String,
 }
 
 /// The count-based results of one slice (a sensitive column or the intersection).

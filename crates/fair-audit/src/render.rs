@@ -6,6 +6,7 @@ use crate::charts::ChartData;
 use crate::compute::rate_key;
 use crate::error::AuditError;
 use crate::model::{AuditReport, ConfusionSlice, Estimate, PairMax};
+use crate::summary::gap_note;
 use fair_metrics::Rate;
 use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars};
 
@@ -79,9 +80,19 @@ fn slice_section(
         "Rates per group with {level} {method} intervals [lower, upper]."
     ));
     doc.table(&t);
-    let mut gaps = Table::new(&["gap", "value", "interval", "p-value"]);
-    for g in &slice.gaps {
-        gaps.text_row(vec![
+    let notes: Vec<Option<String>> = slice
+        .gaps
+        .iter()
+        .map(|g| gap_note(g.key, &g.undefined_groups, g.fairlearn_value))
+        .collect();
+    let any_note = notes.iter().any(Option::is_some);
+    let mut header = vec!["gap", "value", "interval", "p-value"];
+    if any_note {
+        header.push("groups left out / fairlearn");
+    }
+    let mut gaps = Table::new(&header);
+    for (g, note) in slice.gaps.iter().zip(notes) {
+        let mut row = vec![
             g.name.to_string(),
             opt(g.value),
             match (g.lower, g.upper) {
@@ -89,7 +100,11 @@ fn slice_section(
                 _ => g.undefined_reason.clone().unwrap_or_else(|| "n/a".into()),
             },
             opt(g.p_value),
-        ]);
+        ];
+        if any_note {
+            row.push(note.unwrap_or_default());
+        }
+        gaps.text_row(row);
     }
     doc.table(&gaps);
     for rate in CHARTED {
@@ -166,15 +181,29 @@ pub fn document(
     for s in &r.summary {
         doc.paragraph(s);
     }
-    let mut h = Table::new(&["headline", "worst value", "slice", "threshold", "p-value"]);
-    for (k, v) in &r.headline {
-        h.text_row(vec![
+    let notes: Vec<Option<String>> = r
+        .headline
+        .iter()
+        .map(|(k, v)| gap_note(k, &v.undefined_groups, v.fairlearn_value))
+        .collect();
+    let any_note = notes.iter().any(Option::is_some);
+    let mut header = vec!["headline", "worst value", "slice", "threshold", "p-value"];
+    if any_note {
+        header.push("groups left out / fairlearn");
+    }
+    let mut h = Table::new(&header);
+    for ((k, v), note) in r.headline.iter().zip(notes) {
+        let mut row = vec![
             k.clone(),
             f4(v.value),
             v.slice.clone(),
             v.threshold.map_or("—".into(), |t| t.to_string()),
             opt(v.p_value),
-        ]);
+        ];
+        if any_note {
+            row.push(note.unwrap_or_default());
+        }
+        h.text_row(row);
     }
     doc.table(&h);
     for f in &r.fail_if {
@@ -262,7 +291,7 @@ pub fn document(
     }
     doc.heading("Method");
     doc.paragraph(&format!(
-        "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold; their intervals and p-values: {}. Schema: {} v{}.",
+        "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups; a group whose rate is undefined, e.g. the TPR of a group without positives, is left out and named beside the gap, where fairlearn counts that rate as 0 — see docs/conventions.md): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold; their intervals and p-values: {}. Schema: {} v{}.",
         r.settings.gap_method, r.settings.score_inference_method, r.schema, r.schema_version
     ));
     Ok((doc, figures))

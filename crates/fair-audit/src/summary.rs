@@ -2,7 +2,7 @@
 //! summary of the largest gaps that are statistically distinguishable from zero.
 
 use crate::compute::rate_key;
-use crate::model::{AuditReport, ConfusionSlice, Headline, PairMax};
+use crate::model::{AuditReport, ConfusionSlice, Gap, Headline, PairMax, UndefinedGroup};
 use fair_metrics::Rate;
 use std::collections::BTreeMap;
 
@@ -43,6 +43,8 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
                             slice: slice.slice.clone(),
                             threshold: audit.threshold,
                             p_value: gap.p_value,
+                            undefined_groups: gap.undefined_groups.clone(),
+                            fairlearn_value: gap.fairlearn_value,
                         },
                     );
                 }
@@ -73,6 +75,8 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
                         slice: s.slice.clone(),
                         threshold: None,
                         p_value,
+                        undefined_groups: Vec::new(),
+                        fairlearn_value: None,
                     },
                 );
             }
@@ -102,6 +106,86 @@ pub fn headline_values(r: &AuditReport) -> BTreeMap<String, Result<f64, String>>
     }
     for (k, h) in &r.headline {
         out.insert(k.clone(), Ok(h.value));
+    }
+    out
+}
+
+/// The fairlearn expression that computes the gap of a headline key.
+pub fn fairlearn_name(key: &str) -> &'static str {
+    match key {
+        "dp_difference" => "demographic_parity_difference",
+        "dp_ratio" => "demographic_parity_ratio",
+        "eo_difference" => "equal_opportunity_difference",
+        "eo_ratio" => "equal_opportunity_ratio",
+        "eq_odds_difference" => "equalized_odds_difference",
+        "eq_odds_ratio" => "equalized_odds_ratio",
+        "accuracy_difference" => "MetricFrame(accuracy_score).difference()",
+        "accuracy_ratio" => "MetricFrame(accuracy_score).ratio()",
+        _ => "fairlearn",
+    }
+}
+
+fn fairlearn_number(v: Option<f64>) -> String {
+    v.map_or("NaN".to_string(), |v| format!("{v:.3}"))
+}
+
+/// The note shown beside a gap that left groups out or whose fairlearn value differs: which
+/// groups and why, and fairlearn's number. `None` when there is nothing to say.
+pub fn gap_note(
+    key: &str,
+    undefined: &[UndefinedGroup],
+    fairlearn_value: Option<Option<f64>>,
+) -> Option<String> {
+    if undefined.is_empty() && fairlearn_value.is_none() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !undefined.is_empty() {
+        let list = undefined
+            .iter()
+            .map(|u| format!("\"{}\" ({})", u.group, u.reason))
+            .collect::<Vec<_>>()
+            .join(", ");
+        parts.push(format!("leaves out {list}"));
+    }
+    let fl = fairlearn_name(key);
+    parts.push(match fairlearn_value {
+        Some(v) if undefined.is_empty() => format!(
+            "fairlearn's {fl} gives {} (it takes 0 / 0 as NaN; the audit takes it as 1)",
+            fairlearn_number(v)
+        ),
+        Some(v) => format!(
+            "fairlearn's {fl} counts an undefined TPR/FPR as 0 and so differs: it gives {} on the same rows",
+            fairlearn_number(v)
+        ),
+        None => format!("fairlearn's {fl}, which counts an undefined TPR/FPR as 0, gives the same value here"),
+    });
+    Some(parts.join("; "))
+}
+
+fn gap_clause(gap: &Gap) -> String {
+    gap_note(gap.key, &gap.undefined_groups, gap.fairlearn_value)
+        .map_or(String::new(), |n| format!(" Note: this gap {n}."))
+}
+
+/// One sentence per headline count gap that left a group out or differs from fairlearn's value:
+/// the value, the groups and why, and fairlearn's number under the same name.
+fn headline_sentences(r: &AuditReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for (key, _, _, _) in super::compute::GAPS {
+        let Some(h) = r.headline.get(key) else {
+            continue;
+        };
+        let Some(note) = gap_note(key, &h.undefined_groups, h.fairlearn_value) else {
+            continue;
+        };
+        let at = h
+            .threshold
+            .map_or(String::new(), |t| format!(" at threshold {t}"));
+        out.push(format!(
+            "The headline {key} ({:.3}, across {}{at}) {note}.",
+            h.value, h.slice
+        ));
     }
     out
 }
@@ -165,8 +249,10 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
                 found.push((
                     v,
                     format!(
-                        "The {} across {}{at} is {v:.3} ({level} interval {lo:.3}–{hi:.3}, permutation p = {p:.3}){who}.",
-                        gap.name, slice.slice
+                        "The {} across {}{at} is {v:.3} ({level} interval {lo:.3}–{hi:.3}, permutation p = {p:.3}){who}.{}",
+                        gap.name,
+                        slice.slice,
+                        gap_clause(gap)
                     ),
                 ));
             }
@@ -179,6 +265,7 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
             "No count-based gap is statistically distinguishable from zero at the {level} level (every permutation p-value is at least {alpha:.3})."
         ));
     }
+    out.extend(headline_sentences(r));
     out.extend(score_sentences(r, alpha, &level));
     out
 }
