@@ -7,8 +7,8 @@ these tests are not skipped when they are absent, they fail.
 
 from __future__ import annotations
 
-import dataclasses
 import math
+import statistics
 import os
 import sys
 
@@ -21,7 +21,7 @@ import fairkit
 from fairkit import FairkitError
 from fairkit._core import spark as core
 from fairkit.metrics import demographic_parity_ks, partial_statistical_parity
-from fairkit.spark import audit, audit_arrow
+from fairkit.spark import AuditResult, audit, audit_arrow
 
 # pyspark 4.3 warns about pandas 3 even on the Arrow-only path; createDataFrame(pandas) works.
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
@@ -68,6 +68,17 @@ def assert_nested_close(a, b, rel=1e-12, path="scores"):
         assert a == b, f"{path}: {a!r} vs {b!r}"
 
 
+def without_score_metrics(r: AuditResult) -> dict:
+    """The report without what the weighted score metrics change in the last bits: the score
+    metrics, the score headline keys and the summary sentences (which quote them)."""
+    d = r._comparable()
+    d.pop("score_metrics")
+    d.pop("summary")
+    d["headline"] = {k: v for k, v in d["headline"].items()
+                     if k not in ("auc_difference", "ks_dp", "ks_eo", "psp")}
+    return d
+
+
 def random_frame(seed: int, n: int = 3000) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     g = rng.choice(["f", "m", "x"], n, p=[0.5, 0.4, 0.1])
@@ -110,46 +121,71 @@ def test_equals_single_machine_bit_for_bit(spark, n_partitions, weighted):
     kw = dict(KW, weight="w" if weighted else None)
     got = audit(sdf, **kw)
     want = audit_arrow(FRAME, **kw)
+    assert (got.input.format, want.input.format) == ("spark", "arrow")
     if weighted and n_partitions > 1:
         # Weighted score metrics start each score range from exactly rounded totals instead of
         # a running float sum: equal up to rounding. Everything else is bit for bit.
-        assert_nested_close(got.scores, want.scores)
-        got = dataclasses.replace(got, scores=want.scores)
-    assert got == want
-    assert got.to_json() == want.to_json()
-    assert got.total_rows == len(FRAME)
-    assert got.weighted is weighted
+        assert_nested_close(got.document["score_metrics"], want.document["score_metrics"])
+        assert without_score_metrics(got) == without_score_metrics(want)
+    else:
+        assert got == want
+    assert got.input.rows == len(FRAME)
+    assert got.settings.weighted is weighted
 
 
 def test_single_machine_matches_independent_computation():
     r = audit_arrow(FRAME, **dict(KW, weight="w"))
+    (only,) = r.slices  # one sensitive column: its slice is the finest
+    assert only == r.finest and only.slice == "group" and only.attributes == ("group",)
+    z = statistics.NormalDist().inv_cdf(0.975)
+    scores = r.score_slice()
+    assert scores == r.score_slice("group")
     for key, sub in FRAME.groupby("group"):
-        i = r.groups.index(key)
-        assert r.rows[i] == len(sub)
+        g = r.finest.group(key)
+        assert g.rows == len(sub)
         w = sub["w"].to_numpy()
         sel = np.sum(w * sub["pred"]) / np.sum(w)
-        assert r.rates["selection_rate"]["by_group"][i] == pytest.approx(sel, rel=1e-12)
+        assert g.rates["selection_rate"].value == pytest.approx(sel, rel=1e-12)
         pos = sub["label"] == 1
         tpr = np.sum(w[pos] * sub["pred"][pos]) / np.sum(w[pos])
-        assert r.rates["true_positive_rate"]["by_group"][i] == pytest.approx(tpr, rel=1e-12)
-        # Kish's effective n of the selection-rate denominator (all rows of the group).
-        assert r.rates["selection_rate"]["effective_n"][i] == pytest.approx(
-            w.sum() ** 2 / (w**2).sum(), rel=1e-12
-        )
-        lo, hi = r.rates["selection_rate"]["lower"][i], r.rates["selection_rate"]["upper"][i]
-        assert lo < sel < hi
+        assert g.rate("true_positive_rate") == pytest.approx(tpr, rel=1e-12)
+        assert g.counts.tp == pytest.approx(np.sum(w[pos] * sub["pred"][pos]), rel=1e-12)
+        # Wilson's interval on Kish's effective n of the denominator (all rows of the group).
+        n = w.sum() ** 2 / (w**2).sum()
+        centre = (sel + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(sel * (1 - sel) / n + z * z / (4 * n * n))
+        est = g.rates["selection_rate"]
+        assert est.lower == pytest.approx(centre - half, rel=1e-9)
+        assert est.upper == pytest.approx(centre + half, rel=1e-9)
         auc = roc_auc_score(sub["label"], sub["score"], sample_weight=w)
-        assert r.scores["auc_by_group"][i] == pytest.approx(auc, rel=1e-12)
+        (ga,) = [a for a in scores.auc_by_group if a.group == key]
+        assert ga.auc == pytest.approx(auc, rel=1e-12)
     ks = demographic_parity_ks(FRAME["score"], sensitive_features=FRAME["group"],
                                sample_weight=FRAME["w"])
-    assert r.scores["ks_demographic_parity"]["value"] == pytest.approx(ks.value, abs=1e-12)
+    assert scores.ks_dp.value == pytest.approx(ks.value, abs=1e-12)
     top = partial_statistical_parity(FRAME["score"], sensitive_features=FRAME["group"],
                                      sample_weight=FRAME["w"], interval=(0.0, 1.0))
-    assert r.scores["partial_statistical_parity"]["value"] == pytest.approx(top.value, abs=1e-12)
-    gaps = r.gaps["demographic_parity_difference"]
-    by = r.rates["selection_rate"]["by_group"]
-    assert gaps["estimate"] == pytest.approx(max(by) - min(by), abs=1e-12)
-    assert 0 < gaps["p_value"] <= 1
+    assert scores.psp.value == pytest.approx(top.value, abs=1e-12)
+    gap = r.gap("dp_difference")
+    by = [v for v in r.finest.rate("selection_rate").values()]
+    assert gap.key == "dp_difference" and gap.kind == "difference"
+    assert gap.value == pytest.approx(max(by) - min(by), abs=1e-12)
+    assert 0 < gap.p_value <= 1 and gap.lower <= gap.value <= gap.upper
+    # fairlearn's names are aliases of the report keys.
+    assert r.gap("demographic_parity_difference") == gap
+    assert r.gap("equalized_odds_difference") == r.finest.gaps["eq_odds_difference"]
+    assert set(r.finest.gaps) == {"dp_difference", "dp_ratio", "eo_difference", "eo_ratio",
+                                  "eq_odds_difference", "eq_odds_ratio", "accuracy_difference",
+                                  "accuracy_ratio"}
+    assert r.headline["dp_difference"].value == gap.value
+    assert r.headline["ks_dp"].value == scores.ks_dp.value
+    assert r.settings.interval == (0.0, 1.0) and r.settings.rate_ci_method == "wilson"
+    assert r.input.columns.sensitive == ("group",) and r.summary
+    assert r.document == __import__("json").loads(r.report_json)
+    with pytest.raises(KeyError, match="unknown gap 'dp'"):
+        r.gap("dp")
+    with pytest.raises(KeyError, match="no slice 'race'"):
+        r.slice("race")
 
 
 def test_group_in_only_one_partition_and_skew(spark):
@@ -161,7 +197,7 @@ def test_group_in_only_one_partition_and_skew(spark):
     assert sorted(per_partition)[-1] == 25 and sum(x > 0 for x in per_partition) == 1
     got = audit(sdf, **KW, partial_interval=(0.0, 0.3))
     assert got == audit_arrow(pdf, **KW, partial_interval=(0.0, 0.3))
-    assert got.rows[got.groups.index("z")] == 25
+    assert got.finest.group("z").rows == 25
     # Skewed: nearly everything in one partition, a few rows in the others.
     keyed = pdf.assign(k=np.where(pdf["id"] % 50 == 0, pdf["id"], 0))
     skew = spark.createDataFrame(keyed).repartitionByRange(4, "k")
@@ -175,9 +211,13 @@ def test_intersectional_groups_and_bool_labels(spark):
     kw = dict(label="label", pred="pred", sensitive=["group", "region"], pos_label=True)
     got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
     assert got == audit_arrow(pdf, **kw)
-    assert ("f", "0") in got.groups and len(got.groups) == 9
+    assert [s.slice for s in got.slices] == ["group", "region", "group & region"]
+    assert got.finest == got.slice("group & region") and got.finest.attributes == tuple(kw["sensitive"])
+    assert "f & 0" in got.finest.names and len(got.finest.groups) == 9
     sub = pdf[(pdf["group"] == "x") & (pdf["region"] == 2)]
-    assert got.rate("selection_rate")[("x", "2")] == pytest.approx(sub["pred"].mean(), rel=1e-12)
+    assert got.finest.rate("selection_rate")["x & 2"] == pytest.approx(sub["pred"].mean(),
+                                                                      rel=1e-12)
+    assert got.slice("region").group("2").rows == (pdf["region"] == 2).sum()
 
 
 def test_string_labels_with_pos_label(spark):
@@ -186,7 +226,8 @@ def test_string_labels_with_pos_label(spark):
     kw = dict(label="label", pred="pred", sensitive=["group"], pos_label="yes")
     got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
     want = audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"])
-    assert got.rates == want.rates
+    assert got.slices == want.slices
+    assert got.input.positive_label == "yes" and want.input.positive_label == "1"
 
 
 def test_merge_is_order_free_and_rejects_garbage():
@@ -281,7 +322,108 @@ def test_audit_arrow_checks_its_input():
         audit_arrow(FRAME, **dict(KW, weight="w"), confidence=1.5)
     single = audit_arrow(FRAME[FRAME["group"] == "f"], label="label", pred="pred",
                          sensitive=["group"])
-    assert single.groups == ["f"] and single.gaps == {}
+    assert single.finest.names == ["f"]
+    assert all(g.value is None and "at least two groups" in g.undefined_reason
+               for g in single.finest.gaps.values())
+
+
+# The old result model's numbers for `audit_arrow(FRAME, **KW)`, as python/src/spark/report.rs
+# computed them before the schema-v1 report became the only model (same fair_metrics::ci calls).
+OLD_GAPS = {
+    "demographic_parity_difference": {
+        "approximate": False, "estimate": 0.13779253224865312, "lower": 0.10016697919204164,
+        "n_permutations": 300, "n_resamples": 300, "p_value": 0.0033222591362126247, "seed": 7,
+        "upper": 0.1953356295922818},
+    "equal_opportunity_difference": {
+        "approximate": False, "estimate": 0.15236382866208353, "lower": 0.11603589430329568,
+        "n_permutations": 300, "n_resamples": 300, "p_value": 0.0033222591362126247, "seed": 7,
+        "upper": 0.2102505901426359},
+    "equalized_odds_difference": {
+        "approximate": False, "estimate": 0.15236382866208353, "lower": 0.1190031948327876,
+        "n_permutations": 300, "n_resamples": 300, "p_value": 0.006644518272425249, "seed": 7,
+        "upper": 0.2148791724189973},
+}
+
+
+def test_deprecated_aliases_give_the_old_numbers():
+    r = audit_arrow(FRAME, **KW)
+    with pytest.warns(FutureWarning, match=r"AuditResult.gaps is deprecated.*result.gap\("):
+        assert r.gaps == OLD_GAPS
+    with pytest.warns(FutureWarning, match="result.finest.names"):
+        assert r.groups == ["f", "m", "x"]
+    with pytest.warns(FutureWarning, match="rows"):
+        assert r.rows == [1529, 1169, 302]
+    with pytest.warns(FutureWarning, match=r"result.finest.rate\(name\)"):
+        assert r.rate("selection_rate") == {
+            "f": 0.47939829954218444, "m": 0.6013686911890505, "x": 0.46357615894039733}
+    with pytest.warns(FutureWarning):
+        rates = r.rates
+    assert rates["true_positive_rate"]["effective_n"] == [775.0, 610.0, 146.0]
+    assert rates["selection_rate"]["lower"] == [
+        g.rates["selection_rate"].lower for g in r.finest.groups]
+    with pytest.warns(FutureWarning, match=r"result.score_slice\(\)"):
+        scores = r.scores
+    assert scores["auc_by_group"] == [0.7484666723710105, 0.7912856682014136, 0.7741921320688444]
+    assert scores["ks_equal_opportunity"]["value"] == 0.15484928609201476
+    assert scores["ks_equal_opportunity"]["worst_pair"] == ("f", "m")
+    for name, new, value in [("total_rows", "result.input.rows", 3000),
+                             ("weighted", "result.settings.weighted", False),
+                             ("confidence", "result.settings.confidence", 0.95),
+                             ("ci_method", "result.settings.rate_ci_method", "wilson"),
+                             ("sensitive", "result.input.columns.sensitive", ("group",)),
+                             ("partial_interval", "result.settings.interval", (0.0, 1.0))]:
+        with pytest.warns(FutureWarning, match=f"AuditResult.{name} is deprecated.*{new}"):
+            assert getattr(r, name) == value
+    with pytest.warns(FutureWarning, match="result.report_json"):
+        old = r.to_json()
+    with pytest.warns(FutureWarning, match="result.document"):
+        assert r.to_dict() == __import__("json").loads(old)
+    assert __import__("json").loads(old)["gaps"] == OLD_GAPS
+    # Several sensitive columns: the old keys were tuples of the finest groups' values.
+    two = audit_arrow(FRAME, **dict(KW, sensitive=["group", "region"]))
+    with pytest.warns(FutureWarning):
+        assert two.groups[:3] == [("f", "0"), ("f", "1"), ("f", "2")]
+        assert two.rate("selection_rate")[("f", "0")] == 0.4697855750487329
+        assert two.scores["groups"] == two.groups
+
+
+def test_check_runs_fail_if_expressions():
+    r = audit_arrow(FRAME, **KW)
+    dp = r.headline["dp_difference"].value
+    out = r.check(f"dp_difference > {dp - 0.01}")
+    assert out.failed and out
+    (one,) = out.outcomes
+    assert one["failed"] and one["comparisons"][0]["actual"] == dp
+    assert not r.check(f"dp_difference > {dp + 0.01}")
+    assert r.check([f"dp_difference > {dp + 0.01}", "ks_dp > 0"]).failed
+    assert r.check(f"dp_difference > {dp + 0.01}", "ks_dp > 0").failed
+    with pytest.raises(FairkitError, match="ks_dp"):
+        audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"]).check("ks_dp > 0.1")
+    with pytest.raises(FairkitError, match="dp_diff"):
+        r.check("dp_diff > 0.1")
+    # The Python alias table is check's (fair_audit::fail_if::ALIASES): each name gates the
+    # headline of its report key, and the gap accessor answers it with that key's gap.
+    from fairkit.spark._result import GAP_ALIASES
+
+    for name, key in GAP_ALIASES.items():
+        (o,) = r.check(f"{name} > -1").outcomes
+        assert o["comparisons"][0]["actual"] == r.headline[key].value, name
+        assert r.finest.gap(name).key == key
+
+
+def test_fairlearn_names_are_refused_where_fairlearn_differs():
+    # Group "x" has no positives: the report's EO gap leaves it out, fairlearn counts its TPR
+    # as 0. The report key answers (with the note); fairlearn's name is refused, as in check.
+    pdf = FRAME.assign(label=np.where(FRAME["group"] == "x", 0, FRAME["label"]))
+    r = audit_arrow(pdf, label="label", pred="pred", sensitive=["group"], n_resamples=300)
+    eo = r.gap("eo_difference")
+    assert [u.group for u in eo.undefined_groups] == ["x"]
+    assert eo.fairlearn_value is not None and eo.fairlearn_value != eo.value
+    with pytest.raises(FairkitError, match="'x'"):
+        r.gap("equal_opportunity_difference")
+    with pytest.raises(FairkitError):
+        r.check("equal_opportunity_difference > 0.5")
+    assert r.gap("demographic_parity_difference") == r.gap("dp_difference")
 
 
 PANDAS_FREE_JOB = r'''
@@ -629,6 +771,7 @@ def test_report_bad_input():
     r = audit_arrow(FRAME, **KW)
     with pytest.raises(FairkitError, match='unknown report format "pdf"'):
         r.report(formats=["json", "pdf"])
-    bare = dataclasses.replace(r, _source=None)
+    bare = AuditResult(r.report_json)
+    assert bare == r
     with pytest.raises(FairkitError, match="no state to build the report from"):
         bare.report()

@@ -66,9 +66,8 @@ def _interval(partial_interval) -> tuple:
 def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, confidence, ci_method,
             n_resamples, seed, interval: tuple, source: str) -> AuditResult:
     settings = (float(confidence), str(ci_method).lower(), int(n_resamples), int(seed), interval)
-    d = _core.audit_report(confusion, scores, *settings, len(cols.sensitive))
-    return AuditResult._from_core(d, cols.sensitive, interval,
-                                  _AuditSource(confusion, scores, cols, settings, source))
+    # The schema-v1 report is the result (`_result._render` is the one call that builds it).
+    return AuditResult._from_source(_AuditSource(confusion, scores, cols, settings, source))
 
 
 def audit_arrow(

@@ -9,10 +9,11 @@
 //! 2. anywhere (executors in a tree-reduce, or the driver), [`merge_states`] merges two encoded
 //!    states — associative, commutative and bit-exact, so the partitioning and the merge order
 //!    never change a number;
-//! 3. on the driver, [`audit_report`] turns the final bytes into the audit: every rate per group
-//!    with its confidence interval, the gaps with bootstrap intervals and permutation p-values
-//!    (`fair_metrics::ci`) and, with scores, the exact AUC per group, KS (DP-Δ, EO-Δ) and
-//!    partial SP.
+//! 3. on the driver, `audit_document` (`document.rs`) turns the final bytes into the schema-v1
+//!    report of the `fairkit audit` command (`fair_audit::build_report`): every slice's rates
+//!    with intervals, the gaps with bootstrap intervals and permutation p-values and, with
+//!    scores, the exact AUC per group, KS (DP-Δ, EO-Δ) and partial SP. That report is the
+//!    result (`fairkit/spark/_result.py` is a typed view of it).
 //!
 //! The single-machine path (`fairkit.spark.audit_arrow`) runs the same three calls on one
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
@@ -20,7 +21,6 @@
 
 mod document;
 mod projection;
-mod report;
 mod scores;
 
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
@@ -35,7 +35,6 @@ use pyo3::types::PyBytes;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PartitionState>()?;
     m.add_function(wrap_pyfunction!(merge_states, m)?)?;
-    m.add_function(wrap_pyfunction!(audit_report, m)?)?;
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
     projection::register(m)?;
     scores::register(m)?;
@@ -116,5 +115,3 @@ fn merge_states<'py>(
     })?;
     Ok(PyBytes::new(py, &bytes))
 }
-
-pub use report::audit_report;
