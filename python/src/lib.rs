@@ -13,6 +13,7 @@
 pub mod convert;
 pub mod errors;
 pub mod estimators;
+pub mod gate;
 pub mod metrics;
 pub mod spark;
 
@@ -25,6 +26,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FairkitError", py.get_type::<errors::FairkitError>())?;
+    gate::register(m)?;
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;
     add_submodule(m, "spark", spark::register)?;

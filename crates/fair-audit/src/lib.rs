@@ -51,6 +51,7 @@ pub mod build;
 pub mod charts;
 pub mod compute;
 pub mod error;
+pub mod fail_if;
 pub mod finest;
 pub mod model;
 pub mod render;

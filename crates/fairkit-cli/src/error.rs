@@ -236,7 +236,7 @@ pub enum CliError {
     },
     /// A `--fail-if` expression that does not parse or names an unknown key.
     #[error("invalid --fail-if: {0}")]
-    FailIf(#[from] crate::fail_if::FailIfError),
+    FailIf(#[from] fair_audit::fail_if::FailIfError),
     /// A metric could not be computed (e.g. a group without positives for a TPR-based CI).
     #[error("cannot compute the {what}: {source}")]
     Metric {

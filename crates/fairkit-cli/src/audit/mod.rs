@@ -11,8 +11,8 @@ use crate::fail_if::FailIf;
 use crate::input::{ColumnSpec, Progress, ReadOptions, Reader};
 use crate::progress::Bar;
 use accumulate::Accumulator;
-use fair_audit::model::{self, AuditReport, Columns, FailIfOutcome, InputInfo};
-use fair_audit::{ChartData, ReportSpec, Stats, compute, summary};
+use fair_audit::model::{AuditReport, Columns, InputInfo};
+use fair_audit::{ChartData, ReportSpec, Stats, compute};
 use fair_metrics::ci::RateCiMethod;
 use fair_metrics::score_sweep::SweepSettings;
 
@@ -31,16 +31,7 @@ pub enum Verdict {
 /// [`CliError`] for bad flags, bad input, or an unwritable output directory.
 pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
     let flags = flags::Checked::from_args(args)?;
-    let known: Vec<&str> = compute::GAPS
-        .iter()
-        .map(|g| g.0)
-        .chain(compute::SCORE_KEYS)
-        .collect();
-    let gates = args
-        .fail_if
-        .iter()
-        .map(|e| FailIf::parse(e, &known))
-        .collect::<Result<Vec<_>, _>>()?;
+    let gates = crate::fail_if::parse_all(&args.fail_if)?;
 
     let spec = ColumnSpec {
         label: args.label.clone(),
@@ -152,21 +143,6 @@ fn build_report(
         weighted: args.weight.is_some(),
     };
     let (mut report, charts) = fair_audit::build_report(&spec, &acc.confusion, scores.as_deref())?;
-    let values = summary::headline_values(&report);
-    for gate in gates {
-        let (failed, comparisons) = gate.evaluate(&values)?;
-        report.fail_if.push(FailIfOutcome {
-            expression: gate.text.clone(),
-            failed,
-            comparisons: comparisons
-                .into_iter()
-                .map(|c| model::ComparisonOutcome {
-                    comparison: c.comparison,
-                    actual: c.actual,
-                    holds: c.holds,
-                })
-                .collect(),
-        });
-    }
+    crate::fail_if::apply(&mut report, gates)?;
     Ok((report, charts))
 }

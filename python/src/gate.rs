@@ -1,0 +1,50 @@
+//! `fairkit._core.check_report`: the `--fail-if` gates of `fairkit audit`, evaluated on a
+//! report.json text by the same code (`fair_audit::fail_if`): the same keys, the same fairlearn
+//! aliases, the same errors.
+
+use crate::errors::to_py_err;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+/// Evaluates gate expressions on a schema-v1 report.json text.
+///
+/// Each expression is `key op number` comparisons joined by `and`/`or` (`&&`/`||`), e.g.
+/// `"dp_difference > 0.1 or eo_ratio < 0.8"`; keys are the report's headline keys, and
+/// fairlearn's names (`demographic_parity_difference`, …) are accepted as aliases.
+///
+/// Returns one dict per expression: `expression` (str), `failed` (bool: the expression held)
+/// and `comparisons` (a list of dicts: `comparison` str, `actual` float, `holds` bool).
+///
+/// Raises `FairkitError` for an expression that does not parse or names an unknown key, a text
+/// that is not a schema-v1 report, or a key the audit did not compute.
+#[pyfunction]
+#[pyo3(signature = (report_json, expressions))]
+pub fn check_report<'py>(
+    py: Python<'py>,
+    report_json: &str,
+    expressions: Vec<String>,
+) -> PyResult<Bound<'py, PyList>> {
+    let outcomes = fair_audit::fail_if::check_json(report_json, &expressions).map_err(to_py_err)?;
+    let out = PyList::empty(py);
+    for o in outcomes {
+        let comparisons = PyList::empty(py);
+        for c in o.comparisons {
+            let d = PyDict::new(py);
+            d.set_item("comparison", c.comparison)?;
+            d.set_item("actual", c.actual)?;
+            d.set_item("holds", c.holds)?;
+            comparisons.append(d)?;
+        }
+        let d = PyDict::new(py);
+        d.set_item("expression", o.expression)?;
+        d.set_item("failed", o.failed)?;
+        d.set_item("comparisons", comparisons)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// Adds `check_report` to the top-level `fairkit._core` module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(check_report, m)?)
+}
