@@ -1,16 +1,9 @@
-//! Shared helpers of the fuzz targets: the `fairkit audit` input layer compiled in from the CLI's
-//! own source files (the CLI is a binary crate; this needs no change to it), and a scratch file.
+//! Shared helpers of the fuzz targets: the `fairkit audit` input layer from the CLI's library
+//! (`fairkit_cli`, the same code the command runs), and a scratch file.
 
 #![allow(dead_code, missing_docs, clippy::all)]
 
-#[path = "../../crates/fairkit-cli/src/error.rs"]
-pub mod error;
-#[path = "../../crates/fairkit-cli/src/fail_if.rs"]
-pub mod fail_if;
-#[path = "../../crates/fairkit-cli/src/guard.rs"]
-pub mod guard;
-#[path = "../../crates/fairkit-cli/src/input/mod.rs"]
-pub mod input;
+pub use fairkit_cli::{error, fail_if, guard, input};
 
 use std::path::PathBuf;
 
@@ -63,10 +56,13 @@ pub fn read_all(
             assert!(w.iter().all(|v| v.is_finite() && *v >= 0.0));
         }
         assert_eq!(batch.sensitive.len(), spec.sensitive.len());
-        for (codes, dict) in batch.sensitive.iter().zip(&reader.decoders().groups) {
+        for (codes, dict) in batch.sensitive.iter().zip(reader.decoder().groups()) {
             assert_eq!(codes.len(), batch.len());
             assert!(codes.iter().all(|&c| (c as usize) < dict.names().len()));
         }
+        assert_eq!(batch.finest.len(), batch.len());
+        let finest = reader.decoder().finest_names().len();
+        assert!(batch.finest.iter().all(|&c| c < finest));
         rows += batch.len() as u64;
         assert_eq!(reader.rows(), rows);
     }

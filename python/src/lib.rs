@@ -10,6 +10,7 @@
 //! `fairkit._core.metrics` ↔ [`metrics`], `fairkit._core.estimators` ↔ [`estimators`].
 //! The Python package (`python/fairkit/`) wraps these in the public, documented API.
 
+pub mod arrow_ffi;
 pub mod convert;
 pub mod errors;
 pub mod estimators;

@@ -233,26 +233,34 @@ def test_string_labels_with_pos_label(spark):
 def test_merge_is_order_free_and_rejects_garbage():
     parts = [FRAME.iloc[i::4] for i in range(4)]
     import pyarrow as pa
-    from fairkit.spark._arrow import AuditColumns, score_batch, update_state
+    from fairkit.spark._arrow import AuditColumns, score_decoder
 
     cols = AuditColumns("label", "pred", ("group",), "score", "w")
     states = []
     for p in parts:
-        s = core.PartitionState()
-        update_state(s, pa.Table.from_pandas(p, preserve_index=False), cols)
+        s = cols.state("part")
+        for batch in pa.Table.from_pandas(p, preserve_index=False).to_batches():
+            s.update(batch)
         states.append(s.to_bytes())
     a = core.merge_states(core.merge_states(states[0], states[1]), core.merge_states(states[2], states[3]))
     b = core.merge_states(states[3], core.merge_states(states[2], core.merge_states(states[1], states[0])))
     assert a == b
     with pytest.raises(FairkitError, match="magic|truncated"):
         core.merge_states(b"junk", states[0])
+    # Parts that learned different negative labels hold three values in all: an error.
+    yes = cols.state("one")
+    yes.update(pa.RecordBatch.from_pandas(FRAME.iloc[:10].assign(label=7, pred=7), preserve_index=False))
+    with pytest.raises(FairkitError, match="more than two values .* both '0' and '7'"):
+        core.merge_states(states[0], yes.to_bytes())
     # Score segments merge from the highest score range down, and only so.
-    index = {name: i for i, name in enumerate(core.group_names(a))}
+    names, negative, _ = core.state_info(a)
+    index = {name: i for i, name in enumerate(names)}
     high, low = FRAME[FRAME["score"] > 0.5], FRAME[FRAME["score"] <= 0.5]
     segments, totals = [], []
     for part in (high, low):
         seg = core.ScoreSegment(True, True)
-        score_batch(seg, pa.RecordBatch.from_pandas(part, preserve_index=False), cols, index)
+        seg.update_arrow(score_decoder(cols, names, negative, "part"),
+                         pa.RecordBatch.from_pandas(part, preserve_index=False))
         segments.append(seg)
         totals.append(bytes(seg.totals()))
     everything = bytes(core.merge_score_totals(totals[0], totals[1]))
@@ -268,16 +276,18 @@ def test_merge_is_order_free_and_rejects_garbage():
 
 def test_bad_input_raises_on_the_driver(spark):
     sdf = spark.createDataFrame(FRAME)
-    with pytest.raises(FairkitError, match=r"not found: sensitive='race'"):
+    # The columns and types are checked on the driver, by the decoder the executors run, with the
+    # `fairkit audit` command's rules and messages.
+    with pytest.raises(FairkitError, match=r"column 'race' \(given by sensitive=\) is not in"):
         audit(sdf, label="label", pred="pred", sensitive=["race"])
-    with pytest.raises(FairkitError, match=r"not found: weight='weights'"):
+    with pytest.raises(FairkitError, match=r"column 'weights' \(given by weight=\) is not in"):
         audit(sdf, label="label", pred="pred", sensitive=["group"], weight="weights")
-    with pytest.raises(FairkitError, match=r"score column 'group' has type string"):
-        audit(sdf, label="label", pred="pred", sensitive=["group"], score="group")
-    with pytest.raises(FairkitError, match=r"label column 'score' has type double"):
-        audit(sdf, label="score", pred="pred", sensitive=["group"])
-    with pytest.raises(FairkitError, match=r"sensitive column 'w' has type double"):
+    with pytest.raises(FairkitError, match=r"column 'group' has Parquet/Arrow type Utf8, but the score"):
+        audit(sdf, label="label", pred="pred", sensitive=["region"], score="group")
+    with pytest.raises(FairkitError, match=r"column 'w' has Parquet/Arrow type Float64, but a sensitive"):
         audit(sdf, label="label", pred="pred", sensitive=["w"])
+    with pytest.raises(FairkitError, match=r"column 'pred' is given for both label= and pred="):
+        audit(sdf, label="pred", pred="pred", sensitive=["group"])
     with pytest.raises(FairkitError, match="pyspark.sql.DataFrame"):
         audit(FRAME, label="label", pred="pred", sensitive=["group"])
     with pytest.raises(FairkitError, match="sensitive is empty"):
@@ -288,15 +298,18 @@ def test_bad_input_raises_on_the_driver(spark):
 
 def test_bad_values_raise_the_executor_message_on_the_driver(spark):
     neg = FRAME.assign(w=np.where(FRAME["id"] == 1234, -1.0, FRAME["w"]))
-    with pytest.raises(FairkitError, match=r"in a Spark partition: .*negative"):
+    with pytest.raises(FairkitError, match=r"Spark partition \d+: row \d+, column 'w': weight -1(\.0)? is negative"):
         audit(spark.createDataFrame(neg).repartition(3), label="label", pred="pred",
               sensitive=["group"], weight="w")
     nan = FRAME.assign(score=np.where(FRAME["id"] == 7, np.inf, FRAME["score"]))
-    with pytest.raises(FairkitError, match=r"in a Spark partition: .*score"):
+    with pytest.raises(FairkitError, match=r"Spark partition \d+: row \d+, column 'score': inf is not a finite"):
         audit(spark.createDataFrame(nan), **KW)
     nulls = FRAME.assign(group=FRAME["group"].where(FRAME["id"] != 3, None))
-    with pytest.raises(FairkitError, match=r"column 'group' has 1 null"):
+    with pytest.raises(FairkitError, match=r"Spark partition \d+: row \d+, column 'group': the value is missing"):
         audit(spark.createDataFrame(nulls), label="label", pred="pred", sensitive=["group"])
+    third = FRAME.assign(label=np.where(FRAME["id"] == 11, 2, FRAME["label"]))
+    with pytest.raises(FairkitError, match=r"column 'label': value '2' is neither the positive label '1'"):
+        audit(spark.createDataFrame(third), label="label", pred="pred", sensitive=["group"])
     empty = spark.createDataFrame(FRAME).filter("id < 0")
     with pytest.raises(FairkitError, match="no rows"):
         audit(empty, label="label", pred="pred", sensitive=["group"])
@@ -310,11 +323,11 @@ def test_package_exports_spark_module():
 
 
 def test_audit_arrow_checks_its_input():
-    with pytest.raises(FairkitError, match=r"not found: label='y'"):
+    with pytest.raises(FairkitError, match=r"Arrow table: column 'y' \(given by label=\) is not in"):
         audit_arrow(FRAME, label="y", pred="pred", sensitive=["group"])
     with pytest.raises(FairkitError, match="pyarrow Table/RecordBatch or a pandas DataFrame"):
         audit_arrow([1, 2, 3], label="label", pred="pred", sensitive=["group"])
-    with pytest.raises(FairkitError, match="cannot be compared with pos_label='yes'"):
+    with pytest.raises(FairkitError, match=r"neither the positive label 'yes' nor the negative label '[01]'.*pos_label="):
         audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"], pos_label="yes")
     with pytest.raises(FairkitError, match="partial_interval"):
         audit_arrow(FRAME, **KW, partial_interval=0.5)

@@ -23,6 +23,9 @@ pub enum AuditError {
     /// The report could not be serialised.
     #[error("report.json: {0}")]
     Json(String),
+    /// Bad rows or columns, or audit state bytes that do not decode.
+    #[error(transparent)]
+    Ingest(Box<crate::ingest::IngestError>),
     /// The inputs of a report do not fit together.
     #[error("invalid audit input {name}: {reason}")]
     Input {
@@ -31,4 +34,10 @@ pub enum AuditError {
         /// What is wrong and what to do.
         reason: String,
     },
+}
+
+impl From<crate::ingest::IngestError> for AuditError {
+    fn from(e: crate::ingest::IngestError) -> Self {
+        AuditError::Ingest(Box::new(e))
+    }
 }

@@ -53,6 +53,7 @@ pub mod compute;
 pub mod error;
 pub mod fail_if;
 pub mod finest;
+pub mod ingest;
 pub mod model;
 pub mod render;
 pub mod schema;

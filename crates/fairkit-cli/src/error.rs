@@ -6,27 +6,14 @@
 use std::path::PathBuf;
 use thiserror::Error;
 
-/// Where in an input file a problem is: the 1-based data row and, for CSV, the file line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RowRef {
-    /// 1-based data row (the header is not counted).
-    pub row: u64,
-    /// 1-based line of a CSV file (quoted fields may span lines); `None` for Parquet.
-    pub line: Option<u64>,
-}
-
-impl std::fmt::Display for RowRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "row {} (line {line})", self.row),
-            None => write!(f, "row {}", self.row),
-        }
-    }
-}
+pub use fair_audit::ingest::RowRef;
 
 /// A problem with the input file or the columns named on the command line.
 #[derive(Debug, Error)]
 pub enum InputError {
+    /// A bad column or cell, found by the audit's decoder (the same message on every front end).
+    #[error(transparent)]
+    Ingest(#[from] fair_audit::ingest::IngestError),
     /// The file could not be opened or read.
     #[error("{file}: cannot read the file: {source}")]
     Io {
@@ -53,106 +40,6 @@ pub enum InputError {
         /// What is missing: "no header" or "no data rows".
         what: &'static str,
     },
-    /// A column named on the command line is not in the file.
-    #[error(
-        "{file}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}"
-    )]
-    MissingColumn {
-        /// The input file.
-        file: PathBuf,
-        /// The missing column.
-        column: String,
-        /// The flag that named it, e.g. `--score`.
-        flag: &'static str,
-        /// The file's columns, comma-separated.
-        available: String,
-    },
-    /// The same column was given twice in a role where that makes no sense.
-    #[error(
-        "column '{column}' is given for both {first} and {second}; each role needs its own column"
-    )]
-    DuplicateColumn {
-        /// The column.
-        column: String,
-        /// The first flag.
-        first: &'static str,
-        /// The second flag.
-        second: &'static str,
-    },
-    /// A numeric column holds text that is not a number.
-    #[error("{file}: {at}, column '{column}': '{value}' is not a number ({what} must be numeric)")]
-    NotNumeric {
-        /// The input file.
-        file: PathBuf,
-        /// Where.
-        at: RowRef,
-        /// The column.
-        column: String,
-        /// The offending text.
-        value: String,
-        /// The role of the column ("the score", "the weight").
-        what: &'static str,
-    },
-    /// A score or weight is NaN or infinite.
-    #[error(
-        "{file}: {at}, column '{column}': {value} is not a finite number ({what} must be finite)"
-    )]
-    NonFinite {
-        /// The input file.
-        file: PathBuf,
-        /// Where.
-        at: RowRef,
-        /// The column.
-        column: String,
-        /// The value as read.
-        value: String,
-        /// The role of the column.
-        what: &'static str,
-    },
-    /// A weight is negative.
-    #[error("{file}: {at}, column '{column}': weight {value} is negative; weights must be >= 0")]
-    NegativeWeight {
-        /// The input file.
-        file: PathBuf,
-        /// Where.
-        at: RowRef,
-        /// The column.
-        column: String,
-        /// The value.
-        value: f64,
-    },
-    /// A label or prediction outside the declared positive/negative pair.
-    #[error(
-        "{file}: {at}, column '{column}': value '{value}' is neither the positive label '{positive}' nor the negative label '{negative}'; labels and predictions must take exactly two values (set them with --pos-label and --neg-label)"
-    )]
-    LabelOutsidePair {
-        /// The input file.
-        file: PathBuf,
-        /// Where.
-        at: RowRef,
-        /// The column.
-        column: String,
-        /// The offending value.
-        value: String,
-        /// The positive label.
-        positive: String,
-        /// The negative label (declared, or the first non-positive value seen).
-        negative: String,
-    },
-    /// A required cell is empty or null.
-    #[error(
-        "{file}: {at}, column '{column}': the value is missing (empty or null); every row needs a {what}"
-    )]
-    MissingValue {
-        /// The input file.
-        file: PathBuf,
-        /// Where.
-        at: RowRef,
-        /// The column.
-        column: String,
-        /// The role of the column.
-        what: &'static str,
-    },
     /// A CSV row with a different number of fields than the header.
     #[error(
         "{file}: {at}: the row has {got} fields but the header has {expected}; check the delimiter (--delimiter) and quoting"
@@ -176,22 +63,6 @@ pub enum InputError {
         at: RowRef,
         /// The parser's message.
         message: String,
-    },
-    /// A Parquet column whose physical/logical type does not fit its role.
-    #[error(
-        "{file}: column '{column}' has Parquet/Arrow type {found}, but {what} must be {expected}"
-    )]
-    WrongType {
-        /// The input file.
-        file: PathBuf,
-        /// The column.
-        column: String,
-        /// The type found.
-        found: String,
-        /// The role of the column.
-        what: &'static str,
-        /// The types accepted.
-        expected: &'static str,
     },
     /// A malformed, truncated or unsupported Parquet file.
     #[error(

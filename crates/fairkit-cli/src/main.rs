@@ -6,23 +6,12 @@
 //! ```
 //! Exit codes: 0 = audited, 1 = a `--fail-if` expression held, 2 = bad input or flags.
 #![forbid(unsafe_code)]
-// The input errors carry the file, row, line, column and offending value so the message can say
-// what to fix; they are returned once and end the run, so their size costs nothing that matters
-// (the per-cell Ok path only writes a discriminant).
+// See the library: errors are returned once and end the run.
 #![allow(clippy::result_large_err)]
 
-mod audit;
-mod cli;
-mod demo;
-mod error;
-mod fail_if;
-mod guard;
-mod input;
-mod progress;
-mod report;
-
 use clap::Parser;
-use cli::{Cli, Command};
+use fairkit_cli::cli::{Cli, Command};
+use fairkit_cli::{audit, demo, error, progress};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -27,8 +27,7 @@ from typing import Any, Iterable, Optional, Sequence
 from fairkit._core import FairkitError
 from fairkit._core import spark as _core
 from fairkit.spark._arrow import (
-    AuditColumns, partition_states, score_batch, score_segment_rows, score_totals_rows,
-    update_state,
+    AuditColumns, partition_states, score_decoder, score_segment_rows, score_totals_rows,
 )
 from fairkit.spark._result import AuditResult, _AuditSource
 from fairkit.spark._transform import transform_batches
@@ -38,7 +37,7 @@ __all__ = ["AuditResult", "audit", "audit_arrow", "fit", "transform"]
 _STATE_SCHEMA = "confusion binary"
 
 
-def _columns(label, pred, sensitive, score, weight, pos_label) -> AuditColumns:
+def _columns(label, pred, sensitive, score, weight, pos_label, neg_label) -> AuditColumns:
     if isinstance(sensitive, str):
         sensitive = [sensitive]
     sensitive = tuple(sensitive or ())
@@ -50,7 +49,7 @@ def _columns(label, pred, sensitive, score, weight, pos_label) -> AuditColumns:
     for s in sensitive:
         if not isinstance(s, str):
             raise FairkitError(f"sensitive must list column names (str), got {s!r}")
-    return AuditColumns(label, pred, sensitive, score, weight, pos_label)
+    return AuditColumns(label, pred, sensitive, score, weight, pos_label, neg_label)
 
 
 def _interval(partial_interval) -> tuple:
@@ -79,6 +78,7 @@ def audit_arrow(
     score: Optional[str] = None,
     weight: Optional[str] = None,
     pos_label: Any = 1,
+    neg_label: Any = None,
     confidence: float = 0.95,
     ci_method: str = "wilson",
     n_resamples: int = 2000,
@@ -92,7 +92,7 @@ def audit_arrow(
     """
     import pyarrow as pa
 
-    cols = _columns(label, pred, sensitive, score, weight, pos_label)
+    cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
         try:
             data = pa.Table.from_pandas(data, preserve_index=False)
@@ -100,95 +100,49 @@ def audit_arrow(
             raise FairkitError(
                 f"data must be a pyarrow Table/RecordBatch or a pandas DataFrame: {e}"
             ) from e
-    _check_arrow_schema(data.schema, cols)
     interval = _interval(partial_interval)
     batches = data.to_batches() if isinstance(data, pa.Table) else [data]
-    state = _core.PartitionState()
+    state = cols.state("Arrow table")
+    # The columns and their types, checked by the decoder before any row (also with no rows).
+    state.check(pa.RecordBatch.from_pylist([], schema=data.schema))
     for batch in batches:
-        update_state(state, batch, cols)
+        if batch.num_rows:
+            state.update(batch)
     confusion = bytes(state.to_bytes())
     scores = None
-    if cols.score is not None and state.total_rows():
+    names, negative, rows = _core.state_info(confusion)
+    if cols.score is not None and rows:
         # One segment holding every row, swept from nothing above: what the Spark path computes
         # from its range partitions (see docs/spark.md).
-        index = {name: i for i, name in enumerate(_core.group_names(confusion))}
         weighted = cols.weight is not None
+        decoder = score_decoder(cols, names, negative, "Arrow table")
         segment = _core.ScoreSegment(weighted, True)
         for batch in batches:
-            score_batch(segment, batch, cols, index)
+            if batch.num_rows:
+                segment.update_arrow(decoder, batch)
         totals = bytes(segment.totals())
         empty = bytes(_core.ScoreSegment(weighted, False).totals())
-        swept = segment.sweep(list(index), totals, empty, interval, len(cols.sensitive))
+        swept = segment.sweep(list(names), totals, empty, interval, len(cols.sensitive))
         scores = (bytes(swept), totals)
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
                    "arrow")
 
 
-def _check_arrow_schema(schema, cols: AuditColumns) -> None:
-    import pyarrow as pa
-
-    def kind(t) -> str:
-        if pa.types.is_boolean(t):
-            return "boolean"
-        if pa.types.is_integer(t):
-            return "integer"
-        if pa.types.is_floating(t):
-            return "float"
-        if pa.types.is_string(t) or pa.types.is_large_string(t):
-            return "string"
-        if pa.types.is_dictionary(t):
-            return "categorical"
-        return "other"
-
-    _check_types({name: kind(schema.field(name).type) for name in schema.names},
-                 {name: str(schema.field(name).type) for name in schema.names}, cols)
-
-
-def _check_types(kinds: dict, type_names: dict, cols: AuditColumns) -> None:
-    """Missing columns and wrong types, detected before any data is read."""
-    needed = [("label", cols.label), ("pred", cols.pred)]
-    needed += [("sensitive", s) for s in cols.sensitive]
-    needed += [("score", cols.score), ("weight", cols.weight)]
-    missing = [f"{what}={name!r}" for what, name in needed if name is not None and name not in kinds]
-    if missing:
-        raise FairkitError(
-            f"column(s) not found: {', '.join(missing)}; the data has columns {sorted(kinds)}"
-        )
-
-    def expect(what, name, allowed, hint):
-        if name is not None and kinds[name] not in allowed:
-            raise FairkitError(
-                f"{what} column {name!r} has type {type_names[name]}; expected {hint}"
-            )
-
-    expect("label", cols.label, {"boolean", "integer", "string"},
-           "0/1 integers, booleans, or values compared with pos_label")
-    expect("pred", cols.pred, {"boolean", "integer", "string"},
-           "0/1 integers, booleans, or values compared with pos_label")
-    for s in cols.sensitive:
-        expect("sensitive", s, {"boolean", "integer", "string", "categorical"},
-               "strings, integers or booleans (bucket continuous features first)")
-    expect("score", cols.score, {"float", "integer"}, "a numeric score")
-    expect("weight", cols.weight, {"float", "integer"}, "numeric non-negative weights")
-
-
 def _check_spark_schema(schema, cols: AuditColumns) -> None:
-    from pyspark.sql import types as T
+    """Missing columns and wrong types, on the driver before any job: the Spark schema as Arrow
+    (a column Arrow cannot hold becomes type null, refused if it plays a role), checked by the
+    decoder the executors run."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_type
 
-    def kind(t) -> str:
-        if isinstance(t, T.BooleanType):
-            return "boolean"
-        if isinstance(t, T.IntegralType):
-            return "integer"
-        if isinstance(t, (T.FloatType, T.DoubleType)):
-            return "float"
-        if isinstance(t, T.StringType):
-            return "string"
-        return "other"
-
-    fields = {f.name: f.dataType for f in schema.fields}
-    _check_types({n: kind(t) for n, t in fields.items()},
-                 {n: t.simpleString() for n, t in fields.items()}, cols)
+    fields = []
+    for f in schema.fields:
+        try:
+            t = to_arrow_type(f.dataType)
+        except Exception:  # noqa: BLE001 - any type Arrow cannot hold
+            t = pa.null()
+        fields.append(pa.field(f.name, t))
+    cols.state("the DataFrame").check(pa.RecordBatch.from_pylist([], schema=pa.schema(fields)))
 
 
 _FAIRKIT_MESSAGE = re.compile(r"FairkitError: (.+)")
@@ -198,10 +152,9 @@ def _rethrow(e: Exception) -> None:
     """Re-raises an executor's FairkitError on the driver with its own message."""
     m = _FAIRKIT_MESSAGE.search(str(e))
     if m:
-        raise FairkitError(
-            f"in a Spark partition: {m.group(1).strip()} "
-            "(row numbers count within one Arrow batch of that partition)"
-        ) from e
+        # The decoder's message names the partition ("Spark partition 3: row 17, ...": rows
+        # count within that partition).
+        raise FairkitError(m.group(1).strip()) from e
     raise e
 
 
@@ -214,6 +167,7 @@ def audit(
     score: Optional[str] = None,
     weight: Optional[str] = None,
     pos_label: Any = 1,
+    neg_label: Any = None,
     confidence: float = 0.95,
     ci_method: str = "wilson",
     n_resamples: int = 2000,
@@ -229,8 +183,11 @@ def audit(
     df
         A ``pyspark.sql.DataFrame``, any partitioning (empty and skewed partitions are fine).
     label, pred
-        Columns of true labels and predictions: a row is positive when the value equals
-        ``pos_label`` (boolean, integer or string columns).
+        Columns of true labels and predictions (boolean, integer, floating-point, string or
+        dictionary columns), decoded as the ``fairkit audit`` command decodes them: a value is
+        positive when it equals ``pos_label`` (as text, as a number — ``1`` = ``1.0`` — or as a
+        boolean — ``true`` = ``1``), negative when it equals ``neg_label`` or, when that is not
+        given, the first other value seen; any third value is an error naming the row.
     sensitive
         One or more sensitive-feature columns (strings, integers, booleans); several give
         intersectional groups keyed by tuples.
@@ -262,7 +219,7 @@ def audit(
         after the job, with the executor's message, for bad values (nulls, negative weights,
         non-finite scores, ...).
     """
-    cols = _columns(label, pred, sensitive, score, weight, pos_label)
+    cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
     try:
         from pyspark.sql import DataFrame
     except ImportError as e:  # pragma: no cover - pyspark is a test requirement
@@ -309,10 +266,9 @@ def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: t
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
-    names = _core.group_names(confusion)
+    names, negative, _ = _core.state_info(confusion)
     if not names:
         return None
-    index = {name: i for i, name in enumerate(names)}
     weighted = cols.weight is not None
     n = int(partitions) if partitions else max(1, selected.rdd.getNumPartitions())
     if n < 1:
@@ -322,7 +278,7 @@ def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: t
     ranged = selected.repartitionByRange(n, (F.col(cols.score) + F.lit(0.0)).desc()) \
         .persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        rows = ranged.mapInArrow(lambda it: score_totals_rows(it, cols, index),
+        rows = ranged.mapInArrow(lambda it: score_totals_rows(it, cols, names, negative),
                                  "pid int, totals binary").collect()
         by_pid = sorted((int(r[0]), bytes(r[1])) for r in rows)
         empty = bytes(_core.ScoreSegment(weighted, False).totals())
@@ -332,7 +288,7 @@ def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: t
             running = bytes(_core.merge_score_totals(running, t))
         totals = running
         segs = ranged.mapInArrow(
-            lambda it: score_segment_rows(it, cols, index, totals, above, interval),
+            lambda it: score_segment_rows(it, cols, names, negative, totals, above, interval),
             "pid int, segment binary").collect()
     finally:
         ranged.unpersist()

@@ -3,15 +3,14 @@
 //! on one machine): `fair_audit` builds it from the finest groups' state exactly as the command
 //! builds it from a file, each sensitive column's slice derived by merging finest groups.
 
-use super::scores::{GROUP_SEPARATOR, audit_slices, settings};
+use super::scores::{audit_slices, settings};
 use crate::errors::{invalid, to_py_err};
-use fair_audit::finest::FinestGroups;
+use fair_audit::ingest::AuditState;
 use fair_audit::model::{Columns, InputInfo};
-use fair_audit::{ReportSpec, SliceDef, Stats, Views};
+use fair_audit::{ReportSpec, Stats, Views};
 use fair_metrics::ci::RateCiMethod;
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{SegmentScores, StreamTotals};
-use fair_metrics::state::ConfusionState;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -65,14 +64,9 @@ pub fn audit_document<'py>(
                 let what = what.to_string();
                 move |source| fair_audit::AuditError::Metric { what, source }
             };
-            let finest = ConfusionState::from_bytes(&confusion).map_err(metric("state"))?;
-            let names = finest.group_names();
-            let groups = FinestGroups::parse(&names, sensitive.len(), GROUP_SEPARATOR)?;
-            let slices = SliceDef::all(&sensitive);
-            let states = slices
-                .iter()
-                .map(|s| groups.slice_state(s, &finest))
-                .collect::<Result<Vec<_>, _>>()?;
+            let state = AuditState::from_bytes(&confusion)?;
+            let names = state.finest_names();
+            let (slices, states) = state.slice_states(&sensitive)?;
             let interval_checked =
                 PercentileInterval::new(interval.0, interval.1).map_err(metric("interval"))?;
             let score_slices = match &scores {
@@ -97,7 +91,7 @@ pub fn audit_document<'py>(
                 input: InputInfo {
                     file: source.0.clone(),
                     format: source.1.clone(),
-                    rows: finest.total_rows(),
+                    rows: state.total_rows(),
                     columns: Columns {
                         label: label.clone(),
                         prediction: Some(prediction.clone()),
@@ -105,8 +99,8 @@ pub fn audit_document<'py>(
                         sensitive: sensitive.clone(),
                         weight: weight.clone(),
                     },
-                    positive_label: source.2.clone(),
-                    negative_label: None,
+                    positive_label: state.positive().to_string(),
+                    negative_label: state.negative().map(str::to_string),
                 },
                 slices,
                 stats: Stats {
@@ -117,10 +111,10 @@ pub fn audit_document<'py>(
                 },
                 thresholds: Vec::new(),
                 interval: score.as_ref().map(|_| interval_checked),
-                weighted: finest.is_weighted(),
+                weighted: state.is_weighted(),
             };
             let (report, charts) =
-                fair_audit::build_report(&spec, &[states], score_slices.as_deref())?;
+                fair_audit::build_report(&spec, &states, score_slices.as_deref())?;
             fair_audit::render(&report, &charts, wanted)
         })
         .map_err(to_py_err)?;

@@ -2,9 +2,10 @@
 //!
 //! A Spark job calls this module in three places, and only through bytes:
 //!
-//! 1. on each executor, [`PartitionState`] folds the partition's Arrow batches (as numpy views,
-//!    converted in `fairkit/spark/_arrow.py`) into a `fair_metrics::state::ConfusionState` and
-//!    hands back its canonical bytes (a score column takes two more passes over score ranges,
+//! 1. on each executor, [`PartitionState`] decodes the partition's pyarrow batches (imported
+//!    through the Arrow C Data Interface, no copy) with the `fairkit audit` command's decoder
+//!    (`fair_audit::ingest`) into a `fair_audit::ingest::AuditState` and hands back its
+//!    canonical bytes (a score column takes two more passes over score ranges,
 //!    `scores.rs`: a distributed sweep);
 //! 2. anywhere (executors in a tree-reduce, or the driver), [`merge_states`] merges two encoded
 //!    states — associative, commutative and bit-exact, so the partitioning and the merge order
@@ -23,11 +24,8 @@ mod document;
 mod projection;
 mod scores;
 
-use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
-use crate::errors::to_py_err;
-use fair_data::Groups;
-use fair_metrics::state::ConfusionState;
-use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
+use crate::errors::{invalid, to_py_err};
+use fair_audit::ingest::{AuditState, Decoder, FlagStyle, LabelPair, Roles, Typing};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -35,72 +33,103 @@ use pyo3::types::PyBytes;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PartitionState>()?;
     m.add_function(wrap_pyfunction!(merge_states, m)?)?;
+    m.add_function(wrap_pyfunction!(state_info, m)?)?;
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
     projection::register(m)?;
     scores::register(m)?;
     Ok(())
 }
 
-/// The audit state of one partition (or of a whole table on one machine): confusion cells per
-/// group. (Score metrics take their own passes: see `scores.rs`.)
+/// The audit state of one partition (or of a whole table on one machine): its rows decoded by
+/// the audit's one decoder (`fair_audit::ingest`, the `fairkit audit` command's) and folded into
+/// the finest groups' confusion cells. (Score metrics take their own passes: see `scores.rs`.)
 #[pyclass(module = "fairkit._core.spark")]
 pub struct PartitionState {
-    confusion: ConfusionState,
+    pub(crate) decoder: Decoder,
+    state: AuditState,
 }
 
 #[pymethods]
 impl PartitionState {
-    /// An empty state.
+    /// An empty state for the columns named; `origin` names the rows in messages.
     #[new]
-    fn new() -> Self {
-        Self {
-            confusion: ConfusionState::new(),
+    #[pyo3(signature = (label, pred, sensitive, score=None, weight=None, pos_label="1".to_string(), neg_label=None, origin="Arrow table".to_string()))]
+    #[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
+    fn new(
+        label: String,
+        pred: String,
+        sensitive: Vec<String>,
+        score: Option<String>,
+        weight: Option<String>,
+        pos_label: String,
+        neg_label: Option<String>,
+        origin: String,
+    ) -> PyResult<Self> {
+        if sensitive.is_empty() {
+            return Err(invalid(
+                "sensitive is empty: name at least one sensitive-feature column",
+            ));
         }
+        let roles = Roles {
+            label,
+            pred: Some(pred),
+            score,
+            sensitive,
+            weight,
+        };
+        let decoder = Decoder::new(
+            roles,
+            LabelPair {
+                positive: pos_label.clone(),
+                negative: neg_label,
+            },
+            &origin,
+            Typing::Typed,
+            FlagStyle::Python,
+        )
+        .map_err(to_py_err)?;
+        Ok(Self {
+            decoder,
+            state: AuditState::new(&pos_label, 1),
+        })
     }
 
-    /// Adds one batch: 0/1 labels and predictions (`bool` or `int64`), group codes `0..k` into
-    /// `group_names`, optional weights (`float64`). Runs without the GIL.
-    #[pyo3(signature = (y_true, y_pred, group_codes, group_names, sample_weight=None))]
-    fn update(
-        &mut self,
-        py: Python<'_>,
-        y_true: BinaryArray<'_>,
-        y_pred: BinaryArray<'_>,
-        group_codes: PyReadonlyArray1<'_, i64>,
-        group_names: Vec<String>,
-        sample_weight: Option<PyReadonlyArray1<'_, f64>>,
-    ) -> PyResult<()> {
-        if y_true.is_empty() && y_pred.is_empty() && group_codes.len() == 0 {
-            // An empty batch (empty partitions send none or zero-row ones) adds nothing.
-            return Ok(());
-        }
-        let y = y_true.slice("label")?;
-        let p = y_pred.slice("prediction")?;
-        let codes = contiguous(group_codes.as_slice(), "group codes")?;
-        let w = weights_slice(&sample_weight)?;
-        let confusion = &mut self.confusion;
+    /// Checks that the batch's schema has every column, each typed for its role (no row is
+    /// read: an empty batch of the data's schema checks the columns before any job runs).
+    fn check(&self, batch: &Bound<'_, PyAny>) -> PyResult<()> {
+        let rb = crate::arrow_ffi::record_batch(batch)?;
+        self.decoder.check_schema(&rb.schema()).map_err(to_py_err)
+    }
+
+    /// Adds one pyarrow record batch (imported without a copy; decoded without the GIL).
+    fn update(&mut self, py: Python<'_>, batch: &Bound<'_, PyAny>) -> PyResult<()> {
+        let rb = crate::arrow_ffi::record_batch(batch)?;
+        let (decoder, state) = (&mut self.decoder, &mut self.state);
         py.detach(|| {
-            let codes = i64_as_usize(codes);
-            let groups = Groups::new(codes.into_owned(), group_names).map_err(to_py_err)?;
-            confusion
-                .update(&y.to_usize(), &p.to_usize(), &groups, w)
-                .map_err(to_py_err)
+            let decoded = decoder.decode(&rb, None).map_err(to_py_err)?;
+            state.add(&decoded, decoder, &[]).map_err(to_py_err)
         })
+    }
+
+    /// For a later pass over the same rows (the score passes): finest groups are looked up among
+    /// `names` (the merged state's, [`state_info`]) and never added.
+    fn freeze_groups(&mut self, names: Vec<String>) {
+        self.decoder.freeze_groups(&names);
     }
 
     /// The state's canonical encoding, to ship to the driver.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.confusion.to_bytes())
+        PyBytes::new(py, &self.state.to_bytes())
     }
 
     /// Rows added so far.
     fn total_rows(&self) -> u64 {
-        self.confusion.total_rows()
+        self.state.total_rows()
     }
 }
 
-/// Merges two encoded confusion states into one. Decoding validates the bytes; the GIL is
-/// released.
+/// Merges two encoded audit states into one (the label pairs must agree). Decoding validates
+/// the bytes; the GIL is released.
 #[pyfunction]
 fn merge_states<'py>(
     py: Python<'py>,
@@ -108,10 +137,23 @@ fn merge_states<'py>(
     right: Vec<u8>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let bytes = py.detach(|| {
-        let mut a = ConfusionState::from_bytes(&left).map_err(to_py_err)?;
-        a.merge(&ConfusionState::from_bytes(&right).map_err(to_py_err)?)
+        let decode = |b: &[u8]| AuditState::from_bytes(b).map_err(to_py_err);
+        let mut a = decode(&left)?;
+        a.merge(&decode(&right)?, FlagStyle::Python)
             .map_err(to_py_err)?;
         Ok::<_, PyErr>(a.to_bytes())
     })?;
     Ok(PyBytes::new(py, &bytes))
+}
+
+/// `(finest group names, negative label or None, total rows)` of an encoded audit state: the
+/// group codes of the score pass index the names (sorted), and its decoders use the label pair.
+#[pyfunction]
+fn state_info(state: &[u8]) -> PyResult<(Vec<String>, Option<String>, u64)> {
+    let s = AuditState::from_bytes(state).map_err(to_py_err)?;
+    Ok((
+        s.finest_names(),
+        s.negative().map(str::to_string),
+        s.total_rows(),
+    ))
 }

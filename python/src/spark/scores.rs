@@ -7,11 +7,11 @@ use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_audit::SliceDef;
 use fair_audit::finest::FinestGroups;
+use fair_audit::ingest::GROUP_SEPARATOR;
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{
     SegmentRows, SegmentScores, SliceMap, StreamTotals, SweepSettings,
 };
-use fair_metrics::state::ConfusionState;
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -21,17 +21,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScoreSegment>()?;
     m.add_function(wrap_pyfunction!(merge_score_totals, m)?)?;
     m.add_function(wrap_pyfunction!(merge_segments, m)?)?;
-    m.add_function(wrap_pyfunction!(group_names, m)?)?;
     Ok(())
-}
-
-/// The finest group names of an encoded confusion state, in the state's (sorted) order: the
-/// group codes of the score pass index this list.
-#[pyfunction]
-fn group_names(confusion: &[u8]) -> PyResult<Vec<String>> {
-    Ok(ConfusionState::from_bytes(confusion)
-        .map_err(to_py_err)?
-        .group_names())
 }
 
 /// The finest-group slice of `names`.
@@ -59,9 +49,6 @@ pub(super) fn audit_slices(
     }
     Ok(slices)
 }
-
-/// Separator of the sensitive values in a finest group name (`fairkit/spark/_arrow.py`).
-pub(super) const GROUP_SEPARATOR: char = '\u{1f}';
 
 /// The settings of a segment sweep: partial SP on `interval`, curves for the charts.
 pub(super) fn settings(interval: (f64, f64)) -> Result<SweepSettings, fair_metrics::MetricError> {
@@ -113,6 +100,30 @@ impl ScoreSegment {
         let rows = self.rows()?;
         py.detach(|| {
             rows.add_batch(&y.to_usize(), s, &i64_as_usize(codes), w)
+                .map_err(to_py_err)
+        })
+    }
+
+    /// Adds one pyarrow record batch, decoded by `decoder` (a `PartitionState` whose groups are
+    /// frozen to the audit's finest groups, so codes index the merged state's sorted names).
+    /// Runs without the GIL.
+    fn update_arrow(
+        &mut self,
+        py: Python<'_>,
+        decoder: &mut super::PartitionState,
+        batch: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let rb = crate::arrow_ffi::record_batch(batch)?;
+        let dec = &mut decoder.decoder;
+        let rows = self.rows()?;
+        py.detach(|| {
+            let d = dec.decode(&rb, None).map_err(to_py_err)?;
+            let Some(scores) = &d.scores else {
+                return Err(invalid(
+                    "the score pass needs a decoder with a score column",
+                ));
+            };
+            rows.add_batch(&d.labels, scores, &d.finest, d.weights.as_deref())
                 .map_err(to_py_err)
         })
     }

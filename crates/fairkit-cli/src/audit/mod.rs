@@ -48,7 +48,7 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         neg_label: args.neg_label.clone(),
     };
     let (mut acc, reader) = read_all(args, &spec, &options, &flags)?;
-    reader.decoders().check_declared(&flags.declared_groups)?;
+    crate::input::check_declared(&args.input, reader.decoder(), &flags.declared_groups)?;
     let (report, charts) = build_report(args, &flags, &mut acc, &reader, &gates)?;
     crate::report::write_all(&report, &charts, &args.out, &args.format)?;
     if !args.quiet {
@@ -78,9 +78,9 @@ fn read_all(
         budget: flags.memory_budget,
         spill_dir: args.spill_dir.clone().unwrap_or_else(std::env::temp_dir),
     });
-    let mut acc = Accumulator::new(&args.sensitive, &args.threshold, scores);
+    let mut acc = Accumulator::new(&args.pos_label, &args.threshold, scores);
     while let Some(batch) = reader.next_batch()? {
-        acc.add(&batch, &reader.decoders().groups)?;
+        acc.add(&batch, reader.decoder())?;
         match reader.progress() {
             Progress::Bytes { done, .. } | Progress::Rows { done, .. } => bar.set(done),
         }
@@ -105,13 +105,14 @@ fn build_report(
         resamples: args.resamples,
         seed: args.seed,
     };
+    let decoder = reader.decoder();
+    let (slices, confusion) = acc.state.slice_states(&args.sensitive)?;
     let scores = match acc.scores.take() {
         None => None,
         Some(store) => {
-            let maps: Vec<_> = acc
-                .slices
+            let maps: Vec<_> = slices
                 .iter()
-                .map(|slice| compute::slice_map(slice, &acc.finest_parts))
+                .map(|slice| compute::slice_map(slice, decoder.finest_parts()))
                 .collect();
             let settings = SweepSettings {
                 interval: flags.interval,
@@ -120,7 +121,6 @@ fn build_report(
             Some(store.metrics(&maps, &settings)?)
         }
     };
-    let decoders = reader.decoders();
     let spec = ReportSpec {
         input: InputInfo {
             file: args.input.display().to_string(),
@@ -133,16 +133,16 @@ fn build_report(
                 sensitive: args.sensitive.clone(),
                 weight: args.weight.clone(),
             },
-            positive_label: decoders.labels.positive().to_string(),
-            negative_label: decoders.labels.negative().map(str::to_string),
+            positive_label: decoder.labels().positive().to_string(),
+            negative_label: decoder.labels().negative().map(str::to_string),
         },
-        slices: acc.slices.clone(),
+        slices,
         stats,
         thresholds: args.threshold.clone(),
         interval: flags.interval,
         weighted: args.weight.is_some(),
     };
-    let (mut report, charts) = fair_audit::build_report(&spec, &acc.confusion, scores.as_deref())?;
+    let (mut report, charts) = fair_audit::build_report(&spec, &confusion, scores.as_deref())?;
     crate::fail_if::apply(&mut report, gates)?;
     Ok((report, charts))
 }

@@ -1,41 +1,42 @@
 //! CSV input through the `csv` crate: RFC-4180 quoting, a header row, any one-byte delimiter.
-//! One reused record buffer, so reading allocates nothing per row.
+//! Each batch of the role columns becomes an Arrow record batch of text columns (fields trimmed,
+//! an empty field null) with each row's file line, for the audit's one decoder
+//! (`fair_audit::ingest`, which parses scores and weights from text for CSV input).
 
-use super::{Batch, ColumnSpec, Decoders, Progress, ReadOptions, list_columns};
+use super::{Progress, ReadOptions};
 use crate::error::{InputError, RowRef};
-use crate::input::coders::{NumberProblem, check_number, parse_number};
+use arrow_array::builder::StringBuilder;
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use fair_audit::ingest::{IngestError, Roles};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-
-/// Column indices of each role in the header.
-struct Indices {
-    label: usize,
-    pred: Option<usize>,
-    score: Option<usize>,
-    sensitive: Vec<usize>,
-    weight: Option<usize>,
-}
+use std::sync::Arc;
 
 pub(super) struct CsvSource {
     file: PathBuf,
     reader: csv::Reader<BufReader<File>>,
     record: csv::StringRecord,
-    idx: Indices,
-    spec: ColumnSpec,
+    /// Header index of each role column, in `schema` order.
+    idx: Vec<usize>,
+    schema: Arc<Schema>,
     batch_rows: usize,
     size: u64,
     bytes: u64,
     header_len: u64,
+    /// Lines to add to the csv crate's record lines (1 in a CRLF file, see [`first_line_ends_crlf`]).
+    line_fix: u64,
 }
 
 impl CsvSource {
     pub(super) fn open(
         file: &Path,
-        spec: &ColumnSpec,
+        spec: &Roles,
         options: &ReadOptions,
         size: u64,
     ) -> Result<Self, InputError> {
+        let crlf = first_line_ends_crlf(file);
         let f = File::open(file).map_err(|source| InputError::Io {
             file: file.to_path_buf(),
             source,
@@ -45,57 +46,46 @@ impl CsvSource {
             .has_headers(true)
             .flexible(false)
             .from_reader(BufReader::with_capacity(1 << 20, f));
-        let headers = reader.headers().map_err(|e| csv_error(file, e, 0))?.clone();
+        let headers = reader
+            .headers()
+            .map_err(|e| csv_error(file, e, 0, 0))?
+            .clone();
         if headers.is_empty() {
             return Err(InputError::EmptyFile {
                 file: file.to_path_buf(),
                 what: "no header",
             });
         }
-        let find = |column: &str, flag: &'static str| {
-            headers
+        let mut idx = Vec::new();
+        for (column, setting) in spec.named() {
+            let i = headers
                 .iter()
                 .position(|h| h.trim() == column)
-                .ok_or_else(|| InputError::MissingColumn {
-                    file: file.to_path_buf(),
+                .ok_or_else(|| IngestError::MissingColumn {
+                    origin: file.display().to_string(),
                     column: column.to_string(),
-                    flag,
-                    available: list_columns(headers.iter()),
-                })
-        };
-        let idx = Indices {
-            label: find(&spec.label, "--label")?,
-            pred: spec
-                .pred
-                .as_deref()
-                .map(|c| find(c, "--pred"))
-                .transpose()?,
-            score: spec
-                .score
-                .as_deref()
-                .map(|c| find(c, "--score"))
-                .transpose()?,
-            sensitive: spec
-                .sensitive
+                    flag: flag_of(setting).to_string(),
+                    available: headers.iter().collect::<Vec<_>>().join(", "),
+                })?;
+            idx.push(i);
+        }
+        let schema = Arc::new(Schema::new(
+            spec.named()
                 .iter()
-                .map(|c| find(c, "--sensitive"))
-                .collect::<Result<_, _>>()?,
-            weight: spec
-                .weight
-                .as_deref()
-                .map(|c| find(c, "--weight"))
-                .transpose()?,
-        };
+                .map(|(c, _)| Field::new(*c, DataType::Utf8, true))
+                .collect::<Vec<_>>(),
+        ));
         Ok(Self {
             file: file.to_path_buf(),
             reader,
             record: csv::StringRecord::new(),
             idx,
-            spec: spec.clone(),
+            schema,
             batch_rows: options.batch_rows.max(1),
             size,
             bytes: 0,
             header_len: headers.len() as u64,
+            line_fix: u64::from(crlf),
         })
     }
 
@@ -106,120 +96,89 @@ impl CsvSource {
         }
     }
 
+    /// The next batch of text columns with each row's file line, or `None` at the end.
     pub(super) fn next_batch(
         &mut self,
-        dec: &mut Decoders,
         first_row: u64,
-    ) -> Result<Option<Batch>, InputError> {
-        let mut batch = Batch::with_capacity(&self.spec, self.batch_rows, first_row);
-        while batch.len() < self.batch_rows {
-            let row = first_row + batch.len() as u64 + 1;
+    ) -> Result<Option<(RecordBatch, Vec<u64>)>, InputError> {
+        let cap = self.batch_rows.min(1 << 16);
+        let mut columns: Vec<StringBuilder> = self
+            .idx
+            .iter()
+            .map(|_| StringBuilder::with_capacity(cap, cap * 8))
+            .collect();
+        let mut lines = Vec::with_capacity(cap);
+        while lines.len() < self.batch_rows {
+            let row = first_row + lines.len() as u64 + 1;
             let more = self
                 .reader
                 .read_record(&mut self.record)
-                .map_err(|e| csv_error(&self.file, e, row))?;
+                .map_err(|e| csv_error(&self.file, e, row, self.line_fix))?;
             if !more {
                 break;
             }
+            let line = self.record.position().map_or(0, |p| p.line()) + self.line_fix;
             if self.record.len() as u64 != self.header_len {
                 // Only reachable with a one-field header, which the csv crate lets through.
                 return Err(InputError::RaggedRow {
                     file: self.file.clone(),
-                    at: self.at(row),
+                    at: RowRef {
+                        row,
+                        line: Some(line),
+                    },
                     expected: self.header_len,
                     got: self.record.len() as u64,
                 });
             }
-            self.decode_row(dec, &mut batch, row)?;
+            for (b, &i) in columns.iter_mut().zip(&self.idx) {
+                match self.record.get(i).map(str::trim) {
+                    Some(v) if !v.is_empty() => b.append_value(v),
+                    _ => b.append_null(),
+                }
+            }
+            lines.push(line);
         }
         self.bytes = self.reader.position().byte();
-        Ok((!batch.is_empty()).then_some(batch))
+        if lines.is_empty() {
+            return Ok(None);
+        }
+        let arrays: Vec<ArrayRef> = columns
+            .iter_mut()
+            .map(|b| Arc::new(b.finish()) as ArrayRef)
+            .collect();
+        let batch =
+            RecordBatch::try_new(self.schema.clone(), arrays).map_err(|e| InputError::Csv {
+                file: self.file.clone(),
+                at: RowRef {
+                    row: first_row + 1,
+                    line: lines.first().copied(),
+                },
+                message: e.to_string(),
+            })?;
+        Ok(Some((batch, lines)))
     }
+}
 
-    fn at(&self, row: u64) -> RowRef {
-        RowRef {
-            row,
-            line: self.record.position().map(|p| p.line()),
-        }
-    }
+fn flag_of(setting: &'static str) -> &'static str {
+    fair_audit::ingest::FlagStyle::Command.flag(setting)
+}
 
-    fn decode_row(
-        &self,
-        dec: &mut Decoders,
-        batch: &mut Batch,
-        row: u64,
-    ) -> Result<(), InputError> {
-        let r = &self.record;
-        let at = || self.at(row);
-        let label = field(r, self.idx.label);
-        if label.is_empty() {
-            return Err(dec.missing(&self.spec.label, "label", at()));
-        }
-        let y = dec.label(label, &self.spec.label, at)?;
-        batch.labels.push(y);
-        if let (Some(i), Some(preds), Some(col)) =
-            (self.idx.pred, batch.preds.as_mut(), &self.spec.pred)
-        {
-            let v = field(r, i);
-            if v.is_empty() {
-                return Err(dec.missing(col, "prediction", at()));
-            }
-            preds.push(dec.label(v, col, at)?);
-        }
-        if let (Some(i), Some(scores), Some(col)) =
-            (self.idx.score, batch.scores.as_mut(), &self.spec.score)
-        {
-            scores.push(number(dec, field(r, i), col, "the score", false, at())?);
-        }
-        for ((&i, codes), (dict, col)) in self
-            .idx
-            .sensitive
+/// Whether the file's first line ends with CRLF. The csv crate counts a record's line before it
+/// consumes the `\n` of the previous record's CRLF terminator, so in a CRLF file every data
+/// record's line is one short (BurntSushi/rust-csv#395): the reader adds the line back.
+fn first_line_ends_crlf(file: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1 << 16);
+    let ok = File::open(file).and_then(|f| f.take(1 << 16).read_to_end(&mut head));
+    ok.is_ok()
+        && head
             .iter()
-            .zip(batch.sensitive.iter_mut())
-            .zip(dec.groups.iter_mut().zip(&self.spec.sensitive))
-        {
-            let v = field(r, i);
-            if v.is_empty() {
-                return Err(InputError::MissingValue {
-                    file: self.file.clone(),
-                    at: at(),
-                    column: col.clone(),
-                    what: "sensitive value",
-                });
-            }
-            codes.push(dict.code(v));
-        }
-        if let (Some(i), Some(weights), Some(col)) =
-            (self.idx.weight, batch.weights.as_mut(), &self.spec.weight)
-        {
-            weights.push(number(dec, field(r, i), col, "the weight", true, at())?);
-        }
-        Ok(())
-    }
+            .position(|&b| b == b'\n')
+            .is_some_and(|i| i > 0 && head[i - 1] == b'\r')
 }
 
-fn field(r: &csv::StringRecord, i: usize) -> &str {
-    r.get(i).unwrap_or("").trim()
-}
-
-fn number(
-    dec: &Decoders,
-    text: &str,
-    column: &str,
-    what: &'static str,
-    non_negative: bool,
-    at: RowRef,
-) -> Result<f64, InputError> {
-    if text.is_empty() {
-        return Err(dec.missing(column, if non_negative { "weight" } else { "score" }, at));
-    }
-    parse_number(text)
-        .and_then(|v| check_number(v, non_negative))
-        .map_err(|p: NumberProblem| dec.number_error(p, text.to_string(), column, what, at))
-}
-
-fn csv_error(file: &Path, e: csv::Error, row: u64) -> InputError {
-    let line = e.position().map(|p| p.line());
+fn csv_error(file: &Path, e: csv::Error, row: u64, line_fix: u64) -> InputError {
+    let line = e.position().map(|p| p.line() + line_fix);
     let at = RowRef { row, line };
     let message = e.to_string();
     match e.into_kind() {

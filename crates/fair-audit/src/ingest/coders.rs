@@ -1,8 +1,9 @@
-//! Turning cell values into the typed columns of a [`Batch`](super::Batch): labels and
-//! predictions to 0/1, sensitive values to group codes, scores and weights to finite `f64`.
+//! Turning cell values into typed columns: labels and predictions to 0/1, sensitive values to
+//! group codes, scores and weights to finite `f64`.
 //!
-//! The coders are shared by the CSV and Parquet readers and live across batches, so a group
-//! keeps its code (and a label its meaning) for the whole file.
+//! The coders live across batches, so a group keeps its code (and a label its meaning) for a
+//! whole file, table or partition; every front end (the command's CSV and Parquet readers,
+//! Python and Spark) decodes through them.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -128,6 +129,12 @@ impl LabelCoder {
                 Some(0)
             }
         }
+    }
+
+    /// Whether `value` is another spelling of the negative value (`false` before one is known).
+    pub fn is_negative(&self, value: &str) -> bool {
+        self.negative.as_deref() == Some(value)
+            || (self.negative.is_some() && same_number(as_number(value), self.negative_num))
     }
 
     /// The negative value as the error message shows it.

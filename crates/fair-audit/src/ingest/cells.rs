@@ -1,0 +1,191 @@
+//! Reading the cells of an Arrow column whatever its type (integers, floats, booleans, text of
+//! any offset width, dictionaries of those), and which types each role of a column accepts.
+
+use arrow_array::Array;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
+    UInt32Type, UInt64Type,
+};
+use arrow_schema::DataType;
+
+/// What a column is used for, which decides the Arrow types it may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Label or prediction: any two values.
+    Label,
+    /// Sensitive attribute: text, integers or booleans.
+    Group,
+    /// Score or weight: numbers (text too when the input is text, as a CSV file is).
+    Number,
+}
+
+/// Whether a type is text (any offset width or view layout).
+pub(crate) fn is_text(t: &DataType) -> bool {
+    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+impl Role {
+    /// Whether a column of type `t` can play this role; `text_numbers` lets text columns hold
+    /// numbers (a CSV file, where every column is text).
+    pub(crate) fn accepts(self, t: &DataType, text_numbers: bool) -> bool {
+        let int = t.is_integer();
+        let float = matches!(t, DataType::Float32 | DataType::Float64);
+        let text = is_text(t);
+        let boolean = matches!(t, DataType::Boolean);
+        match self {
+            Role::Number => int || float || (text && text_numbers),
+            Role::Label => match t {
+                DataType::Dictionary(_, v) => Role::Label.accepts(v, text_numbers),
+                _ => int || float || text || boolean,
+            },
+            Role::Group => match t {
+                DataType::Dictionary(_, v) => Role::Group.accepts(v, text_numbers),
+                _ => int || text || boolean,
+            },
+        }
+    }
+
+    pub(crate) fn expected(self) -> &'static str {
+        match self {
+            Role::Label => "boolean, integer, floating-point or text (two distinct values)",
+            Role::Group => "text, integer or boolean (floating-point values make poor group names)",
+            Role::Number => "integer or floating-point",
+        }
+    }
+}
+
+/// One cell of a supported Arrow type, borrowed from its array.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Cell<'a> {
+    Null,
+    Str(&'a str),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Bool(bool),
+}
+
+/// A hashable key for the non-text cells, so their text form is built once per distinct value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum CellKey {
+    Int(i64),
+    UInt(u64),
+    Float(u64),
+    Bool(bool),
+}
+
+impl Cell<'_> {
+    pub(crate) fn key(self) -> Option<CellKey> {
+        match self {
+            Cell::Int(v) => Some(CellKey::Int(v)),
+            Cell::UInt(v) => Some(CellKey::UInt(v)),
+            Cell::Float(v) => Some(CellKey::Float(v.to_bits())),
+            Cell::Bool(v) => Some(CellKey::Bool(v)),
+            Cell::Null | Cell::Str(_) => None,
+        }
+    }
+
+    pub(crate) fn text(self) -> String {
+        match self {
+            Cell::Null => String::new(),
+            Cell::Str(s) => s.to_string(),
+            Cell::Int(v) => v.to_string(),
+            Cell::UInt(v) => v.to_string(),
+            Cell::Float(v) => v.to_string(),
+            Cell::Bool(v) => v.to_string(),
+        }
+    }
+
+    pub(crate) fn number(self) -> Option<f64> {
+        match self {
+            Cell::Int(v) => Some(v as f64),
+            Cell::UInt(v) => Some(v as f64),
+            Cell::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! primitive_cells {
+    ($arr:expr, $ty:ty, $variant:ident, $cast:ty, $f:expr) => {{
+        let a = $arr.as_primitive::<$ty>();
+        for (i, v) in a.values().iter().enumerate() {
+            let cell = if a.is_null(i) {
+                Cell::Null
+            } else {
+                Cell::$variant(*v as $cast)
+            };
+            $f(i, cell)?;
+        }
+    }};
+}
+
+/// `f(row, cell)` for every row of a boolean or string array (any offset width or view
+/// layout), each value wrapped in the `Cell` variant named.
+macro_rules! value_cells {
+    ($a:expr, $variant:ident, $f:ident) => {{
+        let a = $a;
+        for i in 0..a.len() {
+            let cell = if a.is_null(i) {
+                Cell::Null
+            } else {
+                Cell::$variant(a.value(i))
+            };
+            $f(i, cell)?;
+        }
+    }};
+}
+
+/// Calls `f(row_in_batch, cell)` for every row of `arr` (a type accepted by some [`Role`]).
+pub(crate) fn for_each_cell<'a, E>(
+    arr: &'a dyn Array,
+    f: &mut dyn FnMut(usize, Cell<'a>) -> Result<(), E>,
+    unsupported: &dyn Fn(&DataType) -> E,
+) -> Result<(), E> {
+    match arr.data_type() {
+        DataType::Boolean => value_cells!(arr.as_boolean(), Bool, f),
+        DataType::Int8 => primitive_cells!(arr, Int8Type, Int, i64, f),
+        DataType::Int16 => primitive_cells!(arr, Int16Type, Int, i64, f),
+        DataType::Int32 => primitive_cells!(arr, Int32Type, Int, i64, f),
+        DataType::Int64 => primitive_cells!(arr, Int64Type, Int, i64, f),
+        DataType::UInt8 => primitive_cells!(arr, UInt8Type, UInt, u64, f),
+        DataType::UInt16 => primitive_cells!(arr, UInt16Type, UInt, u64, f),
+        DataType::UInt32 => primitive_cells!(arr, UInt32Type, UInt, u64, f),
+        DataType::UInt64 => primitive_cells!(arr, UInt64Type, UInt, u64, f),
+        DataType::Float32 => primitive_cells!(arr, Float32Type, Float, f64, f),
+        DataType::Float64 => primitive_cells!(arr, Float64Type, Float, f64, f),
+        DataType::Utf8 => value_cells!(arr.as_string::<i32>(), Str, f),
+        DataType::LargeUtf8 => value_cells!(arr.as_string::<i64>(), Str, f),
+        DataType::Utf8View => value_cells!(arr.as_string_view(), Str, f),
+        DataType::Dictionary(_, _) => {
+            let Some(d) = arr.as_any_dictionary_opt() else {
+                return Err(unsupported(arr.data_type()));
+            };
+            // Decode each dictionary entry once, then index by key.
+            let mut values: Vec<Cell<'a>> = Vec::with_capacity(d.values().len());
+            for_each_cell(
+                d.values().as_ref(),
+                &mut |_, c| {
+                    values.push(c);
+                    Ok(())
+                },
+                unsupported,
+            )?;
+            let keys = d.normalized_keys();
+            let key_nulls = d.keys().logical_nulls();
+            for (i, &k) in keys.iter().enumerate() {
+                let null = key_nulls.as_ref().is_some_and(|n| n.is_null(i));
+                let cell = if null {
+                    Cell::Null
+                } else {
+                    values.get(k).copied().unwrap_or(Cell::Null)
+                };
+                f(i, cell)?;
+            }
+        }
+        // Types are checked against the role before any row is decoded; this is a safety net.
+        other => return Err(unsupported(other)),
+    }
+    Ok(())
+}

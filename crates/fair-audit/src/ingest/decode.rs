@@ -1,0 +1,621 @@
+//! The one decoder of audited rows: Arrow record batches in, typed columns out (labels and
+//! predictions as 0/1, finest group codes, finite scores, finite non-negative weights), or a
+//! typed error naming the row, column and value.
+
+use super::cells::{Cell, CellKey, Role, for_each_cell, is_text};
+use super::coders::{FxHashMap, GroupDictionary, LabelCoder, NumberProblem, check_number};
+use super::error::{IngestError, RowRef};
+use super::{FlagStyle, GROUP_SEPARATOR, Roles};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, Schema};
+use std::collections::HashMap;
+
+/// Whether text columns may hold numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Typing {
+    /// Every column is text (a CSV file): scores and weights are parsed from text, an empty
+    /// cell is missing.
+    Text,
+    /// Columns carry their own types (Parquet, Arrow, pandas, Spark): scores and weights must
+    /// be numeric columns.
+    Typed,
+}
+
+/// One decoded batch.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Decoded {
+    /// 0-based index of this batch's first row among all rows this decoder read.
+    pub first_row: u64,
+    /// Labels, 0/1.
+    pub labels: Vec<usize>,
+    /// Predictions, 0/1 (when a prediction column is read).
+    pub preds: Option<Vec<usize>>,
+    /// Scores, finite.
+    pub scores: Option<Vec<f64>>,
+    /// Weights, finite and `>= 0`.
+    pub weights: Option<Vec<f64>>,
+    /// Group code per row, one vector per sensitive column (codes index [`Decoder::groups`]).
+    pub sensitive: Vec<Vec<u32>>,
+    /// Finest group (the intersection of all sensitive columns) per row: codes index
+    /// [`Decoder::finest_names`].
+    pub finest: Vec<usize>,
+}
+
+impl Decoded {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Whether the batch has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+}
+
+/// Decodes the batches of one input (a file, a table, a partition) with coders that live across
+/// batches: a group keeps its code and a label its meaning for the whole input.
+///
+/// # Example
+/// ```
+/// use arrow_array::{Int64Array, RecordBatch, StringArray};
+/// use fair_audit::ingest::{Decoder, FlagStyle, LabelPair, Roles, Typing};
+/// use std::sync::Arc;
+///
+/// let roles = Roles::new("y", Some("p"), None, &["g"], None);
+/// let mut dec = Decoder::new(roles, LabelPair::new("1", None), "example", Typing::Typed, FlagStyle::Command)?;
+/// let batch = RecordBatch::try_from_iter([
+///     ("y", Arc::new(Int64Array::from(vec![1, 0, 1])) as _),
+///     ("p", Arc::new(Int64Array::from(vec![1, 1, 0])) as _),
+///     ("g", Arc::new(StringArray::from(vec!["a", "b", "a"])) as _),
+/// ]).unwrap();
+/// let d = dec.decode(&batch, None)?;
+/// assert_eq!(d.labels, vec![1, 0, 1]);
+/// assert_eq!(d.finest, vec![0, 1, 0]);
+/// let bad = RecordBatch::try_from_iter([
+///     ("y", Arc::new(Int64Array::from(vec![2])) as _),
+///     ("p", Arc::new(Int64Array::from(vec![1])) as _),
+///     ("g", Arc::new(StringArray::from(vec!["a"])) as _),
+/// ]).unwrap();
+/// let e = dec.decode(&bad, None).unwrap_err().to_string();
+/// assert!(e.contains("row 4") && e.contains("'2'"), "{e}");
+/// # Ok::<(), fair_audit::ingest::IngestError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    roles: Roles,
+    origin: String,
+    typing: Typing,
+    style: FlagStyle,
+    labels: LabelCoder,
+    groups: Vec<GroupDictionary>,
+    finest_index: FxHashMap<Vec<u32>, u32>,
+    finest_parts: Vec<Vec<String>>,
+    finest_names: Vec<String>,
+    /// A later pass: finest groups are looked up among these names, never added.
+    frozen: Option<HashMap<String, usize>>,
+    rows: u64,
+}
+
+/// The positive label value and, if declared, the negative one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelPair {
+    /// The positive value (compared as text, then as a number, then as a boolean).
+    pub positive: String,
+    /// The negative value; `None`: the first other value seen.
+    pub negative: Option<String>,
+}
+
+impl LabelPair {
+    /// A pair with the positive value and an optional negative one.
+    pub fn new(positive: &str, negative: Option<&str>) -> Self {
+        Self {
+            positive: positive.to_string(),
+            negative: negative.map(str::to_string),
+        }
+    }
+}
+
+impl Decoder {
+    /// A decoder for the columns of `roles`; `origin` names the input in messages.
+    ///
+    /// # Errors
+    /// [`IngestError::DuplicateColumn`] for a column given for two roles.
+    pub fn new(
+        roles: Roles,
+        labels: LabelPair,
+        origin: &str,
+        typing: Typing,
+        style: FlagStyle,
+    ) -> Result<Self, IngestError> {
+        roles.check_distinct(style)?;
+        let n = roles.sensitive.len();
+        Ok(Self {
+            labels: LabelCoder::new(&labels.positive, labels.negative.as_deref()),
+            roles,
+            origin: origin.to_string(),
+            typing,
+            style,
+            groups: vec![GroupDictionary::default(); n],
+            finest_index: FxHashMap::default(),
+            finest_parts: Vec::new(),
+            finest_names: Vec::new(),
+            frozen: None,
+            rows: 0,
+        })
+    }
+
+    /// For a later pass over the same rows: finest groups are looked up among `names` (joined by
+    /// [`GROUP_SEPARATOR`], as [`finest_names`](Self::finest_names) gives them) and a group not
+    /// among them is an error.
+    pub fn freeze_groups(&mut self, names: &[String]) {
+        self.frozen = Some(
+            names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.clone(), i))
+                .collect(),
+        );
+    }
+
+    /// The columns decoded.
+    pub fn roles(&self) -> &Roles {
+        &self.roles
+    }
+
+    /// Where the rows come from, as messages name it.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The label coder (its negative value is learned from the data when not declared).
+    pub fn labels(&self) -> &LabelCoder {
+        &self.labels
+    }
+
+    /// One dictionary per sensitive column.
+    pub fn groups(&self) -> &[GroupDictionary] {
+        &self.groups
+    }
+
+    /// Each finest group's value in every sensitive column, by finest code.
+    pub fn finest_parts(&self) -> &[Vec<String>] {
+        &self.finest_parts
+    }
+
+    /// Each finest group's values joined by [`GROUP_SEPARATOR`], by finest code.
+    pub fn finest_names(&self) -> &[String] {
+        &self.finest_names
+    }
+
+    /// Rows decoded so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Checks that every column is present and typed for its role, before any row is read.
+    ///
+    /// # Errors
+    /// [`IngestError::MissingColumn`] or [`IngestError::WrongType`].
+    pub fn check_schema(&self, schema: &Schema) -> Result<(), IngestError> {
+        for (column, flag, role, what) in self.columns() {
+            let field = schema.field_with_name(column).map_err(|_| {
+                let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+                IngestError::MissingColumn {
+                    origin: self.origin.clone(),
+                    column: column.to_string(),
+                    flag: self.style.flag(flag).to_string(),
+                    available: if names.is_empty() {
+                        "(none)".into()
+                    } else {
+                        names.join(", ")
+                    },
+                }
+            })?;
+            if !role.accepts(field.data_type(), self.typing == Typing::Text) {
+                return Err(self.wrong_type(column, field.data_type(), role, what));
+            }
+        }
+        Ok(())
+    }
+
+    fn wrong_type(
+        &self,
+        column: &str,
+        t: &DataType,
+        role: Role,
+        what: &'static str,
+    ) -> IngestError {
+        IngestError::WrongType {
+            origin: self.origin.clone(),
+            column: column.to_string(),
+            found: t.to_string(),
+            what,
+            expected: role.expected(),
+        }
+    }
+
+    /// (column, role flag, role, what the role is called) of every column, in role order.
+    fn columns(&self) -> Vec<(&str, &'static str, Role, &'static str)> {
+        let r = &self.roles;
+        let mut out = vec![(r.label.as_str(), "label", Role::Label, "the label")];
+        if let Some(c) = &r.pred {
+            out.push((c, "pred", Role::Label, "the prediction"));
+        }
+        if let Some(c) = &r.score {
+            out.push((c, "score", Role::Number, "the score"));
+        }
+        for c in &r.sensitive {
+            out.push((c, "sensitive", Role::Group, "a sensitive column"));
+        }
+        if let Some(c) = &r.weight {
+            out.push((c, "weight", Role::Number, "the weight"));
+        }
+        out
+    }
+
+    /// Decodes one batch. `lines`, for a CSV file, gives each row's file line for messages.
+    ///
+    /// # Errors
+    /// [`IngestError`] for a missing or mistyped column and for the first bad cell. On error
+    /// the decoder has still counted no row of the batch.
+    pub fn decode(
+        &mut self,
+        batch: &RecordBatch,
+        lines: Option<&[u64]>,
+    ) -> Result<Decoded, IngestError> {
+        self.check_schema(&batch.schema())?;
+        let n = batch.num_rows();
+        let first = self.rows;
+        let at = |i: usize| RowRef {
+            row: first + i as u64 + 1,
+            line: lines.and_then(|l| l.get(i).copied()),
+        };
+        let column = |name: &str| -> &dyn Array {
+            batch
+                .column_by_name(name)
+                .map(|a| a.as_ref())
+                .expect("check_schema found every column")
+        };
+        let roles = self.roles.clone();
+        let mut out = Decoded {
+            first_row: first,
+            labels: Vec::with_capacity(n),
+            ..Decoded::default()
+        };
+        self.decode_labels(
+            column(&roles.label),
+            &roles.label,
+            "label",
+            &mut out.labels,
+            &at,
+        )?;
+        if let Some(c) = &roles.pred {
+            let mut preds = Vec::with_capacity(n);
+            self.decode_labels(column(c), c, "prediction", &mut preds, &at)?;
+            out.preds = Some(preds);
+        }
+        if let Some(c) = &roles.score {
+            let mut v = Vec::with_capacity(n);
+            self.decode_numbers(column(c), c, false, &mut v, &at)?;
+            out.scores = Some(v);
+        }
+        for (a, c) in roles.sensitive.iter().enumerate() {
+            let mut codes = Vec::with_capacity(n);
+            self.decode_groups(a, column(c), c, &mut codes, &at)?;
+            out.sensitive.push(codes);
+        }
+        if let Some(c) = &roles.weight {
+            let mut v = Vec::with_capacity(n);
+            self.decode_numbers(column(c), c, true, &mut v, &at)?;
+            out.weights = Some(v);
+        }
+        out.finest = self.finest_codes(&out.sensitive, n, &at)?;
+        self.rows += n as u64;
+        Ok(out)
+    }
+
+    fn unsupported<'s>(
+        &'s self,
+        column: &'s str,
+        role: Role,
+        what: &'static str,
+    ) -> impl Fn(&DataType) -> IngestError + 's {
+        move |t| self.wrong_type(column, t, role, what)
+    }
+
+    fn missing(&self, column: &str, what: &'static str, at: RowRef) -> IngestError {
+        IngestError::MissingValue {
+            origin: self.origin.clone(),
+            at,
+            column: column.to_string(),
+            what,
+        }
+    }
+
+    fn label_code(
+        labels: &mut LabelCoder,
+        origin: &str,
+        style: FlagStyle,
+        value: &str,
+        column: &str,
+        at: impl Fn() -> RowRef,
+    ) -> Result<usize, IngestError> {
+        labels
+            .code(value)
+            .ok_or_else(|| IngestError::LabelOutsidePair {
+                origin: origin.to_string(),
+                at: at(),
+                column: column.to_string(),
+                value: value.to_string(),
+                positive: labels.positive().to_string(),
+                negative: labels.negative_for_message(),
+                pos_flag: style.flag("pos_label"),
+                neg_flag: style.flag("neg_label"),
+            })
+    }
+
+    fn decode_labels(
+        &mut self,
+        arr: &dyn Array,
+        column: &str,
+        what: &'static str,
+        out: &mut Vec<usize>,
+        at: &dyn Fn(usize) -> RowRef,
+    ) -> Result<(), IngestError> {
+        // At most two valid values: a tiny cache keeps non-text columns from formatting each cell.
+        let mut cache: Vec<(CellKey, usize)> = Vec::with_capacity(2);
+        let (origin, style) = (self.origin.clone(), self.style);
+        let missing = |i: usize| self.missing(column, what, at(i));
+        let role_what = if what == "label" {
+            "the label"
+        } else {
+            "the prediction"
+        };
+        let unsupported = self.unsupported(column, Role::Label, role_what);
+        let mut labels = self.labels.clone();
+        let r = for_each_cell(
+            arr,
+            &mut |i, cell| {
+                let code = match cell {
+                    Cell::Null => return Err(missing(i)),
+                    Cell::Str(s) => {
+                        Self::label_code(&mut labels, &origin, style, s, column, || at(i))?
+                    }
+                    other => {
+                        let key = other.key().expect("non-text, non-null cells have a key");
+                        match cache.iter().find(|(k, _)| *k == key) {
+                            Some(&(_, c)) => c,
+                            None => {
+                                let c = Self::label_code(
+                                    &mut labels,
+                                    &origin,
+                                    style,
+                                    &other.text(),
+                                    column,
+                                    || at(i),
+                                )?;
+                                cache.push((key, c));
+                                c
+                            }
+                        }
+                    }
+                };
+                out.push(code);
+                Ok(())
+            },
+            &unsupported,
+        );
+        drop(unsupported);
+        // The coder learns the negative value from the first one seen: keep what it learned
+        // only when the whole column decoded.
+        r?;
+        self.labels = labels;
+        Ok(())
+    }
+
+    fn decode_groups(
+        &mut self,
+        attribute: usize,
+        arr: &dyn Array,
+        column: &str,
+        out: &mut Vec<u32>,
+        at: &dyn Fn(usize) -> RowRef,
+    ) -> Result<(), IngestError> {
+        let joined = self.roles.sensitive.len() > 1;
+        let origin = self.origin.clone();
+        let missing = |i: usize| IngestError::MissingValue {
+            origin: origin.clone(),
+            at: at(i),
+            column: column.to_string(),
+            what: "sensitive value",
+        };
+        let reserved = |i: usize| IngestError::ReservedCharacter {
+            origin: origin.clone(),
+            at: at(i),
+            column: column.to_string(),
+        };
+        let mut dict = self.groups[attribute].clone();
+        let mut code_of = |name: &str, i: usize| -> Result<u32, IngestError> {
+            if joined && dict.get(name).is_none() && name.contains(GROUP_SEPARATOR) {
+                return Err(reserved(i));
+            }
+            Ok(dict.code(name))
+        };
+        let unsupported = |t: &DataType| IngestError::WrongType {
+            origin: origin.clone(),
+            column: column.to_string(),
+            found: t.to_string(),
+            what: "a sensitive column",
+            expected: Role::Group.expected(),
+        };
+        if let Some(d) = arr.as_any_dictionary_opt() {
+            // Each dictionary entry is mapped to a group on first use (an entry no row uses must
+            // not become a group), then rows are mapped by key.
+            let mut cells: Vec<Cell<'_>> = Vec::with_capacity(d.values().len());
+            for_each_cell(
+                d.values().as_ref(),
+                &mut |_, c| {
+                    cells.push(c);
+                    Ok(())
+                },
+                &unsupported,
+            )?;
+            let mut mapped: Vec<Option<u32>> = vec![None; cells.len()];
+            let key_nulls = d.keys().logical_nulls();
+            for (i, k) in d.normalized_keys().into_iter().enumerate() {
+                let cell = match cells.get(k) {
+                    Some(c) if !key_nulls.as_ref().is_some_and(|n| n.is_null(i)) => *c,
+                    _ => Cell::Null,
+                };
+                let code = match (mapped.get(k).copied().flatten(), cell) {
+                    (_, Cell::Null) => return Err(missing(i)),
+                    (Some(c), _) => c,
+                    (None, Cell::Str(s)) => code_of(s, i)?,
+                    (None, other) => code_of(&other.text(), i)?,
+                };
+                if let Some(m) = mapped.get_mut(k) {
+                    *m = Some(code);
+                }
+                out.push(code);
+            }
+        } else {
+            let mut cache: HashMap<CellKey, u32> = HashMap::new();
+            for_each_cell(
+                arr,
+                &mut |i, cell| {
+                    let code = match cell {
+                        Cell::Null => return Err(missing(i)),
+                        Cell::Str(s) => code_of(s, i)?,
+                        other => {
+                            let key = other.key().expect("non-text, non-null cells have a key");
+                            match cache.get(&key) {
+                                Some(&c) => c,
+                                None => {
+                                    let c = code_of(&other.text(), i)?;
+                                    cache.insert(key, c);
+                                    c
+                                }
+                            }
+                        }
+                    };
+                    out.push(code);
+                    Ok(())
+                },
+                &unsupported,
+            )?;
+        }
+        self.groups[attribute] = dict;
+        Ok(())
+    }
+
+    fn decode_numbers(
+        &self,
+        arr: &dyn Array,
+        column: &str,
+        non_negative: bool,
+        out: &mut Vec<f64>,
+        at: &dyn Fn(usize) -> RowRef,
+    ) -> Result<(), IngestError> {
+        let (what, role) = if non_negative {
+            ("the weight", "weight")
+        } else {
+            ("the score", "score")
+        };
+        let text = is_text(arr.data_type());
+        let problem = |p: NumberProblem, value: String, at: RowRef| {
+            let origin = self.origin.clone();
+            let column = column.to_string();
+            match p {
+                NumberProblem::NotNumeric => IngestError::NotNumeric {
+                    origin,
+                    at,
+                    column,
+                    value,
+                    what,
+                },
+                NumberProblem::NonFinite(v) => IngestError::NonFinite {
+                    origin,
+                    at,
+                    column,
+                    value: if text { value } else { v.to_string() },
+                    what,
+                },
+                NumberProblem::Negative(value) => IngestError::NegativeWeight {
+                    origin,
+                    at,
+                    column,
+                    value,
+                },
+            }
+        };
+        let unsupported = self.unsupported(column, Role::Number, what);
+        for_each_cell(
+            arr,
+            &mut |i, cell| {
+                let v = match cell {
+                    Cell::Null => return Err(self.missing(column, role, at(i))),
+                    Cell::Str(s) if s.trim().is_empty() => {
+                        return Err(self.missing(column, role, at(i)));
+                    }
+                    Cell::Str(s) => s
+                        .trim()
+                        .parse::<f64>()
+                        .map_err(|_| problem(NumberProblem::NotNumeric, s.to_string(), at(i)))?,
+                    other => match other.number() {
+                        Some(v) => v,
+                        None => return Err(self.missing(column, role, at(i))),
+                    },
+                };
+                let v =
+                    check_number(v, non_negative).map_err(|p| problem(p, cell.text(), at(i)))?;
+                out.push(v);
+                Ok(())
+            },
+            &unsupported,
+        )
+    }
+
+    /// The finest group code of every row (the intersection of all sensitive columns).
+    fn finest_codes(
+        &mut self,
+        sensitive: &[Vec<u32>],
+        n: usize,
+        at: &dyn Fn(usize) -> RowRef,
+    ) -> Result<Vec<usize>, IngestError> {
+        let mut key = vec![0_u32; sensitive.len()];
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            for (k, col) in key.iter_mut().zip(sensitive) {
+                *k = col[i];
+            }
+            if let Some(&c) = self.finest_index.get(&key) {
+                out.push(c as usize);
+                continue;
+            }
+            let parts: Vec<String> = key
+                .iter()
+                .zip(&self.groups)
+                .map(|(&k, d)| d.names()[k as usize].clone())
+                .collect();
+            let name = parts.join(&GROUP_SEPARATOR.to_string());
+            let c = match &self.frozen {
+                Some(index) => *index.get(&name).ok_or_else(|| IngestError::UnknownGroup {
+                    origin: self.origin.clone(),
+                    at: at(i),
+                    group: parts.join(" & "),
+                })?,
+                None => {
+                    let c = self.finest_parts.len();
+                    self.finest_parts.push(parts);
+                    self.finest_names.push(name);
+                    c
+                }
+            };
+            self.finest_index.insert(key.clone(), c as u32);
+            out.push(c);
+        }
+        Ok(out)
+    }
+}

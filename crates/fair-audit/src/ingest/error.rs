@@ -1,0 +1,198 @@
+//! What can be wrong with the rows an audit reads, whatever front end read them.
+//!
+//! Every message names where the rows came from (a file, "Arrow table", a Spark partition), and
+//! where it makes sense the 1-based data row (the header not counted), the line of a CSV file,
+//! the column and the offending value, and says what to do. The command, Python and Spark show
+//! the same text for the same rows.
+
+use thiserror::Error;
+
+/// Where a problem is: the 1-based data row and, for CSV, the file line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowRef {
+    /// 1-based data row (the header is not counted).
+    pub row: u64,
+    /// 1-based line of a CSV file (quoted fields may span lines); `None` for other inputs.
+    pub line: Option<u64>,
+}
+
+impl std::fmt::Display for RowRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "row {} (line {line})", self.row),
+            None => write!(f, "row {}", self.row),
+        }
+    }
+}
+
+/// A problem with the audited rows or with the columns named for them.
+#[derive(Debug, Clone, Error, PartialEq)]
+pub enum IngestError {
+    /// A named column is not in the data.
+    #[error(
+        "{origin}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}"
+    )]
+    MissingColumn {
+        /// Where the rows come from.
+        origin: String,
+        /// The missing column.
+        column: String,
+        /// The flag or argument that named it, e.g. `--score` or `score=`.
+        flag: String,
+        /// The data's columns, comma-separated.
+        available: String,
+    },
+    /// The same column was given for two roles.
+    #[error(
+        "column '{column}' is given for both {first} and {second}; each role needs its own column"
+    )]
+    DuplicateColumn {
+        /// The column.
+        column: String,
+        /// The first flag.
+        first: String,
+        /// The second flag.
+        second: String,
+    },
+    /// A column whose type does not fit its role.
+    #[error(
+        "{origin}: column '{column}' has Parquet/Arrow type {found}, but {what} must be {expected}"
+    )]
+    WrongType {
+        /// Where the rows come from.
+        origin: String,
+        /// The column.
+        column: String,
+        /// The type found.
+        found: String,
+        /// The role of the column.
+        what: &'static str,
+        /// The types accepted.
+        expected: &'static str,
+    },
+    /// A numeric column holds text that is not a number.
+    #[error(
+        "{origin}: {at}, column '{column}': '{value}' is not a number ({what} must be numeric)"
+    )]
+    NotNumeric {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The offending text.
+        value: String,
+        /// The role of the column ("the score", "the weight").
+        what: &'static str,
+    },
+    /// A score or weight is NaN or infinite.
+    #[error(
+        "{origin}: {at}, column '{column}': {value} is not a finite number ({what} must be finite)"
+    )]
+    NonFinite {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The value as read.
+        value: String,
+        /// The role of the column.
+        what: &'static str,
+    },
+    /// A weight is negative.
+    #[error("{origin}: {at}, column '{column}': weight {value} is negative; weights must be >= 0")]
+    NegativeWeight {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The value.
+        value: f64,
+    },
+    /// A label or prediction outside the positive/negative pair.
+    #[error(
+        "{origin}: {at}, column '{column}': value '{value}' is neither the positive label '{positive}' nor the negative label '{negative}'; labels and predictions must take exactly two values (set them with {pos_flag} and {neg_flag})"
+    )]
+    LabelOutsidePair {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The offending value.
+        value: String,
+        /// The positive label.
+        positive: String,
+        /// The negative label (declared, or the first non-positive value seen).
+        negative: String,
+        /// How the positive label is set (`--pos-label`, `pos_label=`).
+        pos_flag: &'static str,
+        /// How the negative label is set.
+        neg_flag: &'static str,
+    },
+    /// Parts of one audit (Spark partitions) saw different negative labels: three values in all.
+    #[error(
+        "{origin}: labels and predictions take more than two values across the parts of the data: the positive label '{positive}', and both '{first}' and '{second}' as negatives; they must take exactly two values (set them with {pos_flag} and {neg_flag})"
+    )]
+    LabelsDisagree {
+        /// Where the rows come from.
+        origin: String,
+        /// The positive label.
+        positive: String,
+        /// One part's negative.
+        first: String,
+        /// Another part's negative.
+        second: String,
+        /// How the positive label is set.
+        pos_flag: &'static str,
+        /// How the negative label is set.
+        neg_flag: &'static str,
+    },
+    /// A required cell is empty or null.
+    #[error(
+        "{origin}: {at}, column '{column}': the value is missing (empty or null); every row needs a {what}"
+    )]
+    MissingValue {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The role of the column.
+        what: &'static str,
+    },
+    /// A sensitive value holds the character that joins several sensitive columns.
+    #[error(
+        "{origin}: {at}, column '{column}': the value contains the control character \\x1f, which joins the values of several sensitive columns; remove it"
+    )]
+    ReservedCharacter {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+    },
+    /// A group met in a later pass over the data that the first pass did not see.
+    #[error(
+        "{origin}: {at}: group '{group}' appears in this pass over the data but not in the first one; the data changed between the passes (cache or checkpoint it)"
+    )]
+    UnknownGroup {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The group, its values joined by " & ".
+        group: String,
+    },
+    /// Encoded audit state bytes that do not decode, or states that do not fit together.
+    #[error("audit state: {0}")]
+    State(String),
+}

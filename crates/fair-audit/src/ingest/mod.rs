@@ -1,0 +1,132 @@
+//! Ingestion, the same for every front end: the columns of an audit by role, one [`Decoder`]
+//! that turns Arrow record batches into typed rows (labels and predictions as 0/1 by one label
+//! coder, sensitive values as group codes and finest groups, checked scores and weights), and
+//! the mergeable [`AuditState`] those rows fold into.
+//!
+//! The `fairkit audit` command hands the decoder the batches of its CSV and Parquet readers;
+//! Python and Spark hand it pyarrow batches through the Arrow C Data Interface. So a third label
+//! value, a float label column, a null or a NaN weight gives the same answer — or the same
+//! error naming the row, column and value — on every front end.
+
+// The errors carry the origin, row, line, column and offending value so the message can say what
+// to fix; they are returned once and end the read, so their size costs nothing that matters (the
+// per-cell Ok path only writes a discriminant).
+#![allow(clippy::result_large_err)]
+
+mod cells;
+pub mod coders;
+mod decode;
+mod error;
+mod state;
+
+pub use decode::{Decoded, Decoder, LabelPair, Typing};
+pub use error::{IngestError, RowRef};
+pub use state::AuditState;
+
+/// Joins a finest group's values (one per sensitive column) into one name in states and bytes
+/// (ASCII unit separator: never part of a printable value; a sensitive value containing it is
+/// rejected when there are several sensitive columns). Reports join with `" & "` instead.
+pub const GROUP_SEPARATOR: char = '\u{1f}';
+
+/// How messages spell the settings that name columns and labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagStyle {
+    /// The command's flags: `--label`, `--pos-label`.
+    Command,
+    /// Python keyword arguments: `label=`, `pos_label=`.
+    Python,
+}
+
+impl FlagStyle {
+    /// The spelling of a setting (`label`, `pred`, `score`, `sensitive`, `weight`,
+    /// `pos_label`, `neg_label`).
+    pub fn flag(self, setting: &'static str) -> &'static str {
+        match (self, setting) {
+            (FlagStyle::Command, "label") => "--label",
+            (FlagStyle::Command, "pred") => "--pred",
+            (FlagStyle::Command, "score") => "--score",
+            (FlagStyle::Command, "sensitive") => "--sensitive",
+            (FlagStyle::Command, "weight") => "--weight",
+            (FlagStyle::Command, "pos_label") => "--pos-label",
+            (FlagStyle::Command, "neg_label") => "--neg-label",
+            (FlagStyle::Python, "label") => "label=",
+            (FlagStyle::Python, "pred") => "pred=",
+            (FlagStyle::Python, "score") => "score=",
+            (FlagStyle::Python, "sensitive") => "sensitive=",
+            (FlagStyle::Python, "weight") => "weight=",
+            (FlagStyle::Python, "pos_label") => "pos_label=",
+            (FlagStyle::Python, "neg_label") => "neg_label=",
+            (_, other) => other,
+        }
+    }
+}
+
+/// The columns an audit reads, by role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roles {
+    /// True labels.
+    pub label: String,
+    /// Predicted labels (if absent, predictions come from the score and thresholds).
+    pub pred: Option<String>,
+    /// Scores (probabilities or margins).
+    pub score: Option<String>,
+    /// Sensitive attributes (one or more).
+    pub sensitive: Vec<String>,
+    /// Sample weights.
+    pub weight: Option<String>,
+}
+
+impl Roles {
+    /// The roles from borrowed names.
+    pub fn new(
+        label: &str,
+        pred: Option<&str>,
+        score: Option<&str>,
+        sensitive: &[&str],
+        weight: Option<&str>,
+    ) -> Self {
+        Self {
+            label: label.into(),
+            pred: pred.map(Into::into),
+            score: score.map(Into::into),
+            sensitive: sensitive.iter().map(|s| s.to_string()).collect(),
+            weight: weight.map(Into::into),
+        }
+    }
+
+    /// Every (column, setting) pair, in role order.
+    pub fn named(&self) -> Vec<(&str, &'static str)> {
+        let mut out = vec![(self.label.as_str(), "label")];
+        if let Some(p) = &self.pred {
+            out.push((p, "pred"));
+        }
+        if let Some(s) = &self.score {
+            out.push((s, "score"));
+        }
+        for s in &self.sensitive {
+            out.push((s, "sensitive"));
+        }
+        if let Some(w) = &self.weight {
+            out.push((w, "weight"));
+        }
+        out
+    }
+
+    /// Rejects a column used in two roles (a sensitive column that is also the label, …).
+    ///
+    /// # Errors
+    /// [`IngestError::DuplicateColumn`].
+    pub fn check_distinct(&self, style: FlagStyle) -> Result<(), IngestError> {
+        let roles = self.named();
+        for (i, (a, fa)) in roles.iter().enumerate() {
+            if let Some((_, fb)) = roles[i + 1..].iter().find(|(b, _)| b == a) {
+                return Err(IngestError::DuplicateColumn {
+                    column: a.to_string(),
+                    first: style.flag(fa).to_string(),
+                    second: style.flag(fb).to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
