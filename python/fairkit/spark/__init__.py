@@ -152,9 +152,12 @@ def _rethrow(e: Exception) -> None:
     """Re-raises an executor's FairkitError on the driver with its own message."""
     m = _FAIRKIT_MESSAGE.search(str(e))
     if m:
-        # The decoder's message names the partition ("Spark partition 3: row 17, ...": rows
-        # count within that partition).
-        raise FairkitError(m.group(1).strip()) from e
+        message = m.group(1).strip()
+        # The audit decoder's messages name the partition ("Spark partition 3: row 17, ...":
+        # rows count within that partition); other executor errors get the context here.
+        if not message.startswith("Spark partition"):
+            message = f"in a Spark partition: {message}"
+        raise FairkitError(message) from e
     raise e
 
 

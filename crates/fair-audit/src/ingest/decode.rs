@@ -2,7 +2,7 @@
 //! predictions as 0/1, finest group codes, finite scores, finite non-negative weights), or a
 //! typed error naming the row, column and value.
 
-use super::cells::{Cell, CellKey, Role, for_each_cell, is_text};
+use super::cells::{Cell, CellKey, Role, for_each_cell};
 use super::coders::{FxHashMap, GroupDictionary, LabelCoder, NumberProblem, check_number};
 use super::error::{IngestError, RowRef};
 use super::{FlagStyle, GROUP_SEPARATOR, Roles};
@@ -523,7 +523,6 @@ impl Decoder {
         } else {
             ("the score", "score")
         };
-        let text = is_text(arr.data_type());
         let problem = |p: NumberProblem, value: String, at: RowRef| {
             let origin = self.origin.clone();
             let column = column.to_string();
@@ -539,7 +538,7 @@ impl Decoder {
                     origin,
                     at,
                     column,
-                    value: if text { value } else { v.to_string() },
+                    value: v.to_string(),
                     what,
                 },
                 NumberProblem::Negative(value) => IngestError::NegativeWeight {
