@@ -53,10 +53,15 @@ pub enum CiMethod {
 #[derive(Debug, Args)]
 #[command(after_long_help = AUDIT_EXAMPLES)]
 pub struct AuditArgs {
-    /// The predictions file: .csv/.tsv (header row required) or .parquet.
+    /// The predictions: a .csv/.tsv file (header row required; also compressed, .csv.gz or
+    /// .csv.zst), a .parquet file, or a folder of part files as Spark and pandas write them
+    /// (`_SUCCESS`, `.crc` and other names starting with `_` or `.` are skipped), or a quoted
+    /// pattern such as 'data/*.parquet'. Several may be given: their rows are read in order,
+    /// each folder's and pattern's files in sorted path order.
     ///
     /// Example: `fairkit audit preds.parquet --label y --pred y_hat --sensitive race,sex`
-    pub input: PathBuf,
+    #[arg(required = true, num_args = 1.., value_name = "INPUT")]
+    pub input: Vec<PathBuf>,
 
     /// Column with the true label (two distinct values; see --pos-label).
     ///
@@ -201,7 +206,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "CHAR", default_value = ",")]
     pub delimiter: String,
 
-    /// Read the file as this format instead of guessing from its extension.
+    /// Read the file as this format instead of guessing from its extension (a gzip or zstd
+    /// compressed CSV is recognised by its first bytes).
     ///
     /// Example: `--input-format csv`
     #[arg(long, value_enum)]
@@ -240,6 +246,9 @@ Examples:
   fairkit audit preds.parquet --label y --pred y_hat --score p --sensitive race,sex --weight w
   fairkit audit preds.parquet --label y --score p --threshold 0.5,0.7 --interval 0.05,0.3 \\
       --sensitive race --out report/ --format html,json --fail-if \"dp_difference>0.1\"
+  fairkit audit spark-out.parquet/ --label y --pred y_hat --sensitive race   (a folder of parts)
+  fairkit audit 'data/*.parquet' --label y --pred y_hat --sensitive race     (quoted pattern)
+  fairkit audit preds.csv.gz --label y --pred y_hat --sensitive race
 
 Exit codes: 0 = audited (and no --fail-if held), 1 = a --fail-if expression held,
 2 = bad input or flags (the message names the file, row and column).";

@@ -118,8 +118,11 @@ pub fn write_demo(args: &DemoArgs, tick: &mut dyn FnMut(u64)) -> Result<(), CliE
         path: path.clone(),
         message: m,
     };
-    let format =
-        Format::from_extension(path).ok_or_else(|| err("name the file .parquet or .csv".into()))?;
+    let format = Format::from_extension(path)
+        .filter(|_| !Format::is_compressed_name(path))
+        .ok_or_else(|| {
+            err("name the file .parquet or .csv (demo-data writes no .gz/.zst)".into())
+        })?;
     let file = File::create(path).map_err(|e| err(e.to_string()))?;
     let mut generator = Generator::new(args.seed);
     let mut sink: Box<dyn ChunkSink> = match format {

@@ -24,11 +24,45 @@ pub enum InputError {
     },
     /// The file's format could not be told from its extension.
     #[error(
-        "{file}: cannot tell the format from the extension; name it .csv, .tsv or .parquet, or pass --input-format csv|parquet"
+        "{file}: cannot tell the format from the extension; name it .csv or .tsv (also compressed: .csv.gz, .csv.zst), or .parquet, or give a folder or a quoted pattern ('data/*.parquet') of such part files, or pass --input-format csv|parquet"
     )]
     UnknownFormat {
         /// The input file.
         file: PathBuf,
+    },
+    /// The files of one input are of different formats.
+    #[error(
+        "{file}: is {format} but {first} is {first_format}; every file of one audit must be of one format"
+    )]
+    MixedFormats {
+        /// The first file of the other format.
+        file: PathBuf,
+        /// Its format.
+        format: &'static str,
+        /// The first file of the input.
+        first: PathBuf,
+        /// The first file's format.
+        first_format: &'static str,
+    },
+    /// A folder or pattern that gives no file to read.
+    #[error("{path}: no input files: {why}")]
+    NoParts {
+        /// The folder or pattern as given.
+        path: PathBuf,
+        /// Why nothing is read.
+        why: String,
+    },
+    /// A truncated or corrupt compressed file.
+    #[error(
+        "{file}: cannot decompress the file as {codec} ({message}); is it truncated or corrupt?"
+    )]
+    Decompress {
+        /// The input file.
+        file: PathBuf,
+        /// The codec ("gzip", "zstd").
+        codec: &'static str,
+        /// The decoder's message.
+        message: String,
     },
     /// The file has no header or no data rows.
     #[error(

@@ -169,6 +169,12 @@ impl Decoder {
         &self.origin
     }
 
+    /// Renames the input in later messages: a reader of several part files names the part it is
+    /// reading, while rows, labels and groups carry on across the parts.
+    pub fn set_origin(&mut self, origin: &str) {
+        origin.clone_into(&mut self.origin);
+    }
+
     /// The label coder (its negative value is learned from the data when not declared).
     pub fn labels(&self) -> &LabelCoder {
         &self.labels

@@ -48,7 +48,7 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         neg_label: args.neg_label.clone(),
     };
     let (mut acc, reader) = read_all(args, &spec, &options, &flags)?;
-    crate::input::check_declared(&args.input, reader.decoder(), &flags.declared_groups)?;
+    crate::input::check_declared(reader.name(), reader.decoder(), &flags.declared_groups)?;
     let (report, charts) = build_report(args, &flags, &mut acc, &reader, &gates)?;
     crate::report::write_all(&report, &charts, &args.out, &args.format)?;
     if !args.quiet {
@@ -67,7 +67,7 @@ fn read_all(
     options: &ReadOptions,
     flags: &flags::Checked,
 ) -> Result<(Accumulator, Reader), CliError> {
-    let mut reader = Reader::open(&args.input, spec, options)?;
+    let mut reader = Reader::open_all(&args.input, spec, options)?;
     let (total, unit) = match reader.progress() {
         Progress::Bytes { total, .. } => (total, "bytes"),
         Progress::Rows { total, .. } => (total, "rows"),
@@ -123,7 +123,7 @@ fn build_report(
     };
     let spec = ReportSpec {
         input: InputInfo {
-            file: args.input.display().to_string(),
+            file: reader.name().display().to_string(),
             format: reader.format().name().to_string(),
             rows: reader.rows(),
             columns: Columns {

@@ -1,29 +1,31 @@
-//! CSV input through the `csv` crate: RFC-4180 quoting, a header row, any one-byte delimiter.
+//! CSV input through the `csv` crate: RFC-4180 quoting, a header row, any one-byte delimiter,
+//! plain or compressed (see [`super::compression`]).
 //! Each batch of the role columns becomes an Arrow record batch of text columns (fields trimmed,
 //! an empty field null) with each row's file line, for the audit's one decoder
 //! (`fair_audit::ingest`, which parses scores and weights from text for CSV input).
 
-use super::{Progress, ReadOptions};
+use super::{ReadOptions, compression};
 use crate::error::{InputError, RowRef};
 use arrow_array::builder::StringBuilder;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use fair_audit::ingest::{IngestError, Roles};
-use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub(super) struct CsvSource {
     file: PathBuf,
-    reader: csv::Reader<BufReader<File>>,
+    reader: csv::Reader<BufReader<Box<dyn Read + Send>>>,
     record: csv::StringRecord,
     /// Header index of each role column, in `schema` order.
     idx: Vec<usize>,
     schema: Arc<Schema>,
     batch_rows: usize,
     size: u64,
-    bytes: u64,
+    /// Bytes of the file read so far (compressed bytes for a compressed file).
+    read: Arc<AtomicU64>,
     header_len: u64,
     /// Lines to add to the csv crate's record lines (1 in a CRLF file, see [`first_line_ends_crlf`]).
     line_fix: u64,
@@ -37,15 +39,12 @@ impl CsvSource {
         size: u64,
     ) -> Result<Self, InputError> {
         let crlf = first_line_ends_crlf(file);
-        let f = File::open(file).map_err(|source| InputError::Io {
-            file: file.to_path_buf(),
-            source,
-        })?;
+        let opened = compression::open(file)?;
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(options.delimiter)
             .has_headers(true)
             .flexible(false)
-            .from_reader(BufReader::with_capacity(1 << 20, f));
+            .from_reader(BufReader::with_capacity(1 << 20, opened.reader));
         let headers = reader
             .headers()
             .map_err(|e| csv_error(file, e, 0, 0))?
@@ -83,17 +82,15 @@ impl CsvSource {
             schema,
             batch_rows: options.batch_rows.max(1),
             size,
-            bytes: 0,
+            read: opened.read,
             header_len: headers.len() as u64,
             line_fix: u64::from(crlf),
         })
     }
 
-    pub(super) fn progress(&self) -> Progress {
-        Progress::Bytes {
-            done: self.bytes.min(self.size),
-            total: self.size,
-        }
+    /// Bytes of the file read so far, at most its size.
+    pub(super) fn bytes_read(&self) -> u64 {
+        self.read.load(Ordering::Relaxed).min(self.size)
     }
 
     /// The next batch of text columns with each row's file line, or `None` at the end.
@@ -138,7 +135,6 @@ impl CsvSource {
             }
             lines.push(line);
         }
-        self.bytes = self.reader.position().byte();
         if lines.is_empty() {
             return Ok(None);
         }
@@ -166,15 +162,15 @@ fn flag_of(setting: &'static str) -> &'static str {
 /// Whether the file's first line ends with CRLF. The csv crate counts a record's line before it
 /// consumes the `\n` of the previous record's CRLF terminator, so in a CRLF file every data
 /// record's line is one short (BurntSushi/rust-csv#395): the reader adds the line back.
+/// A compressed file is decompressed for this look; a failure here is reported by the read proper.
 fn first_line_ends_crlf(file: &Path) -> bool {
-    use std::io::Read;
     let mut head = Vec::with_capacity(1 << 16);
-    let ok = File::open(file).and_then(|f| f.take(1 << 16).read_to_end(&mut head));
-    ok.is_ok()
-        && head
-            .iter()
-            .position(|&b| b == b'\n')
-            .is_some_and(|i| i > 0 && head[i - 1] == b'\r')
+    let ok = compression::open(file)
+        .is_ok_and(|o| o.reader.take(1 << 16).read_to_end(&mut head).is_ok());
+    ok && head
+        .iter()
+        .position(|&b| b == b'\n')
+        .is_some_and(|i| i > 0 && head[i - 1] == b'\r')
 }
 
 fn csv_error(file: &Path, e: csv::Error, row: u64, line_fix: u64) -> InputError {
@@ -190,10 +186,12 @@ fn csv_error(file: &Path, e: csv::Error, row: u64, line_fix: u64) -> InputError 
             expected: expected_len,
             got: len,
         },
-        csv::ErrorKind::Io(source) => InputError::Io {
-            file: file.to_path_buf(),
-            source,
-        },
+        csv::ErrorKind::Io(source) => {
+            compression::corrupt(file, &source).unwrap_or_else(|| InputError::Io {
+                file: file.to_path_buf(),
+                source,
+            })
+        }
         _ => InputError::Csv {
             file: file.to_path_buf(),
             at,

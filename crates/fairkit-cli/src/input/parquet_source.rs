@@ -18,7 +18,6 @@ use std::sync::Arc;
 pub(super) struct ParquetSource {
     file: PathBuf,
     reader: ParquetRecordBatchReader,
-    total_rows: u64,
 }
 
 fn parquet_error(file: &Path, e: impl std::fmt::Display) -> InputError {
@@ -78,23 +77,34 @@ fn checked_row_sum(counts: impl IntoIterator<Item = i64>) -> Result<u64, String>
     u64::try_from(sum).map_err(|_| format!("{sum} rows is more than a u64 can count"))
 }
 
+/// The file's rows, from its checked footer, once its schema has the decoder's columns typed for
+/// their roles: the reader probes every part this way before it reads a row of any.
+pub(super) fn probe(file: &Path, decoder: &Decoder) -> Result<u64, InputError> {
+    probe_schema(file, decoder).map(|(rows, _)| rows)
+}
+
+fn probe_schema(file: &Path, decoder: &Decoder) -> Result<(u64, Arc<Schema>), InputError> {
+    let f = File::open(file).map_err(|source| InputError::Io {
+        file: file.to_path_buf(),
+        source,
+    })?;
+    let builder = crate::guard::guarded(|| ParquetRecordBatchReaderBuilder::try_new(f))
+        .map_err(|m| parquet_error(file, format!("corrupt metadata: {m}")))?
+        .map_err(|e| parquet_error(file, e))?;
+    let rows = footer_rows(builder.metadata())
+        .map_err(|m| parquet_error(file, format!("corrupt footer: {m}")))?;
+    let schema = builder.schema().clone();
+    decoder.check_schema(&schema)?;
+    Ok((rows, schema))
+}
+
 impl ParquetSource {
     pub(super) fn open(
         file: &Path,
         decoder: &Decoder,
         batch_rows: usize,
     ) -> Result<Self, InputError> {
-        let f = File::open(file).map_err(|source| InputError::Io {
-            file: file.to_path_buf(),
-            source,
-        })?;
-        let builder = crate::guard::guarded(|| ParquetRecordBatchReaderBuilder::try_new(f))
-            .map_err(|m| parquet_error(file, format!("corrupt metadata: {m}")))?
-            .map_err(|e| parquet_error(file, e))?;
-        let total_rows = footer_rows(builder.metadata())
-            .map_err(|m| parquet_error(file, format!("corrupt footer: {m}")))?;
-        let schema = builder.schema().clone();
-        decoder.check_schema(&schema)?;
+        let (_, schema) = probe_schema(file, decoder)?;
         let spec = decoder.roles();
         let roots: Vec<usize> = spec
             .named()
@@ -145,12 +155,7 @@ impl ParquetSource {
         Ok(Self {
             file: file.to_path_buf(),
             reader,
-            total_rows,
         })
-    }
-
-    pub(super) fn total_rows(&self) -> u64 {
-        self.total_rows
     }
 
     /// The next non-empty record batch, or `None` at the end of the file.
