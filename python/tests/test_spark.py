@@ -311,7 +311,7 @@ def test_bad_values_raise_the_executor_message_on_the_driver(spark):
     with pytest.raises(FairkitError, match=r"column 'label': value '2' is neither the positive label '1'"):
         audit(spark.createDataFrame(third), label="label", pred="pred", sensitive=["group"])
     empty = spark.createDataFrame(FRAME).filter("id < 0")
-    with pytest.raises(FairkitError, match="no rows"):
+    with pytest.raises(FairkitError, match=r"the data is empty \(no data rows\)"):
         audit(empty, label="label", pred="pred", sensitive=["group"])
 
 
@@ -327,6 +327,15 @@ def test_audit_arrow_checks_its_input():
         audit_arrow(FRAME, label="y", pred="pred", sensitive=["group"])
     with pytest.raises(FairkitError, match="pyarrow Table/RecordBatch or a pandas DataFrame"):
         audit_arrow([1, 2, 3], label="label", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match=r"Arrow table: the data is empty \(no data rows\)"):
+        audit_arrow(FRAME.iloc[:0], label="label", pred="pred", sensitive=["group"])
+    # The command's decoding rules: float labels 0.0/1.0 are two values; a third value is an
+    # error naming the row, column and value.
+    floats = audit_arrow(FRAME.assign(label=FRAME["label"].astype(float)), **KW)
+    assert floats.slices == audit_arrow(FRAME, **KW).slices
+    third = FRAME.assign(pred=np.where(FRAME["id"] == 41, 2, FRAME["pred"]))
+    with pytest.raises(FairkitError, match=r"Arrow table: row 42, column 'pred': value '2' is neither"):
+        audit_arrow(third, **KW)
     with pytest.raises(FairkitError, match=r"neither the positive label 'yes' nor the negative label '[01]'.*pos_label="):
         audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"], pos_label="yes")
     with pytest.raises(FairkitError, match="partial_interval"):

@@ -111,7 +111,11 @@ def audit_arrow(
     confusion = bytes(state.to_bytes())
     scores = None
     names, negative, rows = _core.state_info(confusion)
-    if cols.score is not None and rows:
+    if not rows:
+        # The command's wording for a file without data rows.
+        raise FairkitError("Arrow table: the data is empty (no data rows); an audit needs at "
+                           "least one data row")
+    if cols.score is not None:
         # One segment holding every row, swept from nothing above: what the Spark path computes
         # from its range partitions (see docs/spark.md).
         weighted = cols.weight is not None
@@ -245,6 +249,9 @@ def audit(
     try:
         confusion = states.rdd.map(lambda r: bytes(r[0])) \
             .treeReduce(_merge, depth=max(1, int(tree_depth)))
+        if not _core.state_info(confusion)[2]:
+            raise FairkitError("the DataFrame: the data is empty (no data rows); an audit needs "
+                               "at least one data row")
         scores = None
         if cols.score is not None:
             scores = _score_pass(selected, cols, confusion, interval, score_partitions)
