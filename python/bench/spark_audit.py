@@ -113,28 +113,34 @@ def main() -> None:
         print(name, t, flush=True)
     assert result["r"].total_rows == args.rows
 
-    # Outside Spark: the Rust fold of one core, and the merge of two partition states.
+    # Outside Spark: the Rust decode + fold of one core (a pyarrow batch through the Arrow C
+    # Data Interface into fair_audit::ingest), and the merge of two partition states.
+    import pyarrow as pa
+
     n = 1_000_000
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, n).astype(bool)
     p = rng.integers(0, 2, n).astype(bool)
-    codes = (np.arange(n) % 4).astype(np.int64)
-    names = [f"g{i}" for i in range(4)]
     w = rng.uniform(0.1, 3.0, n)
 
-    def fold(weights):
-        s = core.PartitionState()
-        s.update(y, p, codes, names, sample_weight=weights)
+    def batch(k, weights):
+        cols = {"y": y, "p": p,
+                "g": pa.DictionaryArray.from_arrays(pa.array(np.arange(n) % k, pa.int32()),
+                                                     pa.array([f"g{i}" for i in range(k)]))}
+        if weights is not None:
+            cols["w"] = weights
+        return pa.RecordBatch.from_pydict(cols)
+
+    def fold(b, weighted):
+        s = core.PartitionState("y", "p", ["g"], None, "w" if weighted else None, "true")
+        s.update(b)
         return s
 
-    out["rust_update_rows_per_s_unweighted"] = round(n / best_of(5, lambda: fold(None)))
-    out["rust_update_rows_per_s_weighted"] = round(n / best_of(5, lambda: fold(w)))
+    b4, b4w = batch(4, None), batch(4, w)
+    out["rust_update_rows_per_s_unweighted"] = round(n / best_of(5, lambda: fold(b4, False)))
+    out["rust_update_rows_per_s_weighted"] = round(n / best_of(5, lambda: fold(b4w, True)))
     for k in (4, 100):
-        gcodes = (np.arange(n) % k).astype(np.int64)
-        gnames = [f"g{i}" for i in range(k)]
-        s = core.PartitionState()
-        s.update(y, p, gcodes, gnames, sample_weight=w)
-        b = s.to_bytes()
+        b = fold(batch(k, w), True).to_bytes()
         out[f"state_bytes_weighted_{k}_groups"] = len(b)
         reps = 200
         t = best_of(3, lambda: [core.merge_states(b, b) for _ in range(reps)])

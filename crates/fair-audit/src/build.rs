@@ -6,7 +6,6 @@ use crate::compute::{self, SliceDef, Stats};
 use crate::error::AuditError;
 use crate::model::{self, AuditReport, InputInfo, ScoreSlice, Settings, ThresholdAudit, Tool};
 use crate::summary;
-use fair_metrics::ci::RateCiMethod;
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::SliceScores;
 use fair_metrics::state::ConfusionState;
@@ -91,10 +90,7 @@ pub fn build_report(
         input: spec.input.clone(),
         settings: Settings {
             confidence: spec.stats.confidence,
-            rate_ci_method: match spec.stats.method {
-                RateCiMethod::Wilson => "wilson",
-                RateCiMethod::ClopperPearson => "clopper-pearson",
-            },
+            rate_ci_method: spec.stats.method.key(),
             gap_method: GAP_METHOD,
             score_inference_method: compute::SCORE_INFERENCE_METHOD,
             resamples: spec.stats.resamples,

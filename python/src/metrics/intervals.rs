@@ -162,11 +162,9 @@ fn gap_inference<'py>(
 /// The interval method named `name` in Python (`"wilson"` or `"clopper-pearson"`); `param` is
 /// the argument's name in the error message.
 pub fn ci_method_by_name(param: &str, name: &str) -> PyResult<RateCiMethod> {
-    match name {
-        "wilson" => Ok(RateCiMethod::Wilson),
-        "clopper-pearson" => Ok(RateCiMethod::ClopperPearson),
-        other => Err(invalid(format!(
-            "{param} must be 'wilson' or 'clopper-pearson', got {other:?}"
-        ))),
-    }
+    name.parse().map_err(|_| {
+        invalid(format!(
+            "{param} must be 'wilson' or 'clopper-pearson', got {name:?}"
+        ))
+    })
 }

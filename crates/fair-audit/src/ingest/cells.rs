@@ -138,11 +138,14 @@ macro_rules! value_cells {
 }
 
 /// Calls `f(row_in_batch, cell)` for every row of `arr` (a type accepted by some [`Role`]).
-pub(crate) fn for_each_cell<'a, E>(
+pub(crate) fn for_each_cell<'a, E, F>(
     arr: &'a dyn Array,
-    f: &mut dyn FnMut(usize, Cell<'a>) -> Result<(), E>,
+    f: &mut F,
     unsupported: &dyn Fn(&DataType) -> E,
-) -> Result<(), E> {
+) -> Result<(), E>
+where
+    F: FnMut(usize, Cell<'a>) -> Result<(), E> + ?Sized,
+{
     match arr.data_type() {
         DataType::Boolean => value_cells!(arr.as_boolean(), Bool, f),
         DataType::Int8 => primitive_cells!(arr, Int8Type, Int, i64, f),
@@ -164,14 +167,12 @@ pub(crate) fn for_each_cell<'a, E>(
             };
             // Decode each dictionary entry once, then index by key.
             let mut values: Vec<Cell<'a>> = Vec::with_capacity(d.values().len());
-            for_each_cell(
-                d.values().as_ref(),
-                &mut |_, c| {
-                    values.push(c);
-                    Ok(())
-                },
-                unsupported,
-            )?;
+            // Through `dyn`, so the recursion instantiates one more function, not one per level.
+            let push: &mut dyn FnMut(usize, Cell<'a>) -> Result<(), E> = &mut |_, c| {
+                values.push(c);
+                Ok(())
+            };
+            for_each_cell(d.values().as_ref(), push, unsupported)?;
             let keys = d.normalized_keys();
             let key_nulls = d.keys().logical_nulls();
             for (i, &k) in keys.iter().enumerate() {

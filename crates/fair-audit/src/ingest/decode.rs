@@ -11,6 +11,10 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Schema};
 use std::collections::HashMap;
 
+/// Largest number of column-code tuples [`Decoder`] maps through a dense table per batch (above
+/// it, every row's tuple is hashed).
+const DENSE_TUPLES: usize = 1 << 16;
+
 /// Whether text columns may hold numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Typing {
@@ -589,13 +593,31 @@ impl Decoder {
         n: usize,
         at: &dyn Fn(usize) -> RowRef,
     ) -> Result<Vec<usize>, IngestError> {
+        // A dense table over this batch's tuples of column codes (mixed radix by each column's
+        // dictionary size, when it is small), filled from the hash map on first use: one hash
+        // lookup per distinct tuple per batch instead of one per row.
+        let sizes: Vec<usize> = self.groups.iter().map(|d| d.names().len()).collect();
+        let cells = sizes
+            .iter()
+            .try_fold(1_usize, |acc, &k| acc.checked_mul(k.max(1)))
+            .filter(|&c| c <= DENSE_TUPLES);
+        let mut dense: Vec<u32> = vec![u32::MAX; cells.unwrap_or(0)];
         let mut key = vec![0_u32; sensitive.len()];
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            for (k, col) in key.iter_mut().zip(sensitive) {
+            let mut slot = 0_usize;
+            for ((k, col), &size) in key.iter_mut().zip(sensitive).zip(&sizes) {
                 *k = col[i];
+                slot = slot * size.max(1) + *k as usize;
+            }
+            if let Some(&c) = dense.get(slot).filter(|&&c| c != u32::MAX) {
+                out.push(c as usize);
+                continue;
             }
             if let Some(&c) = self.finest_index.get(&key) {
+                if let Some(d) = dense.get_mut(slot) {
+                    *d = c;
+                }
                 out.push(c as usize);
                 continue;
             }
@@ -619,6 +641,9 @@ impl Decoder {
                 }
             };
             self.finest_index.insert(key.clone(), c as u32);
+            if let Some(d) = dense.get_mut(slot) {
+                *d = c as u32;
+            }
             out.push(c);
         }
         Ok(out)
