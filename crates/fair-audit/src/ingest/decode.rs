@@ -447,8 +447,12 @@ impl Decoder {
             column: column.to_string(),
         };
         let mut dict = self.groups[attribute].clone();
+        // One hash lookup for a known name; the separator is checked once, when a name is new.
         let mut code_of = |name: &str, i: usize| -> Result<u32, IngestError> {
-            if joined && dict.get(name).is_none() && name.contains(GROUP_SEPARATOR) {
+            if let Some(c) = dict.get(name) {
+                return Ok(c);
+            }
+            if joined && name.contains(GROUP_SEPARATOR) {
                 return Err(reserved(i));
             }
             Ok(dict.code(name))
