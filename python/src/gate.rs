@@ -44,7 +44,18 @@ pub fn check_report<'py>(
     Ok(out)
 }
 
-/// Adds `check_report` to the top-level `fairkit._core` module.
+/// fairlearn's gap names and the report key each stands for, in the order of the one table
+/// (`fair_audit::fail_if::ALIASES`): what `AuditResult` accepts wherever a gap is named.
+#[pyfunction]
+pub fn gap_aliases() -> Vec<(&'static str, &'static str)> {
+    fair_audit::fail_if::ALIASES
+        .iter()
+        .map(|a| (a.name, a.key))
+        .collect()
+}
+
+/// Adds `check_report` and `gap_aliases` to the top-level `fairkit._core` module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(check_report, m)?)
+    m.add_function(wrap_pyfunction!(check_report, m)?)?;
+    m.add_function(wrap_pyfunction!(gap_aliases, m)?)
 }

@@ -85,44 +85,13 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
     out
 }
 
-/// Headline values for `--fail-if`, with the reason a key is missing.
-pub fn headline_values(r: &AuditReport) -> BTreeMap<String, Result<f64, String>> {
-    let mut out: BTreeMap<String, Result<f64, String>> = BTreeMap::new();
-    for key in super::compute::SCORE_KEYS {
-        let reason = if r.score_metrics.is_none() {
-            "it needs --score"
-        } else if key == "psp" && r.settings.interval.is_none() {
-            "it needs --interval"
-        } else {
-            "undefined on this data (see the notes in report.json)"
-        };
-        out.insert(key.to_string(), Err(reason.to_string()));
-    }
-    for (key, _, _, _) in super::compute::GAPS {
-        out.insert(
-            key.to_string(),
-            Err("undefined on this data (see undefined_reason in report.json)".into()),
-        );
-    }
-    for (k, h) in &r.headline {
-        out.insert(k.clone(), Ok(h.value));
-    }
-    out
-}
-
-/// The fairlearn expression that computes the gap of a headline key.
+/// fairlearn's name for the gap of a headline key: the first alias of the one table,
+/// [`fail_if::ALIASES`](crate::fail_if::ALIASES) (a key without one: "fairlearn").
 pub fn fairlearn_name(key: &str) -> &'static str {
-    match key {
-        "dp_difference" => "demographic_parity_difference",
-        "dp_ratio" => "demographic_parity_ratio",
-        "eo_difference" => "equal_opportunity_difference",
-        "eo_ratio" => "equal_opportunity_ratio",
-        "eq_odds_difference" => "equalized_odds_difference",
-        "eq_odds_ratio" => "equalized_odds_ratio",
-        "accuracy_difference" => "MetricFrame(accuracy_score).difference()",
-        "accuracy_ratio" => "MetricFrame(accuracy_score).ratio()",
-        _ => "fairlearn",
-    }
+    crate::fail_if::ALIASES
+        .iter()
+        .find(|a| a.key == key)
+        .map_or("fairlearn", |a| a.name)
 }
 
 fn fairlearn_number(v: Option<f64>) -> String {

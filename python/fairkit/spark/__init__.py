@@ -259,7 +259,8 @@ def audit(
         raise
     except ValueError as e:
         if "empty" in str(e).lower():
-            raise FairkitError("the DataFrame has no partitions and no rows to audit") from e
+            raise FairkitError("the DataFrame: the data is empty (no data rows); it has no partitions: "
+                               "an audit needs at least one data row") from e
         _rethrow(e)
     except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
         _rethrow(e)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
+from fairkit._core import gap_aliases as _core_gap_aliases
+
 
 class _AuditSource(NamedTuple):
     """What the report is built from: the merged state bytes (never the rows), the columns and
@@ -29,22 +31,9 @@ class _AuditSource(NamedTuple):
 
 _FORMATS = ("json", "md", "html")
 
-#: fairlearn's gap names accepted wherever a gap is named, and the report key each is: the table
-#: of ``fair_audit::fail_if::ALIASES`` (which ``check`` uses; a test checks the two agree).
-GAP_ALIASES = MappingProxyType({
-    "demographic_parity_difference": "dp_difference",
-    "selection_rate_difference": "dp_difference",
-    "demographic_parity_ratio": "dp_ratio",
-    "selection_rate_ratio": "dp_ratio",
-    "equal_opportunity_difference": "eo_difference",
-    "true_positive_rate_difference": "eo_difference",
-    "equal_opportunity_ratio": "eo_ratio",
-    "true_positive_rate_ratio": "eo_ratio",
-    "equalized_odds_difference": "eq_odds_difference",
-    "equalized_odds_ratio": "eq_odds_ratio",
-    "accuracy_score_difference": "accuracy_difference",
-    "accuracy_score_ratio": "accuracy_ratio",
-})
+#: fairlearn's gap names accepted wherever a gap is named, and the report key each is: the one
+#: table, ``fair_audit::fail_if::ALIASES`` (the one ``check`` uses), read from the extension.
+GAP_ALIASES = MappingProxyType(dict(_core_gap_aliases()))
 
 # The three gaps the old result model reported, by their old (fairlearn) names.
 _OLD_GAPS = ("demographic_parity_difference", "equal_opportunity_difference",
