@@ -6,7 +6,8 @@
 
 use super::{ReadOptions, compression};
 use crate::error::{InputError, RowRef};
-use arrow_array::builder::StringBuilder;
+use arrow_array::builder::{StringBuilder, StringDictionaryBuilder};
+use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use fair_audit::ingest::{IngestError, Roles};
@@ -68,10 +69,20 @@ impl CsvSource {
                 })?;
             idx.push(i);
         }
+        // Labels, predictions and groups take few distinct values: dictionary columns, so the
+        // decoder maps each distinct value once and each row by its key (and the batch holds each
+        // distinct string once); scores and weights are plain text it parses.
         let schema = Arc::new(Schema::new(
             spec.named()
                 .iter()
-                .map(|(c, _)| Field::new(*c, DataType::Utf8, true))
+                .map(|&(c, setting)| {
+                    let t = if coded(setting) {
+                        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
+                    } else {
+                        DataType::Utf8
+                    };
+                    Field::new(c, t, true)
+                })
                 .collect::<Vec<_>>(),
         ));
         Ok(Self {
@@ -99,10 +110,14 @@ impl CsvSource {
         first_row: u64,
     ) -> Result<Option<(RecordBatch, Vec<u64>)>, InputError> {
         let cap = self.batch_rows.min(1 << 16);
-        let mut columns: Vec<StringBuilder> = self
-            .idx
+        let mut columns: Vec<Column> = self
+            .schema
+            .fields()
             .iter()
-            .map(|_| StringBuilder::with_capacity(cap, cap * 8))
+            .map(|f| match f.data_type() {
+                DataType::Dictionary(..) => Column::Coded(StringDictionaryBuilder::new()),
+                _ => Column::Text(StringBuilder::with_capacity(cap, cap * 8)),
+            })
             .collect();
         let mut lines = Vec::with_capacity(cap);
         while lines.len() < self.batch_rows {
@@ -128,20 +143,22 @@ impl CsvSource {
                 });
             }
             for (b, &i) in columns.iter_mut().zip(&self.idx) {
-                match self.record.get(i).map(str::trim) {
-                    Some(v) if !v.is_empty() => b.append_value(v),
-                    _ => b.append_null(),
-                }
+                let v = self.record.get(i).map(str::trim).filter(|v| !v.is_empty());
+                b.append(v).map_err(|message| InputError::Csv {
+                    file: self.file.clone(),
+                    at: RowRef {
+                        row,
+                        line: Some(line),
+                    },
+                    message,
+                })?;
             }
             lines.push(line);
         }
         if lines.is_empty() {
             return Ok(None);
         }
-        let arrays: Vec<ArrayRef> = columns
-            .iter_mut()
-            .map(|b| Arc::new(b.finish()) as ArrayRef)
-            .collect();
+        let arrays: Vec<ArrayRef> = columns.iter_mut().map(Column::finish).collect();
         let batch =
             RecordBatch::try_new(self.schema.clone(), arrays).map_err(|e| InputError::Csv {
                 file: self.file.clone(),
@@ -152,6 +169,43 @@ impl CsvSource {
                 message: e.to_string(),
             })?;
         Ok(Some((batch, lines)))
+    }
+}
+
+/// Whether a role's column is read as a dictionary column (labels, predictions, groups).
+fn coded(setting: &str) -> bool {
+    matches!(setting, "label" | "pred" | "sensitive")
+}
+
+/// One column of a batch being read.
+enum Column {
+    /// Few distinct values: each stored once, rows as keys.
+    Coded(StringDictionaryBuilder<Int32Type>),
+    /// Numbers as text.
+    Text(StringBuilder),
+}
+
+impl Column {
+    /// Appends a trimmed field (`None`: empty, i.e. missing).
+    fn append(&mut self, v: Option<&str>) -> Result<(), String> {
+        match (self, v) {
+            (Column::Coded(b), Some(v)) => b.append(v).map(|_| ()).map_err(|e| e.to_string()),
+            (Column::Coded(b), None) => {
+                b.append_null();
+                Ok(())
+            }
+            (Column::Text(b), v) => {
+                b.append_option(v);
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Column::Coded(b) => Arc::new(b.finish()),
+            Column::Text(b) => Arc::new(b.finish()),
+        }
     }
 }
 
