@@ -139,7 +139,29 @@ fn counts(c: &ConfusionCounts) -> Counts {
 }
 
 fn metric_err(what: String) -> impl FnOnce(fair_metrics::MetricError) -> AuditError {
-    move |source| AuditError::Metric { what, source }
+    move |source| match source {
+        // A group of the data with zero weight: say so in the data's terms (the metrics'
+        // message names their Rust API).
+        fair_metrics::MetricError::EmptyGroup { .. } => AuditError::Input {
+            name: "weights",
+            reason: format!("{what}: {}", in_audit_terms(&source)),
+        },
+        source => AuditError::Metric { what, source },
+    }
+}
+
+/// A metric's reason in the terms of the audit's users: `fair_metrics` names its Rust API
+/// (`ZeroDivision::Skip`, `Groups::compact()`), which the command and Python do not expose.
+fn in_audit_terms(e: &fair_metrics::MetricError) -> String {
+    match e {
+        fair_metrics::MetricError::UndefinedRate { rate, group } => format!(
+            "{rate} is undefined for group {group:?} (its denominator has zero weight, e.g. no positives): the gap needs it in every group; add such rows to the group or merge it with another value of its sensitive column"
+        ),
+        fair_metrics::MetricError::EmptyGroup { group } => format!(
+            "group {group:?} has no rows with a weight > 0: every group needs a positive total weight; check the weight column or drop the group's rows"
+        ),
+        other => other.to_string(),
+    }
 }
 
 /// Rates, intervals and gaps of one slice's state.
@@ -264,7 +286,7 @@ fn gap(
             lower: None,
             upper: None,
             p_value: None,
-            undefined_reason: Some(e.to_string()),
+            undefined_reason: Some(in_audit_terms(&e)),
             undefined_groups: Vec::new(),
             fairlearn_value: None,
         },
@@ -430,14 +452,17 @@ fn pair_gaps(
             let inference = match ks_inference(&p.summary, n, scale, confidence) {
                 Ok(i) => Some(i),
                 Err(e) => {
-                    notes.push(format!("{what} interval and p-value: {e}"));
+                    notes.push(format!(
+                        "{what} interval and p-value: {}",
+                        in_audit_terms(&e)
+                    ));
                     None
                 }
             };
             Some(pair_max(&p.summary, inference))
         }
         Err(e) => {
-            notes.push(format!("{what}: {e}"));
+            notes.push(format!("{what}: {}", in_audit_terms(e)));
             None
         }
     }
@@ -494,7 +519,10 @@ pub fn score_slice(
         }
         Ok(None) => None,
         Err(e) => {
-            notes.push(format!("AUC difference interval and p-value: {e}"));
+            notes.push(format!(
+                "AUC difference interval and p-value: {}",
+                in_audit_terms(&e)
+            ));
             None
         }
     };

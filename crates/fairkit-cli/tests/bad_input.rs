@@ -390,3 +390,175 @@ fn parquet_footer_row_counts_that_overflow_or_are_negative() {
         ],
     );
 }
+
+/// Issue 30: notes and errors speak of the data and the flags, never of the metrics' Rust API
+/// (`ZeroDivision::Skip`, `Groups::compact()`).
+#[test]
+fn undefined_rates_are_explained_in_the_data_s_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    // Group m has no positives: KS on positives (EO-Δ) is undefined, a note says why.
+    let text = GOOD_CSV
+        .replace("1,1,0.8,m", "0,1,0.8,m")
+        .replace("1,1,0.7,m", "0,1,0.7,m");
+    let f = write(dir.path(), "a.csv", &text);
+    let out = dir.path().join("out");
+    let r = audit(&f, &out, &["--pred", "y_hat", "--score", "p"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for name in ["report.json", "report.md", "report.html"] {
+        let text = std::fs::read_to_string(out.join(name)).unwrap();
+        assert!(!text.contains("ZeroDivision"), "{name}: {text}");
+    }
+    let notes = common::report(&out)["score_metrics"][0]["notes"].to_string();
+    assert!(!notes.contains("::"), "{notes}");
+    assert!(
+        notes.contains("score distribution of positives is undefined for group \\\"m\\\""),
+        "{notes}"
+    );
+    assert!(notes.contains("add such rows to the group"), "{notes}");
+    // A group whose rows all weigh 0: exit 2, in terms of the weights.
+    let f = write(
+        dir.path(),
+        "w.csv",
+        &GOOD_CSV
+            .replace("0.8,m,1.0", "0.8,m,0")
+            .replace("0.3,m,1.5", "0.3,m,0")
+            .replace("0.7,m,1.0", "0.7,m,0")
+            .replace("0.2,m,1.0", "0.2,m,0"),
+    );
+    rejects(
+        &f,
+        &["--weight", "w"],
+        &["group \"m\"", "no rows with a weight > 0", "weight column"],
+    );
+    let r = audit(
+        &f,
+        &dir.path().join("o"),
+        &["--pred", "y_hat", "--weight", "w"],
+    );
+    assert!(!r.stderr.contains("::"), "{}", r.stderr);
+}
+
+/// Issue 30: a file read with the wrong delimiter has a one-field header; the missing-column
+/// error says which delimiter the header holds.
+#[test]
+fn a_header_of_another_delimiter_suggests_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, d, hint) in [
+        (
+            "semi.csv",
+            ";",
+            "the header looks ';'-separated: try --delimiter ';'",
+        ),
+        (
+            "pipe.csv",
+            "|",
+            "the header looks '|'-separated: try --delimiter '|'",
+        ),
+        (
+            "tab.csv",
+            "\t",
+            "the header looks tab-separated: try --delimiter '\\t'",
+        ),
+    ] {
+        let f = write(dir.path(), name, &GOOD_CSV.replace(',', d));
+        rejects(&f, &[], &[name, "column 'y'", "(given by --label)", hint]);
+    }
+    // A semicolon file read with ';' but naming a column it lacks: no hint.
+    let f = write(dir.path(), "semi2.csv", &GOOD_CSV.replace(',', ";"));
+    let r = audit(
+        &f,
+        &dir.path().join("o"),
+        &["--pred", "yhat", "--delimiter", ";"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("column 'yhat'"), "{}", r.stderr);
+    assert!(!r.stderr.contains("--delimiter"), "{}", r.stderr);
+}
+
+/// Issue 30: a score named as the prediction (`--pred p`) keeps the third-value message and
+/// suggests `--score` with `--threshold`; 0/1/2 predictions and labels get no such hint.
+#[test]
+fn a_score_given_as_the_prediction_suggests_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.csv", GOOD_CSV);
+    let r = audit(&f, &dir.path().join("o"), &["--pred", "p"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    for needle in [
+        "a.csv",
+        "row 1 (line 2), column 'p': value '0.9' is neither the positive label '1' nor the negative label '0'",
+        "labels and predictions must take exactly two values (set them with --pos-label and --neg-label)",
+        "column 'p' looks like a score (non-0/1 numbers): pass it with --score and give --threshold, or name the 0/1 prediction column with --pred",
+    ] {
+        assert!(
+            r.stderr.contains(needle),
+            "stderr lacks {needle:?}: {}",
+            r.stderr
+        );
+    }
+    // Integer predictions 0/1/2: a third class, not a score.
+    let f = write(
+        dir.path(),
+        "b.csv",
+        &GOOD_CSV.replace("1,1,0.8,m", "1,2,0.8,m"),
+    );
+    let r = audit(&f, &dir.path().join("o"), &["--pred", "y_hat"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("column 'y_hat'"), "{}", r.stderr);
+    assert!(!r.stderr.contains("looks like a score"), "{}", r.stderr);
+    // A score named as the label: the hint is only for the prediction column.
+    let r = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "p",
+        "--pred",
+        "y",
+        "--sensitive",
+        "sex",
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("column 'p'"), "{}", r.stderr);
+    assert!(!r.stderr.contains("looks like a score"), "{}", r.stderr);
+}
+
+/// Issue 30: a label column with 0/1/2 beside a 0/1 prediction is reported against the label
+/// column, whichever value comes first.
+#[test]
+fn a_third_label_value_names_the_label_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("two_later.csv", GOOD_CSV.replace("1,1,0.8,m", "2,1,0.8,m")),
+        ("two_first.csv", GOOD_CSV.replace("0,1,0.6,f", "2,1,0.6,f")),
+    ] {
+        let f = write(dir.path(), name, &text);
+        rejects(&f, &[], &[name, "column 'y':", "--pos-label"]);
+        let r = audit(&f, &dir.path().join("o"), &["--pred", "y_hat"]);
+        assert!(!r.stderr.contains("y_hat"), "{}", r.stderr);
+    }
+}
+
+/// Issue 30: a corrupt or truncated `.csv.gz` says gzip.
+#[test]
+fn a_corrupt_gzip_file_says_gzip() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(GOOD_CSV.as_bytes()).unwrap();
+    let gz = e.finish().unwrap();
+    let truncated = dir.path().join("t.csv.gz");
+    std::fs::write(&truncated, &gz[..gz.len() / 2]).unwrap();
+    rejects(
+        &truncated,
+        &[],
+        &[
+            "t.csv.gz",
+            "cannot decompress the file as gzip",
+            "truncated or corrupt",
+        ],
+    );
+    let plain = write(dir.path(), "p.csv.gz", GOOD_CSV);
+    rejects(&plain, &[], &["p.csv.gz", "gzip", "magic bytes"]);
+}

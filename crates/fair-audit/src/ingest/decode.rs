@@ -221,6 +221,7 @@ impl Decoder {
                     } else {
                         names.join(", ")
                     },
+                    hint: String::new(),
                 }
             })?;
             if !role.accepts(field.data_type(), self.typing == Typing::Text) {
@@ -350,20 +351,29 @@ impl Decoder {
         style: FlagStyle,
         value: &str,
         column: &str,
+        is_pred: bool,
         at: impl Fn() -> RowRef,
     ) -> Result<usize, IngestError> {
-        labels
-            .code(value)
-            .ok_or_else(|| IngestError::LabelOutsidePair {
+        labels.code(value).ok_or_else(|| {
+            let (positive, negative) =
+                (labels.positive().to_string(), labels.negative_for_message());
+            let hint = if is_pred && looks_like_score(&[value, &positive, &negative]) {
+                score_hint(style, column)
+            } else {
+                String::new()
+            };
+            IngestError::LabelOutsidePair {
                 origin: origin.to_string(),
                 at: at(),
                 column: column.to_string(),
                 value: value.to_string(),
-                positive: labels.positive().to_string(),
-                negative: labels.negative_for_message(),
+                positive,
+                negative,
                 pos_flag: style.flag("pos_label"),
                 neg_flag: style.flag("neg_label"),
-            })
+                hint,
+            }
+        })
     }
 
     fn decode_labels(
@@ -378,6 +388,7 @@ impl Decoder {
         let mut cache: Vec<(CellKey, usize)> = Vec::with_capacity(2);
         let (origin, style) = (self.origin.clone(), self.style);
         let missing = |i: usize| self.missing(column, what, at(i));
+        let is_pred = what == "prediction";
         let role_what = if what == "label" {
             "the label"
         } else {
@@ -391,7 +402,7 @@ impl Decoder {
                 let code = match cell {
                     Cell::Null => return Err(missing(i)),
                     Cell::Str(s) => {
-                        Self::label_code(&mut labels, &origin, style, s, column, || at(i))?
+                        Self::label_code(&mut labels, &origin, style, s, column, is_pred, || at(i))?
                     }
                     other => {
                         let key = other.key().expect("non-text, non-null cells have a key");
@@ -404,6 +415,7 @@ impl Decoder {
                                     style,
                                     &other.text(),
                                     column,
+                                    is_pred,
                                     || at(i),
                                 )?;
                                 cache.push((key, c));
@@ -651,5 +663,30 @@ impl Decoder {
             out.push(c);
         }
         Ok(out)
+    }
+}
+
+/// Whether a third value of the prediction column and the label pair read as a score: all are
+/// numbers and not all integers (a score column named as the prediction).
+fn looks_like_score(values: &[&str]) -> bool {
+    let numbers: Vec<f64> = values
+        .iter()
+        .filter_map(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| v.is_finite())
+        .collect();
+    numbers.len() == values.len() && numbers.iter().any(|v| v.fract() != 0.0)
+}
+
+/// The "did you mean" of [`looks_like_score`], in the caller's flags (the Python audit has no
+/// threshold: it needs the 0/1 prediction column).
+fn score_hint(style: FlagStyle, column: &str) -> String {
+    let (score, pred) = (style.flag("score"), style.flag("pred"));
+    match style {
+        FlagStyle::Command => format!(
+            "; column '{column}' looks like a score (non-0/1 numbers): pass it with {score} and give --threshold, or name the 0/1 prediction column with {pred}"
+        ),
+        FlagStyle::Python => format!(
+            "; column '{column}' looks like a score (non-0/1 numbers): pass it with {score} and name the 0/1 prediction column with {pred}"
+        ),
     }
 }

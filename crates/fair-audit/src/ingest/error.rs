@@ -30,7 +30,7 @@ impl std::fmt::Display for RowRef {
 pub enum IngestError {
     /// A named column is not in the data.
     #[error(
-        "{origin}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}"
+        "{origin}: column '{column}' (given by {flag}) is not in the file; its columns are: {available}{hint}"
     )]
     MissingColumn {
         /// Where the rows come from.
@@ -41,6 +41,9 @@ pub enum IngestError {
         flag: String,
         /// The data's columns, comma-separated.
         available: String,
+        /// What the mistake probably is, from `"; "` on (a CSV read with the wrong delimiter),
+        /// or empty.
+        hint: String,
     },
     /// The same column was given for two roles.
     #[error(
@@ -116,7 +119,7 @@ pub enum IngestError {
     },
     /// A label or prediction outside the positive/negative pair.
     #[error(
-        "{origin}: {at}, column '{column}': value '{value}' is neither the positive label '{positive}' nor the negative label '{negative}'; labels and predictions must take exactly two values (set them with {pos_flag} and {neg_flag})"
+        "{origin}: {at}, column '{column}': value '{value}' is neither the positive label '{positive}' nor the negative label '{negative}'; labels and predictions must take exactly two values (set them with {pos_flag} and {neg_flag}){hint}"
     )]
     LabelOutsidePair {
         /// Where the rows come from.
@@ -135,6 +138,9 @@ pub enum IngestError {
         pos_flag: &'static str,
         /// How the negative label is set.
         neg_flag: &'static str,
+        /// What the mistake probably is, from `"; "` on (a score named as the prediction), or
+        /// empty.
+        hint: String,
     },
     /// Parts of one audit (Spark partitions) saw different negative labels: three values in all.
     #[error(

@@ -66,6 +66,7 @@ impl CsvSource {
                     column: column.to_string(),
                     flag: flag_of(setting).to_string(),
                     available: headers.iter().collect::<Vec<_>>().join(", "),
+                    hint: delimiter_hint(&headers, options.delimiter),
                 })?;
             idx.push(i);
         }
@@ -206,6 +207,28 @@ impl Column {
             Column::Coded(b) => Arc::new(b.finish()),
             Column::Text(b) => Arc::new(b.finish()),
         }
+    }
+}
+
+/// The "did you mean" of a missing column when the header is one field holding another common
+/// delimiter (a `;`-, tab- or `|`-separated file read with `,`): the delimiter it holds most of.
+fn delimiter_hint(headers: &csv::StringRecord, delimiter: u8) -> String {
+    let [field] = headers.iter().collect::<Vec<_>>()[..] else {
+        return String::new();
+    };
+    let best = [b',', b';', b'\t', b'|']
+        .into_iter()
+        .filter(|&d| d != delimiter)
+        .map(|d| (field.bytes().filter(|&b| b == d).count(), d))
+        .filter(|&(n, _)| n > 0)
+        .max_by_key(|&(n, _)| n);
+    match best {
+        Some((_, b'\t')) => "; the header looks tab-separated: try --delimiter '\\t'".to_string(),
+        Some((_, d)) => {
+            let d = char::from(d);
+            format!("; the header looks '{d}'-separated: try --delimiter '{d}'")
+        }
+        None => String::new(),
     }
 }
 
