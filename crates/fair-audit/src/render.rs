@@ -6,7 +6,7 @@ use crate::charts::ChartData;
 use crate::compute::rate_key;
 use crate::error::AuditError;
 use crate::model::{AuditReport, ConfusionSlice, Estimate, PairMax};
-use crate::summary::gap_note;
+use crate::summary::{alpha, gap_note, p_cell, sig3};
 use fair_metrics::Rate;
 use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars};
 
@@ -34,11 +34,24 @@ fn est(e: Option<Estimate>) -> String {
 }
 
 fn opt(v: Option<f64>) -> String {
-    fmt4(v)
+    v.map_or_else(|| fmt4(None), f4)
 }
 
+/// Four decimals; exactly 0 as "0", a tiny non-zero number with three significant digits
+/// (never "0.0000" for a number that is not 0).
 fn f4(v: f64) -> String {
-    fmt4(Some(v))
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() < 5e-5 {
+        sig3(v)
+    } else {
+        fmt4(Some(v))
+    }
+}
+
+/// A p-value cell: a permutation p-value (`resamples` given) at its floor reads "< 1/(R+1)".
+fn p_opt(p: Option<f64>, resamples: Option<usize>) -> String {
+    p.map_or_else(|| opt(None), |p| p_cell(p, resamples))
 }
 
 /// A file-name-safe form of a slice name or threshold (lower-case ASCII alphanumerics, `-`).
@@ -60,6 +73,7 @@ fn slice_section(
     threshold: Option<f64>,
     level: &str,
     method: &str,
+    resamples: usize,
     figures: &mut Vec<(String, String)>,
 ) -> Result<(), AuditError> {
     let at = threshold.map_or(String::new(), |t| format!(" (threshold {t})"));
@@ -99,7 +113,7 @@ fn slice_section(
                 (Some(l), Some(u)) => format!("[{}, {}]", f4(l), f4(u)),
                 _ => g.undefined_reason.clone().unwrap_or_else(|| "n/a".into()),
             },
-            opt(g.p_value),
+            p_opt(g.p_value, Some(resamples)),
         ];
         if any_note {
             row.push(note.unwrap_or_default());
@@ -198,7 +212,10 @@ pub fn document(
             f4(v.value),
             v.slice.clone(),
             v.threshold.map_or("—".into(), |t| t.to_string()),
-            opt(v.p_value),
+            p_opt(
+                v.p_value,
+                (!crate::compute::SCORE_KEYS.contains(&k.as_str())).then_some(r.settings.resamples),
+            ),
         ];
         if any_note {
             row.push(note.unwrap_or_default());
@@ -230,6 +247,7 @@ pub fn document(
                 audit.threshold,
                 &level,
                 method,
+                r.settings.resamples,
                 &mut figures,
             )?;
         }
@@ -253,7 +271,7 @@ pub fn document(
                 Some(p) => vec![
                     format!("{} ({} vs {})", f4(p.value), p.groups[0], p.groups[1]),
                     iv(p.lower, p.upper),
-                    p.p_value.map_or("n/a".into(), f4),
+                    p.p_value.map_or("n/a".into(), |p| p_cell(p, None)),
                 ],
                 None => vec!["n/a".into(), "n/a".into(), "n/a".into()],
             };
@@ -294,6 +312,7 @@ pub fn document(
         "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups; a group whose rate is undefined, e.g. the TPR of a group without positives, is left out and named beside the gap, where fairlearn counts that rate as 0 — see docs/conventions.md): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold; their intervals and p-values: {}. Schema: {} v{}.",
         r.settings.gap_method, r.settings.score_inference_method, r.schema, r.schema_version
     ));
+    doc.paragraph(&distinguishable_note(r));
     Ok((doc, figures))
 }
 
@@ -354,4 +373,20 @@ pub fn render(r: &AuditReport, charts: &ChartData, views: Views) -> Result<Rende
         out.figures = figures.into_iter().map(|(svg, file)| (file, svg)).collect();
     }
     Ok(out)
+}
+
+/// The methods note on the report's one rule for "distinguishable from zero", and on which
+/// hypothesis each gap's interval and p-value address.
+pub fn distinguishable_note(r: &AuditReport) -> String {
+    let a = alpha(r.settings.confidence);
+    let n = r.settings.resamples;
+    let floor = p_cell(0.0, Some(n));
+    let max = crate::summary::MAX_LISTED;
+    format!(
+        "Distinguishable from zero: one rule for every gap, count and score gaps alike — its p-value is below {a} (1 − confidence). The summary lists exactly these gaps, largest first (a ratio beside, or in the place of, the difference of the same rates, and ordered by that difference; at most {max} sentences, the rest counted), and no other. \
+What each p-value tests: a count gap's (difference or ratio) is a one-sided permutation test of \"the rate does not depend on the group\", over all groups at once, from {n} permutations; \"p {floor}\" is its floor: no permutation gave a gap as large. \
+A count gap's bootstrap interval describes how large the gap is, not whether it is zero: max − min is never negative (and min / max never above 1), so that interval seldom contains 0 (1 for a ratio) even when the groups do not differ, and it does not decide. \
+The AUC difference's p-value tests \"no two groups' AUCs differ\" (a normal test union-bounded over all pairs of groups), while its interval is a normal interval for the two extreme groups only: the interval can exclude 0 while the p-value is not small, and the summary then says so. \
+KS DP-Δ, KS EO-Δ and partial SP: the p-value tests \"no two groups' score distributions differ\" (union-bounded over all pairs); the interval is simultaneous over all groups (DKW) and conservative, so it can contain 0 while the p-value is small."
+    )
 }

@@ -1,8 +1,11 @@
 //! Headline numbers (the worst of each gap over slices and thresholds) and the plain-language
-//! summary of the largest gaps that are statistically distinguishable from zero.
+//! summary: exactly the gaps that are distinguishable from zero by the report's one rule
+//! ([`distinguishable`]: p-value < 1 − confidence), largest first.
 
 use crate::compute::rate_key;
-use crate::model::{AuditReport, ConfusionSlice, Gap, Headline, PairMax, UndefinedGroup};
+use crate::model::{
+    AuditReport, ConfusionSlice, Gap, Headline, PairMax, ScoreSlice, UndefinedGroup,
+};
 use fair_metrics::Rate;
 use std::collections::BTreeMap;
 
@@ -186,108 +189,364 @@ fn extremes(slice: &ConfusionSlice, rate: Rate) -> Option<((String, f64), (Strin
     Some((hi, lo))
 }
 
-/// Up to five sentences on the largest difference-type gaps with p < 1 − confidence.
+/// At most this many gaps are written out in the summary; the rest (all smaller) are counted.
+pub const MAX_LISTED: usize = 12;
+
+/// 1 − `confidence`, the significance level of the report's one rule, rounded to 12 decimals so
+/// that 1 − 0.95 is 0.05 and a p-value of exactly 0.05 is not below it.
+pub fn alpha(confidence: f64) -> f64 {
+    ((1.0 - confidence) * 1e12).round() / 1e12
+}
+
+/// The report's one rule: a gap is distinguishable from zero when its p-value is below
+/// 1 − confidence. The summary lists exactly these gaps.
+pub fn distinguishable(p_value: f64, confidence: f64) -> bool {
+    p_value < alpha(confidence)
+}
+
+/// A number with three significant digits ("0.0249", "0.104", "1.00"; "7.64e-6" below 0.001),
+/// exactly 0 as "0".
+pub fn sig3(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    if x.abs() < 1e-3 {
+        return format!("{x:.2e}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// A gap's or rate's value in a sentence: three decimals, exactly 0 as "0", a tiny non-zero value
+/// with three significant digits (never "0.000" for a number that is not 0).
+pub fn value_text(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if x.abs() < 5e-4 {
+        sig3(x)
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// A p-value as a table cell. `resamples`, for a permutation p-value, is the number of
+/// permutations R: at the floor 1/(R+1) (no permutation gave a gap as large) it reads
+/// "< 1/(R+1)", as a decimal when R+1 is a power of ten ("< 0.001" for 999) and as the exact
+/// fraction otherwise ("< 1/1001"). Any other p-value has three significant digits; an analytic
+/// p-value that underflowed to 0 reads "< 1e-300".
+pub fn p_cell(p: f64, resamples: Option<usize>) -> String {
+    if let Some(r) = resamples {
+        let n = r as f64 + 1.0;
+        if p * n <= 1.0 + 1e-9 {
+            let power = n.log10().round();
+            return if (10f64.powf(power) - n).abs() < 0.5 {
+                format!("< {}", 1.0 / n)
+            } else {
+                format!("< 1/{}", r + 1)
+            };
+        }
+    }
+    if p == 0.0 {
+        return "< 1e-300".into();
+    }
+    sig3(p)
+}
+
+/// A p-value in a sentence: "p < 0.001", "p < 1/1001", "p = 0.0249" (see [`p_cell`]).
+pub fn p_text(p: f64, resamples: Option<usize>) -> String {
+    let cell = p_cell(p, resamples);
+    if cell.starts_with('<') {
+        format!("p {cell}")
+    } else {
+        format!("p = {cell}")
+    }
+}
+
+/// One gap of the summary's list: its size (the order key) and its sentence.
+struct Item {
+    size: f64,
+    /// The gaps it reports (a difference and its ratio: 2).
+    gaps: usize,
+    text: String,
+}
+
+/// The p-value of a gap that has one, with its value and interval.
+fn tested(gap: &Gap) -> Option<(f64, f64, f64, f64)> {
+    Some((gap.value?, gap.p_value?, gap.lower?, gap.upper?))
+}
+
+/// The count gaps of one slice that are distinguishable, a difference and the ratio of the same
+/// rates in one sentence (ordered by the difference).
+fn count_items(
+    r: &AuditReport,
+    slice: &ConfusionSlice,
+    at: &str,
+    level: &str,
+    out: &mut Vec<Item>,
+) {
+    let conf = r.settings.confidence;
+    let perm = Some(r.settings.resamples);
+    let stats = |lo: f64, hi: f64, p: f64| {
+        format!(
+            "{level} interval {}–{}, permutation {}",
+            value_text(lo),
+            value_text(hi),
+            p_text(p, perm)
+        )
+    };
+    for diff in slice.gaps.iter().filter(|g| g.kind == "difference") {
+        let ratio_key = diff.key.replace("_difference", "_ratio");
+        let ratio = slice.gaps.iter().find(|g| g.key == ratio_key);
+        let d = tested(diff).filter(|t| distinguishable(t.1, conf));
+        let q = ratio
+            .and_then(|g| tested(g).map(|t| (g, t)))
+            .filter(|(_, t)| distinguishable(t.1, conf));
+        if d.is_none() && q.is_none() {
+            continue;
+        }
+        let who = rate_of_gap(diff.key)
+            .and_then(|rate| extremes(slice, rate).map(|e| (rate, e)))
+            .map(|(rate, ((hg, hv), (lg, lv)))| {
+                format!(
+                    ": {} is highest for {hg} ({}) and lowest for {lg} ({})",
+                    rate.name(),
+                    value_text(hv),
+                    value_text(lv)
+                )
+            })
+            .unwrap_or_default();
+        let (size, text) = match (d, q) {
+            (Some((v, p, lo, hi)), q) => {
+                let ratio_part = q.map_or(String::new(), |(g, (rv, rp, rlo, rhi))| {
+                    format!(
+                        "; the {} is {} ({})",
+                        g.name,
+                        value_text(rv),
+                        stats(rlo, rhi, rp)
+                    )
+                });
+                let ratio_note = q.map_or(String::new(), |(g, _)| {
+                    gap_note(g.key, &g.undefined_groups, g.fairlearn_value)
+                        .filter(|_| g.fairlearn_value.is_some())
+                        .map_or(String::new(), |n| format!(" Note: the ratio {n}."))
+                });
+                (
+                    v,
+                    format!(
+                        "The {} across {}{at} is {} ({}){ratio_part}{who}.{}{ratio_note}",
+                        diff.name,
+                        slice.slice,
+                        value_text(v),
+                        stats(lo, hi, p),
+                        gap_clause(diff)
+                    ),
+                )
+            }
+            (None, Some((g, (rv, rp, rlo, rhi)))) => (
+                diff.value.unwrap_or(1.0 - rv),
+                format!(
+                    "The {} across {}{at} is {} ({}){who}.{}",
+                    g.name,
+                    slice.slice,
+                    value_text(rv),
+                    stats(rlo, rhi, rp),
+                    gap_clause(g)
+                ),
+            ),
+            (None, None) => continue,
+        };
+        let gaps = usize::from(d.is_some()) + usize::from(q.is_some());
+        out.push(Item { size, gaps, text });
+    }
+}
+
+/// What one score gap is, for the summary: (name before "across", what its two groups are,
+/// what its interval covers).
+fn score_words(key: &str, r: &AuditReport, groups: usize) -> (String, &'static str, String) {
+    let simultaneous = format!("simultaneous over the {groups} groups (DKW), conservative");
+    match key {
+        "ks_dp" => (
+            "demographic parity difference over all thresholds".into(),
+            "the KS distance between their score distributions",
+            simultaneous,
+        ),
+        "ks_eo" => (
+            "equal opportunity difference over all thresholds".into(),
+            "the KS distance between their positives' score distributions",
+            simultaneous,
+        ),
+        "psp" => (
+            match r.settings.interval {
+                Some([a, b]) => {
+                    format!("partial statistical parity gap on the score interval [{a}, {b})")
+                }
+                None => "partial statistical parity gap".into(),
+            },
+            "the pair with the largest gap",
+            simultaneous,
+        ),
+        _ => (
+            "AUC difference".into(),
+            "the highest and the lowest AUC",
+            "for this pair only".into(),
+        ),
+    }
+}
+
+fn score_gaps(s: &ScoreSlice) -> [(&'static str, Option<&PairMax>); 4] {
+    [
+        ("ks_dp", s.ks_dp.as_ref()),
+        ("ks_eo", s.ks_eo.as_ref()),
+        ("psp", s.psp.as_ref()),
+        ("auc_difference", s.auc_gap.as_ref()),
+    ]
+}
+
+/// Groups a score gap compares: every group for KS and partial SP, those with an AUC for the AUC
+/// difference.
+fn score_groups(key: &str, s: &ScoreSlice) -> usize {
+    if key == "auc_difference" {
+        s.auc_by_group.iter().filter(|g| g.auc.is_some()).count()
+    } else {
+        s.auc_by_group.len()
+    }
+}
+
+fn pairs(groups: usize) -> usize {
+    groups * groups.saturating_sub(1) / 2
+}
+
+/// The score gaps that are distinguishable (listed), and a note for each that is not although its
+/// interval excludes 0 (the interval and the p-value then answer different questions).
+fn score_items(r: &AuditReport, level: &str, out: &mut Vec<Item>, notes: &mut Vec<String>) {
+    let conf = r.settings.confidence;
+    for s in r.score_metrics.iter().flatten() {
+        for (key, gap) in score_gaps(s) {
+            let Some(g) = gap else { continue };
+            let (Some(lo), Some(hi), Some(p)) = (g.lower, g.upper, g.p_value) else {
+                continue;
+            };
+            let n = score_groups(key, s);
+            let m = pairs(n);
+            let (name, pair, covers) = score_words(key, r, n);
+            let union = if m > 1 {
+                format!(", union-bounded over all {m} pairs")
+            } else {
+                String::new()
+            };
+            let (a, b) = (&g.groups[0], &g.groups[1]);
+            if distinguishable(p, conf) {
+                let zero = if lo <= 0.0 {
+                    ", so it may contain 0 where the test does not"
+                } else {
+                    ""
+                };
+                out.push(Item {
+                    size: g.value,
+                    gaps: 1,
+                    text: format!(
+                        "The {name} across {} is {}, between {a} and {b} ({pair}; {level} interval {}–{}, {covers}{zero}; {}{union}).",
+                        s.slice,
+                        value_text(g.value),
+                        value_text(lo),
+                        value_text(hi),
+                        p_text(p, None)
+                    ),
+                });
+            } else if lo > 0.0 {
+                let tests = if m > 1 {
+                    format!("tests whether any of the {m} pairs of groups differ (union bound)")
+                } else {
+                    "comes from another approximation (see Method)".into()
+                };
+                notes.push(format!(
+                    "Not listed: the {name} across {} ({}, between {a} and {b}); its {level} interval {}–{}, {covers}, excludes 0, but its p-value ({}) {tests} and is not below {}.",
+                    s.slice,
+                    value_text(g.value),
+                    value_text(lo),
+                    value_text(hi),
+                    sig3(p),
+                    alpha(conf)
+                ));
+            }
+        }
+    }
+}
+
+/// Whether any gap of the report has a p-value (so the rule could be applied at all).
+fn any_tested(r: &AuditReport) -> bool {
+    let count = r
+        .audits
+        .iter()
+        .flat_map(|a| &a.slices)
+        .flat_map(|s| &s.gaps)
+        .any(|g| g.p_value.is_some());
+    let score = r
+        .score_metrics
+        .iter()
+        .flatten()
+        .flat_map(|s| score_gaps(s).map(|(_, g)| g.and_then(|g| g.p_value)))
+        .any(|p| p.is_some());
+    count || score
+}
+
+/// The summary: one sentence per gap that is distinguishable from zero (p-value < 1 − confidence:
+/// [`distinguishable`]), count and score gaps alike, largest first (a ratio listed with, or in
+/// the place of, the difference of the same rates), at most [`MAX_LISTED`] (the rest counted), or
+/// one sentence saying none is; then a sentence stating the rule, a note for each score gap that
+/// is not listed although its interval excludes 0, and one sentence per count-gap headline that
+/// left a group out or differs from fairlearn's value.
 pub fn sentences(r: &AuditReport) -> Vec<String> {
-    let alpha = 1.0 - r.settings.confidence;
-    let level = format!("{:.0} %", r.settings.confidence * 100.0);
-    let mut found = Vec::new();
+    let conf = r.settings.confidence;
+    let a = alpha(conf);
+    let level = format!("{:.0} %", conf * 100.0);
+    let mut items = Vec::new();
     for audit in &r.audits {
         let at = match audit.threshold {
             Some(t) => format!(" at threshold {t}"),
             None => String::new(),
         };
         for slice in &audit.slices {
-            for gap in slice.gaps.iter().filter(|g| g.kind == "difference") {
-                let (Some(v), Some(p), Some(lo), Some(hi)) =
-                    (gap.value, gap.p_value, gap.lower, gap.upper)
-                else {
-                    continue;
-                };
-                if p >= alpha {
-                    continue;
-                }
-                let who = rate_of_gap(gap.key)
-                    .and_then(|rate| extremes(slice, rate).map(|e| (rate, e)))
-                    .map(|(rate, ((hg, hv), (lg, lv)))| {
-                        format!(
-                            ": {} is highest for {hg} ({hv:.3}) and lowest for {lg} ({lv:.3})",
-                            rate.name()
-                        )
-                    })
-                    .unwrap_or_default();
-                found.push((
-                    v,
-                    format!(
-                        "The {} across {}{at} is {v:.3} ({level} interval {lo:.3}–{hi:.3}, permutation p = {p:.3}){who}.{}",
-                        gap.name,
-                        slice.slice,
-                        gap_clause(gap)
-                    ),
-                ));
-            }
+            count_items(r, slice, &at, &level, &mut items);
         }
     }
-    found.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut out: Vec<String> = found.into_iter().take(5).map(|f| f.1).collect();
-    if out.is_empty() {
-        out.push(format!(
-            "No count-based gap is statistically distinguishable from zero at the {level} level (every permutation p-value is at least {alpha:.3})."
-        ));
-    }
-    out.extend(headline_sentences(r));
-    out.extend(score_sentences(r, alpha, &level));
-    out
-}
-
-/// One sentence per score gap (KS DP-Δ, KS EO-Δ, partial SP, AUC difference): its largest value
-/// over the slices, with interval and p-value, saying whether it is distinguishable from zero.
-fn score_sentences(r: &AuditReport, alpha: f64, level: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(slices) = &r.score_metrics else {
-        return out;
-    };
-    type Pick = fn(&super::model::ScoreSlice) -> Option<&PairMax>;
-    let what: [(&str, Pick); 4] = [
-        (
-            "difference between two groups' score distributions (exact KS over all thresholds)",
-            |s| s.ks_dp.as_ref(),
-        ),
-        (
-            "difference between two groups' score distributions of positives (KS, equal opportunity over all thresholds)",
-            |s| s.ks_eo.as_ref(),
-        ),
-        (
-            "partial statistical parity gap on the score interval",
-            |s| s.psp.as_ref(),
-        ),
-        ("AUC difference between groups", |s| s.auc_gap.as_ref()),
-    ];
-    for (name, get) in what {
-        let worst = slices
-            .iter()
-            .filter_map(|s| get(s).map(|p| (s, p)))
-            .max_by(|a, b| a.1.value.total_cmp(&b.1.value));
-        let Some((s, p)) = worst else { continue };
-        let stats = match (p.lower, p.upper, p.p_value) {
-            (Some(lo), Some(hi), Some(pv)) => {
-                let verdict = if pv < alpha {
-                    "distinguishable from zero"
-                } else {
-                    "not distinguishable from zero"
-                };
-                let p = if pv < 0.001 {
-                    "p < 0.001".to_string()
-                } else {
-                    format!("p = {pv:.3}")
-                };
-                format!(" ({level} interval {lo:.3}–{hi:.3}, {p}: {verdict})")
-            }
-            _ => String::new(),
+    let mut notes = Vec::new();
+    score_items(r, &level, &mut items, &mut notes);
+    // Stable: equal sizes keep report order (count gaps before score gaps).
+    items.sort_by(|x, y| y.size.total_cmp(&x.size));
+    let total = items.len();
+    let gap_count: usize = items.iter().map(|i| i.gaps).sum();
+    let mut out: Vec<String> = items.into_iter().take(MAX_LISTED).map(|i| i.text).collect();
+    if total == 0 {
+        out.push(if any_tested(r) {
+            format!(
+                "No gap is distinguishable from zero at the {level} level: every p-value, of the count gaps and the score gaps alike, is at least {a} (1 − confidence)."
+            )
+        } else {
+            "No gap could be tested: none has a p-value (a gap needs at least two groups with the rate defined).".into()
+        });
+    } else {
+        let more = if total > MAX_LISTED {
+            format!(
+                " The {MAX_LISTED} largest sentences are written out; {} more, each about a smaller gap, are left to the gap tables.",
+                total - MAX_LISTED
+            )
+        } else {
+            String::new()
+        };
+        let (gaps, is) = if gap_count == 1 {
+            ("gap", "is")
+        } else {
+            ("gaps", "are")
         };
         out.push(format!(
-            "The largest {name} is {:.3}, between {} and {} across {}{stats}.",
-            p.value, p.groups[0], p.groups[1], s.slice
+            "Listed above {is} the {gap_count} {gaps} whose p-value is below {a} (1 − confidence), the report's one rule for \"distinguishable from zero\", largest first; a ratio is written beside (or in the place of) the difference of the same rates (see Method).{more}"
         ));
     }
+    out.extend(notes);
+    out.extend(headline_sentences(r));
     out
 }
