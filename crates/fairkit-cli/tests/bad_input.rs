@@ -562,3 +562,27 @@ fn a_corrupt_gzip_file_says_gzip() {
     let plain = write(dir.path(), "p.csv.gz", GOOD_CSV);
     rejects(&plain, &[], &["p.csv.gz", "gzip", "magic bytes"]);
 }
+
+#[test]
+fn a_csv_sensitive_column_of_fractional_numbers_is_refused_as_parquet_refuses_floats() {
+    // The same continuous column is a Float64 column in Parquet (refused by type) and text in a
+    // CSV: the CSV is refused at its first fractional value, not turned into a group per number.
+    let dir = tempfile::tempdir().unwrap();
+    let text = GOOD_CSV.replace(",f,", ",0.5,").replace(",m,", ",1.25,");
+    let f = write(dir.path(), "float_groups.csv", &text);
+    rejects(
+        &f,
+        &[],
+        &[
+            "row 1 (line 2)",
+            "column 'sex'",
+            "'0.5' is a fractional number",
+            "bucket the column first",
+        ],
+    );
+    // Whole numbers written with a decimal point stay group names, as integers do.
+    let whole = GOOD_CSV.replace(",f,", ",1.0,").replace(",m,", ",2.0,");
+    let g = write(dir.path(), "whole_groups.csv", &whole);
+    let r = audit(&g, &dir.path().join("out2"), &["--pred", "y_hat"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

@@ -458,14 +458,32 @@ impl Decoder {
             at: at(i),
             column: column.to_string(),
         };
+        // In a text input (CSV) a column of fractional numbers is what a typed input (Parquet,
+        // Arrow) refuses as a floating-point column: refuse it the same way, at its first such
+        // value, instead of making a group of every distinct number.
+        let text_input = self.typing == Typing::Text;
+        let fractional = |i: usize, name: &str| IngestError::FloatGroups {
+            origin: origin.clone(),
+            at: at(i),
+            column: column.to_string(),
+            value: name.to_string(),
+        };
         let mut dict = self.groups[attribute].clone();
-        // One hash lookup for a known name; the separator is checked once, when a name is new.
+        // One hash lookup for a known name; the checks run once, when a name is new.
         let mut code_of = |name: &str, i: usize| -> Result<u32, IngestError> {
             if let Some(c) = dict.get(name) {
                 return Ok(c);
             }
             if joined && name.contains(GROUP_SEPARATOR) {
                 return Err(reserved(i));
+            }
+            if text_input
+                && name
+                    .trim()
+                    .parse::<f64>()
+                    .is_ok_and(|v| v.is_finite() && v.fract() != 0.0)
+            {
+                return Err(fractional(i, name));
             }
             Ok(dict.code(name))
         };

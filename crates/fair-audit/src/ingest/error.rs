@@ -174,6 +174,21 @@ pub enum IngestError {
         /// The role of the column.
         what: &'static str,
     },
+    /// A sensitive column of a text input (CSV) holds fractional numbers: a continuous column,
+    /// which a typed input refuses as floating-point ([`IngestError::WrongType`]).
+    #[error(
+        "{origin}: {at}, column '{column}': '{value}' is a fractional number; a sensitive column must be text, integer or boolean (floating-point values make poor group names: bucket the column first, e.g. into ranges)"
+    )]
+    FloatGroups {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The first fractional value.
+        value: String,
+    },
     /// A sensitive value holds the character that joins several sensitive columns.
     #[error(
         "{origin}: {at}, column '{column}': the value contains the control character \\x1f, which joins the values of several sensitive columns; remove it"
