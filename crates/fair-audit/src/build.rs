@@ -27,6 +27,49 @@ pub struct ReportSpec {
     pub weighted: bool,
 }
 
+impl ReportSpec {
+    /// The spec of a plain audit of one sensitive column: 0/1 labels and predictions in columns
+    /// `label` and `prediction` (positive `1`, negative `0`), `rows` rows read from `file`, no
+    /// thresholds, score, interval or weights — the shape of hand-made examples and tests.
+    ///
+    /// ```
+    /// use fair_audit::{ReportSpec, Stats};
+    /// let spec = ReportSpec::binary("hand", "y", "p", "group", 6, Stats::default());
+    /// assert_eq!(spec.slices.len(), 1);
+    /// ```
+    pub fn binary(
+        file: &str,
+        label: &str,
+        prediction: &str,
+        column: &str,
+        rows: u64,
+        stats: Stats,
+    ) -> Self {
+        let sensitive = vec![column.to_string()];
+        Self {
+            input: InputInfo {
+                file: file.into(),
+                format: "csv".into(),
+                rows,
+                columns: crate::model::Columns {
+                    label: label.into(),
+                    prediction: Some(prediction.into()),
+                    score: None,
+                    sensitive: sensitive.clone(),
+                    weight: None,
+                },
+                positive_label: "1".into(),
+                negative_label: Some("0".into()),
+            },
+            slices: SliceDef::all(&sensitive),
+            stats,
+            thresholds: Vec::new(),
+            interval: None,
+            weighted: false,
+        }
+    }
+}
+
 /// Builds the report (with empty `fail_if`: gates are the front end's) and its score charts.
 ///
 /// `confusion[source][slice]` holds one state per prediction source (the prediction column, or

@@ -60,6 +60,18 @@ pub struct Stats {
     pub seed: u64,
 }
 
+impl Default for Stats {
+    /// The command's defaults: 95 % Wilson intervals, 1,000 resamples per gap, seed 0.
+    fn default() -> Self {
+        Self {
+            confidence: 0.95,
+            method: RateCiMethod::Wilson,
+            resamples: 1000,
+            seed: 0,
+        }
+    }
+}
+
 /// JSON key of each rate.
 pub fn rate_key(rate: Rate) -> &'static str {
     match rate {

@@ -895,40 +895,16 @@ mod tests {
     }
 
     fn report(labels: &[usize], preds: &[usize], groups: &[&str]) -> AuditReport {
-        use crate::model::{Columns, InputInfo};
-        use crate::{ReportSpec, SliceDef, Stats, build_report};
-        use fair_metrics::ci::RateCiMethod;
+        use crate::{ReportSpec, build_report};
         use fair_metrics::state::ConfusionState;
         let mut state = ConfusionState::new();
         let g = fair_data::Groups::from_labels(groups);
         state.update(labels, preds, &g, None).unwrap();
-        let columns = vec!["group".to_string()];
-        let spec = ReportSpec {
-            input: InputInfo {
-                file: "test".into(),
-                format: "csv".into(),
-                rows: labels.len() as u64,
-                columns: Columns {
-                    label: "y".into(),
-                    prediction: Some("p".into()),
-                    score: None,
-                    sensitive: columns.clone(),
-                    weight: None,
-                },
-                positive_label: "1".into(),
-                negative_label: Some("0".into()),
-            },
-            slices: SliceDef::all(&columns),
-            stats: Stats {
-                confidence: 0.95,
-                method: RateCiMethod::Wilson,
-                resamples: 200,
-                seed: 0,
-            },
-            thresholds: vec![],
-            interval: None,
-            weighted: false,
+        let stats = crate::Stats {
+            resamples: 200,
+            ..crate::Stats::default()
         };
+        let spec = ReportSpec::binary("test", "y", "p", "group", labels.len() as u64, stats);
         build_report(&spec, &[vec![state]], None).unwrap().0
     }
 

@@ -4,11 +4,10 @@
 //! p-value does not pass is explained, never called "not distinguishable" beside that interval.
 //! Golden wording on hand-made confusion states.
 
-use fair_audit::model::{AuditReport, Columns, GroupAuc, InputInfo, PairMax, ScoreSlice};
+use fair_audit::model::{AuditReport, GroupAuc, PairMax, ScoreSlice};
 use fair_audit::summary::{distinguishable, p_cell, sentences};
-use fair_audit::{ReportSpec, SliceDef, Stats, Views, build_report, render};
+use fair_audit::{ReportSpec, Stats, Views, build_report, render};
 use fair_data::Groups;
-use fair_metrics::ci::RateCiMethod;
 use fair_metrics::state::ConfusionState;
 
 /// Confusion cells of one group: (name, tp, fp, tn, fn).
@@ -28,33 +27,12 @@ fn report(groups: &[Cells], resamples: usize) -> AuditReport {
     state
         .update(&y, &p, &Groups::from_labels(&names), None)
         .expect("valid rows");
-    let columns = vec!["group".to_string()];
-    let spec = ReportSpec {
-        input: InputInfo {
-            file: "hand".into(),
-            format: "csv".into(),
-            rows: y.len() as u64,
-            columns: Columns {
-                label: "y".into(),
-                prediction: Some("p".into()),
-                score: None,
-                sensitive: columns.clone(),
-                weight: None,
-            },
-            positive_label: "1".into(),
-            negative_label: Some("0".into()),
-        },
-        slices: SliceDef::all(&columns),
-        stats: Stats {
-            confidence: 0.95,
-            method: RateCiMethod::Wilson,
-            resamples,
-            seed: 11,
-        },
-        thresholds: vec![],
-        interval: None,
-        weighted: false,
+    let stats = Stats {
+        resamples,
+        seed: 11,
+        ..Stats::default()
     };
+    let spec = ReportSpec::binary("hand", "y", "p", "group", y.len() as u64, stats);
     build_report(&spec, &[vec![state]], None).expect("report").0
 }
 

@@ -4,13 +4,13 @@
 //! HTML and the summary. Hand-computed small cases.
 
 use fair_audit::compute::{FAIRLEARN_TOLERANCE, fairlearn_gap, undefined_groups};
-use fair_audit::model::{AuditReport, Columns, Gap, InputInfo};
+use fair_audit::model::{AuditReport, Gap};
 use fair_audit::schema::{AUDIT_SCHEMA_V1, validate};
-use fair_audit::{ReportSpec, SliceDef, Stats, Views, build_report, render};
+use fair_audit::{ReportSpec, Stats, Views, build_report, render};
 use fair_data::Groups;
 use fair_metrics::GroupConfusion;
 use fair_metrics::Rate;
-use fair_metrics::ci::{GapKind, GapMetric, RateCiMethod};
+use fair_metrics::ci::{GapKind, GapMetric};
 use fair_metrics::state::ConfusionState;
 use serde_json::Value;
 
@@ -32,33 +32,12 @@ fn report(spec: &[(&str, &[usize], &[usize])]) -> AuditReport {
     let groups = Groups::from_labels(&names);
     let mut state = ConfusionState::new();
     state.update(&y, &p, &groups, None).expect("valid rows");
-    let columns = vec!["group".to_string()];
-    let spec = ReportSpec {
-        input: InputInfo {
-            file: "hand".into(),
-            format: "csv".into(),
-            rows: y.len() as u64,
-            columns: Columns {
-                label: "y".into(),
-                prediction: Some("p".into()),
-                score: None,
-                sensitive: columns.clone(),
-                weight: None,
-            },
-            positive_label: "1".into(),
-            negative_label: Some("0".into()),
-        },
-        slices: SliceDef::all(&columns),
-        stats: Stats {
-            confidence: 0.95,
-            method: RateCiMethod::Wilson,
-            resamples: 200,
-            seed: 7,
-        },
-        thresholds: vec![],
-        interval: None,
-        weighted: false,
+    let stats = Stats {
+        resamples: 200,
+        seed: 7,
+        ..Stats::default()
     };
+    let spec = ReportSpec::binary("hand", "y", "p", "group", y.len() as u64, stats);
     build_report(&spec, &[vec![state]], None).expect("report").0
 }
 
