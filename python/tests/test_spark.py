@@ -713,17 +713,10 @@ def test_fit_bad_input_fails_clearly(spark):
 # -- the command's report (schema-v1 JSON, markdown, HTML) from Spark -----------------------------
 
 def fairkit_binary():
-    """The `fairkit` command of this checkout (built by `cargo test --workspace`; built here if
-    missing, so the test never skips)."""
-    import subprocess
-    from pathlib import Path
+    """The `fairkit` command of this checkout (one finder, shared with the conformance suite)."""
+    from conformance_cases import fairkit_binary as find
 
-    root = Path(__file__).resolve().parents[2]
-    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
-    exe = target / "debug" / "fairkit"
-    if not exe.exists():
-        subprocess.run(["cargo", "build", "-q", "-p", "fairkit-cli"], cwd=root, check=True)
-    return str(exe)
+    return find()
 
 
 def command_report(tmp_path, pdf: pd.DataFrame, weighted: bool) -> dict:

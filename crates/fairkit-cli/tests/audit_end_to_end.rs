@@ -4,29 +4,11 @@
 
 mod common;
 
-use common::{fairkit, report};
+use common::{demo, fairkit, report};
 use fair_data::Groups;
 use fair_metrics::GroupConfusion;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn demo(dir: &Path, name: &str, rows: &str, extra: &[&str]) -> PathBuf {
-    let f = dir.join(name);
-    let mut args = vec![
-        "demo-data",
-        "--rows",
-        rows,
-        "--seed",
-        "7",
-        "--out",
-        f.to_str().unwrap(),
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let r = fairkit(&args);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    f
-}
+use std::path::Path;
 
 fn run(file: &Path, out: &Path, extra: &[&str]) -> Value {
     let mut args = vec![

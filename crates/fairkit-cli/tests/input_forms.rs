@@ -7,7 +7,7 @@
 mod common;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use common::{fairkit, report, write};
+use common::{demo, fairkit, report, write};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
@@ -17,23 +17,6 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// A demo file of `rows` rows (seed 7).
-fn demo(dir: &Path, name: &str, rows: &str) -> PathBuf {
-    let f = dir.join(name);
-    let r = fairkit(&[
-        "demo-data",
-        "--rows",
-        rows,
-        "--seed",
-        "7",
-        "--out",
-        f.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    f
-}
 
 /// Audits `inputs` with every role (weights, score, two sensitive columns) plus `extra` flags.
 fn audit(inputs: &[&Path], out: &Path, extra: &[&str]) -> common::Run {
@@ -136,7 +119,7 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn a_spark_folder_a_pattern_and_several_paths_equal_the_single_file() {
     let dir = tempfile::tempdir().unwrap();
-    let single = demo(dir.path(), "d.parquet", "3000");
+    let single = demo(dir.path(), "d.parquet", "3000", &[]);
     // Uneven parts, the last one short.
     let parts = batches(&single, 1100);
     assert_eq!(parts.len(), 3);
@@ -169,7 +152,7 @@ fn a_spark_folder_a_pattern_and_several_paths_equal_the_single_file() {
 #[test]
 fn a_folder_of_csv_parts_equals_the_single_file() {
     let dir = tempfile::tempdir().unwrap();
-    let single = demo(dir.path(), "d.csv", "1500");
+    let single = demo(dir.path(), "d.csv", "1500", &[]);
     let text = std::fs::read_to_string(&single).unwrap();
     let (header, body) = text.split_once('\n').unwrap();
     let lines: Vec<&str> = body.lines().collect();
@@ -188,7 +171,7 @@ fn a_folder_of_csv_parts_equals_the_single_file() {
 #[test]
 fn gzip_and_zstd_csv_equal_the_plain_file() {
     let dir = tempfile::tempdir().unwrap();
-    let single = demo(dir.path(), "d.csv", "3000");
+    let single = demo(dir.path(), "d.csv", "3000", &[]);
     let bytes = std::fs::read(&single).unwrap();
     let gz = dir.path().join("d.csv.gz");
     std::fs::write(&gz, gzip(&bytes)).unwrap();
@@ -216,7 +199,7 @@ fn gzip_and_zstd_csv_equal_the_plain_file() {
 #[test]
 fn bad_cells_are_numbered_across_parts_and_name_the_part() {
     let dir = tempfile::tempdir().unwrap();
-    let single = demo(dir.path(), "d.parquet", "900");
+    let single = demo(dir.path(), "d.parquet", "900", &[]);
     let mut parts = batches(&single, 300);
     // Row 5 of the second part gets a third label value: row 305 of the input.
     let b = &parts[1];
@@ -224,17 +207,7 @@ fn bad_cells_are_numbered_across_parts_and_name_the_part() {
     let y = arrow_cast(b.column(i));
     let mut values: Vec<Option<String>> = y.iter().map(|v| v.map(str::to_string)).collect();
     values[4] = Some("7".into());
-    let mut columns = b.columns().to_vec();
-    columns[i] = Arc::new(StringArray::from(values)) as ArrayRef;
-    let mut fields: Vec<arrow_schema::Field> = b
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.as_ref().clone())
-        .collect();
-    fields[i] = arrow_schema::Field::new("y", arrow_schema::DataType::Utf8, true);
-    let schema = Arc::new(arrow_schema::Schema::new(fields));
-    parts[1] = RecordBatch::try_new(schema, columns).unwrap();
+    parts[1] = with_text_column(b, i, values);
     let folder = spark_folder(dir.path(), "out", &parts);
     let r = audit(&[&folder], &dir.path().join("r"), &[]);
     refused(
@@ -285,7 +258,7 @@ fn empty_folders_and_patterns_matching_nothing_are_refused() {
 #[test]
 fn a_part_missing_a_column_or_of_another_type_is_named() {
     let dir = tempfile::tempdir().unwrap();
-    let single = demo(dir.path(), "d.parquet", "600");
+    let single = demo(dir.path(), "d.parquet", "600", &[]);
     let parts = batches(&single, 300);
 
     let p = parts[1].schema().index_of("p").unwrap();
@@ -305,16 +278,7 @@ fn a_part_missing_a_column_or_of_another_type_is_named() {
     let mut text_p = parts.clone();
     let b = &parts[1];
     let scores: Vec<String> = (0..b.num_rows()).map(|k| format!("{k}")).collect();
-    let mut columns = b.columns().to_vec();
-    columns[p] = Arc::new(StringArray::from(scores)) as ArrayRef;
-    let mut fields: Vec<arrow_schema::Field> = b
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.as_ref().clone())
-        .collect();
-    fields[p] = arrow_schema::Field::new("p", arrow_schema::DataType::Utf8, false);
-    text_p[1] = RecordBatch::try_new(Arc::new(arrow_schema::Schema::new(fields)), columns).unwrap();
+    text_p[1] = with_text_column(b, p, scores.into_iter().map(Some).collect());
     let folder = spark_folder(dir.path(), "typed", &text_p);
     let r = audit(&[&folder], &dir.path().join("r"), &[]);
     refused(
@@ -337,7 +301,7 @@ fn a_part_missing_a_column_or_of_another_type_is_named() {
 #[test]
 fn truncated_corrupt_and_fake_compressed_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let single = demo(dir.path(), "d.csv", "3000");
+    let single = demo(dir.path(), "d.csv", "3000", &[]);
     let bytes = std::fs::read(&single).unwrap();
 
     let gz = gzip(&bytes);
@@ -392,4 +356,18 @@ fn truncated_corrupt_and_fake_compressed_files_are_refused() {
     let odd = write(dir.path(), "d.parquet.gz", "x");
     let r = audit(&[&odd], &dir.path().join("r"), &[]);
     refused(&r, &["d.parquet.gz", ".csv.gz", "folder", "--input-format"]);
+}
+
+/// `b` with its column `i` replaced by a text column of `values` (same name).
+fn with_text_column(b: &RecordBatch, i: usize, values: Vec<Option<String>>) -> RecordBatch {
+    let mut columns = b.columns().to_vec();
+    columns[i] = Arc::new(StringArray::from(values)) as ArrayRef;
+    let mut fields: Vec<arrow_schema::Field> = b
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone())
+        .collect();
+    fields[i] = arrow_schema::Field::new(fields[i].name(), arrow_schema::DataType::Utf8, true);
+    RecordBatch::try_new(Arc::new(arrow_schema::Schema::new(fields)), columns).unwrap()
 }

@@ -66,3 +66,22 @@ pub fn report(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
     serde_json::from_str(&text).expect("report.json parses")
 }
+
+/// A seeded demo file (`fairkit demo-data --seed 7`) of `rows` rows, with `extra` flags.
+pub fn demo(dir: &Path, name: &str, rows: &str, extra: &[&str]) -> PathBuf {
+    let f = dir.join(name);
+    let mut args = vec![
+        "demo-data",
+        "--rows",
+        rows,
+        "--seed",
+        "7",
+        "--out",
+        f.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let r = fairkit(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    f
+}
