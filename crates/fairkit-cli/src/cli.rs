@@ -166,6 +166,31 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 
+    /// Minimum group size: a group with fewer rows in a gap's denominator (rows for selection
+    /// rate and accuracy, positive rows for TPR, negative rows for FPR; positives and negatives
+    /// for AUC and KS) keeps its rates in the tables but is kept out of that gap and the
+    /// headline, listed under "Small groups". 0 keeps every group in.
+    ///
+    /// Example: `--min-group-size 100`
+    #[arg(long, value_name = "ROWS", default_value_t = fair_audit::compute::DEFAULT_MIN_GROUP_SIZE)]
+    pub min_group_size: u64,
+
+    /// Largest number of groups a sensitive column (or the intersection) may have; more stops
+    /// the audit at once (exit 2) naming the column. Without this flag, a column with a value
+    /// on most rows (an identifier, a continuous number) is refused too; giving the flag audits
+    /// it as asked.
+    ///
+    /// Example: `--max-groups 5000`
+    #[arg(long, value_name = "N")]
+    pub max_groups: Option<usize>,
+
+    /// Audit a sensitive column with a single value (its rates, without gaps) instead of
+    /// stopping with exit 2.
+    ///
+    /// Example: `--allow-single-group`
+    #[arg(long)]
+    pub allow_single_group: bool,
+
     /// Output directory (created if missing).
     ///
     /// Example: `--out report/`

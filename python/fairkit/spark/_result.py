@@ -67,11 +67,17 @@ def _known(cls, d: dict) -> dict:
 
 @dataclass(frozen=True)
 class UndefinedGroup:
-    """A group a gap left out because a rate it compares is undefined there, and why."""
+    """A group a gap left out, and why: a rate it compares is undefined there, or (in
+    ``small_groups``) its rows in that rate's denominator are fewer than the minimum group size."""
 
     group: str
     rate: str
     reason: str
+
+
+def _groups(d: dict, key: str) -> tuple:
+    """The groups a gap left out, under ``key`` (absent from the JSON when none)."""
+    return tuple(UndefinedGroup(**_known(UndefinedGroup, u)) for u in d.get(key, ()))
 
 
 def _fairlearn(d: dict) -> Optional[float]:
@@ -112,13 +118,20 @@ class GroupRates:
     rows: int
     counts: Counts
     rates: Mapping[str, Optional[Estimate]]
+    #: Rows with the positive label (the TPR's denominator), unweighted.
+    positives: int = 0
+    #: Rows with the negative label (the FPR's denominator), unweighted.
+    negatives: int = 0
+    #: Rows predicted positive (the precision's denominator), unweighted.
+    predicted_positives: int = 0
 
     @classmethod
     def _of(cls, d: dict) -> "GroupRates":
         rates = {k: None if v is None else Estimate(v["value"], v["lower"], v["upper"])
                  for k, v in d["rates"].items()}
         return cls(d["group"], int(d["rows"]), Counts(**_known(Counts, d["counts"])),
-                   MappingProxyType(rates))
+                   MappingProxyType(rates), int(d.get("positives", 0)),
+                   int(d.get("negatives", 0)), int(d.get("predicted_positives", 0)))
 
     def rate(self, name: str) -> Optional[float]:
         """The value of one rate (``None`` where undefined)."""
@@ -146,12 +159,14 @@ class Gap:
     #: counted as 0; NaN where fairlearn gives NaN): equal to ``value`` unless the report says
     #: otherwise (docs/audit-json-schema.md).
     fairlearn_value: Optional[float] = None
+    #: The groups kept out of the gap for having fewer rows in a compared rate's denominator
+    #: than ``settings.min_group_size`` (their rates are still reported).
+    small_groups: tuple = ()
 
     @classmethod
     def _of(cls, d: dict) -> "Gap":
-        return cls(**dict(_known(cls, d),
-                          undefined_groups=tuple(UndefinedGroup(**_known(UndefinedGroup, u))
-                                                 for u in d.get("undefined_groups", ())),
+        return cls(**dict(_known(cls, d), undefined_groups=_groups(d, "undefined_groups"),
+                          small_groups=_groups(d, "small_groups"),
                           fairlearn_value=_fairlearn(d)))
 
 
@@ -199,7 +214,8 @@ class Slice:
         if key != gap.key and gap.value is not None and not _same(gap.fairlearn_value, gap.value):
             from fairkit._core import FairkitError
 
-            groups = ", ".join(f"{u.group!r} ({u.reason})" for u in gap.undefined_groups)
+            groups = ", ".join(f"{u.group!r} ({u.reason})"
+                               for u in gap.small_groups + gap.undefined_groups)
             raise FairkitError(
                 f"{key} is fairlearn's name, and fairlearn's value ({gap.fairlearn_value}) differs "
                 f"from the report's {gap.key} ({gap.value}) in slice {self.slice!r}"
@@ -219,12 +235,13 @@ class Headline:
     p_value: Optional[float]
     undefined_groups: tuple = ()
     fairlearn_value: Optional[float] = None
+    small_groups: tuple = ()
 
     @classmethod
     def _of(cls, key: str, d: dict) -> "Headline":
         return cls(**dict(_known(cls, d), key=key,
-                          undefined_groups=tuple(UndefinedGroup(**_known(UndefinedGroup, u))
-                                                 for u in d.get("undefined_groups", ())),
+                          undefined_groups=_groups(d, "undefined_groups"),
+                          small_groups=_groups(d, "small_groups"),
                           fairlearn_value=_fairlearn(d)))
 
 
@@ -269,6 +286,8 @@ class ScoreSlice:
     ks_eo: Optional[PairMax]
     psp: Optional[PairMax]
     notes: tuple
+    #: Groups kept out of the score gaps for their size (``rate``: the metric, e.g. ``"ks_eo"``).
+    small_groups: tuple = ()
 
     @classmethod
     def _of(cls, d: dict) -> "ScoreSlice":
@@ -276,7 +295,7 @@ class ScoreSlice:
                    tuple(GroupAuc(**_known(GroupAuc, g)) for g in d["auc_by_group"]),
                    d["auc_difference"],
                    PairMax._of(d["auc_gap"]), PairMax._of(d["ks_dp"]), PairMax._of(d["ks_eo"]),
-                   PairMax._of(d["psp"]), tuple(d["notes"]))
+                   PairMax._of(d["psp"]), tuple(d["notes"]), _groups(d, "small_groups"))
 
 
 @dataclass(frozen=True)
@@ -292,6 +311,8 @@ class Settings:
     thresholds: tuple
     interval: Optional[tuple]
     weighted: bool
+    #: Groups with fewer rows in a gap's denominator are kept out of that gap (0: none).
+    min_group_size: int = 0
 
 
 @dataclass(frozen=True)
@@ -412,7 +433,8 @@ class AuditResult:
         interval = None if d["interval"] is None else tuple(d["interval"])
         return Settings(d["confidence"], d["rate_ci_method"], d["gap_method"],
                         d["score_inference_method"], d["resamples"], d["seed"],
-                        tuple(d["thresholds"]), interval, d["weighted"])
+                        tuple(d["thresholds"]), interval, d["weighted"],
+                        int(d.get("min_group_size", 0)))
 
     @property
     def slices(self) -> tuple:

@@ -11,6 +11,8 @@ use crate::fail_if::FailIf;
 use crate::input::{ColumnSpec, Progress, ReadOptions, Reader};
 use crate::progress::Bar;
 use accumulate::Accumulator;
+use fair_audit::guard::{DEFAULT_MAX_GROUPS, GroupLimits, check_groups};
+use fair_audit::ingest::FlagStyle;
 use fair_audit::model::{AuditReport, Columns, InputInfo};
 use fair_audit::{ChartData, ReportSpec, Stats, compute};
 use fair_metrics::ci::RateCiMethod;
@@ -104,9 +106,19 @@ fn build_report(
         },
         resamples: args.resamples,
         seed: args.seed,
+        min_group_size: args.min_group_size,
     };
     let decoder = reader.decoder();
     let (slices, confusion) = acc.state.slice_states(&args.sensitive)?;
+    // Before the score sweep and the resampling, which grow with the groups.
+    let limits = GroupLimits {
+        max_groups: args.max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
+        max_groups_given: args.max_groups.is_some(),
+        allow_single_group: args.allow_single_group,
+    };
+    if let Some(first) = confusion.first() {
+        check_groups(&slices, first, &limits, FlagStyle::Command)?;
+    }
     let scores = match acc.scores.take() {
         None => None,
         Some(store) => {
