@@ -49,6 +49,7 @@
 
 pub mod build;
 pub mod charts;
+pub mod compare;
 pub mod compute;
 pub mod error;
 pub mod fail_if;

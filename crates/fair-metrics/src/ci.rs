@@ -50,8 +50,10 @@
 //! # Ok::<(), fair_metrics::MetricError>(())
 //! ```
 
+mod change;
 mod scores;
 
+pub use change::{ChangeInference, gap_change_inference};
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
     ks_inference, ks_two_sample_p_value,
@@ -470,42 +472,15 @@ pub fn gap_inference(
             expected: "at least 100 resamples",
         });
     }
-    let gc = state.to_group_confusion()?;
-    if gc.n_groups() < 2 {
-        return Err(MetricError::InvalidParameter {
-            name: "groups",
-            value: gc.n_groups().to_string(),
-            expected: "at least two groups to measure a gap",
-        });
-    }
+    let (observed, sizes) = bootstrap_cells(state)?;
     let weighted = state.is_weighted();
-    let observed: Vec<[f64; CELLS]> = gc
-        .by_group()
-        .iter()
-        .map(|c| [c.tn, c.fp, c.fn_, c.tp])
-        .collect();
     let estimate = gap_statistic(&observed, metric, settings)?.ok_or(undefined(metric))?;
 
     // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares).
-    let sizes: Vec<u64> = state
-        .cells()
-        .map(|(name, c)| {
-            if weighted {
-                Ok(c.effective_n([true; CELLS], true).round() as u64)
-            } else {
-                count_total(c.rows, || format!("group {name:?}"))
-            }
-        })
-        .collect::<Result<_>>()?;
-    count_total(sizes.iter().copied(), || "all groups".into())?;
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let mut boot = Vec::with_capacity(settings.n_resamples);
     for _ in 0..settings.n_resamples {
-        let sample: Vec<[f64; CELLS]> = observed
-            .iter()
-            .zip(&sizes)
-            .map(|(cells, &n)| multinomial(&mut rng, n, cells))
-            .collect();
+        let sample = resample(&observed, &sizes, &mut rng);
         if let Some(t) = gap_statistic(&sample, metric, settings)? {
             boot.push(t);
         }
@@ -569,6 +544,47 @@ pub fn gap_inference(
         seed: settings.seed,
         approximate: weighted,
     })
+}
+
+/// Each group's observed cells (tn, fp, fn, tp; weighted sums when weighted) and the row count
+/// its bootstrap redraws (Kish's effective count when weighted), for a state of two or more
+/// groups.
+fn bootstrap_cells(state: &ConfusionState) -> Result<(Vec<[f64; CELLS]>, Vec<u64>)> {
+    let gc = state.to_group_confusion()?;
+    if gc.n_groups() < 2 {
+        return Err(MetricError::InvalidParameter {
+            name: "groups",
+            value: gc.n_groups().to_string(),
+            expected: "at least two groups to measure a gap",
+        });
+    }
+    let weighted = state.is_weighted();
+    let observed: Vec<[f64; CELLS]> = gc
+        .by_group()
+        .iter()
+        .map(|c| [c.tn, c.fp, c.fn_, c.tp])
+        .collect();
+    let sizes: Vec<u64> = state
+        .cells()
+        .map(|(name, c)| {
+            if weighted {
+                Ok(c.effective_n([true; CELLS], true).round() as u64)
+            } else {
+                count_total(c.rows, || format!("group {name:?}"))
+            }
+        })
+        .collect::<Result<_>>()?;
+    count_total(sizes.iter().copied(), || "all groups".into())?;
+    Ok((observed, sizes))
+}
+
+/// One stratified bootstrap draw: each group's cells from Multinomial(n_g, observed shares).
+fn resample(observed: &[[f64; CELLS]], sizes: &[u64], rng: &mut ChaCha8Rng) -> Vec<[f64; CELLS]> {
+    observed
+        .iter()
+        .zip(sizes)
+        .map(|(cells, &n)| multinomial(rng, n, cells))
+        .collect()
 }
 
 fn undefined(metric: GapMetric) -> MetricError {

@@ -20,6 +20,9 @@ pub enum Command {
     Audit(Box<AuditArgs>),
     /// Write a synthetic predictions file with real group gaps, to try `audit` on.
     DemoData(DemoArgs),
+    /// Compare two audits (a new model against the old, this week against last): every gap
+    /// before and after, the change with its interval and p-value.
+    Compare(CompareArgs),
     /// Check a report.json against the audit JSON schema (exit 0 = valid, 2 = invalid).
     ///
     /// Example: `fairkit validate-report report/report.json`
@@ -27,6 +30,59 @@ pub enum Command {
         /// The report.json to check.
         file: PathBuf,
     },
+}
+
+/// Arguments of `fairkit compare`.
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Example:\n  fairkit audit old.parquet --label y --pred y_hat --sensitive race --out old/\n  fairkit audit new.parquet --label y --pred y_hat --sensitive race --out new/\n  fairkit compare old/ new/ --out change/ --fail-if-worse dp_difference,eo_difference"
+)]
+pub struct CompareArgs {
+    /// The first audit: its report.json, or the report directory holding it.
+    ///
+    /// Example: `old/report.json`
+    pub before: PathBuf,
+
+    /// The second audit, likewise.
+    ///
+    /// Example: `new/`
+    pub after: PathBuf,
+
+    /// Output directory (created if missing): compare.json, compare.md, compare.html.
+    ///
+    /// Example: `--out change/`
+    #[arg(long, value_name = "DIR", default_value = "fairkit-compare")]
+    pub out: PathBuf,
+
+    /// Confidence level of the change intervals (the p-value rule is p < 1 − confidence).
+    ///
+    /// Example: `--confidence 0.99`
+    #[arg(long, default_value_t = 0.95)]
+    pub confidence: f64,
+
+    /// Bootstrap resamples per gap.
+    ///
+    /// Example: `--resamples 2000`
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub resamples: usize,
+
+    /// Seed of the bootstrap (same seed, same comparison).
+    ///
+    /// Example: `--seed 7`
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Exit with code 1 when any of these gaps (report keys, comma-separated) got worse — a
+    /// difference up or a ratio down — distinguishably (p < 1 − confidence), in any slice: a CI
+    /// gate for a new model.
+    ///
+    /// Example: `--fail-if-worse dp_difference,eo_ratio`
+    #[arg(long, value_name = "KEYS", value_delimiter = ',')]
+    pub fail_if_worse: Vec<String>,
+
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Report formats.

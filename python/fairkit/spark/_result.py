@@ -502,6 +502,44 @@ class AuditResult:
         outcomes = tuple(check_report(self.report_json, list(expressions)))
         return CheckOutcome(any(o["failed"] for o in outcomes), outcomes)
 
+    def compare(self, other: "AuditResult", *, n_resamples: int = 1000, seed: int = 0,
+                confidence: float = 0.95, out: Optional[str | os.PathLike] = None) -> dict:
+        """This audit (before) against ``other`` (after), gap by gap, as ``fairkit compare``
+        does (the same Rust code): every count gap of every slice both audits have, before and
+        after, the change, its two-sample bootstrap interval and the p-value of "the gap did not
+        change", plus a sentence for every change distinguishable at ``1 - confidence``.
+
+        Returns the parsed ``compare.json`` (``changes[].gaps[]`` with ``before``, ``after``,
+        ``change``, ``lower``, ``upper``, ``p_value``, ``worse``; ``summary``); with ``out``,
+        also writes ``compare.json``, ``compare.md`` and ``compare.html`` there. Both audits
+        must be unweighted (the comparison redraws rows from the per-group counts).
+
+        >>> import pyarrow as pa
+        >>> from fairkit.spark import audit_arrow
+        >>> t = lambda s: pa.table({"y": [0, 1] * 100, "p": [int(i < s) for i in range(100)]
+        ...                         + [int(i < 50) for i in range(100)], "g": ["a"] * 100 + ["b"] * 100})
+        >>> old, new = (audit_arrow(t(s), label="y", pred="p", sensitive=["g"]) for s in (80, 50))
+        >>> c = old.compare(new)
+        >>> round(c["changes"][0]["gaps"][0]["change"], 3), c["changes"][0]["gaps"][0]["worse"]
+        (-0.3, False)
+        """
+        import json
+
+        from fairkit import _core
+
+        if not isinstance(other, AuditResult):
+            from fairkit._core import FairkitError
+            raise FairkitError(f"compare needs another AuditResult, got {type(other).__name__}")
+        text = _core.compare_reports(self.report_json, other.report_json, float(confidence),
+                                     int(n_resamples), int(seed))
+        if out is not None:
+            os.makedirs(os.fspath(out), exist_ok=True)
+            for name, key in (("compare.json", "json"), ("compare.md", "markdown"),
+                              ("compare.html", "html")):
+                with open(os.path.join(os.fspath(out), name), "w", encoding="utf-8") as f:
+                    f.write(text[key])
+        return json.loads(text["json"])
+
     def report(self, out: Optional[str | os.PathLike] = None, *,
                formats: Sequence[str] = _FORMATS, description: Optional[str] = None) -> dict:
         """The ``fairkit audit`` command's report of this audit: the schema-v1 ``report.json``

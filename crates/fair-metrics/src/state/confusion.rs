@@ -234,6 +234,31 @@ impl ConfusionState {
         out
     }
 
+    /// An unweighted state from each group's row counts `[tn, fp, fn, tp]` (what a report's
+    /// per-group counts hold), so a saved audit can be compared with another. A group with no
+    /// rows is left out, as [`update`](Self::update) would never add it.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::state::ConfusionState;
+    /// let s = ConfusionState::from_row_counts([("a".to_string(), [3, 1, 0, 2]), ("b".to_string(), [0; 4])]);
+    /// assert_eq!(s.group_names(), vec!["a"]);
+    /// assert_eq!(s.rows("a"), Some(6));
+    /// ```
+    pub fn from_row_counts(groups: impl IntoIterator<Item = (String, [u64; 4])>) -> Self {
+        let mut out = ConfusionState::new();
+        for (name, rows) in groups {
+            if rows.iter().any(|&r| r > 0) {
+                out.weighted.set(false);
+                out.groups.entry(name).or_default().merge(&GroupCells {
+                    rows,
+                    ..GroupCells::default()
+                });
+            }
+        }
+        out
+    }
+
     /// The same state restricted to the groups `keep` accepts (exact: their cells unchanged).
     /// The audit uses it to keep groups smaller than its minimum size out of a gap while
     /// still reporting their rates.
