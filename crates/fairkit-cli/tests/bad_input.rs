@@ -658,3 +658,25 @@ fn min_group_size_is_a_flag_and_reaches_the_report() {
     assert!(dp.get("small_groups").is_none());
     assert_eq!(r["audits"][0]["slices"][0]["groups"][0]["positives"], 2);
 }
+
+/// A misspelt column gets a "did you mean" with the closest column, from CSV and Parquet alike.
+#[test]
+fn a_misspelt_column_suggests_the_closest_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let csv = write(dir.path(), "good.csv", GOOD_CSV);
+    let parquet = common::demo(dir.path(), "d.parquet", "200", &[]);
+    for f in [&csv, &parquet] {
+        let run = audit(f, &out, &["--pred", "yhat"]);
+        assert_eq!(run.code, 2);
+        assert!(
+            run.stderr
+                .contains("column 'yhat' (given by --pred) is not in the file")
+                && run.stderr.contains("did you mean 'y_hat'?"),
+            "{}",
+            run.stderr
+        );
+        let run = audit(f, &out, &["--pred", "y_hat", "--weight", "weights"]);
+        assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
+    }
+}

@@ -20,7 +20,7 @@ mod error;
 mod state;
 
 pub use decode::{Decoded, Decoder, LabelPair, Typing};
-pub use error::{IngestError, RowRef};
+pub use error::{IngestError, RowRef, did_you_mean};
 pub use state::AuditState;
 
 /// Joins a finest group's values (one per sensitive column) into one name in states and bytes
