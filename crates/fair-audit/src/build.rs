@@ -154,6 +154,7 @@ pub fn build_report(
         score_metrics,
         summary: Vec::new(),
         fail_if: Vec::new(),
+        over_time: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

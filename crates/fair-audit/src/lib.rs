@@ -58,6 +58,7 @@ pub mod glossary;
 pub mod guard;
 pub mod ingest;
 pub mod model;
+pub mod over_time;
 pub mod render;
 pub mod schema;
 pub mod summary;

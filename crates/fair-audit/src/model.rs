@@ -33,6 +33,10 @@ pub struct AuditReport {
     pub summary: Vec<String>,
     /// The `--fail-if` verdicts.
     pub fail_if: Vec<FailIfOutcome>,
+    /// The audit per window of a `--by` column, with each window's change against its baseline
+    /// (absent from the JSON without `--by`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_time: Option<crate::over_time::OverTime>,
 }
 
 /// Program name and version.

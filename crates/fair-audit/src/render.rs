@@ -486,6 +486,125 @@ fn threshold_charts(
     Ok(())
 }
 
+/// The audit over time: per slice, each difference gap against the window (a chart), and a
+/// table of every window's gaps with the change since its baseline.
+fn over_time_section(
+    doc: &mut HtmlReport,
+    ot: &crate::over_time::OverTime,
+    confidence: f64,
+    figures: &mut Vec<(String, String)>,
+) -> Result<(), AuditError> {
+    doc.heading(&format!("Over time, by {}", ot.column));
+    let baseline = match ot.baseline {
+        crate::over_time::Baseline::First => "the first window",
+        crate::over_time::Baseline::Previous => "the previous window",
+    };
+    doc.paragraph(&format!(
+        "{} windows ({}); each window's change is against {baseline}, with a {:.0} % two-sample bootstrap interval and the p-value of \"no change\" (the same rule: p < {}).",
+        ot.windows.len(),
+        ot.window.key(),
+        confidence * 100.0,
+        alpha(confidence)
+    ));
+    let markers = [
+        Marker::Circle,
+        Marker::Triangle,
+        Marker::Square,
+        Marker::Cross,
+    ];
+    let slices: Vec<String> = ot
+        .windows
+        .first()
+        .map(|w| w.slices.iter().map(|s| s.slice.clone()).collect())
+        .unwrap_or_default();
+    for slice in &slices {
+        let gap_of = |w: &crate::over_time::WindowAudit, key: &str| {
+            w.slices
+                .iter()
+                .find(|s| &s.slice == slice)
+                .and_then(|s| s.gaps.iter().find(|g| g.key == key))
+                .cloned()
+        };
+        let series: Vec<Series> = SWEPT
+            .iter()
+            .enumerate()
+            .map(|(i, key)| Series {
+                label: key.to_string(),
+                points: ot
+                    .windows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| {
+                        let v = gap_of(w, key).and_then(|g| g.value);
+                        ((k + 1) as f64, v.unwrap_or(f64::NAN))
+                    })
+                    .collect(),
+                marker: markers[i],
+                color: i,
+            })
+            .collect();
+        let title = format!("Gaps by window across {slice}");
+        let svg = line_plot(
+            &title,
+            "window (numbered as in the table)",
+            "gap (max − min)",
+            &series,
+            false,
+        )
+        .map_err(|source| AuditError::Chart {
+            what: title.clone(),
+            source,
+        })?;
+        let file = format!("figures/over-time-{}.svg", stem(slice));
+        figures.push((svg.clone(), file.clone()));
+        doc.subheading(&format!("{slice} over time"));
+        doc.figure(svg, &title, &file)
+            .map_err(|source| AuditError::Chart {
+                what: title.clone(),
+                source,
+            })?;
+        let mut t = Table::new(&[
+            "#",
+            "window",
+            "rows",
+            "dp_difference",
+            "change (interval, p)",
+            "eo_difference",
+            "change (interval, p)",
+        ]);
+        let change = |g: &Option<crate::over_time::WindowGap>| match g {
+            Some(crate::over_time::WindowGap {
+                change: Some(d),
+                change_lower: Some(lo),
+                change_upper: Some(hi),
+                change_p_value: Some(p),
+                ..
+            }) => format!(
+                "{} [{}, {}], {}",
+                f4(*d),
+                f4(*lo),
+                f4(*hi),
+                p_cell(*p, None)
+            ),
+            _ => "—".into(),
+        };
+        for (k, w) in ot.windows.iter().enumerate() {
+            let (dp, eo) = (gap_of(w, "dp_difference"), gap_of(w, "eo_difference"));
+            t.text_row(vec![
+                (k + 1).to_string(),
+                w.window.clone(),
+                w.rows.to_string(),
+                opt(dp.as_ref().and_then(|g| g.value)),
+                change(&dp),
+                opt(eo.as_ref().and_then(|g| g.value)),
+                change(&eo),
+            ]);
+        }
+        doc.table(&t);
+    }
+    Ok(())
+}
+
 /// Builds the HTML/markdown document of a report.
 ///
 /// # Errors
@@ -638,6 +757,9 @@ pub fn document(
         for n in &charts.notes {
             doc.paragraph(&format!("Note: {n}"));
         }
+    }
+    if let Some(ot) = &r.over_time {
+        over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
     }
     doc.heading("What the numbers mean");
     let mut gl = Table::new(&["number", "meaning"]);

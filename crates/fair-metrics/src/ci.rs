@@ -53,7 +53,7 @@
 mod change;
 mod scores;
 
-pub use change::{ChangeInference, gap_change_inference};
+pub use change::{CellDraws, ChangeInference, change_interval, gap_change_inference};
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
     ks_inference, ks_two_sample_p_value,
@@ -715,12 +715,55 @@ fn permuted_statistic(
     Ok(combine(metric, settings.kind, &per_stratum))
 }
 
+/// The between-groups gap of one stratum without allocating (the resampling loops' path): the
+/// same arithmetic as [`summary_gap`]'s fast path; `None` when no group has the denominator.
+fn between_groups(
+    cells: &[[f64; CELLS]],
+    num: [bool; CELLS],
+    den: [bool; CELLS],
+    kind: GapKind,
+) -> Option<f64> {
+    let part = |c: &[f64; CELLS], mask: [bool; CELLS]| -> f64 {
+        (0..CELLS).filter(|&i| mask[i]).map(|i| c[i]).sum()
+    };
+    let (mut lo, mut hi, mut any) = (f64::INFINITY, f64::NEG_INFINITY, false);
+    for c in cells {
+        let d = part(c, den);
+        if d > 0.0 {
+            let r = (part(c, num) / d).clamp(0.0, 1.0);
+            lo = lo.min(r);
+            hi = hi.max(r);
+            any = true;
+        }
+    }
+    any.then(|| match kind {
+        GapKind::Difference => hi - lo,
+        GapKind::Ratio if hi > 0.0 => lo / hi,
+        GapKind::Ratio if lo > 0.0 => 0.0,
+        GapKind::Ratio => 1.0,
+    })
+}
+
 /// The gap from per-group cells (tn, fp, fn, tp); `None` when undefined.
 fn gap_statistic(
     cells: &[[f64; CELLS]],
     metric: GapMetric,
     settings: &GapSettings,
 ) -> Result<Option<f64>> {
+    if settings.method == ParityMethod::BetweenGroups {
+        let one = |rate| {
+            let (num, den) = rate_cells(rate);
+            between_groups(cells, num, den, settings.kind)
+        };
+        return Ok(match metric {
+            GapMetric::Rate(r) => one(r),
+            GapMetric::EqualizedOdds => combine(
+                metric,
+                settings.kind,
+                &[one(Rate::TruePositive), one(Rate::FalsePositive)],
+            ),
+        });
+    }
     let mut per_stratum = Vec::new();
     for (num, den) in permutation_strata(metric) {
         let part = |c: &[f64; CELLS], mask: [bool; CELLS]| -> f64 {
@@ -753,6 +796,21 @@ fn summary_gap(
 ) -> Result<Option<f64>> {
     if by_group.iter().all(Option::is_none) {
         return Ok(None);
+    }
+    if settings.method == ParityMethod::BetweenGroups {
+        // The resampling loops' path: max and min of the defined values, with GroupSummary's
+        // arithmetic (difference max − min; ratio min / max, 1 when both are 0), without
+        // building the summary. The values are clamped proportions, so always valid.
+        let defined = by_group.iter().flatten().copied();
+        let (lo, hi) = defined.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        return Ok(Some(match settings.kind {
+            GapKind::Difference => hi - lo,
+            GapKind::Ratio if hi > 0.0 => lo / hi,
+            GapKind::Ratio if lo > 0.0 => 0.0,
+            GapKind::Ratio => 1.0,
+        }));
     }
     let names = vec![String::new(); by_group.len()];
     let s = GroupSummary::from_values("gap", names, overall, by_group)?;

@@ -96,6 +96,28 @@ pub enum ReportFormat {
     Json,
 }
 
+/// `--window`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WindowArg {
+    /// The `--by` value itself.
+    Value,
+    /// The day of a date.
+    Day,
+    /// The ISO week of a date (2026-W48).
+    Week,
+    /// The month of a date (2026-11).
+    Month,
+}
+
+/// `--baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BaselineArg {
+    /// The first window.
+    First,
+    /// The previous window.
+    Previous,
+}
+
 /// Rate confidence-interval methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CiMethod {
@@ -221,6 +243,28 @@ pub struct AuditArgs {
     /// Example: `--seed 7`
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+
+    /// Audit over time: one audit per window of this column (a date or timestamp column, or any
+    /// key such as a model version), each window's gaps and their change against a baseline
+    /// window, beside the audit of all rows (which is unchanged by this flag).
+    ///
+    /// Example: `--by scored_at --window week`
+    #[arg(long, value_name = "COLUMN")]
+    pub by: Option<String>,
+
+    /// How `--by` values become windows: their value as is, or the day, ISO week or month of a
+    /// date (`YYYY-MM-DD`, optionally followed by a time; date and timestamp columns read as
+    /// their UTC day).
+    ///
+    /// Example: `--window month`
+    #[arg(long, value_enum, default_value_t = WindowArg::Value, requires = "by")]
+    pub window: WindowArg,
+
+    /// What each window is compared with: the first window, or the one before it.
+    ///
+    /// Example: `--baseline previous`
+    #[arg(long, value_enum, default_value_t = BaselineArg::First, requires = "by")]
+    pub baseline: BaselineArg,
 
     /// Minimum group size: a group with fewer rows in a gap's denominator (rows for selection
     /// rate and accuracy, positive rows for TPR, negative rows for FPR; positives and negatives

@@ -102,23 +102,146 @@ pub fn gap_change_inference(
             reason: "a gap is undefined in most resamples (too few rows in the rate's denominator)",
         });
     }
-    changes.sort_by(f64::total_cmp);
-    let alpha = 1.0 - settings.confidence;
-    let below = changes.iter().filter(|&&d| d <= 0.0).count();
-    let above = changes.iter().filter(|&&d| d >= 0.0).count();
-    let p_value = (2.0 * (1 + below.min(above)) as f64 / (1 + changes.len()) as f64).min(1.0);
+    let n_resamples = changes.len();
+    let (interval, p_value) = change_interval(changes, settings.confidence);
     Ok(ChangeInference {
         before: gap_a,
         after: gap_b,
         change: gap_b - gap_a,
-        interval: Interval {
-            lower: quantile_sorted(&changes, alpha / 2.0),
-            upper: quantile_sorted(&changes, 1.0 - alpha / 2.0),
-        },
+        interval,
         p_value,
-        n_resamples: changes.len(),
+        n_resamples,
         approximate: before.is_weighted() || after.is_weighted(),
     })
+}
+
+/// The percentile interval at `confidence` of bootstrap changes and the two-sided bootstrap
+/// p-value of "no change", `min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B))`.
+pub fn change_interval(mut changes: Vec<f64>, confidence: f64) -> (Interval, f64) {
+    changes.sort_by(f64::total_cmp);
+    let alpha = 1.0 - confidence;
+    let below = changes.iter().filter(|&&d| d <= 0.0).count();
+    let above = changes.iter().filter(|&&d| d >= 0.0).count();
+    let p = (2.0 * (1 + below.min(above)) as f64 / (1 + changes.len()) as f64).min(1.0);
+    let interval = if changes.is_empty() {
+        Interval {
+            lower: f64::NAN,
+            upper: f64::NAN,
+        }
+    } else {
+        Interval {
+            lower: quantile_sorted(&changes, alpha / 2.0),
+            upper: quantile_sorted(&changes, 1.0 - alpha / 2.0),
+        }
+    };
+    (interval, p)
+}
+
+/// Stratified bootstrap draws of one state's per-group cells, drawn once and shared by every
+/// gap computed from them (and by every comparison with another state's draws): what makes an
+/// audit over hundreds of windows cost one set of draws per window and slice, not one per gap.
+#[derive(Debug, Clone)]
+pub struct CellDraws {
+    names: Vec<String>,
+    observed: Vec<[f64; 4]>,
+    draws: Vec<Vec<[f64; 4]>>,
+}
+
+impl CellDraws {
+    /// `n_resamples` draws of `state`'s groups (each group's cells from the multinomial of its
+    /// rows; Kish effective counts when weighted), from `seed`.
+    ///
+    /// # Errors
+    /// As [`gap_inference`](super::gap_inference): fewer than two groups, fewer than 100
+    /// resamples, or a state whose counts overflow.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::ci::{CellDraws, GapKind, GapMetric};
+    /// use fair_metrics::{Rate, state::ConfusionState};
+    ///
+    /// let mut s = ConfusionState::new();
+    /// let g = Groups::from_labels(&(0..200).map(|i| if i < 100 { "a" } else { "b" }).collect::<Vec<_>>());
+    /// let p: Vec<usize> = (0..200).map(|i| usize::from(i % 100 < if i < 100 { 60 } else { 40 })).collect();
+    /// s.update(&vec![1; 200], &p, &g, None)?;
+    /// let draws = CellDraws::new(&s, 200, 7)?;
+    /// let (value, boot) = draws.gap(GapMetric::Rate(Rate::Selection), GapKind::Difference, &[true, true])?;
+    /// assert!((value.unwrap() - 0.2).abs() < 1e-12);
+    /// assert_eq!(boot.len(), 200);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn new(state: &ConfusionState, n_resamples: usize, seed: u64) -> Result<Self> {
+        if n_resamples < 100 {
+            return Err(MetricError::InvalidParameter {
+                name: "n_resamples",
+                value: n_resamples.to_string(),
+                expected: "at least 100 resamples",
+            });
+        }
+        let (observed, sizes) = bootstrap_cells(state)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let draws = (0..n_resamples)
+            .map(|_| resample(&observed, &sizes, &mut rng))
+            .collect();
+        Ok(Self {
+            names: state.group_names(),
+            observed,
+            draws,
+        })
+    }
+
+    /// The groups, in the order of `keep` masks.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The gap (between groups, as the audit defines it) over the groups `keep` selects: on
+    /// the observed cells, and on every draw (`None` where undefined).
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] when `keep` does not have one entry per group.
+    pub fn gap(
+        &self,
+        metric: GapMetric,
+        kind: super::GapKind,
+        keep: &[bool],
+    ) -> Result<(Option<f64>, Vec<Option<f64>>)> {
+        if keep.len() != self.names.len() {
+            return Err(MetricError::InvalidParameter {
+                name: "keep",
+                value: keep.len().to_string(),
+                expected: "one entry per group of the draws",
+            });
+        }
+        let settings = GapSettings {
+            kind,
+            ..GapSettings::default()
+        };
+        let subset = |cells: &[[f64; 4]]| -> Vec<[f64; 4]> {
+            cells
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(c, _)| *c)
+                .collect()
+        };
+        let all = keep.iter().all(|k| *k);
+        let stat = |cells: &[[f64; 4]]| {
+            if all {
+                gap_statistic(cells, metric, &settings)
+            } else {
+                gap_statistic(&subset(cells), metric, &settings)
+            }
+        };
+        let value = stat(&self.observed)?;
+        let boot = self
+            .draws
+            .iter()
+            .map(|d| stat(d))
+            .collect::<Result<Vec<_>>>()?;
+        Ok((value, boot))
+    }
 }
 
 #[cfg(test)]
