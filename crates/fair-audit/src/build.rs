@@ -155,6 +155,7 @@ pub fn build_report(
         summary: Vec::new(),
         fail_if: Vec::new(),
         over_time: None,
+        comparison: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

@@ -7,8 +7,9 @@
 
 use crate::compute::{GAPS, small_groups};
 use crate::error::AuditError;
+use crate::ingest::{AuditState, GROUP_SEPARATOR};
 use crate::summary::{alpha, p_text, value_text};
-use fair_metrics::ci::{GapKind, GapSettings, gap_change_inference};
+use fair_metrics::ci::{GapKind, GapSettings, PairedDraws, gap_change_inference};
 use fair_metrics::state::ConfusionState;
 use fair_report::{HtmlReport, Table};
 use serde::Serialize;
@@ -16,6 +17,9 @@ use serde_json::Value;
 
 /// The schema name written in every comparison JSON.
 pub const COMPARE_SCHEMA: &str = "fairkit-compare";
+
+/// How the changes of two prediction columns of the same rows are computed.
+pub const PAIRED_METHOD: &str = "paired stratified bootstrap: each group's rows redrawn with replacement as their joint cells (label × first model's prediction × second model's prediction, the multinomial over eight cells), both gaps recomputed on every draw; percentile interval of after − before; two-sided bootstrap p-value min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B)); identical predictions give exactly 0, p = 1; groups below the minimum group size kept out of both";
 
 /// How the changes are computed (written into the comparison).
 pub const CHANGE_METHOD: &str = "two-sample stratified bootstrap: each audit's groups redrawn from the multinomial of their rows, independently; percentile interval of after − before; two-sided bootstrap p-value min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B)), so the interval leaves 0 exactly when p < 1 − confidence (up to the +1s); groups below either audit's minimum group size are kept out of both";
@@ -40,6 +44,9 @@ pub struct CompareSettings {
     pub seed: u64,
     /// How the changes are computed.
     pub method: &'static str,
+    /// Whether the two audits are two prediction columns of the same rows (a paired
+    /// comparison) rather than two sets of rows.
+    pub paired: bool,
 }
 
 /// One gap in both audits and its change.
@@ -254,50 +261,7 @@ pub fn compare_reports(
                 .collect();
             let keep = |s: &ConfusionState| s.retain_groups(|g| !small.iter().any(|x| x == g));
             let r = gap_change_inference(&keep(a), &keep(b), metric, &settings);
-            gaps.push(match r {
-                Ok(c) => {
-                    let distinguishable = c.p_value < alpha(confidence);
-                    let worse = distinguishable
-                        && match kind {
-                            GapKind::Difference => c.change > 0.0,
-                            GapKind::Ratio => c.change < 0.0,
-                        };
-                    GapChange {
-                        key,
-                        name: gap_name,
-                        before: Some(c.before),
-                        after: Some(c.after),
-                        change: Some(c.change),
-                        lower: Some(c.interval.lower),
-                        upper: Some(c.interval.upper),
-                        p_value: Some(c.p_value),
-                        worse,
-                        undefined_reason: None,
-                    }
-                }
-                Err(fair_metrics::MetricError::InvalidParameter {
-                    name: "confidence" | "n_resamples",
-                    value,
-                    expected,
-                }) => {
-                    return Err(AuditError::Input {
-                        name: "comparison settings",
-                        reason: format!("{value}: expected {expected}"),
-                    });
-                }
-                Err(e) => GapChange {
-                    key,
-                    name: gap_name,
-                    before: None,
-                    after: None,
-                    change: None,
-                    lower: None,
-                    upper: None,
-                    p_value: None,
-                    worse: false,
-                    undefined_reason: Some(e.to_string()),
-                },
-            });
+            gaps.push(gap_change((key, gap_name, kind), r, confidence)?);
         }
         changes.push(SliceChange {
             threshold: *threshold,
@@ -321,12 +285,223 @@ pub fn compare_reports(
             resamples,
             seed,
             method: CHANGE_METHOD,
+            paired: false,
         },
         changes,
         summary: Vec::new(),
     };
     c.summary = sentences(&c);
     Ok(c)
+}
+
+/// One gap's entry from its inference (a bad setting is the caller's error, any other failure
+/// an undefined change with its reason).
+fn gap_change(
+    (key, name, kind): (&'static str, &'static str, GapKind),
+    r: Result<fair_metrics::ci::ChangeInference, fair_metrics::MetricError>,
+    confidence: f64,
+) -> Result<GapChange, AuditError> {
+    Ok(match r {
+        Ok(c) => {
+            let distinguishable = c.p_value < alpha(confidence);
+            let worse = distinguishable
+                && match kind {
+                    GapKind::Difference => c.change > 0.0,
+                    GapKind::Ratio => c.change < 0.0,
+                };
+            GapChange {
+                key,
+                name,
+                before: Some(c.before),
+                after: Some(c.after),
+                change: Some(c.change),
+                lower: Some(c.interval.lower),
+                upper: Some(c.interval.upper),
+                p_value: Some(c.p_value),
+                worse,
+                undefined_reason: None,
+            }
+        }
+        Err(fair_metrics::MetricError::InvalidParameter {
+            name: "confidence" | "n_resamples",
+            value,
+            expected,
+        }) => {
+            return Err(AuditError::Input {
+                name: "comparison settings",
+                reason: format!("{value}: expected {expected}"),
+            });
+        }
+        Err(e) => GapChange {
+            key,
+            name,
+            before: None,
+            after: None,
+            change: None,
+            lower: None,
+            upper: None,
+            p_value: None,
+            worse: false,
+            undefined_reason: Some(e.to_string()),
+        },
+    })
+}
+
+/// A group's cells (tn, fp, fn, tp) per slice group name.
+type NamedCells = Vec<(String, [f64; 4])>;
+
+/// Two prediction columns of the same rows compared gap by gap with a paired bootstrap
+/// ([`PAIRED_METHOD`]). `state` holds the first model's cells with the finest groups led by the
+/// second model's prediction value (decoded as a group column); `is_positive` codes that value
+/// (the label coder's rule: `1`, `1.0` and `true` alike; `None` for a value that is neither
+/// label value). Every slice of `sensitive`; groups below `stats.min_group_size` (the same for
+/// both models: they share labels and rows) kept out.
+///
+/// # Errors
+/// [`AuditError::Input`] for a second-model value that is neither label value, a weighted
+/// state, or a bad setting.
+pub fn compare_paired(
+    state: &AuditState,
+    sensitive: &[String],
+    is_positive: &dyn Fn(&str) -> Option<bool>,
+    sides: (Side, Side),
+    stats: &crate::compute::Stats,
+) -> Result<Comparison, AuditError> {
+    if state.is_weighted() {
+        return Err(AuditError::Input {
+            name: "--against",
+            reason:
+                "a paired comparison redraws rows: weighted rows are not supported; drop --weight"
+                    .into(),
+        });
+    }
+    let lead = |name: &str| -> String {
+        name.split_once(GROUP_SEPARATOR)
+            .map_or(name, |x| x.0)
+            .to_string()
+    };
+    let mut codes: Vec<(String, bool)> = Vec::new();
+    for name in state.finest_names() {
+        let b = lead(&name);
+        if codes.iter().any(|(v, _)| *v == b) {
+            continue;
+        }
+        let code = is_positive(&b).ok_or_else(|| AuditError::Input {
+            name: "--against",
+            reason: format!(
+                "the second prediction column has the value {b:?}, which is neither label value"
+            ),
+        })?;
+        codes.push((b, code));
+    }
+    let positive = |name: &str| {
+        let b = lead(name);
+        codes.iter().any(|(v, c)| *v == b && *c)
+    };
+    let parts = [
+        without_first(&state.retain(|n| !positive(n))),
+        without_first(&state.retain(|n| positive(n))),
+    ];
+    let merged = without_first(state);
+    let (slices, all) = merged.slice_states(sensitive)?;
+    let cells_of = |part: &AuditState, slice: usize| -> Result<NamedCells, AuditError> {
+        if part.total_rows() == 0 {
+            return Ok(Vec::new());
+        }
+        let (_, states) = part.slice_states(sensitive)?;
+        let gc = states[0][slice]
+            .to_group_confusion()
+            .map_err(|source| AuditError::Metric {
+                what: "a paired comparison's cells".into(),
+                source,
+            })?;
+        Ok(gc
+            .names()
+            .iter()
+            .zip(gc.by_group())
+            .map(|(n, c)| (n.clone(), [c.tn, c.fp, c.fn_, c.tp]))
+            .collect())
+    };
+    let mut changes = Vec::new();
+    for (k, slice) in slices.iter().enumerate() {
+        let (c0, c1) = (cells_of(&parts[0], k)?, cells_of(&parts[1], k)?);
+        let whole = &all[0][k];
+        let names = whole.group_names();
+        let find =
+            |c: &NamedCells, g: &str| c.iter().find(|(n, _)| n == g).map_or([0.0; 4], |x| x.1);
+        let joint: Vec<[[f64; 4]; 2]> =
+            names.iter().map(|g| [find(&c0, g), find(&c1, g)]).collect();
+        // One set of draws per slice; every gap is computed from it.
+        let draws = PairedDraws::new(&joint, stats.resamples, stats.seed);
+        let mut gaps = Vec::new();
+        for &(key, gap_name, metric, kind) in GAPS.iter() {
+            let small: Vec<String> = small_groups(whole, metric, stats.min_group_size)
+                .into_iter()
+                .map(|u| u.group)
+                .collect();
+            let keep: Vec<bool> = names.iter().map(|g| !small.contains(g)).collect();
+            let settings = GapSettings {
+                kind,
+                confidence: stats.confidence,
+                n_resamples: stats.resamples,
+                seed: stats.seed,
+                ..GapSettings::default()
+            };
+            let r = match &draws {
+                Ok(d) if keep.iter().filter(|k| **k).count() >= 2 => {
+                    d.change(metric, &settings, &keep)
+                }
+                Ok(_) => Err(fair_metrics::MetricError::InvalidParameter {
+                    name: "groups",
+                    value: "fewer than 2".into(),
+                    expected: "at least two groups of the minimum group size to measure a gap",
+                }),
+                Err(e) => Err(e.clone()),
+            };
+            gaps.push(gap_change((key, gap_name, kind), r, stats.confidence)?);
+        }
+        changes.push(SliceChange {
+            threshold: None,
+            slice: slice.name.clone(),
+            gaps,
+        });
+    }
+    let mut c = Comparison {
+        schema: COMPARE_SCHEMA,
+        schema_version: 1,
+        before: sides.0,
+        after: sides.1,
+        settings: CompareSettings {
+            confidence: stats.confidence,
+            resamples: stats.resamples,
+            seed: stats.seed,
+            method: PAIRED_METHOD,
+            paired: true,
+        },
+        changes,
+        summary: Vec::new(),
+    };
+    c.summary = sentences(&c);
+    Ok(c)
+}
+
+/// The state with the leading component of every finest group name dropped (merged).
+fn without_first(state: &AuditState) -> AuditState {
+    state.regroup(|n| {
+        n.split_once(GROUP_SEPARATOR)
+            .map_or("", |x| x.1)
+            .to_string()
+    })
+}
+
+/// Adds a paired comparison to an audit report, with its summary sentences (each prefixed with
+/// the model it compares against).
+pub fn attach(report: &mut crate::model::AuditReport, c: Comparison) {
+    let against = c.after.file.clone();
+    report
+        .summary
+        .extend(c.summary.iter().map(|s| format!("Against {against}: {s}")));
+    report.comparison = Some(c);
 }
 
 /// Every distinguishable change, largest first, then the rule (or that none is).
@@ -387,7 +562,6 @@ fn sentences(c: &Comparison) -> Vec<String> {
 /// The comparison as markdown and self-contained HTML: the summary, then per slice a table of
 /// every gap before and after with the change, its interval and p-value.
 pub fn render_comparison(c: &Comparison) -> (String, String) {
-    let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
     let mut doc = HtmlReport::new("Fairness audit comparison");
     doc.paragraph(&format!(
         "Before: {} ({} rows). After: {} ({} rows). {} bootstrap resamples, seed {}.",
@@ -402,6 +576,15 @@ pub fn render_comparison(c: &Comparison) -> (String, String) {
     for s in &c.summary {
         doc.paragraph(s);
     }
+    comparison_tables(&mut doc, c);
+    doc.heading("Method");
+    doc.paragraph(c.settings.method);
+    (doc.to_markdown(), doc.to_html())
+}
+
+/// Per slice, a table of every gap before and after with the change, its interval and p-value.
+pub fn comparison_tables(doc: &mut HtmlReport, c: &Comparison) {
+    let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
     for s in &c.changes {
         let at = s
             .threshold
@@ -424,7 +607,4 @@ pub fn render_comparison(c: &Comparison) -> (String, String) {
         }
         doc.table(&t);
     }
-    doc.heading("Method");
-    doc.paragraph(c.settings.method);
-    (doc.to_markdown(), doc.to_html())
 }

@@ -37,6 +37,10 @@ pub struct AuditReport {
     /// (absent from the JSON without `--by`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub over_time: Option<crate::over_time::OverTime>,
+    /// The paired comparison with a second prediction column of the same rows (`--against`;
+    /// absent from the JSON without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<crate::compare::Comparison>,
 }
 
 /// Program name and version.

@@ -758,6 +758,20 @@ pub fn document(
             doc.paragraph(&format!("Note: {n}"));
         }
     }
+    if let Some(c) = &r.comparison {
+        doc.heading(&format!(
+            "Compared with {} on the same rows (paired)",
+            c.after.file
+        ));
+        doc.paragraph(&format!(
+            "Each gap of {} (before) and {} (after), the change, its {:.0} % paired bootstrap interval and the p-value of \"no change\" ({} resamples).",
+            c.before.file,
+            c.after.file,
+            c.settings.confidence * 100.0,
+            c.settings.resamples
+        ));
+        crate::compare::comparison_tables(&mut doc, c);
+    }
     if let Some(ot) = &r.over_time {
         over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
     }

@@ -53,7 +53,10 @@
 mod change;
 mod scores;
 
-pub use change::{CellDraws, ChangeInference, change_interval, gap_change_inference};
+pub use change::{
+    CellDraws, ChangeInference, PairedDraws, change_interval, gap_change_inference,
+    paired_change_inference,
+};
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
     ks_inference, ks_two_sample_p_value,

@@ -244,6 +244,14 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 
+    /// Compare with a second model's predictions of the same rows (a column of the same file):
+    /// every gap of `--pred` and of this column, the change, its paired bootstrap interval and
+    /// p-value (report.json `comparison`, and a section of the report).
+    ///
+    /// Example: `--pred old_pred --against new_pred`
+    #[arg(long, value_name = "COLUMN", conflicts_with = "by")]
+    pub against: Option<String>,
+
     /// Audit over time: one audit per window of this column (a date or timestamp column, or any
     /// key such as a model version), each window's gaps and their change against a baseline
     /// window, beside the audit of all rows (which is unchanged by this flag).

@@ -166,3 +166,95 @@ fn reports_that_cannot_be_compared_are_refused_with_the_reason() {
     let run = compare(&a, &a, &out, &["--confidence", "1.5"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
+
+/// Two models' predictions in one file: `--pred old --against new`, paired.
+fn paired_csv(dir: &Path) -> PathBuf {
+    let mut s = String::from("y,old,new,same,other,sex\n");
+    for (g, sel_old, sel_new) in [("f", 120, 100), ("m", 80, 100)] {
+        for i in 0..200 {
+            let (o, n) = (usize::from(i < sel_old), usize::from(i < sel_new));
+            s.push_str(&format!(
+                "{},{o},{n},{o},{},{g}\n",
+                i % 2,
+                if i == 0 { "2" } else { "0" }
+            ));
+        }
+    }
+    write(dir, "paired.csv", &s)
+}
+
+fn paired(file: &Path, out: &Path, against: &str) -> common::Run {
+    fairkit(&[
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "old",
+        "--against",
+        against,
+        "--sensitive",
+        "sex",
+        "--resamples",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
+#[test]
+fn two_prediction_columns_of_one_file_compare_paired() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = paired_csv(dir.path());
+    let out = dir.path().join("p");
+    let run = paired(&f, &out, "new");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = common::report(&out);
+    let c = &r["comparison"];
+    assert_eq!(c["settings"]["paired"], true);
+    let dp = &c["changes"][0]["gaps"][0];
+    assert!((dp["before"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert_eq!(dp["after"], 0.0);
+    assert!(dp["upper"].as_f64().unwrap() < 0.0 && dp["p_value"].as_f64().unwrap() < 0.05);
+    // The audit itself is the audit of --pred.
+    assert!((r["headline"]["dp_difference"]["value"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert!(
+        r["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s.as_str().unwrap().starts_with("Against ")),
+        "{}",
+        r["summary"]
+    );
+    let v = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    // Identical predictions: a change of exactly 0, interval [0, 0], p = 1.
+    let run = paired(&f, &out, "same");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for g in common::report(&out)["comparison"]["changes"][0]["gaps"]
+        .as_array()
+        .unwrap()
+    {
+        if g["change"].is_null() {
+            continue;
+        }
+        assert_eq!(
+            (&g["change"], &g["lower"], &g["upper"], &g["p_value"]),
+            (&0.0.into(), &0.0.into(), &0.0.into(), &1.0.into()),
+            "{g}"
+        );
+    }
+    // A third value in the second column is an error naming it.
+    let run = paired(&f, &out, "other");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("\"2\", which is neither label value"),
+        "{}",
+        run.stderr
+    );
+    let run = paired(&f, &out, "old");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--against"), "{}", run.stderr);
+}

@@ -19,6 +19,7 @@ use crate::error::{MetricError, Result};
 use crate::state::ConfusionState;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rand_distr::{Binomial, Distribution};
 
 /// A gap in two audits and the change between them.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,6 +114,180 @@ pub fn gap_change_inference(
         n_resamples,
         approximate: before.is_weighted() || after.is_weighted(),
     })
+}
+
+/// Model A's and model B's cells of one group from its joint cells: `joint[b]` holds A's cells
+/// (tn, fp, fn, tp) among the rows B predicts `b`.
+fn marginals(joint: &[[f64; 4]; 2]) -> ([f64; 4], [f64; 4]) {
+    let [j0, j1] = joint;
+    let a = [j0[0] + j1[0], j0[1] + j1[1], j0[2] + j1[2], j0[3] + j1[3]];
+    // B: negatives (tn + fp of A) are B's true negatives where b = 0 and false positives where
+    // b = 1; positives (fn + tp of A) are B's false negatives / true positives.
+    let b = [j0[0] + j0[1], j1[0] + j1[1], j0[2] + j0[3], j1[2] + j1[3]];
+    (a, b)
+}
+
+/// The change of a gap from model A to model B **on the same rows** (two prediction columns of
+/// one file): a paired bootstrap. Each group's rows are redrawn with replacement as their joint
+/// cells — label × A's prediction × B's prediction, the multinomial over eight cells — and both
+/// gaps are recomputed on every draw, so the interval and p-value of `gap_B − gap_A` account
+/// for the two models being scored on the same rows (much narrower than two independent
+/// samples when the models agree on most rows). Identical predictions give a change of
+/// exactly 0 in every draw: interval [0, 0] and p = 1. Unweighted rows only.
+///
+/// `joint[g]`: group g's row counts, `joint[g][b]` = A's (tn, fp, fn, tp) among the rows B
+/// predicts `b` (0 or 1).
+///
+/// # Errors
+/// As [`gap_change_inference`]: fewer than two groups, a bad setting, an undefined gap.
+///
+/// # Example
+/// ```
+/// use fair_metrics::ci::{paired_change_inference, GapMetric, GapSettings};
+/// use fair_metrics::Rate;
+/// // Two groups of 100 negatives; A selects 30 and 10, B selects 20 and 20 (of A's selected
+/// // and not selected rows).
+/// let joint = vec![[[60.0, 20.0, 0.0, 0.0], [10.0, 10.0, 0.0, 0.0]], [[70.0, 10.0, 0.0, 0.0], [20.0, 0.0, 0.0, 0.0]]];
+/// let c = paired_change_inference(&joint, GapMetric::Rate(Rate::Selection), &GapSettings::default())?;
+/// assert!((c.before - 0.2).abs() < 1e-12 && c.after.abs() < 1e-12);
+/// assert!(c.interval.upper < 0.0 && c.p_value < 0.05);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+pub fn paired_change_inference(
+    joint: &[[[f64; 4]; 2]],
+    metric: GapMetric,
+    settings: &GapSettings,
+) -> Result<ChangeInference> {
+    check_confidence(settings.confidence)?;
+    let draws = PairedDraws::new(joint, settings.n_resamples, settings.seed)?;
+    draws.change(metric, settings, &vec![true; joint.len()])
+}
+
+/// Paired bootstrap draws of two models' joint cells per group (see
+/// [`paired_change_inference`]), drawn once and shared by every gap.
+#[derive(Debug, Clone)]
+pub struct PairedDraws {
+    observed: Vec<[[f64; 4]; 2]>,
+    draws: Vec<Vec<[[f64; 4]; 2]>>,
+}
+
+impl PairedDraws {
+    /// `n_resamples` draws of `joint` (per group, model A's cells where model B says 0 and 1).
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] for fewer than two groups, fewer than 100 resamples
+    /// or cells that are not row counts.
+    pub fn new(joint: &[[[f64; 4]; 2]], n_resamples: usize, seed: u64) -> Result<Self> {
+        if n_resamples < 100 {
+            return Err(MetricError::InvalidParameter {
+                name: "n_resamples",
+                value: n_resamples.to_string(),
+                expected: "at least 100 resamples",
+            });
+        }
+        if joint.len() < 2 {
+            return Err(MetricError::InvalidParameter {
+                name: "groups",
+                value: joint.len().to_string(),
+                expected: "at least two groups to measure a gap",
+            });
+        }
+        let ok = |v: f64| v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 2f64.powi(40);
+        if let Some(bad) = joint.iter().flatten().flatten().find(|v| !ok(**v)) {
+            return Err(MetricError::InvalidParameter {
+                name: "joint cells",
+                value: bad.to_string(),
+                expected: "row counts (whole numbers >= 0, below 2^40)",
+            });
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let draws = (0..n_resamples)
+            .map(|_| {
+                joint
+                    .iter()
+                    .map(|j| {
+                        let (n0, n1): (f64, f64) = (j[0].iter().sum(), j[1].iter().sum());
+                        let n = (n0 + n1) as u64;
+                        // Multinomial over the eight cells: B's split, then A's cells within
+                        // each part.
+                        let x1 = if n0 + n1 > 0.0 {
+                            Binomial::new(n, n1 / (n0 + n1)).map_or(0, |d| d.sample(&mut rng))
+                        } else {
+                            0
+                        };
+                        [
+                            super::multinomial(&mut rng, n - x1, &j[0]),
+                            super::multinomial(&mut rng, x1, &j[1]),
+                        ]
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Self {
+            observed: joint.to_vec(),
+            draws,
+        })
+    }
+
+    /// The change of the gap from A to B over the groups `keep` selects, with its paired
+    /// interval and p-value (`settings.n_resamples` and `seed` are those of the draws).
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] for a bad confidence or a `keep` of the wrong length,
+    /// [`MetricError::UndefinedMetric`] when a gap is undefined on the data or in most draws.
+    pub fn change(
+        &self,
+        metric: GapMetric,
+        settings: &GapSettings,
+        keep: &[bool],
+    ) -> Result<ChangeInference> {
+        check_confidence(settings.confidence)?;
+        if keep.len() != self.observed.len() {
+            return Err(MetricError::InvalidParameter {
+                name: "keep",
+                value: keep.len().to_string(),
+                expected: "one entry per group of the draws",
+            });
+        }
+        let split = |cells: &[[[f64; 4]; 2]]| -> (Vec<[f64; 4]>, Vec<[f64; 4]>) {
+            cells
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(c, _)| marginals(c))
+                .unzip()
+        };
+        let (a, b) = split(&self.observed);
+        let gap_a = gap_statistic(&a, metric, settings)?.ok_or(undefined(metric))?;
+        let gap_b = gap_statistic(&b, metric, settings)?.ok_or(undefined(metric))?;
+        let mut changes = Vec::with_capacity(self.draws.len());
+        for d in &self.draws {
+            let (da, db) = split(d);
+            if let (Some(x), Some(y)) = (
+                gap_statistic(&da, metric, settings)?,
+                gap_statistic(&db, metric, settings)?,
+            ) {
+                changes.push(y - x);
+            }
+        }
+        if changes.len() < self.draws.len() / 2 {
+            return Err(MetricError::UndefinedMetric {
+                metric: "gap change bootstrap",
+                reason: "a gap is undefined in most resamples (too few rows in the rate's denominator)",
+            });
+        }
+        let n_resamples = changes.len();
+        let (interval, p_value) = change_interval(changes, settings.confidence);
+        Ok(ChangeInference {
+            before: gap_a,
+            after: gap_b,
+            change: gap_b - gap_a,
+            interval,
+            p_value,
+            n_resamples,
+            approximate: false,
+        })
+    }
 }
 
 /// The percentile interval at `confidence` of bootstrap changes and the two-sided bootstrap
@@ -299,6 +474,54 @@ mod tests {
             assert_eq!(leaves, changed, "{c:?}");
             assert_eq!(c.p_value < 0.05, changed, "{c:?}");
         }
+    }
+
+    #[test]
+    fn identical_predictions_change_by_exactly_zero_with_p_one() {
+        // B predicts exactly as A: every row is in the part of its own prediction.
+        let joint = vec![
+            [[40.0, 0.0, 10.0, 0.0], [0.0, 30.0, 0.0, 20.0]],
+            [[60.0, 0.0, 20.0, 0.0], [0.0, 10.0, 0.0, 10.0]],
+        ];
+        let m = GapMetric::Rate(Rate::Selection);
+        let c = paired_change_inference(&joint, m, &GapSettings::default()).unwrap();
+        assert_eq!(c.change.to_bits(), 0.0_f64.to_bits());
+        assert_eq!((c.interval.lower, c.interval.upper), (0.0, 0.0));
+        assert_eq!(c.p_value.to_bits(), 1.0_f64.to_bits());
+        assert_eq!(c.before.to_bits(), c.after.to_bits());
+    }
+
+    #[test]
+    fn pairing_narrows_the_interval_of_models_that_mostly_agree() {
+        // 200 negatives a group. A selects 100 of a and 60 of b (0.5 / 0.3); B unselects 10 of
+        // A's selected rows of a (0.45 / 0.3). joint[b] = A's (tn, fp, fn, tp) where B says b.
+        let joint_rows: Vec<[[f64; 4]; 2]> = vec![
+            [[100.0, 10.0, 0.0, 0.0], [0.0, 90.0, 0.0, 0.0]],
+            [[140.0, 0.0, 0.0, 0.0], [0.0, 60.0, 0.0, 0.0]],
+        ];
+        let m = GapMetric::Rate(Rate::Selection);
+        let s = GapSettings {
+            n_resamples: 500,
+            ..GapSettings::default()
+        };
+        let paired = paired_change_inference(&joint_rows, m, &s).unwrap();
+        assert!((paired.change + 0.05).abs() < 1e-12, "{paired:?}");
+        let (a, b): (Vec<_>, Vec<_>) = joint_rows.iter().map(marginals).unzip();
+        let state = |cells: &[[f64; 4]]| {
+            ConfusionState::from_row_counts(
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(|(g, c)| (format!("g{g}"), c.map(|v| v as u64))),
+            )
+        };
+        let unpaired = gap_change_inference(&state(&a), &state(&b), m, &s).unwrap();
+        let width = |c: &ChangeInference| c.interval.upper - c.interval.lower;
+        assert!(
+            width(&paired) < 0.6 * width(&unpaired),
+            "{paired:?} vs {unpaired:?}"
+        );
+        assert!(paired.p_value < 0.05 && unpaired.p_value >= 0.05);
     }
 
     #[test]

@@ -125,6 +125,22 @@ impl Checked {
                 ),
             ));
         }
+        if let Some(against) = &a.against {
+            if a.pred.is_none() || a.pred.as_ref() == Some(against) {
+                return Err(invalid(
+                    "--against",
+                    against,
+                    "a second prediction column, besides the --pred column it is compared with",
+                ));
+            }
+            if a.weight.is_some() || !a.threshold.is_empty() {
+                return Err(invalid(
+                    "--against",
+                    against,
+                    "an unweighted audit of a prediction column (no --weight, no --threshold): the paired comparison redraws rows",
+                ));
+            }
+        }
         let interval = match &a.interval {
             None => None,
             Some(v) if v.len() == 2 => Some(PercentileInterval::new(v[0], v[1]).map_err(|_| {

@@ -11,8 +11,10 @@ use crate::fail_if::FailIf;
 use crate::input::{ColumnSpec, Progress, ReadOptions, Reader};
 use crate::progress::Bar;
 use accumulate::Accumulator;
+use fair_audit::compare::Side;
 use fair_audit::guard::{DEFAULT_MAX_GROUPS, GroupLimits, check_groups};
 use fair_audit::ingest::FlagStyle;
+use fair_audit::ingest::coders::LabelCoder;
 use fair_audit::model::{AuditReport, Columns, InputInfo};
 use fair_audit::over_time::{self, Baseline, OverTimeSpec, Window};
 use fair_audit::{ChartData, ReportSpec, Stats, compute};
@@ -36,10 +38,11 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
     let flags = flags::Checked::from_args(args)?;
     let gates = crate::fail_if::parse_all(&args.fail_if)?;
 
-    // With --by, the window column leads the finest groups (see fair_audit::over_time).
+    // With --by (the window) or --against (the second model's prediction) that column leads
+    // the finest groups (fair_audit::over_time, fair_audit::compare::compare_paired).
     let mut sensitive = args.sensitive.clone();
-    if let Some(by) = &args.by {
-        sensitive.insert(0, by.clone());
+    if let Some(lead) = args.by.as_ref().or(args.against.as_ref()) {
+        sensitive.insert(0, lead.clone());
     }
     let spec = ColumnSpec {
         label: args.label.clone(),
@@ -134,10 +137,11 @@ fn build_report(
             Some((over_time::bucket(&acc.state, &spec)?, spec))
         }
     };
-    // The audit of all rows: the window dropped (exactly the audit without --by).
-    let all_rows = match &over_time {
-        None => acc.state.clone(),
-        Some(_) => over_time::without_window(&acc.state),
+    // The audit of all rows: the leading column dropped (exactly the audit without it).
+    let all_rows = if args.by.is_some() || args.against.is_some() {
+        over_time::without_window(&acc.state)
+    } else {
+        acc.state.clone()
     };
     let (slices, confusion) = all_rows.slice_states(&args.sensitive)?;
     // Before the score sweep and the resampling, which grow with the groups.
@@ -182,8 +186,9 @@ fn build_report(
     let scores = match acc.scores.take() {
         None => None,
         Some(store) => {
-            // The decoder's finest groups lead with the --by value: shift the slices' columns.
-            let offset = usize::from(args.by.is_some());
+            // The decoder's finest groups lead with the --by / --against value: shift the
+            // slices' columns.
+            let offset = usize::from(args.by.is_some() || args.against.is_some());
             let maps: Vec<_> = slices
                 .iter()
                 .map(|slice| {
@@ -225,6 +230,31 @@ fn build_report(
     let (mut report, charts) = fair_audit::build_report(&spec, &confusion, scores.as_deref())?;
     if let Some(ot) = over_time {
         over_time::attach(&mut report, ot);
+    }
+    if let Some(against) = &args.against {
+        let coder = LabelCoder::new(decoder.labels().positive(), decoder.labels().negative());
+        let is_positive = |v: &str| {
+            let mut c = coder.clone();
+            let known = decoder.labels().negative();
+            match c.code(v) {
+                Some(1) => Some(true),
+                Some(_) if known.is_none() || c.negative() == known => Some(false),
+                _ => None,
+            }
+        };
+        let side = |column: &str| Side {
+            file: format!("{} ({column})", reader.name().display()),
+            rows: reader.rows(),
+        };
+        let pred = args.pred.clone().unwrap_or_default();
+        let c = fair_audit::compare::compare_paired(
+            &acc.state,
+            &args.sensitive,
+            &is_positive,
+            (side(&pred), side(against)),
+            &stats,
+        )?;
+        fair_audit::compare::attach(&mut report, c);
     }
     crate::fail_if::apply(&mut report, gates)?;
     Ok((report, charts))
