@@ -6,6 +6,7 @@ whose weights sum to zero raise :class:`fairkit.FairkitError` (fairlearn returns
 meaningless rates); every function also takes ``pos_label``.
 """
 
+from fairkit.metrics._derived import count, make_derived_metric, mean_prediction
 from fairkit.metrics._frame import MetricFrame
 from fairkit.metrics._functions import (
     demographic_parity_difference,
@@ -23,6 +24,9 @@ from fairkit.metrics._functions import (
 
 __all__ = [
     "MetricFrame",
+    "count",
+    "make_derived_metric",
+    "mean_prediction",
     "demographic_parity_difference",
     "demographic_parity_ratio",
     "equal_opportunity_difference",
@@ -72,3 +76,10 @@ from fairkit.metrics._intervals import (  # noqa: E402  (confidence intervals)
 )
 
 __all__ += ["GapInterval", "RateIntervals", "gap_interval", "rate_intervals"]
+
+from fairkit.metrics._derived import generated_metrics as _generated  # noqa: E402
+
+_GENERATED = _generated()
+globals().update(_GENERATED)
+__all__ += sorted(_GENERATED)
+del _generated

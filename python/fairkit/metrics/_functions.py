@@ -129,10 +129,8 @@ def _equalized_odds(y_true, y_pred, sensitive_features, method, sample_weight, a
         pos_label=pos_label,
     )
     _warn_single_group(mf)
-    key = "difference" if kind == "difference" else "ratio"
-    if method == "to_overall":
-        key += "_to_overall"
-    tpr, fpr = mf._summaries["tpr"][key], mf._summaries["fpr"][key]
+    gaps = mf.difference(method=method) if kind == "difference" else mf.ratio(method=method)
+    tpr, fpr = float(gaps["tpr"]), float(gaps["fpr"])
     return float(_core.aggregate_pair(tpr, fpr, agg, "max" if kind == "difference" else "min"))
 
 
