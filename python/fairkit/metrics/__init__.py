@@ -8,6 +8,7 @@ meaningless rates); every function also takes ``pos_label``.
 
 from fairkit.metrics._derived import count, make_derived_metric, mean_prediction
 from fairkit.metrics._frame import MetricFrame
+from fairkit.metrics import _group_feature  # noqa: F401  (fairlearn's GroupFeature name)
 from fairkit.metrics._functions import (
     demographic_parity_difference,
     demographic_parity_ratio,
@@ -81,5 +82,30 @@ from fairkit.metrics._derived import generated_metrics as _generated  # noqa: E4
 
 _GENERATED = _generated()
 globals().update(_GENERATED)
+_generated_metric_dict = _GENERATED  # fairlearn's name for the same dict
 __all__ += sorted(_GENERATED)
 del _generated
+
+
+def plot_metric_frame(metric_frame, **kwargs):
+    """fairlearn's ``plot_metric_frame`` for fairkit's ``MetricFrame`` (needs matplotlib):
+    ``kind="point"`` or ``"bar"``, ``metrics=`` (names), ``conf_intervals=`` (columns of
+    ``[lower, upper]`` pairs; by default the frame's own bootstrap interval when it has one,
+    drawn as whiskers), ``subplots``, ``plot_ci_labels``, ``ci_labels_precision``,
+    ``ci_labels_fontsize``, ``ci_labels_color``, ``ci_labels_ha``, ``legend_label`` and
+    matplotlib's keyword arguments. Returns the matplotlib axes.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fairkit.metrics import MetricFrame, selection_rate
+    >>> mf = MetricFrame(metrics={"sel": selection_rate}, y_true=[1, 0, 1, 1],
+    ...                  y_pred=[1, 0, 0, 1], sensitive_features=["a", "a", "b", "b"],
+    ...                  n_boot=20, ci_quantiles=[0.05, 0.95], random_state=1)
+    >>> axes = plot_metric_frame(mf, kind="bar")
+    """
+    from fairkit.metrics import _plot
+
+    return _plot.plot_metric_frame(metric_frame, **kwargs)
+
+
+__all__ += ["plot_metric_frame"]

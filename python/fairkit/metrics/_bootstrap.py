@@ -39,6 +39,13 @@ def _as_float(x: Any) -> float:
     if x is None:
         return np.nan
     if not np.isscalar(x):
+        arr = np.asarray(x)
+        if arr.size == 1 and arr.dtype.kind in "iufb":
+            return float(arr.reshape(()))
+        try:
+            bool(arr)  # numpy's own error for an array of several values: the cause
+        except ValueError as e:
+            raise FairkitError(_BOOTSTRAP_QUANTILE_ERROR) from e
         raise FairkitError(_BOOTSTRAP_QUANTILE_ERROR)
     try:
         return float(x)

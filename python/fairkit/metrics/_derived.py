@@ -126,8 +126,6 @@ def make_derived_metric(
 
 def generated_metrics() -> dict[str, Callable]:
     """fairlearn's generated ``<metric>_<transform>`` functions, by name."""
-    import sklearn.metrics as skm
-
     from fairkit.metrics import _functions as f
 
     spec = [
@@ -136,6 +134,12 @@ def generated_metrics() -> dict[str, Callable]:
         (f.false_positive_rate, ["difference", "ratio"]),
         (f.false_negative_rate, ["difference", "ratio"]),
         (f.selection_rate, ["difference", "ratio"]),
+    ]
+    try:  # scikit-learn is optional: its metrics' variants exist when it is installed
+        import sklearn.metrics as skm
+    except ImportError:  # pragma: no cover - exercised only without scikit-learn
+        skm = None
+    spec += [] if skm is None else [
         (skm.accuracy_score, ["difference", "ratio", "group_min"]),
         (skm.zero_one_loss, ["difference", "ratio", "group_max"]),
         (skm.balanced_accuracy_score, ["group_min"]),

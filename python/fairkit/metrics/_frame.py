@@ -185,6 +185,8 @@ class _Feature:
                 raise FairkitError(_SERIES_NAME_NOT_STRING.format(name, type(name)))
             self.name = name
         self.values = vector
+        self.name_ = self.name  # fairlearn's GroupFeature attribute names
+        self.raw_feature_ = vector
         missing = _first_missing(vector)
         if missing is not None:
             raise FairkitError(
@@ -880,6 +882,11 @@ class MetricFrame:
         from fairkit.metrics._plot import plot_metric_frame
 
         return plot_metric_frame(self, **kwargs)
+
+    def _process_features(self, base_name: str, features: Any, sample_array: Any) -> list:
+        """The features as fairlearn's ``MetricFrame._process_features`` names and splits
+        them (one object per column, with ``name_`` and ``raw_feature_``)."""
+        return _process_features(base_name, features, _n_samples(sample_array))
 
     def _n_present_groups(self) -> int:
         bg = self._by_group_df.iloc[:, 0]

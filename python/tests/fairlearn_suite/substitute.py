@@ -7,7 +7,9 @@ use). This script rewrites them into this directory so that every public
 ``fairlearn.metrics`` name they use is fairkit's:
 
 - ``import fairlearn.metrics as metrics`` and ``from fairlearn.metrics import X`` → fairkit's;
-- imports of fairlearn's *private* modules stay fairlearn's: the tests take error-message
+- fairlearn's ``plot_metric_frame`` and its module ``fairlearn.metrics._plotter`` (error texts,
+  the functions the tests monkeypatch) → fairkit's port, ``fairkit.metrics._plot``;
+- imports of fairlearn's other *private* modules stay fairlearn's: the tests take error-message
   constants from them (which fairkit must match word for word) and a few test fairlearn's
   helpers (named in ``docs/fairlearn-suite.md``);
 - the test files that exercise only fairlearn's private classes (``SKIPPED_FILES``) are not
@@ -47,6 +49,13 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^import fairlearn\.metrics as metrics$", re.M), "import fairkit.metrics as metrics"),
     (re.compile(r"^from fairlearn\.metrics import ", re.M), "from fairkit.metrics import "),
     (re.compile(r"^from test\.unit\.input_convertors import ", re.M), "from .input_convertors import "),
+    # fairlearn's plotting entry point and its module (error texts, hook points the tests
+    # monkeypatch): fairkit's port of it.
+    (
+        re.compile(r"^from fairlearn\.experimental\.enable_metric_frame_plotting import ", re.M),
+        "from fairkit.metrics import ",
+    ),
+    (re.compile(r"fairlearn\.metrics\._plotter"), "fairkit.metrics._plot"),
 ]
 
 

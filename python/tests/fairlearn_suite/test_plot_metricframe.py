@@ -12,9 +12,9 @@ import pytest
 from sklearn.metrics import accuracy_score, confusion_matrix, recall_score
 from sklearn.utils import check_consistent_length
 
-from fairlearn.experimental.enable_metric_frame_plotting import plot_metric_frame
+from fairkit.metrics import plot_metric_frame
 from fairkit.metrics import MetricFrame
-from fairlearn.metrics._plotter import (
+from fairkit.metrics._plot import (
     _CONF_INTERVALS_FLIPPED_BOUNDS_ERROR,
     _CONF_INTERVALS_MUST_BE_ARRAY,
     _METRIC_FRAME_INVALID_ERROR,
@@ -307,7 +307,7 @@ def test_plot_metric_frame_auto_ci_reordered_metrics():
         captured["df_all_errors"] = df_all_errors
         captured["metrics"] = metrics
 
-    import fairlearn.metrics._plotter as mod
+    import fairkit.metrics._plot as mod
 
     monkeypatch = __import__("pytest").MonkeyPatch()
     monkeypatch.setattr(mod, "_plot_df", fake_plot_df)
@@ -340,7 +340,7 @@ def test_plot_metric_frame_auto_ci_subset_metrics():
         captured["df_all_errors"] = df_all_errors
         captured["metrics"] = metrics
 
-    import fairlearn.metrics._plotter as mod
+    import fairkit.metrics._plot as mod
 
     monkeypatch = __import__("pytest").MonkeyPatch()
     monkeypatch.setattr(mod, "_plot_df", fake_plot_df)
@@ -369,7 +369,7 @@ def test_plot_metric_frame_auto_ci_single(monkeypatch):
         captured["metrics"] = metrics
         captured["df"] = df
 
-    monkeypatch.setattr("fairlearn.metrics._plotter._plot_df", fake_plot_df)
+    monkeypatch.setattr("fairkit.metrics._plot._plot_df", fake_plot_df)
     plot_metric_frame(mf)
     assert captured["df_all_errors"] is not None, "auto CI should produce error bars"
     assert len(captured["metrics"]) == 1
@@ -392,7 +392,7 @@ def test_plot_metric_frame_auto_ci_multi(monkeypatch):
         captured["df_all_errors"] = df_all_errors
         captured["metrics"] = metrics
 
-    monkeypatch.setattr("fairlearn.metrics._plotter._plot_df", fake_plot_df)
+    monkeypatch.setattr("fairkit.metrics._plot._plot_df", fake_plot_df)
     plot_metric_frame(mf)
     assert captured["df_all_errors"] is not None, "auto CI for multi metric"
     assert len(captured["metrics"]) == 2
@@ -411,7 +411,7 @@ def test_plot_metric_frame_no_ci_without_bootstrap(monkeypatch):
     def fake_plot_df(df, metrics, kind, subplots, legend_label, df_all_errors=None, **kwargs):
         captured["df_all_errors"] = df_all_errors
 
-    monkeypatch.setattr("fairlearn.metrics._plotter._plot_df", fake_plot_df)
+    monkeypatch.setattr("fairkit.metrics._plot._plot_df", fake_plot_df)
     plot_metric_frame(mf, metrics="accuracy_score")
     assert captured["df_all_errors"] is None, "no CI without bootstrap"
 
@@ -433,7 +433,7 @@ def test_explicit_conf_intervals_not_overridden_by_auto(monkeypatch):
         calls.append(1)
         return {}
 
-    monkeypatch.setattr("fairlearn.metrics._plotter._get_conf_intervals_from_metric_frame", spy)
+    monkeypatch.setattr("fairkit.metrics._plot._get_conf_intervals_from_metric_frame", spy)
     with suppress(KeyError, AttributeError):
         plot_metric_frame(mf, metrics=["accuracy_score"], conf_intervals=["custom_ci"])
     assert len(calls) == 0, "auto-detect must not fire when conf_intervals is explicitly passed"
