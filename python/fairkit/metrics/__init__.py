@@ -109,3 +109,7 @@ def plot_metric_frame(metric_frame, **kwargs):
 
 
 __all__ += ["plot_metric_frame"]
+
+from fairkit.metrics._plot_model_comparison import plot_model_comparison  # noqa: E402
+
+__all__ += ["plot_model_comparison"]

@@ -194,7 +194,7 @@ def _rate_sample(mf, m, yt_raw, yp_raw, params, sub, cf_code, n_cf, cell_out, ov
     w = params.get("sample_weight")
     w = None if w is None else np.ascontiguousarray(w, dtype=np.float64)
     try:
-        s = _core.group_rates(yt, yp, sub.code, [str(i) for i in range(sub.size)], w)
+        s = _core.group_rates(yt, yp, sub.code, mf._cells.labels(), w)
         cell_out[:] = s.summary(m.rate)["by_group"]
         if mf._cf_cells is None:
             ov_out[0] = s.summary(m.rate)["overall"]
@@ -218,6 +218,8 @@ def _nan_reduce(func, a, axis):
 def bootstrap(mf, n_boot: int, quantiles: list[float], random_state: Any) -> dict:
     """Every ``*_ci`` result of ``mf``, keyed as ``MetricFrame`` reads them."""
     pd = v.pd
+    if pd is None:
+        raise FairkitError("bootstrap intervals need pandas (pip install pandas)")
     drawn = _count_samples(mf, n_boot, random_state)
     if drawn is None:
         drawn = _row_samples(mf, n_boot, random_state)

@@ -249,7 +249,8 @@ def _process_features(base_name: str, features: Any, n: int) -> list[_Feature]:
     elif (pd is not None and isinstance(features, pd.DataFrame)) or _is_polars_frame(features):
         if _is_polars_frame(features):
             features = features.to_pandas()
-        for i, col_name in enumerate(features.columns):
+        for i in range(len(features.columns)):
+            col_name = features.columns[i]
             if not isinstance(col_name, str):
                 raise FairkitError(_FEATURE_DF_COLUMN_BAD_NAME.format(col_name, type(col_name)))
             column = features.iloc[:, i]
@@ -345,6 +346,20 @@ class _Cells:
 
     def present(self) -> np.ndarray:
         return np.flatnonzero(self.counts)
+
+    def keys(self) -> list:
+        """Every cell's key: its value for one feature, the tuple of values for several."""
+        if len(self.levels) == 1:
+            return list(self.levels[0])
+        import itertools
+
+        return list(itertools.product(*self.levels))
+
+    def labels(self) -> list[str]:
+        """Every cell's name in messages (``a`` or ``(a, x)``)."""
+        if len(self.levels) == 1:
+            return [str(k) for k in self.levels[0]]
+        return ["(" + ", ".join(map(str, k)) + ")" for k in self.keys()]
 
     def index(self):
         pd = v.pd
@@ -500,8 +515,6 @@ class MetricFrame:
         random_state: Any = None,
         pos_label: Any = None,
     ) -> None:
-        if v.pd is None:
-            raise FairkitError("MetricFrame needs pandas (its results are pandas objects)")
         yt = _squeeze(y_true)
         _check_rows(y_pred, _n_samples(y_true), "y_pred")
         yp = _squeeze(y_pred)
@@ -612,14 +625,13 @@ class MetricFrame:
         w = m.params.get("sample_weight")
         w = None if w is None else v.weights(w, self._n)
         cells = self._cells
-        names = [str(i) for i in range(cells.size)]
         try:
-            per_cell = _core.group_rates(yt, yp, cells.code, names, w).summary(m.rate)
+            per_cell = _core.group_rates(yt, yp, cells.code, cells.labels(), w).summary(m.rate)
             if self._cf_cells is None:
                 overall = [float(per_cell["overall"])]
             else:
                 cf = self._cf_cells
-                s = _core.group_rates(yt, yp, cf.code, [str(i) for i in range(cf.size)], w)
+                s = _core.group_rates(yt, yp, cf.code, cf.labels(), w)
                 overall = [
                     float(x) if cf.counts[i] else None
                     for i, x in enumerate(s.summary(m.rate)["by_group"].tolist())
@@ -673,6 +685,14 @@ class MetricFrame:
 
     def _build_results(self) -> None:
         pd = v.pd
+        self._cache: dict = {}
+        if pd is None:
+            if self._cf_names is not None:
+                raise FairkitError(
+                    "control_features need pandas (the results are indexed by two kinds of "
+                    "feature): pip install pandas"
+                )
+            return
         names = [m.name for m in self._metrics]
         self._by_group_df = self._table(self._values, self._cells)
         if self._cf_cells is None:
@@ -758,14 +778,63 @@ class MetricFrame:
     def overall(self):
         """The metrics on all rows (per control group with control features): a scalar for
         one callable, a Series (dict of metrics); a Series/DataFrame indexed by the control
-        groups with control features."""
+        groups with control features. Without pandas: the value, or ``{metric: value}``."""
+        if v.pd is None:
+            return self._plain({m.name: ov[0] for m, ov in zip(self._metrics, self._overall_values)})
         return self._extract(self._overall_raw, no_control_levels=False)
 
     @property
     def by_group(self):
         """The metrics per group: a Series (one callable) or DataFrame indexed by the
-        (control and) sensitive feature values."""
+        (control and) sensitive feature values. Without pandas: ``{group: value}`` (or
+        ``{metric: {group: value}}``), NaN for absent combinations of several features."""
+        if v.pd is None:
+            keys = self._cells.keys()
+            per = {
+                m.name: {k: (np.nan if val is None else val) for k, val in zip(keys, vals)}
+                for m, vals in zip(self._metrics, self._values)
+            }
+            if len(self._cells.levels) == 1:
+                per = {name: {k: x for k, x in d.items()} for name, d in per.items()}
+            return self._plain(per)
         return self._extract(self._by_group_df, no_control_levels=True)
+
+    def _plain(self, per_metric: dict):
+        return next(iter(per_metric.values())) if self._user_supplied_callable else per_metric
+
+    def _plain_aggregate(self, what: str, method: str = "between_groups", errors: str = "raise"):
+        """``group_min``/``group_max``/``difference``/``ratio`` without pandas (scalar metrics,
+        fairlearn's NaN-skipping rules)."""
+        out = {}
+        for m, vals, ov in zip(self._metrics, self._values, self._overall_values):
+            arr = []
+            for x in vals:
+                if x is None:
+                    arr.append(np.nan)
+                elif np.isscalar(x):
+                    arr.append(float(x))
+                elif errors == "raise" and what in ("group_min", "group_max"):
+                    raise FairkitError(_MF_CONTAINS_NON_SCALAR_ERROR_MESSAGE)
+                else:
+                    arr.append(np.nan)
+            a = np.asarray(arr, dtype=float)
+            overall = float(ov[0]) if np.isscalar(ov[0]) else np.nan
+            with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                lo, hi = np.nanmin(a), np.nanmax(a)
+                if what == "group_min":
+                    r = lo
+                elif what == "group_max":
+                    r = hi
+                elif what == "difference":
+                    r = hi - lo if method == "between_groups" else np.nanmax(np.abs(a - overall))
+                elif method == "between_groups":
+                    r = lo / hi
+                else:
+                    q = a / overall
+                    r = np.nanmin(np.where(q > 1, 1 / q, q))
+            out[m.name] = float(r)
+        return self._plain(out)
 
     @property
     def control_levels(self) -> list[str] | None:
@@ -791,6 +860,8 @@ class MetricFrame:
         """Smallest group value of each metric (per control group); ``errors="coerce"`` turns
         non-scalar values into NaN instead of raising."""
         _check_errors(errors)
+        if v.pd is None:
+            return self._plain_aggregate("group_min", errors=errors)
         return self._cached(
             ("group_min", errors),
             lambda: self._extract(
@@ -801,6 +872,8 @@ class MetricFrame:
     def group_max(self, errors: str = "raise"):
         """Largest group value of each metric (per control group); see :meth:`group_min`."""
         _check_errors(errors)
+        if v.pd is None:
+            return self._plain_aggregate("group_max", errors=errors)
         return self._cached(
             ("group_max", errors),
             lambda: self._extract(
@@ -813,6 +886,8 @@ class MetricFrame:
         ``|group - overall|`` (``"to_overall"``), per metric (and control group)."""
         _check_errors(errors)
         _check_method(method)
+        if v.pd is None:
+            return self._plain_aggregate("difference", method, errors)
         return self._cached(
             ("difference", method, errors),
             lambda: self._extract(
@@ -828,6 +903,8 @@ class MetricFrame:
         ``min(group / overall, overall / group)`` (``"to_overall"``)."""
         _check_errors(errors)
         _check_method(method)
+        if v.pd is None:
+            return self._plain_aggregate("ratio", method, errors)
         return self._cached(
             ("ratio", method, errors),
             lambda: self._extract(
@@ -889,8 +966,7 @@ class MetricFrame:
         return _process_features(base_name, features, _n_samples(sample_array))
 
     def _n_present_groups(self) -> int:
-        bg = self._by_group_df.iloc[:, 0]
-        return int(bg.notna().sum())
+        return int(np.count_nonzero(self._cells.counts))
 
 
 def _rate_of(metric: Any) -> str:
