@@ -320,20 +320,24 @@ class _Cells:
     def __init__(self, features: list[_Feature], n: int) -> None:
         self.names = [f.name for f in features]
         self.levels: list[list] = []
-        code = np.zeros(n, dtype=np.int64)
+        code = None
         size = 1
         for f in features:
-            levels, codes = _levels_and_codes(f.values)
+            if getattr(f, "_factorized", None) is None:
+                f._factorized = _levels_and_codes(f.values)
+            levels, codes = f._factorized
             self.levels.append(levels)
             if size * max(len(levels), 1) > 10_000_000:
                 raise FairkitError(
                     f"the features {self.names} have more than 10,000,000 combinations of "
                     "values: too many groups"
                 )
-            code = code * len(levels) + codes
+            code = codes if code is None else code * len(levels) + codes
             size *= len(levels)
         self.size = size
-        self.code = code
+        self.code = np.zeros(n, dtype=np.int64) if code is None else np.ascontiguousarray(
+            code, dtype=np.int64
+        )
         self.counts = np.bincount(code, minlength=size) if n else np.zeros(size, dtype=np.int64)
         self._order = None
 
@@ -566,6 +570,8 @@ class MetricFrame:
 
         # Per metric: the value of every (control x sensitive) cell (None = no rows) and of
         # every control cell (or the one overall value).
+        self._counted: dict = {}
+        self._only_selection = all(m.rate == "selection_rate" for m in self._metrics)
         self._values: list[list] = []
         self._overall_values: list[list] = []
         for m in self._metrics:
@@ -611,30 +617,62 @@ class MetricFrame:
                 overall[c] = m.call(yt, yp, self._cf_cells.rows(c))
         return cell_vals, overall
 
+    def _labels_for(self, kind: str, yt_raw, yp_raw):
+        """0/1 labels for the counts of ``kind`` (cached), the error, or None (not 1-D)."""
+        key = ("labels", kind)
+        if key not in self._counted:
+            if yt_raw.ndim != 1 or yp_raw.ndim != 1:
+                self._counted[key] = None
+            else:
+                try:
+                    self._counted[key] = _rate_labels(yt_raw, yp_raw, kind, self._pos_label)
+                except FairkitError as e:
+                    self._counted[key] = e
+        return self._counted[key]
+
     def _count_rate(self, m: _Metric, yt_raw, yp_raw) -> tuple[list, list] | None:
         """The rate per cell and per control cell (or overall) from Rust counts; None when the
         labels do not fit (the callable path then reports the metric's own error)."""
-        if m.own:
-            # fairkit's own function: its error, with row numbers of the whole input.
-            labels = _rate_labels(yt_raw, yp_raw, m.rate, self._pos_label)
-        else:
-            labels = _rate_inputs(yt_raw, yp_raw, m.rate, self._pos_label)
+        # All selection rates: predictions only; otherwise the (label, prediction) counts serve
+        # every rate (a selection rate from them is the same fraction, fairlearn's rule).
+        kind = m.rate
+        if m.rate == "selection_rate" and not self._only_selection:
+            kind = "accuracy"
+            if isinstance(self._labels_for(kind, yt_raw, yp_raw), FairkitError):
+                kind = "selection_rate"  # y_true is not binary: a selection rate ignores it
+        elif m.rate != "selection_rate":
+            kind = "accuracy"
+        labels = self._labels_for(kind, yt_raw, yp_raw)
+        if isinstance(labels, FairkitError):
+            if m.own:
+                # fairkit's own function: its error, with row numbers of the whole input.
+                raise labels
+            return None
         if labels is None:
             return None
         yt, yp = labels
-        w = m.params.get("sample_weight")
-        w = None if w is None else v.weights(w, self._n)
+        w_obj = m.params.get("sample_weight")
+        w = None if w_obj is None else v.weights(w_obj, self._n)
         cells = self._cells
+        # One counting pass per (label kind, weight array), shared by the metrics.
+        key = (kind, id(w_obj))
         try:
-            per_cell = _core.group_rates(yt, yp, cells.code, cells.labels(), w).summary(m.rate)
-            if self._cf_cells is None:
+            if key not in self._counted:
+                by_cells = _core.group_rates(yt, yp, cells.code, cells.labels(), w)
+                by_cf = None
+                if self._cf_cells is not None:
+                    cf = self._cf_cells
+                    by_cf = _core.group_rates(yt, yp, cf.code, cf.labels(), w)
+                self._counted[key] = (by_cells, by_cf)
+            by_cells, by_cf = self._counted[key]
+            per_cell = by_cells.summary(m.rate)
+            if by_cf is None:
                 overall = [float(per_cell["overall"])]
             else:
                 cf = self._cf_cells
-                s = _core.group_rates(yt, yp, cf.code, cf.labels(), w)
                 overall = [
                     float(x) if cf.counts[i] else None
-                    for i, x in enumerate(s.summary(m.rate)["by_group"].tolist())
+                    for i, x in enumerate(by_cf.summary(m.rate)["by_group"].tolist())
                 ]
         except FairkitError:
             if m.own:
@@ -661,6 +699,19 @@ class MetricFrame:
         else:
             index = cells.index()
             rows = np.arange(cells.size)
+        if all(
+            vals[i] is None or type(vals[i]) is float or type(vals[i]) is np.float64
+            for vals in values_per_metric
+            for i in rows
+        ):
+            # Every value a float: the float64 table pandas' combination would give, built at
+            # once (the general path below builds one Series per cell).
+            data = np.array(
+                [[np.nan if vals[i] is None else vals[i] for vals in values_per_metric]
+                 for i in rows],
+                dtype=np.float64,
+            ).reshape(len(rows), len(names))
+            return pd.DataFrame(data, index=index, columns=names)
         series = []
         for i in rows:
             if cells.counts[i]:
@@ -756,6 +807,73 @@ class MetricFrame:
             ratios = by_group / overall
         ratios = ratios.apply(lambda x: x.transform(sub_one))
         return ratios.min() if not cf else ratios.min().unstack(0)
+
+    def _float_table(self) -> bool:
+        """True when every per-group value is a float (the aggregates can then be computed on
+        the numbers directly, with pandas' NaN-skipping rules)."""
+        if "float_table" not in self._cache:
+            df = self._by_group_df
+            self._cache["float_table"] = len(self._metrics) > 0 and all(
+                dt == np.float64 for dt in df.dtypes
+            ) and (
+                self._cf_names is None or isinstance(self._overall_raw, v.pd.DataFrame)
+            )
+        return self._cache["float_table"]
+
+    def _numeric_aggregate(self, what: str, method: str):
+        """``group_min``/``group_max``/``difference``/``ratio`` of a float table, computed on a
+        (control cells x sensitive cells x metrics) array: the same numbers and the same
+        result objects as the pandas operations (checked against them in
+        ``python/tests/test_metricframe_control.py``); None where only pandas' own operation
+        gives the shape (``ratio(method="to_overall")`` with control features)."""
+        pd = v.pd
+        cf = self._cf_names
+        if cf and what == "ratio" and method == "to_overall":
+            return None
+        names = [m.name for m in self._metrics]
+        n_cf = self._cf_cells.size if self._cf_cells is not None else 1
+        table = self._by_group_df.to_numpy()
+        if len(self._cells.names) == 1:  # only the present levels are rows
+            full = np.full((self._cells.size, len(names)), np.nan)
+            full[self._cells.present()] = table
+            table = full
+        bg = table.reshape(n_cf, -1, len(names))
+        if cf:
+            ov = self._overall_raw.to_numpy()
+            if len(self._cf_cells.names) == 1:
+                full = np.full((n_cf, len(names)), np.nan)
+                full[self._cf_cells.present()] = ov
+                ov = full
+        else:
+            ov = self._overall_raw.to_numpy(dtype=np.float64).reshape(1, len(names))
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lo, hi = np.nanmin(bg, axis=1), np.nanmax(bg, axis=1)
+            if what == "group_min":
+                out = lo
+            elif what == "group_max":
+                out = hi
+            elif what == "difference":
+                sub = lo if method == "between_groups" else ov
+                out = np.nanmax(np.abs(bg - sub[:, None, :]), axis=1)
+            elif method == "between_groups":
+                out = lo / hi
+            else:
+                r = bg / ov[:, None, :]
+                out = np.nanmin(np.where(r > 1, 1 / r, r), axis=1)
+        if not cf:
+            return pd.Series(out[0], index=names, dtype=np.float64)
+        index = self._overall_raw.index
+        if len(self._cf_cells.names) == 1:
+            out = out[self._cf_cells.present()]
+        return pd.DataFrame(out, index=index, columns=names)
+
+    def _aggregate(self, what: str, method: str, errors: str, compute):
+        if self._float_table():
+            fast = self._numeric_aggregate(what, method)
+            if fast is not None:
+                return fast
+        return compute()
 
     def _cached(self, key, compute):
         if key not in self._cache:
@@ -865,7 +983,11 @@ class MetricFrame:
         return self._cached(
             ("group_min", errors),
             lambda: self._extract(
-                self._apply_grouping(self._by_group_df, "min", errors), no_control_levels=False
+                self._aggregate(
+                    "group_min", "", errors,
+                    lambda: self._apply_grouping(self._by_group_df, "min", errors),
+                ),
+                no_control_levels=False,
             ),
         )
 
@@ -877,7 +999,11 @@ class MetricFrame:
         return self._cached(
             ("group_max", errors),
             lambda: self._extract(
-                self._apply_grouping(self._by_group_df, "max", errors), no_control_levels=False
+                self._aggregate(
+                    "group_max", "", errors,
+                    lambda: self._apply_grouping(self._by_group_df, "max", errors),
+                ),
+                no_control_levels=False,
             ),
         )
 
@@ -891,8 +1017,11 @@ class MetricFrame:
         return self._cached(
             ("difference", method, errors),
             lambda: self._extract(
-                self._none_to_nan(
-                    self._difference_raw(self._by_group_df, self._overall_raw, method, errors)
+                self._aggregate(
+                    "difference", method, errors,
+                    lambda: self._none_to_nan(
+                        self._difference_raw(self._by_group_df, self._overall_raw, method, errors)
+                    ),
                 ),
                 no_control_levels=False,
             ),
@@ -908,8 +1037,11 @@ class MetricFrame:
         return self._cached(
             ("ratio", method, errors),
             lambda: self._extract(
-                self._none_to_nan(
-                    self._ratio_raw(self._by_group_df, self._overall_raw, method, errors)
+                self._aggregate(
+                    "ratio", method, errors,
+                    lambda: self._none_to_nan(
+                        self._ratio_raw(self._by_group_df, self._overall_raw, method, errors)
+                    ),
                 ),
                 no_control_levels=False,
             ),
