@@ -113,3 +113,7 @@ __all__ += ["plot_metric_frame"]
 from fairkit.metrics._plot_model_comparison import plot_model_comparison  # noqa: E402
 
 __all__ += ["plot_model_comparison"]
+
+from fairkit.metrics._roc import plot_roc_curve_by_group  # noqa: E402
+
+__all__ += ["plot_roc_curve_by_group"]

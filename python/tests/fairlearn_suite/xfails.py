@@ -12,13 +12,7 @@ XFAILS: dict[str, str] = {}
 
 # Whole files not collected while fairkit.metrics lacks the name they import (a collection
 # error cannot be marked xfail): file -> (name, reason). Once the name exists the file runs.
-NOT_RUN: dict[str, tuple[str, str]] = {
-    "test_plot_roc_curve_by_group.py": (
-        "plot_roc_curve_by_group",
-        "fairkit has no plot_roc_curve_by_group (a wrapper of scikit-learn's RocCurveDisplay; "
-        "the AUC per group is MetricFrame(metrics=roc_auc_score, ...))",
-    ),
-}
+NOT_RUN: dict[str, tuple[str, str]] = {}
 
 
 def reason_for(nodeid: str) -> str | None:
