@@ -32,6 +32,8 @@ collect_ignore = ["upstream", "substitute.py"] + [
 
 def pytest_configure(config):
     _upstream_configure(config)
+    # fairlearn registers this marker in its pyproject.toml
+    config.addinivalue_line("markers", "narwhals: fairlearn's tests of dataframe-agnostic input")
     check = subprocess.run(
         [sys.executable, str(HERE / "substitute.py"), "--check"], capture_output=True, text=True
     )
