@@ -372,6 +372,36 @@ class _Cells:
         return pd.MultiIndex.from_product(self.levels, names=self.names)
 
 
+class _IdCells(_Cells):
+    """One ``int64`` sensitive feature counted in one pass (``group_rates_ids``): its groups are
+    the ids that occur, known from the count; the per-row codes (and the counts) are made only
+    when something needs them (a callable, the bootstrap)."""
+
+    def __init__(self, feature: _Feature, uniques: np.ndarray) -> None:
+        self.names = [feature.name]
+        self.levels = [uniques.tolist()]
+        self.size = len(uniques)
+        self._feature = feature
+        self._code = None
+        self._order = None
+
+    @property
+    def code(self) -> np.ndarray:  # type: ignore[override]
+        if self._code is None:
+            f = self._feature
+            if getattr(f, "_factorized", None) is None:
+                f._factorized = _levels_and_codes(f.values)
+            self._code = np.ascontiguousarray(f._factorized[1], dtype=np.int64)
+        return self._code
+
+    @property
+    def counts(self) -> np.ndarray:  # type: ignore[override]
+        return np.bincount(self.code, minlength=self.size)
+
+    def present(self) -> np.ndarray:
+        return np.arange(self.size)
+
+
 class _Metric:
     """One metric: name, callable, its per-row sample parameters, and its recognised rate."""
 
@@ -564,20 +594,19 @@ class MetricFrame:
                 raise FairkitError(_DUPLICATE_FEATURE_NAME.format(name))
             seen.add(name)
 
-        self._cells = _Cells((cf or []) + sf, n)
-        self._cf_cells = _Cells(cf, n) if cf else None
-        self._n_sf_cells = self._cells.size // (self._cf_cells.size if cf else 1)
-
-        # Per metric: the value of every (control x sensitive) cell (None = no rows) and of
-        # every control cell (or the one overall value).
         self._counted: dict = {}
         self._only_selection = all(m.rate == "selection_rate" for m in self._metrics)
-        self._values: list[list] = []
-        self._overall_values: list[list] = []
-        for m in self._metrics:
-            cell_vals, overall_vals = self._compute(m, yt, yp)
-            self._values.append(cell_vals)
-            self._overall_values.append(overall_vals)
+        if not (cf is None and len(sf) == 1 and self._one_pass(sf[0], yt, yp)):
+            self._cells = _Cells((cf or []) + sf, n)
+            self._cf_cells = _Cells(cf, n) if cf else None
+            # Per metric: the value of every (control x sensitive) cell (None = no rows) and
+            # of every control cell (or the one overall value).
+            self._values: list[list] = []
+            self._overall_values: list[list] = []
+            for m in self._metrics:
+                cell_vals, overall_vals = self._compute(m, yt, yp)
+                self._values.append(cell_vals)
+                self._overall_values.append(overall_vals)
         self._build_results()
 
         self._n_boot = n_boot
@@ -616,6 +645,50 @@ class MetricFrame:
             for c in self._cf_cells.present():
                 overall[c] = m.call(yt, yp, self._cf_cells.rows(c))
         return cell_vals, overall
+
+    def _one_pass(self, feature: _Feature, yt_raw, yp_raw) -> bool:
+        """The common case in one read of the rows: recognised rates only, 0/1 ``int64`` or
+        ``bool`` labels, fairlearn's default positive label, one ``int64`` sensitive feature of
+        small non-negative ids. The core checks labels and ids while it counts and declines
+        (False: the general path, which re-encodes or reports the bad row) when they do not
+        fit. Same results as the general path, without its factorization and label passes."""
+        if not self._metrics or not v.is_default_pos_label(self._pos_label):
+            return False
+        if any(m.rate is None or set(m.params) - {"sample_weight"} for m in self._metrics):
+            return False
+        ids = feature.values
+        if not isinstance(ids, np.ndarray) or ids.dtype != np.int64 or ids.ndim != 1:
+            return False
+        yp = v.one_pass_labels(yp_raw) if yp_raw.ndim == 1 else None
+        yt = yp if self._only_selection else (
+            v.one_pass_labels(yt_raw) if yt_raw.ndim == 1 else None
+        )
+        if yt is None or yp is None:
+            return False
+        ids = np.ascontiguousarray(ids)
+        counted: dict[int, Any] = {}
+        for m in self._metrics:
+            w_obj = m.params.get("sample_weight")
+            if id(w_obj) not in counted:
+                w = None if w_obj is None else v.weights(w_obj, self._n)
+                try:
+                    got = _core.group_rates_ids(yt, yp, ids, w)
+                except FairkitError:
+                    if m.own:
+                        raise
+                    return False
+                if got is None:
+                    return False
+                counted[id(w_obj)] = got
+        uniques = next(iter(counted.values()))[0]
+        self._values, self._overall_values = [], []
+        for m in self._metrics:
+            summary = counted[id(m.params.get("sample_weight"))][1].summary(m.rate)
+            self._values.append(summary["by_group"].tolist())
+            self._overall_values.append([float(summary["overall"])])
+        self._cells = _IdCells(feature, uniques)
+        self._cf_cells = None
+        return True
 
     def _labels_for(self, kind: str, yt_raw, yp_raw):
         """0/1 labels for the counts of ``kind`` (cached), the error, or None (not 1-D)."""
@@ -1098,7 +1171,7 @@ class MetricFrame:
         return _process_features(base_name, features, _n_samples(sample_array))
 
     def _n_present_groups(self) -> int:
-        return int(np.count_nonzero(self._cells.counts))
+        return len(self._cells.present())
 
 
 def _rate_of(metric: Any) -> str:
