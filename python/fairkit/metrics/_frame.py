@@ -115,6 +115,16 @@ def _string_metric(name: str) -> Callable:
     return table[name]
 
 
+def _takes(func: Callable, name: str) -> bool:
+    """Whether ``func`` has a parameter ``name``."""
+    import inspect
+
+    try:
+        return name in inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 def _check_method(method: str) -> None:
     if method not in _COMPARE_METHODS:
         raise FairkitError(_INVALID_COMPARE_METHOD.format(method))
@@ -422,7 +432,7 @@ class _Metric:
             if name is None:
                 name = func
             func = _string_metric(func)
-            if pos_label is not None:
+            if pos_label is not None and _takes(func, "pos_label"):
                 import functools
 
                 func = functools.partial(func, pos_label=pos_label)
