@@ -5,8 +5,9 @@ Two ways to draw the resamples, both the distribution of resampling the rows wit
 - **Counts** (every metric a recognised rate, no sample weights): a rate of a cell depends on
   the rows only through the cell's counts of (label, prediction). Resampling ``n`` rows with
   replacement draws those counts, over all cells at once, from the multinomial with ``n``
-  trials and the observed shares, so each resample is one multinomial draw
-  (``numpy.random.default_rng(random_state).multinomial``): no row is touched.
+  trials and the observed shares, so each resample is one multinomial draw, made in Rust
+  (``fairkit._core.metrics.multinomial_resamples``: sequential binomials from a ChaCha8
+  generator seeded with ``random_state``): no row is touched.
 - **Rows** (anything else): fairlearn's own scheme, reproduced bit for bit —
   ``numpy.random.default_rng(random_state)`` draws one 32-bit seed per resample and
   ``numpy.random.RandomState(seed).choice(n, n)`` the rows (what ``DataFrame.sample(frac=1,
@@ -66,13 +67,16 @@ def _seeds(random_state: Any, n_boot: int) -> np.ndarray:
     raise FairkitError(f"Unsupported random_state: {random_state}")
 
 
-def _generator(random_state: Any) -> np.random.Generator:
+def _seed(random_state: Any) -> int:
+    """The 64-bit seed of the Rust count resampler."""
     if random_state is None:
-        return np.random.default_rng()
+        return int(np.random.default_rng().integers(0, 2**63))
     if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, np.iinfo(np.uint32).max))
+        return int(random_state.randint(low=0, high=np.iinfo(np.uint32).max, dtype=np.uint32))
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return np.random.default_rng(int(random_state))
+        if random_state < 0 or random_state >= 2**64:
+            raise FairkitError(f"random_state must be in [0, 2**64), got {random_state}")
+        return int(random_state)
     raise FairkitError(f"Unsupported random_state: {random_state}")
 
 
@@ -123,8 +127,7 @@ def _count_samples(mf, n_boot: int, random_state: Any):
     cells = mf._cells
     cat = cells.code * 4 + np.asarray(yt, dtype=np.int64) * 2 + np.asarray(yp, dtype=np.int64)
     counts = np.bincount(cat, minlength=cells.size * 4)
-    n = mf._n
-    draws = _generator(random_state).multinomial(n, counts / n, size=n_boot)
+    draws = _core.multinomial_resamples(counts.astype(np.int64), n_boot, _seed(random_state))
     draws = draws.reshape(n_boot, cells.size, 4).astype(np.float64)
     tn, fp, fn, tp = draws[..., 0], draws[..., 1], draws[..., 2], draws[..., 3]
     n_cf = mf._cf_cells.size if mf._cf_cells is not None else 1

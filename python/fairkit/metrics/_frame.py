@@ -63,9 +63,6 @@ _BOOTSTRAP_NOT_INITIALIZED = (
     " Bootstrapping parameters n_boot and ci_quantiles were not specified"
     " in the MetricFrame constructor."
 )
-_BOOTSTRAP_QUANTILE_ERROR = (
-    "Error calling numpy.quantiles. Most likely due to a metric returning a non-scalar result"
-)
 _DEFAULT_NAME = "metric"
 
 # Function names fairkit counts in Rust (fairkit's, fairlearn's or scikit-learn's function of
@@ -99,7 +96,7 @@ def _string_metric(name: str) -> Callable:
     """The fairkit function behind a rate given by name (``metrics="selection_rate"``)."""
     from fairkit.metrics import _functions as f
 
-    import sklearn.metrics as skm  # noqa: PLC0415  (only for these names)
+    import sklearn.metrics as skm  # only for these names: fairkit does not require it
 
     table = {
         "selection_rate": f.selection_rate,
@@ -492,10 +489,6 @@ def _rate_inputs(yt_raw, yp_raw, rate, pos_label):
         return None
 
 
-def _is_scalar(x: Any) -> bool:
-    return bool(np.isscalar(x))
-
-
 class MetricFrame:
     """Metrics overall and per group, with fairlearn 0.15 ``MetricFrame``'s interface and results.
 
@@ -519,7 +512,8 @@ class MetricFrame:
       ``ratio_ci()``: one result per quantile, shaped like the point result). For a frame of
       recognised rates only and without sample weights, each resample's per-cell counts of
       (label, prediction) are drawn from the multinomial over the observed cells
-      (``numpy.random.default_rng(random_state).multinomial``): the same distribution as
+      (in Rust, sequential binomials from a ChaCha8 generator seeded with ``random_state``):
+      the same distribution as
       resampling the rows with replacement, at a cost independent of the row count. Otherwise
       the rows are resampled as fairlearn does (``numpy.random.default_rng(random_state)``
       draws one 32-bit seed per resample, ``RandomState(seed).choice(n, n)`` the rows), so the
@@ -995,8 +989,6 @@ class MetricFrame:
                 m.name: {k: (np.nan if val is None else val) for k, val in zip(keys, vals)}
                 for m, vals in zip(self._metrics, self._values)
             }
-            if len(self._cells.levels) == 1:
-                per = {name: {k: x for k, x in d.items()} for name, d in per.items()}
             return self._plain(per)
         return self._extract(self._by_group_df, no_control_levels=True)
 
