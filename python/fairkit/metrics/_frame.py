@@ -324,7 +324,11 @@ class _Cells:
     """Rows grouped once: per-row cell code over (control..., sensitive...) features, and the
     rows of every cell as a slice of one stably sorted index."""
 
-    def __init__(self, features: list[_Feature], n: int) -> None:
+    def __init__(
+        self, features: list[_Feature], n: int, counts: np.ndarray | None = None
+    ) -> None:
+        """``counts``: the rows per cell when already known (the control groups' counts are
+        sums of the cells' counts), saving a pass over the rows."""
         self.names = [f.name for f in features]
         self.levels: list[list] = []
         code = None
@@ -339,13 +343,22 @@ class _Cells:
                     f"the features {self.names} have more than 10,000,000 combinations of "
                     "values: too many groups"
                 )
-            code = codes if code is None else code * len(levels) + codes
+            if code is None:
+                code = codes
+            else:  # one new array, then in place
+                code = code * len(levels)
+                code += codes
             size *= len(levels)
         self.size = size
         self.code = np.zeros(n, dtype=np.int64) if code is None else np.ascontiguousarray(
             code, dtype=np.int64
         )
-        self.counts = np.bincount(code, minlength=size) if n else np.zeros(size, dtype=np.int64)
+        if counts is not None:
+            self.counts = counts
+        elif n:
+            self.counts = np.bincount(self.code, minlength=size)
+        else:
+            self.counts = np.zeros(size, dtype=np.int64)
         self._order = None
 
     def rows(self, cell: int) -> np.ndarray:
@@ -602,7 +615,11 @@ class MetricFrame:
         self._only_selection = all(m.rate == "selection_rate" for m in self._metrics)
         if not (cf is None and len(sf) == 1 and self._one_pass(sf[0], yt, yp)):
             self._cells = _Cells((cf or []) + sf, n)
-            self._cf_cells = _Cells(cf, n) if cf else None
+            self._cf_cells = None
+            if cf:
+                n_cf = int(np.prod([len(f._factorized[0]) for f in cf]))
+                per_cf = self._cells.counts.reshape(n_cf, -1).sum(axis=1)
+                self._cf_cells = _Cells(cf, n, counts=per_cf)
             # Per metric: the value of every (control x sensitive) cell (None = no rows) and
             # of every control cell (or the one overall value).
             self._values: list[list] = []
