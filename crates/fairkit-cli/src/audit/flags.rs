@@ -113,6 +113,18 @@ impl Checked {
                 "column names separated by commas, e.g. race,sex",
             ));
         }
+        if let Some(by) = &a.by
+            && a.sensitive.iter().any(|s| s == by)
+        {
+            return Err(invalid(
+                "--by",
+                by,
+                format!(
+                    "a column that is not also given to --sensitive ({}): the windows are compared, not its groups",
+                    a.sensitive.join(", ")
+                ),
+            ));
+        }
         let interval = match &a.interval {
             None => None,
             Some(v) if v.len() == 2 => Some(PercentileInterval::new(v[0], v[1]).map_err(|_| {
