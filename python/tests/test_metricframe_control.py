@@ -276,3 +276,24 @@ def test_fast_path_counts_are_used_for_recognised_rates(monkeypatch):
     # the partial is not a recognised rate (called per cell and per control group); the
     # others are counted
     assert set(calls) == {"prec"} and len(calls) == 3 * 2 + 2
+
+
+def test_plot_draws_bars_with_the_bootstrap_whiskers():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y, p, sf, *_ = data(n=300, seed=12)
+    mf = fkm.MetricFrame(metrics={"sel": fkm.selection_rate, "acc": skm.accuracy_score},
+                         y_true=y, y_pred=p, sensitive_features=sf, n_boot=50,
+                         ci_quantiles=[0.05, 0.95], random_state=3)
+    axes = np.asarray(mf.plot(kind="bar")).ravel()
+    assert len(axes) == 2
+    for ax, metric in zip(axes, ["sel", "acc"]):
+        bars = [b.get_height() for b in ax.patches]
+        np.testing.assert_allclose(bars, mf.by_group[metric].to_numpy())
+        # one whisker per group: the error-bar line collection spans the bootstrap interval
+        segments = [seg for coll in ax.collections for seg in coll.get_segments()]
+        lows = sorted(min(s[:, 1]) for s in segments)
+        np.testing.assert_allclose(lows, sorted(mf.by_group_ci[0][metric].to_numpy()))
+    plt.close("all")
