@@ -12,6 +12,7 @@
 
 pub mod arrow_ffi;
 pub mod convert;
+pub mod datasets;
 pub mod errors;
 pub mod estimators;
 pub mod gate;
@@ -31,6 +32,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;
     add_submodule(m, "spark", spark::register)?;
+    add_submodule(m, "datasets", datasets::register)?;
     Ok(())
 }
 

@@ -6,7 +6,9 @@ whose weights sum to zero raise :class:`fairkit.FairkitError` (fairlearn returns
 meaningless rates); every function also takes ``pos_label``.
 """
 
+from fairkit.metrics._derived import count, make_derived_metric, mean_prediction
 from fairkit.metrics._frame import MetricFrame
+from fairkit.metrics import _group_feature  # noqa: F401  (fairlearn's GroupFeature name)
 from fairkit.metrics._functions import (
     demographic_parity_difference,
     demographic_parity_ratio,
@@ -23,6 +25,9 @@ from fairkit.metrics._functions import (
 
 __all__ = [
     "MetricFrame",
+    "count",
+    "make_derived_metric",
+    "mean_prediction",
     "demographic_parity_difference",
     "demographic_parity_ratio",
     "equal_opportunity_difference",
@@ -72,3 +77,43 @@ from fairkit.metrics._intervals import (  # noqa: E402  (confidence intervals)
 )
 
 __all__ += ["GapInterval", "RateIntervals", "gap_interval", "rate_intervals"]
+
+from fairkit.metrics._derived import generated_metrics as _generated  # noqa: E402
+
+_GENERATED = _generated()
+globals().update(_GENERATED)
+_generated_metric_dict = _GENERATED  # fairlearn's name for the same dict
+__all__ += sorted(_GENERATED)
+del _generated
+
+
+def plot_metric_frame(metric_frame, **kwargs):
+    """fairlearn's ``plot_metric_frame`` for fairkit's ``MetricFrame`` (needs matplotlib):
+    ``kind="point"`` or ``"bar"``, ``metrics=`` (names), ``conf_intervals=`` (columns of
+    ``[lower, upper]`` pairs; by default the frame's own bootstrap interval when it has one,
+    drawn as whiskers), ``subplots``, ``plot_ci_labels``, ``ci_labels_precision``,
+    ``ci_labels_fontsize``, ``ci_labels_color``, ``ci_labels_ha``, ``legend_label`` and
+    matplotlib's keyword arguments. Returns the matplotlib axes.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fairkit.metrics import MetricFrame, selection_rate
+    >>> mf = MetricFrame(metrics={"sel": selection_rate}, y_true=[1, 0, 1, 1],
+    ...                  y_pred=[1, 0, 0, 1], sensitive_features=["a", "a", "b", "b"],
+    ...                  n_boot=20, ci_quantiles=[0.05, 0.95], random_state=1)
+    >>> axes = plot_metric_frame(mf, kind="bar")
+    """
+    from fairkit.metrics import _plot
+
+    return _plot.plot_metric_frame(metric_frame, **kwargs)
+
+
+__all__ += ["plot_metric_frame"]
+
+from fairkit.metrics._plot_model_comparison import plot_model_comparison  # noqa: E402
+
+__all__ += ["plot_model_comparison"]
+
+from fairkit.metrics._roc import plot_roc_curve_by_group  # noqa: E402
+
+__all__ += ["plot_roc_curve_by_group"]

@@ -23,6 +23,8 @@ def selection_rate(y_true, y_pred, *, pos_label: Any = 1, sample_weight=None) ->
     0.25
     """
     del y_true
+    if len(v.as_1d(y_pred, "y_pred")) == 0:
+        raise FairkitError("Empty y_pred passed to selection_rate function.")
     yp = v.selected(y_pred, pos_label)
     w = v.weights(sample_weight, len(yp))
     return float(_core.group_rates(yp, yp, None, ["all rows"], w).summary("selection_rate")["overall"])
@@ -118,7 +120,7 @@ def _equalized_odds(y_true, y_pred, sensitive_features, method, sample_weight, a
     from fairkit.metrics._frame import MetricFrame, _check_method
 
     if agg not in ("worst_case", "mean"):
-        raise FairkitError(f"agg must be one of 'worst_case' or 'mean', got {agg!r}")
+        raise FairkitError(f"agg must be one of 'worst_case' or 'mean', got {agg}")
     _check_method(method)
     mf = MetricFrame(
         metrics={"tpr": "true_positive_rate", "fpr": "false_positive_rate"},
@@ -129,10 +131,8 @@ def _equalized_odds(y_true, y_pred, sensitive_features, method, sample_weight, a
         pos_label=pos_label,
     )
     _warn_single_group(mf)
-    key = "difference" if kind == "difference" else "ratio"
-    if method == "to_overall":
-        key += "_to_overall"
-    tpr, fpr = mf._summaries["tpr"][key], mf._summaries["fpr"][key]
+    gaps = mf.difference(method=method) if kind == "difference" else mf.ratio(method=method)
+    tpr, fpr = float(gaps["tpr"]), float(gaps["fpr"])
     return float(_core.aggregate_pair(tpr, fpr, agg, "max" if kind == "difference" else "min"))
 
 

@@ -12,6 +12,7 @@
 //!
 //! Every pass over the rows runs with the GIL released.
 
+mod bootstrap;
 pub mod intervals;
 mod multiclass;
 mod scores;
@@ -37,6 +38,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     scores::register(m)?;
     multiclass::register(m)?;
     intervals::register(m)?;
+    bootstrap::register(m)?;
     m.add(
         "RATES",
         RATE_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
