@@ -29,6 +29,7 @@ from fairkit._core import spark as _core
 from fairkit.spark._arrow import (
     AuditColumns, partition_states, score_decoder, score_segment_rows, score_totals_rows,
 )
+from fairkit.spark._counts import counted_state
 from fairkit.spark._result import AuditResult, _AuditSource
 from fairkit.spark._transform import transform_batches
 
@@ -182,6 +183,7 @@ def audit(
     partial_interval: tuple = (0.0, 1.0),
     tree_depth: int = 2,
     score_partitions: Optional[int] = None,
+    _path: str = "auto",
 ) -> AuditResult:
     """Exact fairness audit of a Spark DataFrame.
 
@@ -210,7 +212,7 @@ def audit(
     n_resamples, seed
         Bootstrap resamples / permutations of the gap inference, and their seed.
     tree_depth
-        Depth of the tree-reduce that merges the partition states.
+        Depth of the tree-reduce that merges the partition states (row-by-row path only).
     score_partitions
         Number of score ranges of the score pass (default: the DataFrame's partition count).
 
@@ -241,14 +243,19 @@ def audit(
     wanted += [c for c in (cols.score, cols.weight) if c is not None]
     selected = df.select(*dict.fromkeys(wanted))
 
-    def per_partition(batches: Iterable):
-        return partition_states(batches, cols)
-
     interval = _interval(partial_interval)
-    states = selected.mapInArrow(per_partition, _STATE_SCHEMA)
+    if _path not in ("auto", "sql", "rows"):
+        raise FairkitError(f"_path must be 'auto', 'sql' or 'rows', got {_path!r}")
     try:
-        confusion = states.rdd.map(lambda r: bytes(r[0])) \
-            .treeReduce(_merge, depth=max(1, int(tree_depth)))
+        confusion = None
+        if _path != "rows":
+            # Counted by Spark SQL (no row leaves the JVM); anything irregular is only detected
+            # there, and the row-by-row path below names it exactly (docs/spark.md).
+            confusion, why = counted_state(selected, cols)
+            if confusion is None and _path == "sql":
+                raise FairkitError(f"the Spark SQL count cannot audit these rows: {why}")
+        if confusion is None:
+            confusion = _row_state(selected, cols, tree_depth)
         if not _core.state_info(confusion)[2]:
             raise FairkitError("the DataFrame: the data is empty (no data rows); an audit needs "
                                "at least one data row")
@@ -266,6 +273,17 @@ def audit(
         _rethrow(e)
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
                    "spark")
+
+
+def _row_state(selected: Any, cols: AuditColumns, tree_depth: int) -> bytes:
+    """The row-by-row path: every partition's Arrow batches decoded in Rust on its executor
+    (``mapInArrow``), the states merged by a tree-reduce."""
+
+    def per_partition(batches: Iterable):
+        return partition_states(batches, cols)
+
+    states = selected.mapInArrow(per_partition, _STATE_SCHEMA)
+    return states.rdd.map(lambda r: bytes(r[0])).treeReduce(_merge, depth=max(1, int(tree_depth)))
 
 
 def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: tuple,

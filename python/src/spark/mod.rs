@@ -20,6 +20,7 @@
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
 //! Spark.
 
+mod counts;
 mod document;
 mod projection;
 mod scores;
@@ -35,6 +36,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge_states, m)?)?;
     m.add_function(wrap_pyfunction!(state_info, m)?)?;
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
+    m.add_class::<counts::CountedState>()?;
+    m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;
     projection::register(m)?;
     scores::register(m)?;
     Ok(())
