@@ -263,6 +263,7 @@ mod tests {
         let mut big = ExactSumParts::new();
         big.add_scaled(m << 62, e).unwrap();
         assert!(big.add_scaled(m << 62, e).is_ok());
-        assert_eq!(ExactSum::from_parts(&big, 2).value(), f64::INFINITY);
+        let v = ExactSum::from_parts(&big, 2).value();
+        assert!(v.is_infinite() && v > 0.0);
     }
 }
