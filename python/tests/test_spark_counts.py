@@ -17,7 +17,7 @@ import pytest
 
 from fairkit import FairkitError
 from fairkit._core import spark as core
-from fairkit.spark import _row_state, audit
+from fairkit.spark import _report, _row_state, audit
 from fairkit.spark._arrow import AuditColumns
 from fairkit.spark._counts import counted_state
 
@@ -51,7 +51,8 @@ FRAME = frame(3)
 
 
 def both_paths(sdf, **kw):
-    """(SQL count, row path): state bytes compared first, then the reports."""
+    """(SQL count, row path) on the same rows: the same state bytes, and the same report.json
+    (the report is a function of the state; with a score the score passes run after either)."""
     sensitive = kw["sensitive"]
     cols = AuditColumns(kw["label"], kw["pred"], tuple(sensitive), kw.get("score"),
                         kw.get("weight"), kw.get("pos_label", 1), kw.get("neg_label"))
@@ -60,9 +61,13 @@ def both_paths(sdf, **kw):
     selected = sdf.select(*dict.fromkeys(wanted))
     counted, why = counted_state(selected, cols)
     assert counted is not None, why
-    assert counted == _row_state(selected, cols, 2)
+    rows = _row_state(selected, cols, 2)
+    assert counted == rows
     got = audit(sdf, _path="sql", n_resamples=200, **kw)
-    want = audit(sdf, _path="rows", n_resamples=200, **kw)
+    if cols.score is None:
+        want = _report(rows, None, cols, 0.95, "wilson", 200, 0, (0.0, 1.0), "spark")
+    else:
+        want = audit(sdf, _path="rows", n_resamples=200, **kw)
     assert got.report_json == want.report_json
     return got
 

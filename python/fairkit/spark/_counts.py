@@ -27,10 +27,10 @@ row-by-row path, whose decoder names the row, column and value as it always did.
   clamp), so ``mq = fl(w*w) 2^-kq`` is an integer, and ``kq >= 2t - 56`` (or the clamp, which
   needs ``t < -509``, so ``tq < -1016``), so ``mq < 2^59``. ``kq`` is a function of ``kw``: one
   grouping key serves both. A square that overflows to ``+inf`` is flagged in the key instead.
-* ``m = (w × 2^a) × 2^b`` with ``a = floor(-kw / 2)``, ``b = -kw - a`` (both powers of two are
-  ``f64`` constants, looked up in a literal array): multiplying by a power of two is exact unless
-  the result overflows or loses bits as a subnormal; scaling up, every step stays ``<= m <
-  2^59``; scaling down, every step stays ``>= m >= 2^52``. The cast to ``bigint`` is exact.
+* ``m = (w × 2^(64 q)) × 2^r`` with ``-kw = 64 q + r`` (both powers of two are ``f64``
+  constants looked up in small literal arrays; see :func:`_scaled`): multiplying by a power of
+  two is exact unless the result overflows or loses bits as a subnormal, and no step does. The
+  cast to ``bigint`` is exact.
 * Limbs ``m >> 31 < 2^28`` and ``m & (2^31 - 1) < 2^31``: their ``bigint`` sums are exact for
   up to 2^32 rows per (cell, exponent); ``try_sum`` turns a larger sum into NULL, and the audit
   falls back to the row path (exact at any size). Decimal(38,0) sums of the whole mantissa were
@@ -49,77 +49,95 @@ from fairkit.spark._arrow import AuditColumns, label_text
 _LAYOUT = _core.COUNT_LAYOUT
 
 
-def _scale_table(F):
-    """``(first, second)``: literal arrays of ``2^a`` and ``2^b`` (``a + b = -k``), indexed by
-    ``k + 1075`` for ``k`` in ``[-1074, 971]``."""
-    ks = range(-1074, 972)
-    first = F.array(*[F.lit(2.0 ** ((-k) // 2)) for k in ks])
-    second = F.array(*[F.lit(2.0 ** (-k - (-k) // 2)) for k in ks])
-    return first, second
+def _q(name: str) -> str:
+    """A column name quoted for Spark SQL."""
+    return "`" + name.replace("`", "``") + "`"
 
 
-def _scaled(F, tables, x, k):
-    """``x × 2^-k`` as a ``bigint`` (exact for the ``x``, ``k`` above)."""
-    first, second = tables
-    index = (F.least(F.greatest(k, F.lit(-1074)), F.lit(971)) + F.lit(1075)).cast("int")
-    return (x * F.element_at(first, index) * F.element_at(second, index)).cast("long")
+def _double(x: float) -> str:
+    """An exact Spark SQL double literal (the shortest round-trip text, parsed correctly
+    rounded)."""
+    return repr(float(x)) + "D"
+
+
+_INF = "CAST('Infinity' AS DOUBLE)"
+
+
+def _scaled(x: str, k: str) -> str:
+    """SQL for ``x × 2^-k`` as a ``bigint``, exact for the ``x``, ``k`` above (``-k`` in
+    ``[-971, 1074]``): ``-k = 64 q + r`` with ``q = min(floor(-k / 64), 15)`` (``2^1024`` is not
+    an ``f64``) and ``r`` in ``[0, 127]``, and ``m = (x × 2^(64 q)) × 2^r``, both powers of two
+    looked up in literal arrays. Scaling up, both steps stay below ``m``; scaling down
+    (``q < 0``, ``r < 64``), the first step stays at ``m 2^-r >= 2^52 2^-63``, a normal number:
+    no step rounds. (The clamps only keep the lookups in range.)"""
+    big = "array(" + ", ".join(_double(2.0 ** (64 * q)) for q in range(-16, 16)) + ")"
+    small = "array(" + ", ".join(_double(2.0 ** r) for r in range(128)) + ")"
+    q = f"greatest(least(floor(-({k}) / 64), 15), -16)"
+    r = f"greatest(least(-({k}) - 64 * {q}, 127), 0)"
+    return (f"CAST({x} * element_at({big}, CAST({q} + 17 AS INT))"
+            f" * element_at({small}, CAST({r} + 1 AS INT)) AS BIGINT)")
 
 
 def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
     """The aggregate: one row per (label, prediction, sensitive values, key) with the row count
-    and, when weighted, the limb sums of the mantissas (layout: ``_core.COUNT_LAYOUT``)."""
+    and, when weighted, the limb sums of the mantissas (layout: ``_core.COUNT_LAYOUT``).
+
+    Built from SQL text (a handful of calls into the JVM, not one per literal and operator)."""
     from pyspark.sql import functions as F
 
     L = _LAYOUT
-    keys = [cols.label, cols.pred, *cols.sensitive]
-    inf = F.lit(float("inf"))
+    keys = [_q(c) for c in (cols.label, cols.pred, *cols.sensitive)]
     extra = []
     if cols.score is not None:
-        extra.append(F.col(cols.score).cast("double").alias("__fk_s"))
+        extra.append(f"CAST({_q(cols.score)} AS DOUBLE) AS __fk_s")
     if cols.weight is not None:
-        extra.append(F.col(cols.weight).cast("double").alias("__fk_w"))
-    frame = selected.select(*keys, *extra)
+        extra.append(f"CAST({_q(cols.weight)} AS DOUBLE) AS __fk_w")
+    frame = selected.selectExpr(*keys, *extra)
     checks = []  # (condition, code): any of them sends the audit down the row path
     if cols.weight is not None:
-        w = F.col("__fk_w")
-        checks.append((w.isNull() | F.isnan(w) | (w < 0) | (w == inf), L["bad_weight"]))
+        checks.append((f"(__fk_w IS NULL OR isnan(__fk_w) OR __fk_w < 0 OR __fk_w = {_INF})",
+                       L["bad_weight"]))
     if cols.score is not None:
-        s = F.col("__fk_s")
-        checks.append((s.isNull() | F.isnan(s) | (F.abs(s) == inf), L["bad_score"]))
+        checks.append((f"(__fk_s IS NULL OR isnan(__fk_s) OR abs(__fk_s) = {_INF})",
+                       L["bad_score"]))
     for c in (cols.label, cols.pred):
         if c in float_labels:
             # -0.0: equal to 0.0 for groupBy, another value for the label coder. 1 / -0.0 is
             # -inf, but Spark's division refuses zero and its atan2 adds 0.0 to its arguments;
             # pow(-0.0, -1) is -inf (StrictMath.pow, no normalisation).
-            checks.append(((F.col(c) == 0) & (F.pow(F.col(c), F.lit(-1.0)) < 0),
+            checks.append((f"({_q(c)} = 0 AND pow({_q(c)}, -1D) < 0)",
                            L["negative_zero_label"]))
-    aggs = [F.count(F.lit(1)).alias(L["rows"])]
+    aggs = [f"count(1) AS {L['rows']}"]
+    mantissas = []
     if cols.weight is not None:
-        tables = _scale_table(F)
-        w = F.col("__fk_w")
-        positive = (w > 0) & (w < inf)  # false for 0, NaN, +inf, negatives and nulls
-        kw = F.when(positive, F.greatest(F.floor(F.log2(w)) - 53, F.lit(-1074))) \
-            .otherwise(F.lit(0)).cast("long")
-        frame = frame.select("*", kw.alias("__fk_kw"))
-        kw, q = F.col("__fk_kw"), w * w
-        infinite = q == inf
-        kq = F.greatest(2 * kw + 52, F.lit(-1074))
-        zero = F.lit(0).cast("long")
-        mw = F.when(positive, _scaled(F, tables, w, kw)).otherwise(zero)
-        mq = F.when(positive & ~infinite, _scaled(F, tables, q, kq)).otherwise(zero)
-        key = F.when(positive & infinite, kw + L["infinite_square"]).otherwise(kw)
-        low = (1 << L["low_bits"]) - 1
-        for (hi, lo), m in (((L["weight_high"], L["weight_low"]), mw),
-                            ((L["square_high"], L["square_low"]), mq)):
-            aggs.append(F.try_sum(F.shiftright(m, L["low_bits"])).alias(hi))
-            aggs.append(F.try_sum(m.bitwiseAND(F.lit(low))).alias(lo))
+        positive = f"(__fk_w > 0 AND __fk_w < {_INF})"  # false for 0, NaN, +inf, <0, null
+        frame = frame.selectExpr(
+            "*", f"CAST(CASE WHEN {positive} THEN greatest(floor(log2(__fk_w)) - 53, -1074) "
+                 "ELSE 0 END AS BIGINT) AS __fk_kw")
+        kq = "greatest(2 * __fk_kw + 52, -1074)"
+        infinite = f"(__fk_w * __fk_w = {_INF})"
+        key = (f"CASE WHEN {positive} AND {infinite} THEN __fk_kw + {L['infinite_square']} "
+               "ELSE __fk_kw END")
+        mantissas = [
+            f"CASE WHEN {positive} THEN {_scaled('__fk_w', '__fk_kw')} ELSE 0L END AS __fk_mw",
+            f"CASE WHEN {positive} AND NOT {infinite} THEN {_scaled('(__fk_w * __fk_w)', kq)} "
+            "ELSE 0L END AS __fk_mq",
+        ]
+        low, bits = (1 << L["low_bits"]) - 1, L["low_bits"]
+        for (hi, lo), m in (((L["weight_high"], L["weight_low"]), "__fk_mw"),
+                            ((L["square_high"], L["square_low"]), "__fk_mq")):
+            aggs.append(f"try_sum(shiftright({m}, {bits})) AS {hi}")
+            aggs.append(f"try_sum({m} & {low}) AS {lo}")
     elif checks:
-        key = F.lit(0).cast("long")
+        key = "0L"
     else:
-        return frame.groupBy(*keys).agg(*aggs)
+        return frame.groupBy(*keys).agg(*[F.expr(a) for a in aggs])
     for cond, code in reversed(checks):
-        key = F.when(cond, F.lit(code).cast("long")).otherwise(key)
-    return frame.groupBy(*keys, key.alias(L["key"])).agg(*aggs)
+        key = f"CASE WHEN {cond} THEN {code}L ELSE {key} END"
+    # The mantissas in a projection of their own: each computed once per row, not once per
+    # aggregate that reads it.
+    frame = frame.selectExpr(*keys, f"{key} AS {L['key']}", *mantissas)
+    return frame.groupBy(*keys, L["key"]).agg(*[F.expr(a) for a in aggs])
 
 
 def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], str]:
