@@ -27,8 +27,8 @@ row-by-row path, whose decoder names the row, column and value as it always did.
   clamp), so ``mq = fl(w*w) 2^-kq`` is an integer, and ``kq >= 2t - 56`` (or the clamp, which
   needs ``t < -509``, so ``tq < -1016``), so ``mq < 2^59``. ``kq`` is a function of ``kw``: one
   grouping key serves both. A square that overflows to ``+inf`` is flagged in the key instead.
-* ``m = (w × 2^(64 q)) × 2^r`` with ``-kw = 64 q + r`` (both powers of two are ``f64``
-  constants looked up in small literal arrays; see :func:`_scaled`): multiplying by a power of
+* ``m = w × 2^-kw``, the power of two an ``f64`` constant looked up in a literal array (for
+  ``-kw > 1023``, ``(w × 2^1023) × 2^(-kw-1023)``; see :func:`_scaled`): multiplying by a power of
   two is exact unless the result overflows or loses bits as a subnormal, and no step does. The
   cast to ``bigint`` is exact.
 * Limbs ``m >> 31 < 2^28`` and ``m & (2^31 - 1) < 2^31``: their ``bigint`` sums are exact for
@@ -63,19 +63,20 @@ def _double(x: float) -> str:
 _INF = "CAST('Infinity' AS DOUBLE)"
 
 
+_POW2 = "array(" + ", ".join(_double(2.0 ** e) for e in range(-971, 1024)) + ")"
+
+
 def _scaled(x: str, k: str) -> str:
     """SQL for ``x × 2^-k`` as a ``bigint``, exact for the ``x``, ``k`` above (``-k`` in
-    ``[-971, 1074]``): ``-k = 64 q + r`` with ``q = min(floor(-k / 64), 15)`` (``2^1024`` is not
-    an ``f64``) and ``r`` in ``[0, 127]``, and ``m = (x × 2^(64 q)) × 2^r``, both powers of two
-    looked up in literal arrays. Scaling up, both steps stay below ``m``; scaling down
-    (``q < 0``, ``r < 64``), the first step stays at ``m 2^-r >= 2^52 2^-63``, a normal number:
-    no step rounds. (The clamps only keep the lookups in range.)"""
-    big = "array(" + ", ".join(_double(2.0 ** (64 * q)) for q in range(-16, 16)) + ")"
-    small = "array(" + ", ".join(_double(2.0 ** r) for r in range(128)) + ")"
-    q = f"greatest(least(floor(-({k}) / 64), 15), -16)"
-    r = f"greatest(least(-({k}) - 64 * {q}, 127), 0)"
-    return (f"CAST({x} * element_at({big}, CAST({q} + 17 AS INT))"
-            f" * element_at({small}, CAST({r} + 1 AS INT)) AS BIGINT)")
+    ``[-971, 1074]``): one multiplication by ``2^-k`` (a constant looked up in a literal array of
+    the ``f64`` powers of two ``2^-971 .. 2^1023``), or, for ``-k > 1023`` (``x`` subnormal or
+    nearly), ``(x × 2^1023) × 2^(-k-1023)``. Multiplying by a power of two is exact unless the
+    result overflows or loses bits as a subnormal: the result is the integer ``m < 2^59``, and
+    the intermediate ``x × 2^1023`` is below it. The cast to ``bigint`` is exact."""
+    index = f"CAST(least(greatest(-({k}), -971), 1023) + 972 AS INT)"
+    high = f"CAST(least(greatest(-({k}) - 1023, 0), 1023) + 972 AS INT)"
+    return (f"CAST(CASE WHEN -({k}) <= 1023 THEN {x} * element_at({_POW2}, {index}) "
+            f"ELSE {x} * {_double(2.0 ** 1023)} * element_at({_POW2}, {high}) END AS BIGINT)")
 
 
 def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
