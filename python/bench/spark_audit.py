@@ -140,7 +140,7 @@ def main() -> None:
         out[name + "_s"] = round(t, 3)
         out[name + "_rows_per_s"] = round(args.rows / t)
         print(name, t, flush=True)
-    assert result["r"].total_rows == args.rows
+    assert result["r"].input.rows == args.rows
 
     # Outside Spark: the Rust decode + fold of one core (a pyarrow batch through the Arrow C
     # Data Interface into fair_audit::ingest), and the merge of two partition states.
