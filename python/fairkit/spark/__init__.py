@@ -1,10 +1,12 @@
 """fairkit on Apache Spark: the exact fairness audit of a Spark DataFrame, on Spark's own engine.
 
-:func:`audit` sends each partition's Arrow batches to the Rust core through ``mapInArrow`` (no
-row-by-row Python, no pandas on the executors), which folds them into the exact mergeable state
-of ``fair_metrics::state`` — per-group confusion cells (row counts; exact weight sums), plus
-per-group score multisets when a score column is audited — and ships the state's canonical bytes.
-The states are merged with a tree-reduce (associative, commutative, bit-exact) and the driver
+:func:`audit` counts the rates with one Spark SQL aggregate (``bigint`` row counts and exact
+mantissa sums of the weights: no row leaves the JVM; ``_counts.py``) and rebuilds on the driver
+the exact mergeable state of ``fair_metrics::state`` — per-group confusion cells (row counts;
+exact weight sums) — that the row-by-row path builds: each partition's Arrow batches sent to the
+Rust core through ``mapInArrow`` (no row-by-row Python, no pandas on the executors) and folded
+there, the states merged with a tree-reduce. The row path runs for data the count finds
+irregular (its decoder names the bad row) and for the score passes. Either way the driver
 computes the same :class:`AuditResult` that :func:`audit_arrow` computes on one machine from a
 pyarrow Table or pandas DataFrame: equal to the last bit, whatever the partitioning.
 

@@ -16,6 +16,10 @@
 //!    scores, the exact AUC per group, KS (DP-Δ, EO-Δ) and partial SP. That report is the
 //!    result (`fairkit/spark/_result.py` is a typed view of it).
 //!
+//! The rates of a Spark audit are usually counted by a Spark SQL aggregate instead of step 1
+//! (`counts.rs`: `CountedState` rebuilds the same state on the driver, byte for byte); step 1
+//! runs when that count finds a bad value, to name it exactly.
+//!
 //! The single-machine path (`fairkit.spark.audit_arrow`) runs the same three calls on one
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
 //! Spark.
