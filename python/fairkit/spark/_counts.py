@@ -149,13 +149,17 @@ def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], s
     types = {f.name: f.dataType for f in selected.schema.fields}
     float_labels = {c for c in (cols.label, cols.pred)
                     if isinstance(types.get(c), (FloatType, DoubleType))}
-    table = counting_frame(selected, cols, float_labels).toArrow()
-    if table.num_rows == 0:
+    frame = counting_frame(selected, cols, float_labels)
+    if hasattr(frame, "toArrow"):  # pyspark >= 4.0
+        batches = frame.toArrow().to_batches()
+    else:  # pyspark 3.5: the same Arrow collection, not yet public
+        batches = frame._collect_as_arrow()
+    if not sum(b.num_rows for b in batches):
         return None, "no rows"
     state = _core.CountedState(cols.label, cols.pred, list(cols.sensitive),
                                cols.weight is not None, label_text(cols.pos_label),
                                label_text(cols.neg_label))
-    for batch in table.to_batches():
+    for batch in batches:
         why = state.add(batch)
         if why is not None:
             return None, why
