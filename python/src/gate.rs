@@ -54,8 +54,43 @@ pub fn gap_aliases() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// Adds `check_report` and `gap_aliases` to the top-level `fairkit._core` module.
+/// Compares two report.json texts gap by gap, as `fairkit compare` does
+/// (`fair_audit::compare`): `{"json": str, "markdown": str, "html": str}`, the JSON holding
+/// every gap before and after with the change, its bootstrap interval and p-value.
+///
+/// Raises `FairkitError` for a text that is not an unweighted fairkit audit report, reports
+/// with no slice in common, or a bad setting.
+#[pyfunction]
+#[pyo3(signature = (before_json, after_json, confidence, n_resamples, seed))]
+pub fn compare_reports<'py>(
+    py: Python<'py>,
+    before_json: &str,
+    after_json: &str,
+    confidence: f64,
+    n_resamples: usize,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let parse = |which: &str, text: &str| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .map_err(|e| to_py_err(format!("{which} is not JSON: {e}")))
+    };
+    let (a, b) = (parse("before", before_json)?, parse("after", after_json)?);
+    let c = py
+        .detach(|| fair_audit::compare::compare_reports(&a, &b, confidence, n_resamples, seed))
+        .map_err(to_py_err)?;
+    let json = serde_json::to_string_pretty(&c).map_err(to_py_err)?;
+    let (markdown, html) = fair_audit::compare::render_comparison(&c);
+    let d = PyDict::new(py);
+    d.set_item("json", json)?;
+    d.set_item("markdown", markdown)?;
+    d.set_item("html", html)?;
+    Ok(d)
+}
+
+/// Adds `check_report`, `gap_aliases` and `compare_reports` to the top-level `fairkit._core`
+/// module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_report, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_reports, m)?)?;
     m.add_function(wrap_pyfunction!(gap_aliases, m)?)
 }

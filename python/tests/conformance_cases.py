@@ -80,6 +80,7 @@ class Case:
     pos_label: Any = 1
     error: Optional[ExpectedError] = None
     note: str = ""
+    allow_single_group: bool = False
 
     @property
     def weighted(self) -> bool:
@@ -88,7 +89,8 @@ class Case:
     def python_kwargs(self) -> dict:
         return dict(label=self.label, pred=self.pred, sensitive=list(self.sensitive),
                     score=self.score, weight=self.weight, pos_label=self.pos_label,
-                    n_resamples=RESAMPLES, seed=SEED, partial_interval=INTERVAL)
+                    n_resamples=RESAMPLES, seed=SEED, partial_interval=INTERVAL,
+                    allow_single_group=self.allow_single_group)
 
     def cli_flags(self) -> list:
         flags = ["--label", self.label, "--pred", self.pred,
@@ -98,6 +100,8 @@ class Case:
             flags += ["--score", self.score, "--interval", f"{INTERVAL[0]},{INTERVAL[1]}"]
         if self.weight is not None:
             flags += ["--weight", self.weight]
+        if self.allow_single_group:
+            flags += ["--allow-single-group"]
         return flags
 
 
@@ -155,7 +159,11 @@ def build_cases() -> list:
     add(Case("group-without-positives", _table(c), score="score"))
 
     c = _base(5, groups=("only",), probs=(1.0,))
-    add(Case("single-group", _table(c), score="score"))
+    # One group: refused by the group guard on every front end (nothing to compare) ...
+    add(Case("single-group", _table(c), score="score",
+             error=ExpectedError("single-group", "group", None, "only")))
+    # ... and audited (rates, no gaps) when asked for.
+    add(Case("single-group-allowed", _table(c), score="score", allow_single_group=True))
 
     c = _base(6)
     add(Case("two-sensitive", _table(c), sensitive=("group", "region"), score="score"))
@@ -357,6 +365,7 @@ class NormalisedError:
 _KINDS = [
     # (kind, pattern), first match wins; the label check comes before "negative" because its
     # message names the negative label.
+    ("single-group", r"single value"),
     ("missing-column", r"not in the file|not found|not in the DataFrame|no such column"),
     ("label-value", r"neither the positive|outside the|third value|exactly two values|not 0/1"
                     r"|not a label|not one of the two"),
@@ -374,6 +383,7 @@ _COLUMN_PATTERNS = [
 ]
 
 _VALUE_PATTERNS = [
+    r'single value, "([^"]*)"',
     r"value '([^']*)'",
     r"'([^']*)' is not a number",
     r"(?:column '[^']*'|\)),? ?:? ?(\S+) is not a finite number",

@@ -19,7 +19,8 @@ GROUPS = ["a", "a", "a", "a", "b", "b", "b", "b"]
 
 def report_json(labels=LABELS, preds=PREDS, groups=GROUPS):
     table = pa.table({"y": labels, "p": preds, "g": groups})
-    result = audit_arrow(table, label="y", pred="p", sensitive=["g"], n_resamples=200)
+    result = audit_arrow(table, label="y", pred="p", sensitive=["g"], n_resamples=200,
+                         min_group_size=0)
     return result.report(formats=["json"])["json"]
 
 

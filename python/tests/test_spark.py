@@ -342,8 +342,15 @@ def test_audit_arrow_checks_its_input():
         audit_arrow(FRAME, **KW, partial_interval=0.5)
     with pytest.raises(FairkitError, match="confidence"):
         audit_arrow(FRAME, **dict(KW, weight="w"), confidence=1.5)
-    single = audit_arrow(FRAME[FRAME["group"] == "f"], label="label", pred="pred",
-                         sensitive=["group"])
+    one = FRAME[FRAME["group"] == "f"]
+    with pytest.raises(FairkitError, match=r'"group" has a single value, "f".*allow_single_group=True'):
+        audit_arrow(one, label="label", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="min_group_size must be a non-negative integer"):
+        audit_arrow(FRAME, **KW, min_group_size=-1)
+    with pytest.raises(FairkitError, match=r'"group" has 3 distinct values.*max_groups= 3'):
+        audit_arrow(FRAME, **KW, max_groups=2)
+    single = audit_arrow(one, label="label", pred="pred", sensitive=["group"],
+                         allow_single_group=True)
     assert single.finest.names == ["f"]
     assert all(g.value is None and "at least two groups" in g.undefined_reason
                for g in single.finest.gaps.values())

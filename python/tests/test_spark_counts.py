@@ -17,7 +17,7 @@ import pytest
 
 from fairkit import FairkitError
 from fairkit._core import spark as core
-from fairkit.spark import _report, _row_state, audit
+from fairkit.spark import _group_limits, _report, _row_state, audit
 from fairkit.spark._arrow import AuditColumns
 from fairkit.spark._counts import counted_state
 
@@ -65,7 +65,9 @@ def both_paths(sdf, **kw):
     assert counted == rows
     got = audit(sdf, _path="sql", n_resamples=200, **kw)
     if cols.score is None:
-        want = _report(rows, None, cols, 0.95, "wilson", 200, 0, (0.0, 1.0), "spark")
+        groups = _group_limits(kw.get("min_group_size", 30), kw.get("max_groups"),
+                               kw.get("allow_single_group", False))
+        want = _report(rows, None, cols, 0.95, "wilson", 200, 0, (0.0, 1.0), "spark", groups)
     else:
         want = audit(sdf, _path="rows", n_resamples=200, **kw)
     assert got.report_json == want.report_json
@@ -90,10 +92,12 @@ def test_extreme_weights_are_summed_exactly(spark):
         "w": np.repeat(EXTREME * 3, 4),
     })
     sdf = spark.createDataFrame(pdf).repartition(2)
-    both_paths(sdf, label="label", pred="pred", sensitive=["group"], weight="w")
+    kw = dict(label="label", pred="pred", sensitive=["group"], weight="w",
+              allow_single_group=True)
+    both_paths(sdf, **kw)
     # A float32 weight column (widened exactly, as the row path widens it).
     f32 = spark.createDataFrame(pdf.assign(w=pdf["w"].clip(upper=1e30).astype(np.float32)))
-    both_paths(f32, label="label", pred="pred", sensitive=["group"], weight="w")
+    both_paths(f32, **kw)
 
 
 @pytest.mark.parametrize("kind", ["str", "bool", "int", "float"])

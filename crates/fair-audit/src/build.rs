@@ -117,9 +117,15 @@ pub fn build_report(
     let mut charts = ChartData::default();
     let score_metrics = scores.map(|results| {
         let mut out: Vec<ScoreSlice> = Vec::new();
-        for (slice, m) in spec.slices.iter().zip(results) {
+        for ((slice, m), sizes) in spec.slices.iter().zip(results).zip(&confusion[0]) {
             charts.add_slice(&slice.name, m);
-            out.push(compute::score_slice(slice, m, &spec.stats, spec.interval));
+            out.push(compute::score_slice(
+                slice,
+                m,
+                &spec.stats,
+                spec.interval,
+                sizes,
+            ));
         }
         out
     });
@@ -141,12 +147,15 @@ pub fn build_report(
             thresholds: spec.thresholds.clone(),
             interval: spec.interval.map(|iv| [iv.alpha(), iv.beta()]),
             weighted: spec.weighted,
+            min_group_size: spec.stats.min_group_size,
         },
         headline: Default::default(),
         audits,
         score_metrics,
         summary: Vec::new(),
         fail_if: Vec::new(),
+        over_time: None,
+        comparison: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

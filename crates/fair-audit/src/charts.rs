@@ -2,7 +2,14 @@
 //! point), drawn by fair-report from the curves the score sweep recorded.
 
 use fair_metrics::score_sweep::SliceScores;
-use fair_report::{GroupCurve, KsMark, MAX_CURVE_POINTS, downsample, roc_curves, score_ccdf};
+use fair_report::palette::{Rgb, group_colour};
+use fair_report::{
+    GroupCurve, KsMark, MAX_CURVE_POINTS, downsample, roc_curves_coloured, score_ccdf_coloured,
+};
+
+/// Most groups a ROC or CCDF chart draws: beyond, the highest and lowest AUCs (half each) and
+/// the KS pair.
+pub const MAX_CURVES: usize = 12;
 
 /// One drawn chart.
 #[derive(Debug, Clone)]
@@ -31,48 +38,71 @@ impl ChartData {
     /// notes).
     pub fn add_slice(&mut self, slice: &str, m: &SliceScores) {
         let names = &m.names;
-        let rocs: Vec<GroupCurve> = names
+        let n = names.len();
+        // Beyond MAX_CURVES groups: the highest and lowest AUCs, plus the pair of the KS mark,
+        // in name order; each group keeps the colour it has in every chart of the slice.
+        let ks_pair = m
+            .ks_dp
+            .as_ref()
+            .ok()
+            .map(|ks| (ks.summary.worst_pair.first, ks.summary.worst_pair.second));
+        let (mut drawn, subset) =
+            crate::render::extremes_of((0..n).collect(), MAX_CURVES, |&g| m.auc_by_group[g]);
+        if n > MAX_CURVES {
+            drawn.extend(ks_pair.into_iter().flat_map(|(a, b)| [a, b]));
+            drawn.sort_unstable();
+            drawn.dedup();
+        }
+        let subset = subset.replace("groups", "groups by AUC");
+        let colours: Vec<Rgb> = drawn.iter().map(|&g| group_colour(g, n)).collect();
+        let rocs: Vec<GroupCurve> = drawn
             .iter()
-            .enumerate()
-            .map(|(g, name)| GroupCurve {
-                group: name.clone(),
+            .map(|&g| GroupCurve {
+                group: names[g].clone(),
                 points: downsample(&m.roc[g], MAX_CURVE_POINTS, &[]),
                 auc: m.auc_by_group[g],
             })
             .collect();
-        let ccdfs: Vec<GroupCurve> = names
+        let ccdfs: Vec<GroupCurve> = drawn
             .iter()
-            .enumerate()
-            .map(|(g, name)| GroupCurve {
-                group: name.clone(),
+            .map(|&g| GroupCurve {
+                group: names[g].clone(),
                 points: downsample(&m.ccdf[g], MAX_CURVE_POINTS, &[]),
                 auc: None,
             })
             .collect();
+        let position = |g: usize| drawn.iter().position(|&d| d == g);
         // The KS mark where the exact KS of the worst pair is attained.
         let mark = m.ks_dp.as_ref().ok().and_then(|ks| {
             let pair = ks.summary.worst_pair;
             let threshold = ks.worst_threshold?;
             (names.len() >= 2).then_some(KsMark {
                 threshold,
-                groups: (pair.first, pair.second),
+                groups: (position(pair.first)?, position(pair.second)?),
                 statistic: ks.summary.max,
             })
         });
         let stem = crate::render::stem(slice);
-        match roc_curves(&format!("ROC curves by {slice}"), &rocs) {
+        match roc_curves_coloured(&format!("ROC curves by {slice}"), &rocs, &colours) {
             Ok(svg) => self.figures.push(Figure {
                 slice: slice.into(),
-                caption: format!("Per-group ROC curves ({slice}); AUC in the legend"),
+                caption: format!("Per-group ROC curves ({slice}){subset}; AUC in the legend"),
                 file: format!("figures/roc-{stem}.svg"),
                 svg,
             }),
             Err(e) => self.notes.push(format!("ROC chart of {slice}: {e}")),
         }
-        match score_ccdf(&format!("Score distribution by {slice}"), &ccdfs, mark) {
+        match score_ccdf_coloured(
+            &format!("Score distribution by {slice}"),
+            &ccdfs,
+            mark,
+            &colours,
+        ) {
             Ok(svg) => self.figures.push(Figure {
                 slice: slice.into(),
-                caption: format!("Per-group score CCDF ({slice}) with the exact KS point marked"),
+                caption: format!(
+                    "Per-group score CCDF ({slice}){subset} with the exact KS point marked"
+                ),
                 file: format!("figures/ccdf-{stem}.svg"),
                 svg,
             }),

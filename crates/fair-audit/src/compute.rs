@@ -58,16 +58,26 @@ pub struct Stats {
     pub resamples: usize,
     /// Seed.
     pub seed: u64,
+    /// The minimum group size: a group with fewer rows in the denominator of a rate a gap
+    /// compares is shown with its rates but kept out of that gap (0 keeps every group in).
+    pub min_group_size: u64,
 }
 
+/// The default minimum group size (rows in a gap's denominator): below 30 rows a rate's
+/// interval is wide and a single group decides the largest gap by chance (the common rule of
+/// thumb for a normal approximation; documented in docs/audit.md).
+pub const DEFAULT_MIN_GROUP_SIZE: u64 = 30;
+
 impl Default for Stats {
-    /// The command's defaults: 95 % Wilson intervals, 1,000 resamples per gap, seed 0.
+    /// The command's defaults: 95 % Wilson intervals, 1,000 resamples per gap, seed 0, groups
+    /// of fewer than [`DEFAULT_MIN_GROUP_SIZE`] rows kept out of gaps.
     fn default() -> Self {
         Self {
             confidence: 0.95,
             method: RateCiMethod::Wilson,
             resamples: 1000,
             seed: 0,
+            min_group_size: DEFAULT_MIN_GROUP_SIZE,
         }
     }
 }
@@ -216,20 +226,39 @@ pub fn confusion_slice(
             })
             .collect()
     };
+    let denominators = |name: &str| {
+        let rows = |rate| state.denominator_rows(name, rate).unwrap_or(0);
+        (
+            rows(Rate::TruePositive),
+            rows(Rate::FalsePositive),
+            rows(Rate::Precision),
+        )
+    };
     let groups = gc
         .names()
         .iter()
         .enumerate()
-        .map(|(g, name)| GroupRates {
-            group: name.clone(),
-            rows: state.rows(name).unwrap_or(0),
-            counts: counts(&gc.by_group()[g]),
-            rates: rates_of(Some(g)),
+        .map(|(g, name)| {
+            let (positives, negatives, predicted_positives) = denominators(name);
+            GroupRates {
+                group: name.clone(),
+                rows: state.rows(name).unwrap_or(0),
+                positives,
+                negatives,
+                predicted_positives,
+                counts: counts(&gc.by_group()[g]),
+                rates: rates_of(Some(g)),
+            }
         })
         .collect();
+    let all_names = gc.names();
+    let sum = |f: &dyn Fn(&str) -> u64| all_names.iter().map(|n| f(n)).sum::<u64>();
     let overall = GroupRates {
         group: "all".into(),
         rows: state.total_rows(),
+        positives: sum(&|n| denominators(n).0),
+        negatives: sum(&|n| denominators(n).1),
+        predicted_positives: sum(&|n| denominators(n).2),
         counts: counts(gc.overall()),
         rates: rates_of(None),
     };
@@ -243,7 +272,21 @@ pub fn confusion_slice(
                 seed: stats.seed,
                 ..GapSettings::default()
             };
-            let mut g = gap(key, name, kind, gap_inference(state, metric, &settings));
+            let small = small_groups(state, metric, stats.min_group_size);
+            let inference = if small.is_empty() {
+                gap_inference(state, metric, &settings)
+            } else {
+                let kept = state.retain_groups(|g| small.iter().all(|s| s.group != g));
+                gap_inference(&kept, metric, &settings)
+            };
+            let mut g = gap(key, name, kind, inference);
+            if g.value.is_none() && !small.is_empty() {
+                g.undefined_reason = Some(format!(
+                    "fewer than two groups have at least {} rows in the denominator of the rates it compares (the minimum group size): the groups below it are listed with the gap",
+                    stats.min_group_size
+                ));
+            }
+            g.small_groups = small;
             if let Some(value) = g.value {
                 g.undefined_groups = undefined_groups(&gc, metric, state.is_weighted());
                 let fl = fairlearn_gap(&gc, metric, kind);
@@ -289,6 +332,7 @@ fn gap(
             undefined_reason: None,
             undefined_groups: Vec::new(),
             fairlearn_value: None,
+            small_groups: Vec::new(),
         },
         Err(e) => Gap {
             key,
@@ -301,6 +345,7 @@ fn gap(
             undefined_reason: Some(in_audit_terms(&e)),
             undefined_groups: Vec::new(),
             fairlearn_value: None,
+            small_groups: Vec::new(),
         },
     }
 }
@@ -330,14 +375,45 @@ fn short_name(rate: Rate) -> &'static str {
 /// Why `rate` is undefined in a group: its denominator ("no positive rows: TPR undefined").
 /// With weights the denominator is a weight, so it also covers rows that all weigh 0.
 pub fn undefined_reason(rate: Rate, weighted: bool) -> String {
-    let rows = match rate {
+    let rows = denominator_name(rate);
+    let weight = if weighted { " with weight > 0" } else { "" };
+    format!("no {rows}{weight}: {} undefined", short_name(rate))
+}
+
+/// What a group's rows in `rate`'s denominator are called ("positive rows").
+fn denominator_name(rate: Rate) -> &'static str {
+    match rate {
         Rate::TruePositive | Rate::FalseNegative => "positive rows",
         Rate::FalsePositive | Rate::TrueNegative => "negative rows",
         Rate::Precision => "predicted positives",
         Rate::Selection | Rate::Accuracy | Rate::Error => "rows",
-    };
-    let weight = if weighted { " with weight > 0" } else { "" };
-    format!("no {rows}{weight}: {} undefined", short_name(rate))
+    }
+}
+
+/// Why a group with `n` rows in a denominator is kept out of a gap ("12 positive rows, fewer
+/// than the minimum group size 30").
+fn small_reason(n: u64, what: &str, min: u64) -> String {
+    format!("{n} {what}, fewer than the minimum group size {min}")
+}
+
+/// The groups too small for the gap on `metric`: with at least one but fewer than `min` rows in
+/// the denominator of a rate it compares (a group with none is an undefined group instead, which
+/// the gap skips anyway). One entry per (group, rate), in group order.
+pub fn small_groups(state: &ConfusionState, metric: GapMetric, min: u64) -> Vec<UndefinedGroup> {
+    let mut out = Vec::new();
+    for name in state.group_names() {
+        for rate in gap_rates(metric) {
+            let n = state.denominator_rows(&name, rate).unwrap_or(0);
+            if n > 0 && n < min {
+                out.push(UndefinedGroup {
+                    group: name.clone(),
+                    rate: rate_key(rate),
+                    reason: small_reason(n, denominator_name(rate), min),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The groups the audit's gap leaves out (`fair_metrics::ci` skips a group whose rate has an
@@ -436,7 +512,7 @@ pub fn slice_map(slice: &SliceDef, finest_parts: &[Vec<String>]) -> SliceMap {
 }
 
 /// How the score metrics' intervals and p-values are computed (written into the report).
-pub const SCORE_INFERENCE_METHOD: &str = "AUC: Hanley–McNeil normal interval per group; AUC difference: normal interval for the two extreme groups and a two-sided normal test union-bounded (Bonferroni) over all pairs. KS DP-Δ / EO-Δ and partial SP: Dvoretzky–Kiefer–Wolfowitz interval simultaneous over the groups (conservative, finite-sample) and the asymptotic two-sample Kolmogorov p-value with n = n_a·n_b/(n_a+n_b), union-bounded over all pairs (partial SP tested through KS ≥ pSP·(β−α)). Weighted data uses Kish effective sizes (approximate); no resampling, so spilled and in-memory runs agree";
+pub const SCORE_INFERENCE_METHOD: &str = "AUC: Hanley–McNeil normal interval per group; AUC difference: one Bonferroni family over the K pairs — interval [max over pairs of |d|−z·SE, max over pairs of |d|+z·SE] with z at 1−α/(2K), p-value K × the smallest pair's two-sided normal p-value, so the interval leaves 0 exactly when p < 1 − confidence. KS DP-Δ / EO-Δ and partial SP: Dvoretzky–Kiefer–Wolfowitz interval simultaneous over the groups (conservative, finite-sample) and the asymptotic two-sample Kolmogorov p-value with n = n_a·n_b/(n_a+n_b), union-bounded over all pairs (partial SP tested through KS ≥ pSP·(β−α)). Weighted data uses Kish effective sizes (approximate); no resampling, so spilled and in-memory runs agree";
 
 fn pair_max(p: &PairwiseSummary, inference: Option<ScoreGapInference>) -> PairMax {
     PairMax {
@@ -453,15 +529,21 @@ fn pair_max(p: &PairwiseSummary, inference: Option<ScoreGapInference>) -> PairMa
 
 fn pair_gaps(
     what: &str,
-    r: &Result<PairGaps, fair_metrics::MetricError>,
+    r: Result<PairwiseSummary, &fair_metrics::MetricError>,
     n: &[f64],
     scale: f64,
     confidence: f64,
     notes: &mut Vec<String>,
 ) -> Option<PairMax> {
     match r {
+        Ok(p) if p.names.len() < 2 => {
+            notes.push(format!(
+                "{what}: fewer than two groups reach the minimum group size"
+            ));
+            None
+        }
         Ok(p) => {
-            let inference = match ks_inference(&p.summary, n, scale, confidence) {
+            let inference = match ks_inference(&p, n, scale, confidence) {
                 Ok(i) => Some(i),
                 Err(e) => {
                     notes.push(format!(
@@ -471,7 +553,7 @@ fn pair_gaps(
                     None
                 }
             };
-            Some(pair_max(&p.summary, inference))
+            Some(pair_max(&p, inference))
         }
         Err(e) => {
             notes.push(format!("{what}: {}", in_audit_terms(e)));
@@ -480,15 +562,89 @@ fn pair_gaps(
     }
 }
 
+/// Which groups of a score slice reach the minimum size, per score metric: (all rows — KS DP-Δ
+/// and partial SP; positives — KS EO-Δ; positives and negatives — AUC difference), each group's
+/// sizes read from the slice's confusion state (unweighted rows), with the entries that list the
+/// groups kept out. A group with no rows of a kind is not "small": the metric itself reports it.
+struct ScoreKeep {
+    all: Vec<bool>,
+    positives: Vec<bool>,
+    auc: Vec<bool>,
+    small: Vec<UndefinedGroup>,
+}
+
+fn score_keep(names: &[String], sizes: &ConfusionState, min: u64, psp: bool) -> ScoreKeep {
+    let mut keep = ScoreKeep {
+        all: Vec::new(),
+        positives: Vec::new(),
+        auc: Vec::new(),
+        small: Vec::new(),
+    };
+    for name in names {
+        let size = |rate| sizes.denominator_rows(name, rate).unwrap_or(u64::MAX);
+        let (rows, pos, neg) = (
+            size(Rate::Selection),
+            size(Rate::TruePositive),
+            size(Rate::FalsePositive),
+        );
+        let big = |n: u64| n == 0 || n >= min;
+        let mut add = |metric: &'static str, n: u64, what: &str| {
+            keep.small.push(UndefinedGroup {
+                group: name.clone(),
+                rate: metric,
+                reason: small_reason(n, what, min),
+            })
+        };
+        if !big(rows) {
+            add("ks_dp", rows, "rows");
+            if psp {
+                add("psp", rows, "rows");
+            }
+        }
+        if !big(pos) {
+            add("ks_eo", pos, "positive rows");
+            add("auc", pos, "positive rows");
+        } else if !big(neg) {
+            add("auc", neg, "negative rows");
+        }
+        keep.all.push(big(rows));
+        keep.positives.push(big(pos));
+        keep.auc.push(big(pos) && big(neg));
+    }
+    keep
+}
+
+fn restricted<'a>(
+    r: &'a Result<PairGaps, fair_metrics::MetricError>,
+    keep: &[bool],
+) -> Result<PairwiseSummary, &'a fair_metrics::MetricError> {
+    r.as_ref().map(|p| p.summary.restrict(keep))
+}
+
+fn kept<T: Copy>(values: &[T], keep: &[bool]) -> Vec<T> {
+    values
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(v, _)| *v)
+        .collect()
+}
+
 /// AUC per group, exact KS (DP-Δ, EO-Δ) and partial SP of one slice, from the sweep, with their
 /// intervals and p-values.
+///
+/// `sizes` is the slice's confusion state, for the groups' row counts: a group with fewer rows
+/// (KS DP-Δ, partial SP), positives (KS EO-Δ) or positives or negatives (AUC difference) than
+/// `stats.min_group_size` keeps its AUC but is kept out of those gaps.
 pub fn score_slice(
     slice: &SliceDef,
     m: &SliceScores,
     stats: &Stats,
     interval: Option<PercentileInterval>,
+    sizes: &ConfusionState,
 ) -> ScoreSlice {
     let mut notes = Vec::new();
+    let keep = score_keep(&m.names, sizes, stats.min_group_size, interval.is_some());
     let conf = stats.confidence;
     let n_all: Vec<f64> = m.effective_n.iter().map(|e| e.all).collect();
     let n_pos: Vec<f64> = m.effective_n.iter().map(|e| e.positives).collect();
@@ -511,10 +667,16 @@ pub fn score_slice(
             upper: iv.map(|i| i.upper),
         });
     }
-    let auc_gap = match auc_difference_inference(&m.auc_by_group, &n_pos, &n_neg, conf) {
+    let auc_kept: Vec<Option<f64>> = m
+        .auc_by_group
+        .iter()
+        .zip(&keep.auc)
+        .map(|(a, k)| a.filter(|_| *k))
+        .collect();
+    let auc_gap = match auc_difference_inference(&auc_kept, &n_pos, &n_neg, conf) {
         Ok(Some(inf)) => {
             let defined = || {
-                m.auc_by_group
+                auc_kept
                     .iter()
                     .enumerate()
                     .filter_map(|(k, a)| a.map(|a| (k, a)))
@@ -539,25 +701,39 @@ pub fn score_slice(
         }
     };
     let scale = interval.map_or(1.0, |iv| 1.0 / (iv.beta() - iv.alpha()));
-    let ks_dp = pair_gaps("KS (DP-Δ)", &m.ks_dp, &n_all, 1.0, conf, &mut notes);
-    let ks_eo = pair_gaps(
-        "KS on positives (EO-Δ)",
-        &m.ks_eo,
-        &n_pos,
+    let (n_all_kept, n_pos_kept) = (kept(&n_all, &keep.all), kept(&n_pos, &keep.positives));
+    let ks_dp = pair_gaps(
+        "KS (DP-Δ)",
+        restricted(&m.ks_dp, &keep.all),
+        &n_all_kept,
         1.0,
         conf,
         &mut notes,
     );
-    let psp = m
-        .psp
-        .as_ref()
-        .and_then(|r| pair_gaps("partial SP", r, &n_all, scale, conf, &mut notes));
+    let ks_eo = pair_gaps(
+        "KS on positives (EO-Δ)",
+        restricted(&m.ks_eo, &keep.positives),
+        &n_pos_kept,
+        1.0,
+        conf,
+        &mut notes,
+    );
+    let psp = m.psp.as_ref().and_then(|r| {
+        pair_gaps(
+            "partial SP",
+            restricted(r, &keep.all),
+            &n_all_kept,
+            scale,
+            conf,
+            &mut notes,
+        )
+    });
     let single_group = m.names.len() < 2;
     if single_group {
         notes.push("only one group: no gap to measure".into());
     }
     let auc_defined = m.auc_overall.is_some();
-    let defined: Vec<f64> = m.auc_by_group.iter().flatten().copied().collect();
+    let defined: Vec<f64> = auc_kept.iter().flatten().copied().collect();
     let auc_difference = (!defined.is_empty()).then(|| {
         defined.iter().copied().fold(f64::NEG_INFINITY, f64::max)
             - defined.iter().copied().fold(f64::INFINITY, f64::min)
@@ -572,5 +748,6 @@ pub fn score_slice(
         ks_eo: ks_eo.filter(|_| !single_group),
         psp: psp.filter(|_| !single_group),
         notes,
+        small_groups: keep.small,
     }
 }

@@ -26,6 +26,10 @@ pub enum AuditError {
     /// Bad rows or columns, or audit state bytes that do not decode.
     #[error(transparent)]
     Ingest(Box<crate::ingest::IngestError>),
+    /// A sensitive column or their intersection cannot be audited as groups (one value, too
+    /// many values, a value per row); the message names the column and the setting to change.
+    #[error("{0}")]
+    Groups(String),
     /// The inputs of a report do not fit together.
     #[error("invalid audit input {name}: {reason}")]
     Input {

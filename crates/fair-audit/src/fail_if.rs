@@ -67,7 +67,7 @@
 //!         negative_label: Some("0".into()),
 //!     },
 //!     slices: SliceDef::all(&columns),
-//!     stats: Stats { confidence: 0.95, method: RateCiMethod::Wilson, resamples: 200, seed: 0 },
+//!     stats: Stats { confidence: 0.95, method: RateCiMethod::Wilson, resamples: 200, seed: 0, min_group_size: 0 },
 //!     thresholds: vec![],
 //!     interval: None,
 //!     weighted: false,
@@ -902,6 +902,7 @@ mod tests {
         state.update(labels, preds, &g, None).unwrap();
         let stats = crate::Stats {
             resamples: 200,
+            min_group_size: 0,
             ..crate::Stats::default()
         };
         let spec = ReportSpec::binary("test", "y", "p", "group", labels.len() as u64, stats);

@@ -35,7 +35,7 @@
 //!         negative_label: Some("0".into()),
 //!     },
 //!     slices: SliceDef::all(&columns),
-//!     stats: Stats { confidence: 0.95, method: RateCiMethod::Wilson, resamples: 200, seed: 0 },
+//!     stats: Stats { confidence: 0.95, method: RateCiMethod::Wilson, resamples: 200, seed: 0, min_group_size: 0 },
 //!     thresholds: vec![],
 //!     interval: None,
 //!     weighted: false,
@@ -49,12 +49,16 @@
 
 pub mod build;
 pub mod charts;
+pub mod compare;
 pub mod compute;
 pub mod error;
 pub mod fail_if;
 pub mod finest;
+pub mod glossary;
+pub mod guard;
 pub mod ingest;
 pub mod model;
+pub mod over_time;
 pub mod render;
 pub mod schema;
 pub mod summary;

@@ -33,6 +33,14 @@ pub struct AuditReport {
     pub summary: Vec<String>,
     /// The `--fail-if` verdicts.
     pub fail_if: Vec<FailIfOutcome>,
+    /// The audit per window of a `--by` column, with each window's change against its baseline
+    /// (absent from the JSON without `--by`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_time: Option<crate::over_time::OverTime>,
+    /// The paired comparison with a second prediction column of the same rows (`--against`;
+    /// absent from the JSON without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<crate::compare::Comparison>,
 }
 
 /// Program name and version.
@@ -97,6 +105,10 @@ pub struct Settings {
     pub interval: Option<[f64; 2]>,
     /// Whether weights were used (gap statistics are then approximate: Kish effective counts).
     pub weighted: bool,
+    /// The minimum group size: a group with fewer rows in a gap's denominator (all rows for
+    /// selection rate and accuracy, positives for TPR, negatives for FPR; positives and
+    /// negatives for the score metrics) is shown but kept out of that gap (0: none kept out).
+    pub min_group_size: u64,
 }
 
 /// The worst value of one headline gap and where it occurred.
@@ -118,6 +130,10 @@ pub struct Headline {
     /// absent from the JSON when fairlearn agrees.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fairlearn_value: Option<Option<f64>>,
+    /// The groups kept out of that gap for being smaller than the minimum group size (copied
+    /// from [`Gap::small_groups`]); absent from the JSON when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub small_groups: Vec<UndefinedGroup>,
 }
 
 /// The count-based audit of one prediction source.
@@ -160,6 +176,12 @@ pub struct GroupRates {
     pub group: String,
     /// Rows (unweighted).
     pub rows: u64,
+    /// Rows with the positive label (unweighted): the TPR's and FNR's denominator.
+    pub positives: u64,
+    /// Rows with the negative label (unweighted): the FPR's and TNR's denominator.
+    pub negatives: u64,
+    /// Rows predicted positive (unweighted): the precision's denominator.
+    pub predicted_positives: u64,
     /// Confusion counts.
     pub counts: Counts,
     /// Every rate with its interval; null when its denominator is empty in this group.
@@ -198,6 +220,11 @@ pub struct Gap {
     /// is null.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fairlearn_value: Option<Option<f64>>,
+    /// The groups kept out of the gap because the rows in a rate's denominator are fewer than
+    /// the minimum group size (`settings.min_group_size`); their rates are still reported.
+    /// Absent from the JSON when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub small_groups: Vec<UndefinedGroup>,
 }
 
 /// A group a gap left out, and why.
@@ -276,6 +303,11 @@ pub struct ScoreSlice {
     pub psp: Option<PairMax>,
     /// Notes on metrics that could not be computed.
     pub notes: Vec<String>,
+    /// Groups kept out of the AUC difference, KS and partial-SP gaps for having fewer positives
+    /// or negatives than the minimum group size (their AUCs are still reported). Absent from
+    /// the JSON when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub small_groups: Vec<UndefinedGroup>,
 }
 
 /// The outcome of one `--fail-if` expression.

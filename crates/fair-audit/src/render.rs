@@ -5,10 +5,14 @@
 use crate::charts::ChartData;
 use crate::compute::rate_key;
 use crate::error::AuditError;
+use crate::glossary;
 use crate::model::{AuditReport, ConfusionSlice, Estimate, PairMax};
+use crate::model::{GroupRates, UndefinedGroup};
 use crate::summary::{alpha, gap_note, p_cell, sig3};
 use fair_metrics::Rate;
-use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars};
+use fair_report::lines::{Marker, Series, line_plot};
+use fair_report::palette::{Rgb, group_colour};
+use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars_coloured};
 
 /// The rates drawn as bar charts, one chart per rate and slice.
 const CHARTED: [Rate; 4] = [
@@ -25,6 +29,196 @@ const TABLED: [Rate; 5] = [
     Rate::Precision,
     Rate::Accuracy,
 ];
+
+/// Most groups a bar chart draws: beyond, the highest and lowest half of this each.
+pub const MAX_BARS: usize = 30;
+
+/// Beyond this many groups the per-group table is sorted by selection rate.
+pub const SORT_FROM: usize = 12;
+
+/// Most groups the per-group table of the HTML and markdown lists: beyond, the highest and
+/// lowest selection rates, half each (report.json keeps every group).
+pub const MAX_TABLE_ROWS: usize = 50;
+
+/// With at most `max` items, all of them (in their order) and an empty note; beyond, the
+/// `max / 2` with the highest `value` then the `max / 2` with the lowest (items without a value
+/// left out), and a note for the chart's title saying so. Colours travel with the items, so a
+/// group keeps its colour in every chart.
+pub fn extremes_of<T>(
+    items: Vec<T>,
+    max: usize,
+    value: impl Fn(&T) -> Option<f64>,
+) -> (Vec<T>, String) {
+    let n = items.len();
+    if n <= max {
+        return (items, String::new());
+    }
+    let mut valued: Vec<(f64, T)> = items
+        .into_iter()
+        .filter_map(|t| value(&t).map(|v| (v, t)))
+        .collect();
+    valued.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let half = max / 2;
+    let m = valued.len();
+    let keep: Vec<T> = valued
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| *k < half || *k + half >= m)
+        .map(|(_, (_, t))| t)
+        .collect();
+    let note = format!(" — the {half} highest and {half} lowest of {n} groups (all in the table)");
+    (keep, note)
+}
+
+/// A column's hover text: its glossary meaning.
+fn hover(key: &str) -> Option<String> {
+    glossary::meaning(key).map(str::to_string)
+}
+
+/// One row per group kept out of a gap for its size: the slice (and threshold), the group, its
+/// rows, positives and negatives, and the gaps it is kept out of with the deciding count.
+fn small_groups_table(r: &AuditReport) -> Table {
+    let mut t = Table::new(&[
+        "slice",
+        "group",
+        "rows",
+        "positives",
+        "negatives",
+        "kept out of",
+    ]);
+    t.header_titles(
+        ["", "", "rows", "positives", "negatives", ""]
+            .iter()
+            .map(|k| hover(k))
+            .collect(),
+    );
+    // The count gaps of the first prediction source: thresholds keep the same rows, so the
+    // same groups are small at every threshold (only predicted positives change). Per group,
+    // the deciding count ("3 positive rows") with the gaps it keeps the group out of.
+    type Why = Vec<(String, Vec<String>)>;
+    let mut rows: Vec<(String, GroupRates, Why)> = Vec::new();
+    let mut add = |slice: &str, group: &GroupRates, key: &str, u: &UndefinedGroup| {
+        let count = u
+            .reason
+            .split(", fewer")
+            .next()
+            .unwrap_or(&u.reason)
+            .to_string();
+        let i = match rows
+            .iter()
+            .position(|(s, g, _)| s == slice && g.group == group.group)
+        {
+            Some(i) => i,
+            None => {
+                rows.push((slice.to_string(), group.clone(), Vec::new()));
+                rows.len() - 1
+            }
+        };
+        let why = &mut rows[i].2;
+        match why.iter_mut().find(|(c, _)| *c == count) {
+            Some((_, keys)) if keys.iter().any(|k| k == key) => {}
+            Some((_, keys)) => keys.push(key.to_string()),
+            None => why.push((count, vec![key.to_string()])),
+        }
+    };
+    if let Some(audit) = r.audits.first() {
+        for slice in &audit.slices {
+            for gap in &slice.gaps {
+                for u in &gap.small_groups {
+                    if let Some(g) = slice.groups.iter().find(|g| g.group == u.group) {
+                        add(&slice.slice, g, gap.key, u);
+                    }
+                }
+            }
+        }
+        for s in r.score_metrics.iter().flatten() {
+            let Some(slice) = audit.slices.iter().find(|c| c.slice == s.slice) else {
+                continue;
+            };
+            for u in &s.small_groups {
+                if let Some(g) = slice.groups.iter().find(|g| g.group == u.group) {
+                    let key = if u.rate == "auc" {
+                        "auc_difference"
+                    } else {
+                        u.rate
+                    };
+                    add(&slice.slice, g, key, u);
+                }
+            }
+        }
+    }
+    for (slice, g, why) in rows {
+        let why = why
+            .into_iter()
+            .map(|(count, keys)| format!("{count}: {}", keys.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; ");
+        t.text_row(vec![
+            slice,
+            g.group,
+            g.rows.to_string(),
+            g.positives.to_string(),
+            g.negatives.to_string(),
+            why,
+        ]);
+    }
+    t
+}
+
+/// The first screen's verdict: each `--fail-if` with its outcome, and the overall accuracy and
+/// AUC, so "is this model fair enough?" is answered before the details.
+fn verdict_lines(r: &AuditReport) -> Vec<String> {
+    let mut out: Vec<String> = r
+        .fail_if
+        .iter()
+        .map(|f| {
+            let values = f
+                .comparisons
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} is {}",
+                        c.comparison.split_whitespace().next().unwrap_or(""),
+                        f4(c.actual)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "{} --fail-if \"{}\" ({values}): {}",
+                if f.failed { "✗" } else { "✓" },
+                f.expression,
+                if f.failed {
+                    "FAILED — the run exits with code 1"
+                } else {
+                    "passed"
+                }
+            )
+        })
+        .collect();
+    let overall = r
+        .audits
+        .first()
+        .and_then(|a| a.slices.first())
+        .and_then(|s| s.overall.rates.get("accuracy").copied().flatten());
+    let auc = r
+        .score_metrics
+        .iter()
+        .flatten()
+        .next()
+        .and_then(|s| s.auc_overall);
+    let mut model = Vec::new();
+    if let Some(a) = overall {
+        model.push(format!("accuracy {} on all rows", f4(a.value)));
+    }
+    if let Some(a) = auc {
+        model.push(format!("AUC {}", f4(a)));
+    }
+    if !model.is_empty() {
+        out.push(format!("The model: {}.", model.join(", ")));
+    }
+    out
+}
 
 fn est(e: Option<Estimate>) -> String {
     match e {
@@ -78,11 +272,50 @@ fn slice_section(
 ) -> Result<(), AuditError> {
     let at = threshold.map_or(String::new(), |t| format!(" (threshold {t})"));
     doc.subheading(&format!("{}{at}", slice.slice));
-    let mut header = vec!["group", "rows"];
+    let mut header = vec!["group", "rows", "positives", "negatives"];
     header.extend(TABLED.iter().map(|r| rate_key(*r)));
     let mut t = Table::new(&header);
-    for g in slice.groups.iter().chain(std::iter::once(&slice.overall)) {
-        let mut row = vec![g.group.clone(), g.rows.to_string()];
+    t.header_titles(header.iter().map(|h| hover(h)).collect());
+    // Many groups: sorted by selection rate, and beyond MAX_TABLE_ROWS the highest and lowest
+    // (report.json keeps every group).
+    let mut listed: Vec<&GroupRates> = slice.groups.iter().collect();
+    let selection = |g: &&GroupRates| {
+        g.rates
+            .get("selection_rate")
+            .copied()
+            .flatten()
+            .map(|e| e.value)
+    };
+    let mut order = String::new();
+    if listed.len() > SORT_FROM {
+        let (kept, note) = extremes_of(listed, MAX_TABLE_ROWS, selection);
+        listed = kept;
+        if listed.len() == slice.groups.len() {
+            listed.sort_by(|a, b| {
+                let v = |g: &&GroupRates| selection(g).unwrap_or(f64::NEG_INFINITY);
+                v(b).total_cmp(&v(a))
+            });
+        }
+        order = format!(
+            " Sorted by selection rate, highest first{}.",
+            if note.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} (report.json lists every group)",
+                    note.trim_start_matches(" — ")
+                        .replace(" (all in the table)", "")
+                )
+            }
+        );
+    }
+    for g in listed.into_iter().chain(std::iter::once(&slice.overall)) {
+        let mut row = vec![
+            g.group.clone(),
+            g.rows.to_string(),
+            g.positives.to_string(),
+            g.negatives.to_string(),
+        ];
         row.extend(
             TABLED
                 .iter()
@@ -91,13 +324,20 @@ fn slice_section(
         t.text_row(row);
     }
     doc.paragraph(&format!(
-        "Rates per group with {level} {method} intervals [lower, upper]."
+        "Rates per group with {level} {method} intervals [lower, upper].{order}"
     ));
     doc.table(&t);
     let notes: Vec<Option<String>> = slice
         .gaps
         .iter()
-        .map(|g| gap_note(g.key, &g.undefined_groups, g.fairlearn_value))
+        .map(|g| {
+            gap_note(
+                g.key,
+                &g.undefined_groups,
+                &g.small_groups,
+                g.fairlearn_value,
+            )
+        })
         .collect();
     let any_note = notes.iter().any(Option::is_some);
     let mut header = vec!["gap", "value", "interval", "p-value"];
@@ -119,22 +359,30 @@ fn slice_section(
             row.push(note.unwrap_or_default());
         }
         gaps.text_row(row);
+        if let Some(m) = glossary::meaning(g.key) {
+            gaps.title_last_row(m);
+        }
     }
     doc.table(&gaps);
+    let n = slice.groups.len();
     for rate in CHARTED {
         let key = rate_key(rate);
-        let groups: Vec<GroupRate> = slice
+        let all: Vec<(GroupRate, Rgb)> = slice
             .groups
             .iter()
-            .map(|g| {
+            .enumerate()
+            .map(|(i, g)| {
                 let e = g.rates.get(key).copied().flatten();
-                GroupRate {
+                let bar = GroupRate {
                     group: g.group.clone(),
                     rate: e.map(|e| e.value),
                     interval: e.map(|e| (e.lower, e.upper)),
-                }
+                };
+                (bar, group_colour(i, n))
             })
             .collect();
+        let (drawn, subset) = extremes_of(all, MAX_BARS, |b| b.0.rate);
+        let (groups, colours): (Vec<GroupRate>, Vec<Rgb>) = drawn.into_iter().unzip();
         let overall = slice
             .overall
             .rates
@@ -143,12 +391,13 @@ fn slice_section(
             .flatten()
             .map(|e| e.value);
         let title = format!("{} by {}{at}", rate.name(), slice.slice);
-        let svg = group_rate_bars(
+        let svg = group_rate_bars_coloured(
             &title,
             rate.name(),
             &groups,
             overall,
             &format!("{level} {method} interval"),
+            &colours,
         )
         .map_err(|source| AuditError::Chart {
             what: title.clone(),
@@ -161,11 +410,197 @@ fn slice_section(
             threshold.map_or(String::new(), |t| format!("-t{}", stem(&t.to_string())))
         );
         figures.push((svg.clone(), file.clone()));
+        doc.figure(svg, &format!("{title}{subset}"), &file)
+            .map_err(|source| AuditError::Chart {
+                what: title.clone(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+/// The difference gaps drawn against the threshold when several thresholds are audited.
+const SWEPT: [&str; 4] = [
+    "dp_difference",
+    "eo_difference",
+    "eq_odds_difference",
+    "accuracy_difference",
+];
+
+/// One chart per slice: each difference gap against the threshold (a gap undefined at a
+/// threshold leaves a hole in its line), so a sweep reads as one picture instead of one report
+/// per threshold.
+fn threshold_charts(
+    doc: &mut HtmlReport,
+    r: &AuditReport,
+    figures: &mut Vec<(String, String)>,
+) -> Result<(), AuditError> {
+    doc.heading("Gaps across thresholds");
+    let markers = [
+        Marker::Circle,
+        Marker::Triangle,
+        Marker::Square,
+        Marker::Cross,
+    ];
+    let slices = r.audits.first().map_or(0, |a| a.slices.len());
+    for k in 0..slices {
+        let name = &r.audits[0].slices[k].slice;
+        let series: Vec<Series> = SWEPT
+            .iter()
+            .enumerate()
+            .map(|(i, key)| Series {
+                label: key.to_string(),
+                points: r
+                    .audits
+                    .iter()
+                    .filter_map(|a| {
+                        let t = a.threshold?;
+                        let v = a.slices.get(k)?.gaps.iter().find(|g| g.key == *key)?.value;
+                        Some((t, v.unwrap_or(f64::NAN)))
+                    })
+                    .collect(),
+                marker: markers[i],
+                color: i,
+            })
+            .collect();
+        let title = format!("Gaps by threshold across {name}");
+        let svg = line_plot(
+            &title,
+            "threshold on the score",
+            "gap (max − min)",
+            &series,
+            false,
+        )
+        .map_err(|source| AuditError::Chart {
+            what: title.clone(),
+            source,
+        })?;
+        let file = format!("figures/gaps-by-threshold-{}.svg", stem(name));
+        figures.push((svg.clone(), file.clone()));
         doc.figure(svg, &title, &file)
             .map_err(|source| AuditError::Chart {
                 what: title.clone(),
                 source,
             })?;
+    }
+    Ok(())
+}
+
+/// The audit over time: per slice, each difference gap against the window (a chart), and a
+/// table of every window's gaps with the change since its baseline.
+fn over_time_section(
+    doc: &mut HtmlReport,
+    ot: &crate::over_time::OverTime,
+    confidence: f64,
+    figures: &mut Vec<(String, String)>,
+) -> Result<(), AuditError> {
+    doc.heading(&format!("Over time, by {}", ot.column));
+    let baseline = match ot.baseline {
+        crate::over_time::Baseline::First => "the first window",
+        crate::over_time::Baseline::Previous => "the previous window",
+    };
+    doc.paragraph(&format!(
+        "{} windows ({}); each window's change is against {baseline}, with a {:.0} % two-sample bootstrap interval and the p-value of \"no change\" (the same rule: p < {}).",
+        ot.windows.len(),
+        ot.window.key(),
+        confidence * 100.0,
+        alpha(confidence)
+    ));
+    let markers = [
+        Marker::Circle,
+        Marker::Triangle,
+        Marker::Square,
+        Marker::Cross,
+    ];
+    let slices: Vec<String> = ot
+        .windows
+        .first()
+        .map(|w| w.slices.iter().map(|s| s.slice.clone()).collect())
+        .unwrap_or_default();
+    for slice in &slices {
+        let gap_of = |w: &crate::over_time::WindowAudit, key: &str| {
+            w.slices
+                .iter()
+                .find(|s| &s.slice == slice)
+                .and_then(|s| s.gaps.iter().find(|g| g.key == key))
+                .cloned()
+        };
+        let series: Vec<Series> = SWEPT
+            .iter()
+            .enumerate()
+            .map(|(i, key)| Series {
+                label: key.to_string(),
+                points: ot
+                    .windows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| {
+                        let v = gap_of(w, key).and_then(|g| g.value);
+                        ((k + 1) as f64, v.unwrap_or(f64::NAN))
+                    })
+                    .collect(),
+                marker: markers[i],
+                color: i,
+            })
+            .collect();
+        let title = format!("Gaps by window across {slice}");
+        let svg = line_plot(
+            &title,
+            "window (numbered as in the table)",
+            "gap (max − min)",
+            &series,
+            false,
+        )
+        .map_err(|source| AuditError::Chart {
+            what: title.clone(),
+            source,
+        })?;
+        let file = format!("figures/over-time-{}.svg", stem(slice));
+        figures.push((svg.clone(), file.clone()));
+        doc.subheading(&format!("{slice} over time"));
+        doc.figure(svg, &title, &file)
+            .map_err(|source| AuditError::Chart {
+                what: title.clone(),
+                source,
+            })?;
+        let mut t = Table::new(&[
+            "#",
+            "window",
+            "rows",
+            "dp_difference",
+            "change (interval, p)",
+            "eo_difference",
+            "change (interval, p)",
+        ]);
+        let change = |g: &Option<crate::over_time::WindowGap>| match g {
+            Some(crate::over_time::WindowGap {
+                change: Some(d),
+                change_lower: Some(lo),
+                change_upper: Some(hi),
+                change_p_value: Some(p),
+                ..
+            }) => format!(
+                "{} [{}, {}], {}",
+                f4(*d),
+                f4(*lo),
+                f4(*hi),
+                p_cell(*p, None)
+            ),
+            _ => "—".into(),
+        };
+        for (k, w) in ot.windows.iter().enumerate() {
+            let (dp, eo) = (gap_of(w, "dp_difference"), gap_of(w, "eo_difference"));
+            t.text_row(vec![
+                (k + 1).to_string(),
+                w.window.clone(),
+                w.rows.to_string(),
+                opt(dp.as_ref().and_then(|g| g.value)),
+                change(&dp),
+                opt(eo.as_ref().and_then(|g| g.value)),
+                change(&eo),
+            ]);
+        }
+        doc.table(&t);
     }
     Ok(())
 }
@@ -191,6 +626,13 @@ pub fn document(
         r.settings.resamples,
         r.settings.seed
     ));
+    let verdict = verdict_lines(r);
+    if !verdict.is_empty() {
+        doc.heading("Verdict");
+        for v in &verdict {
+            doc.paragraph(v);
+        }
+    }
     doc.heading("Summary");
     for s in &r.summary {
         doc.paragraph(s);
@@ -198,7 +640,7 @@ pub fn document(
     let notes: Vec<Option<String>> = r
         .headline
         .iter()
-        .map(|(k, v)| gap_note(k, &v.undefined_groups, v.fairlearn_value))
+        .map(|(k, v)| gap_note(k, &v.undefined_groups, &v.small_groups, v.fairlearn_value))
         .collect();
     let any_note = notes.iter().any(Option::is_some);
     let mut header = vec!["headline", "worst value", "slice", "threshold", "p-value"];
@@ -207,6 +649,7 @@ pub fn document(
     }
     let mut h = Table::new(&header);
     for ((k, v), note) in r.headline.iter().zip(notes) {
+        let title = glossary::meaning(k);
         let mut row = vec![
             k.clone(),
             f4(v.value),
@@ -221,14 +664,22 @@ pub fn document(
             row.push(note.unwrap_or_default());
         }
         h.text_row(row);
+        if let Some(m) = title {
+            h.title_last_row(m);
+        }
     }
     doc.table(&h);
-    for f in &r.fail_if {
+    let small = small_groups_table(r);
+    if !small.is_empty() {
+        doc.heading("Small groups");
         doc.paragraph(&format!(
-            "--fail-if \"{}\": {}",
-            f.expression,
-            if f.failed { "FAILED" } else { "passed" }
+            "These groups have fewer than {} rows in the denominator of a rate a gap compares (the minimum group size): their rates are in the tables below, with wide intervals, but they are kept out of the gaps listed beside them and out of the headline, so that a handful of rows cannot decide the largest gap. Set the minimum group size to 0 to keep every group in.",
+            r.settings.min_group_size
         ));
+        doc.table(&small);
+    }
+    if r.audits.len() >= 2 {
+        threshold_charts(&mut doc, r, &mut figures)?;
     }
     for audit in &r.audits {
         doc.heading(&match audit.threshold {
@@ -307,10 +758,40 @@ pub fn document(
             doc.paragraph(&format!("Note: {n}"));
         }
     }
+    if let Some(c) = &r.comparison {
+        doc.heading(&format!(
+            "Compared with {} on the same rows (paired)",
+            c.after.file
+        ));
+        doc.paragraph(&format!(
+            "Each gap of {} (before) and {} (after), the change, its {:.0} % paired bootstrap interval and the p-value of \"no change\" ({} resamples).",
+            c.before.file,
+            c.after.file,
+            c.settings.confidence * 100.0,
+            c.settings.resamples
+        ));
+        crate::compare::comparison_tables(&mut doc, c);
+    }
+    if let Some(ot) = &r.over_time {
+        over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
+    }
+    doc.heading("What the numbers mean");
+    let mut gl = Table::new(&["number", "meaning"]);
+    for e in glossary::ENTRIES {
+        gl.text_row(vec![
+            format!("{} ({})", e.name, e.key),
+            e.meaning.to_string(),
+        ]);
+    }
+    doc.table(&gl);
     doc.heading("Method");
     doc.paragraph(&format!(
-        "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups; a group whose rate is undefined, e.g. the TPR of a group without positives, is left out and named beside the gap, where fairlearn counts that rate as 0 — see docs/conventions.md): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold; their intervals and p-values: {}. Schema: {} v{}.",
-        r.settings.gap_method, r.settings.score_inference_method, r.schema, r.schema_version
+        "Rates: {method} intervals at {level}. Gaps (fairlearn conventions: difference = max − min, ratio = min / max over groups; a group whose rate is undefined, e.g. the TPR of a group without positives, is left out and named beside the gap, where fairlearn counts that rate as 0 — see docs/conventions.md; a group with fewer than {} rows in a compared rate's denominator is kept out and named likewise): {}. Score metrics are exact: AUC with ties counted ½, KS over every threshold; their intervals and p-values: {}. Schema: {} v{}.",
+        r.settings.min_group_size,
+        r.settings.gap_method,
+        r.settings.score_inference_method,
+        r.schema,
+        r.schema_version
     ));
     doc.paragraph(&distinguishable_note(r));
     Ok((doc, figures))
@@ -386,7 +867,7 @@ pub fn distinguishable_note(r: &AuditReport) -> String {
         "Distinguishable from zero: one rule for every gap, count and score gaps alike — its p-value is below {a} (1 − confidence). The summary lists exactly these gaps, largest first (a ratio beside, or in the place of, the difference of the same rates, and ordered by that difference; at most {max} sentences, the rest counted), and no other. \
 What each p-value tests: a count gap's (difference or ratio) is a one-sided permutation test of \"the rate does not depend on the group\", over all groups at once, from {n} permutations; \"p {floor}\" is its floor: no permutation gave a gap as large. \
 A count gap's bootstrap interval describes how large the gap is, not whether it is zero: max − min is never negative (and min / max never above 1), so that interval seldom contains 0 (1 for a ratio) even when the groups do not differ, and it does not decide. \
-The AUC difference's p-value tests \"no two groups' AUCs differ\" (a normal test union-bounded over all pairs of groups), while its interval is a normal interval for the two extreme groups only: the interval can exclude 0 while the p-value is not small, and the summary then says so. \
+The AUC difference's interval and p-value are one Bonferroni family over all pairs of groups: the p-value tests \"no two groups' AUCs differ\" and the interval for the largest difference is simultaneous over the same pairs, so the interval excludes 0 exactly when the p-value is below {a}. \
 KS DP-Δ, KS EO-Δ and partial SP: the p-value tests \"no two groups' score distributions differ\" (union-bounded over all pairs); the interval is simultaneous over all groups (DKW) and conservative, so it can contain 0 while the p-value is small."
     )
 }

@@ -48,6 +48,7 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
                             p_value: gap.p_value,
                             undefined_groups: gap.undefined_groups.clone(),
                             fairlearn_value: gap.fairlearn_value,
+                            small_groups: gap.small_groups.clone(),
                         },
                     );
                 }
@@ -80,12 +81,26 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
                         p_value,
                         undefined_groups: Vec::new(),
                         fairlearn_value: None,
+                        small_groups: s
+                            .small_groups
+                            .iter()
+                            .filter(|g| g.rate == score_metric(key))
+                            .cloned()
+                            .collect(),
                     },
                 );
             }
         }
     }
     out
+}
+
+/// The score metric key of a headline key in [`ScoreSlice::small_groups`].
+fn score_metric(key: &str) -> &str {
+    match key {
+        "auc_difference" => "auc",
+        other => other,
+    }
 }
 
 /// fairlearn's name for the gap of a headline key: the first alias of the one table,
@@ -101,43 +116,62 @@ fn fairlearn_number(v: Option<f64>) -> String {
     v.map_or("NaN".to_string(), |v| format!("{v:.3}"))
 }
 
-/// The note shown beside a gap that left groups out or whose fairlearn value differs: which
-/// groups and why, and fairlearn's number. `None` when there is nothing to say.
+/// The note shown beside a gap that left groups out (undefined rates, or groups below the
+/// minimum group size) or whose fairlearn value differs: which groups and why, and fairlearn's
+/// number. `None` when there is nothing to say.
 pub fn gap_note(
     key: &str,
     undefined: &[UndefinedGroup],
+    small: &[UndefinedGroup],
     fairlearn_value: Option<Option<f64>>,
 ) -> Option<String> {
-    if undefined.is_empty() && fairlearn_value.is_none() {
+    if undefined.is_empty() && small.is_empty() && fairlearn_value.is_none() {
         return None;
     }
-    let mut parts = Vec::new();
-    if !undefined.is_empty() {
-        let list = undefined
+    let list = |groups: &[UndefinedGroup]| {
+        groups
             .iter()
             .map(|u| format!("\"{}\" ({})", u.group, u.reason))
             .collect::<Vec<_>>()
-            .join(", ");
-        parts.push(format!("leaves out {list}"));
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !small.is_empty() {
+        parts.push(format!("keeps out {}", list(small)));
+    }
+    if !undefined.is_empty() {
+        parts.push(format!("leaves out {}", list(undefined)));
     }
     let fl = fairlearn_name(key);
-    parts.push(match fairlearn_value {
-        Some(v) if undefined.is_empty() => format!(
+    match fairlearn_value {
+        Some(v) if !small.is_empty() => parts.push(format!(
+            "fairlearn's {fl}, which keeps every group, gives {} on the same rows",
+            fairlearn_number(v)
+        )),
+        Some(v) if undefined.is_empty() => parts.push(format!(
             "fairlearn's {fl} gives {} (it takes 0 / 0 as NaN; the audit takes it as 1)",
             fairlearn_number(v)
-        ),
-        Some(v) => format!(
+        )),
+        Some(v) => parts.push(format!(
             "fairlearn's {fl} counts an undefined TPR/FPR as 0 and so differs: it gives {} on the same rows",
             fairlearn_number(v)
-        ),
-        None => format!("fairlearn's {fl}, which counts an undefined TPR/FPR as 0, gives the same value here"),
-    });
+        )),
+        None if !undefined.is_empty() => parts.push(format!(
+            "fairlearn's {fl}, which counts an undefined TPR/FPR as 0, gives the same value here"
+        )),
+        None => {}
+    }
     Some(parts.join("; "))
 }
 
 fn gap_clause(gap: &Gap) -> String {
-    gap_note(gap.key, &gap.undefined_groups, gap.fairlearn_value)
-        .map_or(String::new(), |n| format!(" Note: this gap {n}."))
+    gap_note(
+        gap.key,
+        &gap.undefined_groups,
+        &gap.small_groups,
+        gap.fairlearn_value,
+    )
+    .map_or(String::new(), |n| format!(" Note: this gap {n}."))
 }
 
 /// One sentence per headline count gap that left a group out or differs from fairlearn's value:
@@ -148,7 +182,8 @@ fn headline_sentences(r: &AuditReport) -> Vec<String> {
         let Some(h) = r.headline.get(key) else {
             continue;
         };
-        let Some(note) = gap_note(key, &h.undefined_groups, h.fairlearn_value) else {
+        let Some(note) = gap_note(key, &h.undefined_groups, &h.small_groups, h.fairlearn_value)
+        else {
             continue;
         };
         let at = h
@@ -329,9 +364,14 @@ fn count_items(
                     )
                 });
                 let ratio_note = q.map_or(String::new(), |(g, _)| {
-                    gap_note(g.key, &g.undefined_groups, g.fairlearn_value)
-                        .filter(|_| g.fairlearn_value.is_some())
-                        .map_or(String::new(), |n| format!(" Note: the ratio {n}."))
+                    gap_note(
+                        g.key,
+                        &g.undefined_groups,
+                        &g.small_groups,
+                        g.fairlearn_value,
+                    )
+                    .filter(|_| g.fairlearn_value.is_some())
+                    .map_or(String::new(), |n| format!(" Note: the ratio {n}."))
                 });
                 (
                     v,
@@ -391,7 +431,7 @@ fn score_words(key: &str, r: &AuditReport, groups: usize) -> (String, &'static s
         _ => (
             "AUC difference".into(),
             "the highest and the lowest AUC",
-            "for this pair only".into(),
+            format!("simultaneous over the {} pairs (Bonferroni)", pairs(groups)),
         ),
     }
 }
@@ -547,6 +587,33 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
         ));
     }
     out.extend(notes);
+    out.extend(small_sentence(r));
     out.extend(headline_sentences(r));
     out
+}
+
+/// One sentence when groups were kept out of gaps for their size: how many, and the rule.
+fn small_sentence(r: &AuditReport) -> Option<String> {
+    let mut groups: Vec<(&str, &str)> = Vec::new();
+    let audit = r.audits.first()?;
+    for slice in &audit.slices {
+        for g in slice.gaps.iter().flat_map(|g| &g.small_groups) {
+            groups.push((&slice.slice, &g.group));
+        }
+    }
+    for s in r.score_metrics.iter().flatten() {
+        for g in &s.small_groups {
+            groups.push((&s.slice, &g.group));
+        }
+    }
+    groups.sort();
+    groups.dedup();
+    let n = groups.len();
+    (n > 0).then(|| {
+        let (word, are) = if n == 1 { ("group is", "it is") } else { ("groups are", "they are") };
+        format!(
+            "{n} {word} below the minimum group size ({} rows in a rate's denominator): {are} shown with their rates but kept out of the gaps they are small for and out of the headline (see Small groups).",
+            r.settings.min_group_size
+        )
+    })
 }

@@ -105,6 +105,7 @@ fn spec(weighted: bool, rows: u64) -> ReportSpec {
             method: RateCiMethod::Wilson,
             resamples: 100,
             seed: 7,
+            min_group_size: 0,
         },
         thresholds: vec![],
         interval: None,

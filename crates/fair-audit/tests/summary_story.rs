@@ -30,6 +30,7 @@ fn report(groups: &[Cells], resamples: usize) -> AuditReport {
     let stats = Stats {
         resamples,
         seed: 11,
+        min_group_size: 0,
         ..Stats::default()
     };
     let spec = ReportSpec::binary("hand", "y", "p", "group", y.len() as u64, stats);
@@ -209,12 +210,14 @@ fn score_gaps_follow_the_same_rule_and_the_same_order() {
             })
             .collect(),
         auc_difference: Some(0.108),
-        // The case: an interval for the extreme pair away from 0, p = 1 over 10 pairs.
-        auc_gap: Some(pair(0.108, 0.032, 0.183, 1.0)),
+        // The AUC difference's interval and p-value are one Bonferroni family (they agree);
+        // KS EO-Δ's DKW interval can leave 0 while its Kolmogorov p-value does not pass.
+        auc_gap: Some(pair(0.108, 0.0, 0.183, 1.0)),
         ks_dp: Some(pair(0.57, 0.2, 0.9, 1.2e-6)),
-        ks_eo: Some(pair(0.3, 0.0, 0.7, 0.2)),
+        ks_eo: Some(pair(0.3, 0.05, 0.7, 0.2)),
         psp: None,
         notes: vec![],
+        small_groups: vec![],
     }]);
     r.summary = sentences(&r);
     let list = listed(&r.summary);
@@ -235,14 +238,14 @@ fn score_gaps_follow_the_same_rule_and_the_same_order() {
     let note = r
         .summary
         .iter()
-        .find(|s| s.starts_with("Not listed: the AUC difference"))
-        .expect("the AUC interval away from 0 is explained");
+        .find(|s| s.starts_with("Not listed: the equal opportunity difference over all"))
+        .expect("the KS interval away from 0 is explained");
     assert_eq!(
         note,
-        "Not listed: the AUC difference across group (0.108, between a and e); its 95 % interval 0.032–0.183, for this pair only, excludes 0, but its p-value (1.00) tests whether any of the 10 pairs of groups differ (union bound) and is not below 0.05."
+        "Not listed: the equal opportunity difference over all thresholds across group (0.300, between a and e); its 95 % interval 0.050–0.700, simultaneous over the 5 groups (DKW), conservative, excludes 0, but its p-value (0.200) tests whether any of the 10 pairs of groups differ (union bound) and is not below 0.05."
     );
-    // KS EO-Δ: p = 0.2 and an interval containing 0: neither listed nor noted.
-    assert!(!all.contains("equal opportunity difference over all thresholds"));
+    // AUC difference: p = 1 and an interval containing 0: neither listed nor noted.
+    assert!(!all.contains("AUC difference"));
 }
 
 #[test]

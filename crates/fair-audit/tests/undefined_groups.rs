@@ -35,6 +35,7 @@ fn report(spec: &[(&str, &[usize], &[usize])]) -> AuditReport {
     let stats = Stats {
         resamples: 200,
         seed: 7,
+        min_group_size: 0,
         ..Stats::default()
     };
     let spec = ReportSpec::binary("hand", "y", "p", "group", y.len() as u64, stats);

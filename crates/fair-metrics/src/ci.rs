@@ -50,8 +50,13 @@
 //! # Ok::<(), fair_metrics::MetricError>(())
 //! ```
 
+mod change;
 mod scores;
 
+pub use change::{
+    CellDraws, ChangeInference, PairedDraws, change_interval, gap_change_inference,
+    paired_change_inference,
+};
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
     ks_inference, ks_two_sample_p_value,
@@ -470,42 +475,15 @@ pub fn gap_inference(
             expected: "at least 100 resamples",
         });
     }
-    let gc = state.to_group_confusion()?;
-    if gc.n_groups() < 2 {
-        return Err(MetricError::InvalidParameter {
-            name: "groups",
-            value: gc.n_groups().to_string(),
-            expected: "at least two groups to measure a gap",
-        });
-    }
+    let (observed, sizes) = bootstrap_cells(state)?;
     let weighted = state.is_weighted();
-    let observed: Vec<[f64; CELLS]> = gc
-        .by_group()
-        .iter()
-        .map(|c| [c.tn, c.fp, c.fn_, c.tp])
-        .collect();
     let estimate = gap_statistic(&observed, metric, settings)?.ok_or(undefined(metric))?;
 
     // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares).
-    let sizes: Vec<u64> = state
-        .cells()
-        .map(|(name, c)| {
-            if weighted {
-                Ok(c.effective_n([true; CELLS], true).round() as u64)
-            } else {
-                count_total(c.rows, || format!("group {name:?}"))
-            }
-        })
-        .collect::<Result<_>>()?;
-    count_total(sizes.iter().copied(), || "all groups".into())?;
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let mut boot = Vec::with_capacity(settings.n_resamples);
     for _ in 0..settings.n_resamples {
-        let sample: Vec<[f64; CELLS]> = observed
-            .iter()
-            .zip(&sizes)
-            .map(|(cells, &n)| multinomial(&mut rng, n, cells))
-            .collect();
+        let sample = resample(&observed, &sizes, &mut rng);
         if let Some(t) = gap_statistic(&sample, metric, settings)? {
             boot.push(t);
         }
@@ -569,6 +547,47 @@ pub fn gap_inference(
         seed: settings.seed,
         approximate: weighted,
     })
+}
+
+/// Each group's observed cells (tn, fp, fn, tp; weighted sums when weighted) and the row count
+/// its bootstrap redraws (Kish's effective count when weighted), for a state of two or more
+/// groups.
+fn bootstrap_cells(state: &ConfusionState) -> Result<(Vec<[f64; CELLS]>, Vec<u64>)> {
+    let gc = state.to_group_confusion()?;
+    if gc.n_groups() < 2 {
+        return Err(MetricError::InvalidParameter {
+            name: "groups",
+            value: gc.n_groups().to_string(),
+            expected: "at least two groups to measure a gap",
+        });
+    }
+    let weighted = state.is_weighted();
+    let observed: Vec<[f64; CELLS]> = gc
+        .by_group()
+        .iter()
+        .map(|c| [c.tn, c.fp, c.fn_, c.tp])
+        .collect();
+    let sizes: Vec<u64> = state
+        .cells()
+        .map(|(name, c)| {
+            if weighted {
+                Ok(c.effective_n([true; CELLS], true).round() as u64)
+            } else {
+                count_total(c.rows, || format!("group {name:?}"))
+            }
+        })
+        .collect::<Result<_>>()?;
+    count_total(sizes.iter().copied(), || "all groups".into())?;
+    Ok((observed, sizes))
+}
+
+/// One stratified bootstrap draw: each group's cells from Multinomial(n_g, observed shares).
+fn resample(observed: &[[f64; CELLS]], sizes: &[u64], rng: &mut ChaCha8Rng) -> Vec<[f64; CELLS]> {
+    observed
+        .iter()
+        .zip(sizes)
+        .map(|(cells, &n)| multinomial(rng, n, cells))
+        .collect()
 }
 
 fn undefined(metric: GapMetric) -> MetricError {
@@ -699,12 +718,55 @@ fn permuted_statistic(
     Ok(combine(metric, settings.kind, &per_stratum))
 }
 
+/// The between-groups gap of one stratum without allocating (the resampling loops' path): the
+/// same arithmetic as [`summary_gap`]'s fast path; `None` when no group has the denominator.
+fn between_groups(
+    cells: &[[f64; CELLS]],
+    num: [bool; CELLS],
+    den: [bool; CELLS],
+    kind: GapKind,
+) -> Option<f64> {
+    let part = |c: &[f64; CELLS], mask: [bool; CELLS]| -> f64 {
+        (0..CELLS).filter(|&i| mask[i]).map(|i| c[i]).sum()
+    };
+    let (mut lo, mut hi, mut any) = (f64::INFINITY, f64::NEG_INFINITY, false);
+    for c in cells {
+        let d = part(c, den);
+        if d > 0.0 {
+            let r = (part(c, num) / d).clamp(0.0, 1.0);
+            lo = lo.min(r);
+            hi = hi.max(r);
+            any = true;
+        }
+    }
+    any.then(|| match kind {
+        GapKind::Difference => hi - lo,
+        GapKind::Ratio if hi > 0.0 => lo / hi,
+        GapKind::Ratio if lo > 0.0 => 0.0,
+        GapKind::Ratio => 1.0,
+    })
+}
+
 /// The gap from per-group cells (tn, fp, fn, tp); `None` when undefined.
 fn gap_statistic(
     cells: &[[f64; CELLS]],
     metric: GapMetric,
     settings: &GapSettings,
 ) -> Result<Option<f64>> {
+    if settings.method == ParityMethod::BetweenGroups {
+        let one = |rate| {
+            let (num, den) = rate_cells(rate);
+            between_groups(cells, num, den, settings.kind)
+        };
+        return Ok(match metric {
+            GapMetric::Rate(r) => one(r),
+            GapMetric::EqualizedOdds => combine(
+                metric,
+                settings.kind,
+                &[one(Rate::TruePositive), one(Rate::FalsePositive)],
+            ),
+        });
+    }
     let mut per_stratum = Vec::new();
     for (num, den) in permutation_strata(metric) {
         let part = |c: &[f64; CELLS], mask: [bool; CELLS]| -> f64 {
@@ -737,6 +799,21 @@ fn summary_gap(
 ) -> Result<Option<f64>> {
     if by_group.iter().all(Option::is_none) {
         return Ok(None);
+    }
+    if settings.method == ParityMethod::BetweenGroups {
+        // The resampling loops' path: max and min of the defined values, with GroupSummary's
+        // arithmetic (difference max − min; ratio min / max, 1 when both are 0), without
+        // building the summary. The values are clamped proportions, so always valid.
+        let defined = by_group.iter().flatten().copied();
+        let (lo, hi) = defined.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        return Ok(Some(match settings.kind {
+            GapKind::Difference => hi - lo,
+            GapKind::Ratio if hi > 0.0 => lo / hi,
+            GapKind::Ratio if lo > 0.0 => 0.0,
+            GapKind::Ratio => 1.0,
+        }));
     }
     let names = vec![String::new(); by_group.len()];
     let s = GroupSummary::from_values("gap", names, overall, by_group)?;

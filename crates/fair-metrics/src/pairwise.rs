@@ -28,6 +28,29 @@ pub struct PairwiseSummary {
 }
 
 impl PairwiseSummary {
+    /// The same summary over the groups whose `keep` entry is true (in their order), its
+    /// maximum and worst pair recomputed among them: how the audit keeps groups below its
+    /// minimum size out of a pairwise gap.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// let g = Groups::from_labels(&["a", "a", "b", "b", "c"]);
+    /// let all = fair_metrics::ks::ks_statistic(&[0.1, 0.9, 0.5, 0.6, 0.95], &g, None)?;
+    /// assert_eq!(all.max, 1.0); // c scores above every row of b
+    /// let without_c = all.restrict(&[true, true, false]);
+    /// assert_eq!(without_c.names, vec!["a", "b"]);
+    /// assert!((without_c.max - 0.5).abs() < 1e-12);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn restrict(&self, keep: &[bool]) -> Self {
+        let kept: Vec<usize> = (0..self.names.len())
+            .filter(|&k| keep.get(k).copied().unwrap_or(false))
+            .collect();
+        let names = kept.iter().map(|&k| self.names[k].clone()).collect();
+        Self::build(self.metric, names, |a, b| self.matrix[(kept[a], kept[b])])
+    }
+
     /// Builds the summary from a function of `(a, b)` evaluated once per pair `a < b`.
     pub(crate) fn build(
         metric: &'static str,

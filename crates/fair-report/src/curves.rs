@@ -3,7 +3,7 @@
 use crate::downsample::{MAX_CURVE_POINTS, downsample};
 use crate::error::{ReportError, Result, check_finite, plot_err};
 use crate::legend::{Entry, Glyph, draw_legend};
-use crate::palette::{BLACK, GREY, group_colour};
+use crate::palette::{BLACK, GREY, Rgb, group_colour};
 use crate::svg::render;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -65,7 +65,38 @@ fn no_curves(chart: &'static str) -> ReportError {
 /// # Ok::<(), fair_report::ReportError>(())
 /// ```
 pub fn roc_curves(title: &str, curves: &[GroupCurve]) -> Result<String> {
+    let n = curves.len();
+    let colours: Vec<Rgb> = (0..n).map(|i| group_colour(i, n)).collect();
+    roc_curves_coloured(title, curves, &colours)
+}
+
+fn check_colours(chart: &'static str, colours: &[Rgb], curves: &[GroupCurve]) -> Result<()> {
+    if colours.len() == curves.len() {
+        Ok(())
+    } else {
+        Err(ReportError::BadInput {
+            chart,
+            reason: format!("{} colours for {} curves", colours.len(), curves.len()),
+        })
+    }
+}
+
+/// [`roc_curves`] with each group's colour given (one per curve, in order), so a report keeps
+/// one colour per group across its charts.
+///
+/// # Errors
+/// As [`roc_curves`], and [`ReportError::BadInput`] when `colours` does not have one colour
+/// per curve.
+///
+/// ```
+/// use fair_report::{roc_curves_coloured, GroupCurve, palette::RED};
+/// let c = GroupCurve { group: "a".into(), points: vec![(0.0, 0.0), (1.0, 1.0)], auc: Some(0.5) };
+/// assert!(roc_curves_coloured("ROC", &[c], &[RED])?.contains("a (AUC 0.500)"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn roc_curves_coloured(title: &str, curves: &[GroupCurve], colours: &[Rgb]) -> Result<String> {
     const CHART: &str = "roc_curves";
+    check_colours(CHART, colours, curves)?;
     let err = plot_err(CHART);
     if curves.is_empty() {
         return Err(no_curves(CHART));
@@ -100,6 +131,7 @@ pub fn roc_curves(title: &str, curves: &[GroupCurve]) -> Result<String> {
             .configure_mesh()
             .x_desc("false positive rate")
             .y_desc("true positive rate")
+            .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
         let grey = GREY.to_plotters();
@@ -113,7 +145,7 @@ pub fn roc_curves(title: &str, curves: &[GroupCurve]) -> Result<String> {
             .map_err(|e| err(&e))?;
         let mut entries = Vec::with_capacity(n + 1);
         for (i, c) in curves.iter().enumerate() {
-            let colour = group_colour(i, n).to_plotters();
+            let colour = colours[i].to_plotters();
             let label = if c.points.is_empty() {
                 format!("{}: no curve", c.group)
             } else {
@@ -191,7 +223,31 @@ fn steps(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 /// # Ok::<(), fair_report::ReportError>(())
 /// ```
 pub fn score_ccdf(title: &str, curves: &[GroupCurve], ks: Option<KsMark>) -> Result<String> {
+    let n = curves.len();
+    let colours: Vec<Rgb> = (0..n).map(|i| group_colour(i, n)).collect();
+    score_ccdf_coloured(title, curves, ks, &colours)
+}
+
+/// [`score_ccdf`] with each group's colour given (one per curve, in order).
+///
+/// # Errors
+/// As [`score_ccdf`], and [`ReportError::BadInput`] when `colours` does not have one colour per
+/// curve.
+///
+/// ```
+/// use fair_report::{score_ccdf_coloured, GroupCurve, palette::RED};
+/// let a = GroupCurve { group: "a".into(), points: vec![(0.1, 0.8), (0.9, 0.0)], auc: None };
+/// assert!(score_ccdf_coloured("CCDF", &[a], None, &[RED])?.contains("<svg"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn score_ccdf_coloured(
+    title: &str,
+    curves: &[GroupCurve],
+    ks: Option<KsMark>,
+    colours: &[Rgb],
+) -> Result<String> {
     const CHART: &str = "score_ccdf";
+    check_colours(CHART, colours, curves)?;
     let err = plot_err(CHART);
     if curves.is_empty() {
         return Err(no_curves(CHART));
@@ -267,11 +323,12 @@ pub fn score_ccdf(title: &str, curves: &[GroupCurve], ks: Option<KsMark>) -> Res
             .configure_mesh()
             .x_desc("score threshold t")
             .y_desc("P(score > t | group)")
+            .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
         let mut entries = Vec::with_capacity(n + 1);
         for (i, c) in curves.iter().enumerate() {
-            let colour = group_colour(i, n).to_plotters();
+            let colour = colours[i].to_plotters();
             if c.points.is_empty() {
                 entries.push(Entry {
                     label: format!("{}: no scores", c.group),

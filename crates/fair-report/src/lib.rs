@@ -53,11 +53,14 @@ pub mod tradeoff;
 pub mod trajectory;
 
 pub use bars::{BarSeries, back_to_back};
-pub use curves::{GroupCurve, KsMark, roc_curves, score_ccdf};
+pub use curves::{
+    GroupCurve, KsMark, roc_curves, roc_curves_coloured, score_ccdf, score_ccdf_coloured,
+};
 pub use downsample::{MAX_CURVE_POINTS, downsample};
 pub use error::{ReportError, Result};
 pub use format::{escape_html, escape_markdown, fmt4};
 pub use html::HtmlReport;
-pub use rate_bars::{GroupRate, group_rate_bars};
+pub use legend::TEXT_EM;
+pub use rate_bars::{GroupRate, group_rate_bars, group_rate_bars_coloured};
 pub use scatter::{LabelledPoint, labelled_scatter};
 pub use table::Table;

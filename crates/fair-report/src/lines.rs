@@ -104,6 +104,7 @@ pub fn line_plot(
             .configure_mesh()
             .x_desc(x_desc)
             .y_desc(y_label)
+            .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
         for (s, data) in series.iter().zip(&data) {

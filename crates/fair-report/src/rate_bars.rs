@@ -3,7 +3,7 @@
 use crate::bounds::check_plottable;
 use crate::error::{ReportError, Result, plot_err};
 use crate::legend::{Entry, Glyph, MAX_LABEL_CHARS, draw_legend, shorten};
-use crate::palette::{GREY, group_colour};
+use crate::palette::{GREY, Rgb, group_colour};
 use crate::svg::render;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -21,6 +21,9 @@ pub struct GroupRate {
 }
 
 const CHART: &str = "group_rate_bars";
+
+/// Up to this many groups are listed in the legend with their colours.
+const LEGEND_GROUPS: usize = 12;
 
 fn validate(groups: &[GroupRate], overall: Option<f64>) -> Result<()> {
     if groups.is_empty() {
@@ -110,7 +113,42 @@ pub fn group_rate_bars(
     overall: Option<f64>,
     interval_label: &str,
 ) -> Result<String> {
+    let n = groups.len();
+    let colours: Vec<Rgb> = (0..n).map(|i| group_colour(i, n)).collect();
+    group_rate_bars_coloured(title, rate_name, groups, overall, interval_label, &colours)
+}
+
+/// [`group_rate_bars`] with each group's colour given (one per group, in order), so a report
+/// keeps one colour per group across its charts even when a chart draws a subset of them. The
+/// legend lists every group with its colour.
+///
+/// # Errors
+/// As [`group_rate_bars`], and [`ReportError::BadInput`] when `colours` does not have one
+/// colour per group.
+///
+/// ```
+/// use fair_report::{group_rate_bars_coloured, GroupRate, palette::{RED, GREEN}};
+/// let g = |name: &str, r| GroupRate { group: name.into(), rate: Some(r), interval: None };
+/// let svg = group_rate_bars_coloured("TPR", "TPR", &[g("x", 0.4), g("y", 0.6)], None, "",
+///                                    &[RED, GREEN])?;
+/// assert!(svg.contains(&RED.hex().to_uppercase()) || svg.contains(&RED.hex()));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn group_rate_bars_coloured(
+    title: &str,
+    rate_name: &str,
+    groups: &[GroupRate],
+    overall: Option<f64>,
+    interval_label: &str,
+    colours: &[Rgb],
+) -> Result<String> {
     validate(groups, overall)?;
+    if colours.len() != groups.len() {
+        return Err(ReportError::BadInput {
+            chart: CHART,
+            reason: format!("{} colours for {} groups", colours.len(), groups.len()),
+        });
+    }
     let err = plot_err(CHART);
     let n = groups.len();
     let labels: Vec<String> = groups
@@ -150,13 +188,21 @@ pub fn group_rate_bars(
             .x_label_formatter(&|_: &f64| String::new())
             .x_desc("group")
             .y_desc(rate_name)
+            .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
-        let mut entries = vec![Entry {
-            label: rate_name.to_string(),
-            colour: group_colour(0, n).to_plotters(),
-            glyph: Glyph::Box,
-        }];
+        // One swatch per group: a bar's colour names its group in every chart of the report
+        // (beyond a dozen groups the labels under the bars name them instead).
+        let mut entries: Vec<Entry> = groups
+            .iter()
+            .zip(colours)
+            .take(if n <= LEGEND_GROUPS { n } else { 0 })
+            .map(|(g, c)| Entry {
+                label: g.group.clone(),
+                colour: c.to_plotters(),
+                glyph: Glyph::Box,
+            })
+            .collect();
         if groups.iter().any(|g| g.interval.is_some()) {
             entries.push(Entry {
                 label: interval_label.to_string(),
@@ -169,7 +215,7 @@ pub fn group_rate_bars(
             let (x0, x1) = (i as f64 + 0.15, i as f64 + 0.85);
             let mid = i as f64 + 0.5;
             if let Some(r) = g.rate {
-                let c = group_colour(i, n).to_plotters();
+                let c = colours[i].to_plotters();
                 chart
                     .draw_series(std::iter::once(Rectangle::new(
                         [(x0, base), (x1, r)],

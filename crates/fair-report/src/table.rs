@@ -40,6 +40,8 @@ impl Cell {
 pub struct Table {
     header: Vec<String>,
     rows: Vec<Vec<Cell>>,
+    header_titles: Vec<Option<String>>,
+    row_titles: Vec<Option<String>>,
 }
 
 impl Table {
@@ -48,6 +50,28 @@ impl Table {
         Self {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
+            header_titles: Vec::new(),
+            row_titles: Vec::new(),
+        }
+    }
+
+    /// Hover text of the column headers in HTML (`title` attributes), in header order; the
+    /// markdown is unchanged (a glossary belongs beside it).
+    ///
+    /// ```
+    /// let mut t = fair_report::Table::new(&["group", "TPR"]);
+    /// t.header_titles(vec![None, Some("true positive rate: P(ŷ=1 | y=1)".into())]);
+    /// assert!(t.html().contains("<th title=\"true positive rate: P(ŷ=1 | y=1)\">TPR</th>"));
+    /// ```
+    pub fn header_titles(&mut self, titles: Vec<Option<String>>) {
+        self.header_titles = titles;
+    }
+
+    /// Hover text of the last row's first cell in HTML (a `title` attribute).
+    pub fn title_last_row(&mut self, title: &str) {
+        self.row_titles.resize(self.rows.len(), None);
+        if let Some(last) = self.row_titles.last_mut() {
+            *last = Some(title.to_string());
         }
     }
 
@@ -88,14 +112,24 @@ impl Table {
     /// An HTML `<table>`; every cell and header is escaped (markdown cells show as text).
     pub fn html(&self) -> String {
         let mut s = String::from("<table>\n<thead><tr>");
-        for h in &self.header {
-            let _ = write!(s, "<th>{}</th>", escape_html(h));
+        let title = |t: Option<&Option<String>>| match t {
+            Some(Some(t)) => format!(" title=\"{}\"", escape_html(t)),
+            _ => String::new(),
+        };
+        for (j, h) in self.header.iter().enumerate() {
+            let t = title(self.header_titles.get(j));
+            let _ = write!(s, "<th{t}>{}</th>", escape_html(h));
         }
         s.push_str("</tr></thead>\n<tbody>\n");
-        for r in &self.rows {
+        for (i, r) in self.rows.iter().enumerate() {
             s.push_str("<tr>");
-            for c in r {
-                let _ = write!(s, "<td>{}</td>", escape_html(c.raw()));
+            for (j, c) in r.iter().enumerate() {
+                let t = if j == 0 {
+                    title(self.row_titles.get(i))
+                } else {
+                    String::new()
+                };
+                let _ = write!(s, "<td{t}>{}</td>", escape_html(c.raw()));
             }
             s.push_str("</tr>\n");
         }

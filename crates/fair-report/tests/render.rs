@@ -643,3 +643,109 @@ fn stacked_lines_draws_each_panel() {
         ],
     );
 }
+
+/// The width of a character in em of the SVG's `font-size` this check assumes, independently of
+/// the charts' own [`TEXT_EM`]: DejaVu Sans (the usual sans-serif on Linux) has digits of 0.636 em and lowercase
+/// letters of about 0.55 em on average, so 0.6 em is a fair estimate for labels of names and
+/// numbers.
+const MEASURE_EM: f64 = 0.6;
+
+/// Every horizontal text node of `svg` lies inside the canvas, its width taken as
+/// [`MEASURE_EM`] em per character (rotated labels are checked by their anchor only). Returns
+/// the offending nodes.
+fn text_outside_canvas(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    let root = doc.root_element();
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).and_then(|v| v.parse::<f64>().ok());
+    let width = num(root, "width").expect("an SVG width");
+    let mut out = Vec::new();
+    for n in doc.descendants().filter(|n| n.has_tag_name("text")) {
+        let text = n.text().unwrap_or("").trim();
+        let (Some(x), Some(size)) = (num(n, "x"), num(n, "font-size")) else {
+            continue;
+        };
+        let w = text.chars().count() as f64 * MEASURE_EM * size;
+        if n.attribute("transform").is_some() {
+            if !(0.0..=width).contains(&x) {
+                out.push(format!("{text:?} anchored at x = {x}"));
+            }
+            continue;
+        }
+        let (lo, hi) = match n.attribute("text-anchor") {
+            Some("end") => (x - w, x),
+            Some("middle") => (x - w / 2.0, x + w / 2.0),
+            _ => (x, x + w),
+        };
+        if lo < -0.5 || hi > width + 0.5 {
+            out.push(format!(
+                "{text:?} spans x {lo:.0}–{hi:.0} of a {width}-wide canvas"
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_chart_text_leaves_the_canvas_and_legends_keep_their_numbers() {
+    let long = [
+        "Female & Amer-Indian-Eskimo",
+        "Male & Asian-Pac-Islander",
+        "Female & White",
+        "Male & Other",
+    ];
+    let curves: Vec<GroupCurve> = long
+        .iter()
+        .enumerate()
+        .map(|(i, g)| roc(g, 0.2 + 0.1 * i as f64, 30))
+        .collect();
+    let roc_svg = roc_curves("ROC curves by race & sex", &curves).unwrap();
+    let ccdfs: Vec<GroupCurve> = long
+        .iter()
+        .enumerate()
+        .map(|(i, g)| ccdf(g, 0.1 * i as f64, 30))
+        .collect();
+    let mark = KsMark {
+        threshold: 0.5,
+        groups: (0, 3),
+        statistic: 0.3,
+    };
+    let ccdf_svg = score_ccdf("Score distribution by race & sex", &ccdfs, Some(mark)).unwrap();
+    let bars = group_rate_bars(
+        "true positive rate by race & sex",
+        "true positive rate",
+        &rates(&long),
+        Some(0.4),
+        "95 % Wilson interval",
+    )
+    .unwrap();
+    let many: Vec<String> = (0..40)
+        .map(|i| format!("a rather long group name {i}"))
+        .collect();
+    let refs: Vec<&str> = many.iter().map(String::as_str).collect();
+    let many_bars = group_rate_bars("t", "selection rate", &rates(&refs), None, "CI").unwrap();
+    for (name, svg) in [
+        ("roc", &roc_svg),
+        ("ccdf", &ccdf_svg),
+        ("bars", &bars),
+        ("many bars", &many_bars),
+    ] {
+        let outside = text_outside_canvas(svg);
+        assert!(outside.is_empty(), "{name}: {outside:#?}");
+    }
+    // The ROC legend keeps each AUC whole, shortening the name before it if it must.
+    let legend: Vec<String> = texts(&roc_svg)
+        .into_iter()
+        .filter(|t| t.contains("(AUC"))
+        .collect();
+    assert_eq!(legend.len(), 4);
+    for (t, c) in legend.iter().zip(&curves) {
+        let auc = format!("(AUC {:.3})", c.auc.unwrap());
+        assert!(t.ends_with(&auc), "{t:?} lost its {auc}");
+    }
+    // A bar chart's legend names each group with its colour (beside the label under its bar).
+    for g in long {
+        let stem: String = g.chars().take(12).collect();
+        let n = texts(&bars).iter().filter(|t| t.starts_with(&stem)).count();
+        assert!(n >= 2, "{g}: {:?}", texts(&bars));
+    }
+}

@@ -20,6 +20,9 @@ pub enum Command {
     Audit(Box<AuditArgs>),
     /// Write a synthetic predictions file with real group gaps, to try `audit` on.
     DemoData(DemoArgs),
+    /// Compare two audits (a new model against the old, this week against last): every gap
+    /// before and after, the change with its interval and p-value.
+    Compare(CompareArgs),
     /// Check a report.json against the audit JSON schema (exit 0 = valid, 2 = invalid).
     ///
     /// Example: `fairkit validate-report report/report.json`
@@ -27,6 +30,59 @@ pub enum Command {
         /// The report.json to check.
         file: PathBuf,
     },
+}
+
+/// Arguments of `fairkit compare`.
+#[derive(Debug, Args)]
+#[command(
+    after_long_help = "Example:\n  fairkit audit old.parquet --label y --pred y_hat --sensitive race --out old/\n  fairkit audit new.parquet --label y --pred y_hat --sensitive race --out new/\n  fairkit compare old/ new/ --out change/ --fail-if-worse dp_difference,eo_difference"
+)]
+pub struct CompareArgs {
+    /// The first audit: its report.json, or the report directory holding it.
+    ///
+    /// Example: `old/report.json`
+    pub before: PathBuf,
+
+    /// The second audit, likewise.
+    ///
+    /// Example: `new/`
+    pub after: PathBuf,
+
+    /// Output directory (created if missing): compare.json, compare.md, compare.html.
+    ///
+    /// Example: `--out change/`
+    #[arg(long, value_name = "DIR", default_value = "fairkit-compare")]
+    pub out: PathBuf,
+
+    /// Confidence level of the change intervals (the p-value rule is p < 1 − confidence).
+    ///
+    /// Example: `--confidence 0.99`
+    #[arg(long, default_value_t = 0.95)]
+    pub confidence: f64,
+
+    /// Bootstrap resamples per gap.
+    ///
+    /// Example: `--resamples 2000`
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub resamples: usize,
+
+    /// Seed of the bootstrap (same seed, same comparison).
+    ///
+    /// Example: `--seed 7`
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Exit with code 1 when any of these gaps (report keys, comma-separated) got worse — a
+    /// difference up or a ratio down — distinguishably (p < 1 − confidence), in any slice: a CI
+    /// gate for a new model.
+    ///
+    /// Example: `--fail-if-worse dp_difference,eo_ratio`
+    #[arg(long, value_name = "KEYS", value_delimiter = ',')]
+    pub fail_if_worse: Vec<String>,
+
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Report formats.
@@ -38,6 +94,28 @@ pub enum ReportFormat {
     Md,
     /// Machine-readable JSON (schema: docs/audit-json-schema.md).
     Json,
+}
+
+/// `--window`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WindowArg {
+    /// The `--by` value itself.
+    Value,
+    /// The day of a date.
+    Day,
+    /// The ISO week of a date (2026-W48).
+    Week,
+    /// The month of a date (2026-11).
+    Month,
+}
+
+/// `--baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BaselineArg {
+    /// The first window.
+    First,
+    /// The previous window.
+    Previous,
 }
 
 /// Rate confidence-interval methods.
@@ -165,6 +243,61 @@ pub struct AuditArgs {
     /// Example: `--seed 7`
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+
+    /// Compare with a second model's predictions of the same rows (a column of the same file):
+    /// every gap of `--pred` and of this column, the change, its paired bootstrap interval and
+    /// p-value (report.json `comparison`, and a section of the report).
+    ///
+    /// Example: `--pred old_pred --against new_pred`
+    #[arg(long, value_name = "COLUMN", conflicts_with = "by")]
+    pub against: Option<String>,
+
+    /// Audit over time: one audit per window of this column (a date or timestamp column, or any
+    /// key such as a model version), each window's gaps and their change against a baseline
+    /// window, beside the audit of all rows (which is unchanged by this flag).
+    ///
+    /// Example: `--by scored_at --window week`
+    #[arg(long, value_name = "COLUMN")]
+    pub by: Option<String>,
+
+    /// How `--by` values become windows: their value as is, or the day, ISO week or month of a
+    /// date (`YYYY-MM-DD`, optionally followed by a time; date and timestamp columns read as
+    /// their UTC day).
+    ///
+    /// Example: `--window month`
+    #[arg(long, value_enum, default_value_t = WindowArg::Value, requires = "by")]
+    pub window: WindowArg,
+
+    /// What each window is compared with: the first window, or the one before it.
+    ///
+    /// Example: `--baseline previous`
+    #[arg(long, value_enum, default_value_t = BaselineArg::First, requires = "by")]
+    pub baseline: BaselineArg,
+
+    /// Minimum group size: a group with fewer rows in a gap's denominator (rows for selection
+    /// rate and accuracy, positive rows for TPR, negative rows for FPR; positives and negatives
+    /// for AUC and KS) keeps its rates in the tables but is kept out of that gap and the
+    /// headline, listed under "Small groups". 0 keeps every group in.
+    ///
+    /// Example: `--min-group-size 100`
+    #[arg(long, value_name = "ROWS", default_value_t = fair_audit::compute::DEFAULT_MIN_GROUP_SIZE)]
+    pub min_group_size: u64,
+
+    /// Largest number of groups a sensitive column (or the intersection) may have; more stops
+    /// the audit at once (exit 2) naming the column. Without this flag, a column with a value
+    /// on most rows (an identifier, a continuous number) is refused too; giving the flag audits
+    /// it as asked.
+    ///
+    /// Example: `--max-groups 5000`
+    #[arg(long, value_name = "N")]
+    pub max_groups: Option<usize>,
+
+    /// Audit a sensitive column with a single value (its rates, without gaps) instead of
+    /// stopping with exit 2.
+    ///
+    /// Example: `--allow-single-group`
+    #[arg(long)]
+    pub allow_single_group: bool,
 
     /// Output directory (created if missing).
     ///

@@ -1,7 +1,10 @@
 //! `fairkit demo-data`: a seeded synthetic predictions file with real, known group gaps.
 //!
 //! Columns: `y` (0/1 label), `y_hat` (0/1 prediction = `p >= 0.5`), `p` (score in (0, 1)),
-//! `race` (six groups, unequal sizes), `sex` (two groups), `w` (weight in [0.5, 2)). The label's
+//! `race` (six groups, unequal sizes), `sex` (two groups), `w` (weight in [0.5, 2)), `day` (the
+//! rows spread evenly, in order, over the 365 days of 2026: a date in Parquet, `YYYY-MM-DD` in
+//! CSV; for `fairkit audit --by day`; derived from the row number, so the other columns of a seed
+//! do not depend on it). The label's
 //! base rate and the score's shift depend on the groups, so selection rates, TPRs and score
 //! distributions differ by group and an audit finds gaps. Rows are generated and written
 //! 65,536 at a time: memory does not grow with `--rows`.
@@ -9,7 +12,7 @@
 use crate::cli::{Compression, DemoArgs};
 use crate::error::CliError;
 use crate::input::Format;
-use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{ArrayRef, Date32Array, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{GzipLevel, ZstdLevel};
@@ -44,6 +47,16 @@ struct Chunk {
     race: Vec<&'static str>,
     sex: Vec<&'static str>,
     w: Vec<f64>,
+    /// Days since 1970-01-01.
+    day: Vec<i32>,
+}
+
+/// 2026-01-01 in days since 1970-01-01: the first day of the `day` column.
+const FIRST_DAY: i32 = 20_454;
+
+/// The day of row `row` of `rows`: the rows spread evenly over 365 days, in order.
+fn day_of(row: u64, rows: u64) -> i32 {
+    FIRST_DAY + (u128::from(row) * 365 / u128::from(rows.max(1))) as i32
 }
 
 fn pick<const N: usize>(table: &[(&'static str, f64, f64); N], u: f64) -> (&'static str, f64) {
@@ -74,9 +87,11 @@ impl Generator {
         }
     }
 
-    fn chunk(&mut self, n: usize) -> Chunk {
+    /// The next `n` rows, the first of them row `first` of `rows`.
+    fn chunk(&mut self, n: usize, first: u64, rows: u64) -> Chunk {
         let mut c = Chunk::default();
-        for _ in 0..n {
+        for k in 0..n {
+            c.day.push(day_of(first + k as u64, rows));
             let (race, race_shift) = pick(&RACES, self.rng.random::<f64>());
             let (sex, sex_shift) = pick(&SEXES, self.rng.random::<f64>());
             let shift = race_shift + sex_shift;
@@ -104,6 +119,7 @@ fn schema() -> Arc<Schema> {
         Field::new("race", DataType::Utf8, false),
         Field::new("sex", DataType::Utf8, false),
         Field::new("w", DataType::Float64, false),
+        Field::new("day", DataType::Date32, false),
     ]))
 }
 
@@ -132,7 +148,8 @@ pub fn write_demo(args: &DemoArgs, tick: &mut dyn FnMut(u64)) -> Result<(), CliE
     let mut written = 0_u64;
     while written < args.rows {
         let n = (args.rows - written).min(CHUNK as u64) as usize;
-        sink.write(&generator.chunk(n)).map_err(&err)?;
+        sink.write(&generator.chunk(n, written, args.rows))
+            .map_err(&err)?;
         written += n as u64;
         tick(written);
     }
@@ -178,6 +195,7 @@ impl ChunkSink for ParquetSink {
             Arc::new(StringArray::from(c.race.clone())),
             Arc::new(StringArray::from(c.sex.clone())),
             Arc::new(Float64Array::from(c.w.clone())),
+            Arc::new(Date32Array::from(c.day.clone())),
         ];
         let batch =
             RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| e.to_string())?;
@@ -189,6 +207,12 @@ impl ChunkSink for ParquetSink {
     }
 }
 
+/// "YYYY-MM-DD" of a day since 1970-01-01.
+fn iso_day(day: i32) -> String {
+    arrow_array::temporal_conversions::date32_to_datetime(day)
+        .map_or_else(|| day.to_string(), |t| t.date().to_string())
+}
+
 struct CsvSink {
     writer: csv::Writer<BufWriter<File>>,
 }
@@ -197,7 +221,7 @@ impl CsvSink {
     fn new(file: File) -> Result<Self, String> {
         let mut writer = csv::Writer::from_writer(BufWriter::with_capacity(1 << 20, file));
         writer
-            .write_record(["y", "y_hat", "p", "race", "sex", "w"])
+            .write_record(["y", "y_hat", "p", "race", "sex", "w", "day"])
             .map_err(|e| e.to_string())?;
         Ok(Self { writer })
     }
@@ -216,6 +240,7 @@ impl ChunkSink for CsvSink {
                     c.race[i].to_string(),
                     c.sex[i].to_string(),
                     c.w[i].to_string(),
+                    iso_day(c.day[i]),
                 ])
                 .map_err(|e| e.to_string())?;
         }
@@ -233,8 +258,8 @@ mod tests {
 
     #[test]
     fn same_seed_same_rows_and_groups_differ() {
-        let a = Generator::new(3).chunk(20_000);
-        let b = Generator::new(3).chunk(20_000);
+        let a = Generator::new(3).chunk(20_000, 0, 20_000);
+        let b = Generator::new(3).chunk(20_000, 0, 20_000);
         assert_eq!(a.y, b.y);
         assert_eq!(
             a.p.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
@@ -254,5 +279,14 @@ mod tests {
             rate("white") - rate("black") > 0.1,
             "the demo must contain a real DP gap"
         );
+    }
+
+    #[test]
+    fn days_spread_the_rows_over_2026_in_order() {
+        assert_eq!(iso_day(day_of(0, 1000)), "2026-01-01");
+        assert_eq!(iso_day(day_of(999, 1000)), "2026-12-31");
+        assert_eq!(iso_day(day_of(500, 1000)), "2026-07-02");
+        let c = Generator::new(1).chunk(365, 0, 365);
+        assert!(c.day.windows(2).all(|w| w[1] == w[0] + 1));
     }
 }

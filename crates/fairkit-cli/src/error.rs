@@ -166,6 +166,9 @@ pub enum CliError {
         /// The operating system's reason.
         source: std::io::Error,
     },
+    /// A sensitive column cannot be audited as groups (one value, too many, one per row).
+    #[error("{0}")]
+    Groups(String),
     /// The report could not be assembled or rendered (other than a metric or a chart).
     #[error("cannot build the report: {0}")]
     Audit(fair_audit::AuditError),
@@ -184,6 +187,7 @@ impl From<fair_audit::AuditError> for CliError {
         match e {
             fair_audit::AuditError::Metric { what, source } => CliError::Metric { what, source },
             fair_audit::AuditError::Chart { what, source } => CliError::Chart { what, source },
+            fair_audit::AuditError::Groups(message) => CliError::Groups(message),
             other => CliError::Audit(other),
         }
     }

@@ -10,6 +10,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod compare;
 pub mod demo;
 pub mod error;
 pub mod fail_if;

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
             bar.finish();
             r.map(|()| audit::Verdict::Pass)
         }
+        Command::Compare(args) => fairkit_cli::compare::run(&args),
         Command::ValidateReport { file } => validate_report(&file),
     };
     match result {

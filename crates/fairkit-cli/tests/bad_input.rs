@@ -5,7 +5,7 @@ mod common;
 
 use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
-use common::{GOOD_CSV, audit, fairkit, write};
+use common::{GOOD_CSV, audit, fairkit, report, write};
 use parquet::arrow::ArrowWriter;
 use std::path::Path;
 use std::sync::Arc;
@@ -585,4 +585,98 @@ fn a_csv_sensitive_column_of_fractional_numbers_is_refused_as_parquet_refuses_fl
     let g = write(dir.path(), "whole_groups.csv", &whole);
     let r = audit(&g, &dir.path().join("out2"), &["--pred", "y_hat"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// The group guard (issue 30): a sensitive column with one value, more values than
+/// `--max-groups`, or a value per row stops the audit with exit 2 naming the column and the
+/// flag; the flag allows it.
+#[test]
+fn one_group_too_many_groups_and_identifiers_name_the_flag_that_allows_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let one = GOOD_CSV.replace(",m,", ",f,");
+    let f = write(dir.path(), "one.csv", &one);
+    let run = audit(&f, &out, &["--pred", "y_hat"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the sensitive column \"sex\" has a single value, \"f\", on all 8 rows")
+            && run.stderr.contains("--allow-single-group"),
+        "{}",
+        run.stderr
+    );
+    let run = audit(&f, &out, &["--pred", "y_hat", "--allow-single-group"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // An ID column: 30 rows, a value each.
+    let mut ids = String::from("y,y_hat,sex\n");
+    for i in 0..30 {
+        ids.push_str(&format!("{},{},user{i}\n", i % 2, (i / 2) % 2));
+    }
+    let f = write(dir.path(), "ids.csv", &ids);
+    let run = audit(&f, &out, &["--pred", "y_hat"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("has 30 distinct values among 30 rows, 30 of them on a single row")
+            && run.stderr.contains("--max-groups 30"),
+        "{}",
+        run.stderr
+    );
+    let run = audit(&f, &out, &["--pred", "y_hat", "--max-groups", "10"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("more than the limit of 10 groups"),
+        "{}",
+        run.stderr
+    );
+    let run = audit(&f, &out, &["--pred", "y_hat", "--max-groups", "30"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// `--min-group-size` keeps small groups out of gaps; 0 keeps them in (GOOD_CSV has 4 rows a
+/// group).
+#[test]
+fn min_group_size_is_a_flag_and_reaches_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "good.csv", GOOD_CSV);
+    let out = dir.path().join("default");
+    assert_eq!(audit(&f, &out, &["--pred", "y_hat"]).code, 0);
+    let r = report(&out);
+    assert_eq!(r["settings"]["min_group_size"], 30);
+    let dp = &r["audits"][0]["slices"][0]["gaps"][0];
+    assert!(dp["value"].is_null());
+    assert_eq!(dp["small_groups"].as_array().unwrap().len(), 2);
+    let out = dir.path().join("zero");
+    assert_eq!(
+        audit(&f, &out, &["--pred", "y_hat", "--min-group-size", "0"]).code,
+        0
+    );
+    let r = report(&out);
+    let dp = &r["audits"][0]["slices"][0]["gaps"][0];
+    assert_eq!(dp["value"], 0.0); // f and m both select half their rows
+    assert!(dp.get("small_groups").is_none());
+    assert_eq!(r["audits"][0]["slices"][0]["groups"][0]["positives"], 2);
+}
+
+/// A misspelt column gets a "did you mean" with the closest column, from CSV and Parquet alike.
+#[test]
+fn a_misspelt_column_suggests_the_closest_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let csv = write(dir.path(), "good.csv", GOOD_CSV);
+    let parquet = common::demo(dir.path(), "d.parquet", "200", &[]);
+    for f in [&csv, &parquet] {
+        let run = audit(f, &out, &["--pred", "yhat"]);
+        assert_eq!(run.code, 2);
+        assert!(
+            run.stderr
+                .contains("column 'yhat' (given by --pred) is not in the file")
+                && run.stderr.contains("did you mean 'y_hat'?"),
+            "{}",
+            run.stderr
+        );
+        let run = audit(f, &out, &["--pred", "y_hat", "--weight", "weights"]);
+        assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
+    }
 }

@@ -23,6 +23,7 @@ a Java runtime for Spark. See docs/spark.md for the exactness argument and the c
 
 from __future__ import annotations
 
+import numbers
 import re
 from typing import Any, Iterable, Optional, Sequence
 
@@ -65,9 +66,27 @@ def _interval(partial_interval) -> tuple:
         ) from None
 
 
+def _group_limits(min_group_size, max_groups, allow_single_group) -> tuple:
+    """The group settings as the report takes them, checked like the command's flags."""
+    def count(name, value, allow_none):
+        if value is None and allow_none:
+            return None
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise FairkitError(f"{name} must be a non-negative integer, got {value!r}")
+        return int(value)
+    return (count("min_group_size", min_group_size, False),
+            count("max_groups", max_groups, True), bool(allow_single_group))
+
+
+def _check_groups(confusion: bytes, cols: AuditColumns, groups: tuple) -> None:
+    """The command's group guard, before the score pass (which grows with the groups)."""
+    _core.check_groups(confusion, list(cols.sensitive), groups[1], groups[2])
+
+
 def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, confidence, ci_method,
-            n_resamples, seed, interval: tuple, source: str) -> AuditResult:
-    settings = (float(confidence), str(ci_method).lower(), int(n_resamples), int(seed), interval)
+            n_resamples, seed, interval: tuple, source: str, groups: tuple) -> AuditResult:
+    settings = (float(confidence), str(ci_method).lower(), int(n_resamples), int(seed), interval,
+                *groups)
     # The schema-v1 report is the result (`_result._render` is the one call that builds it).
     return AuditResult._from_source(_AuditSource(confusion, scores, cols, settings, source))
 
@@ -87,6 +106,9 @@ def audit_arrow(
     n_resamples: int = 2000,
     seed: int = 0,
     partial_interval: tuple = (0.0, 1.0),
+    min_group_size: int = 30,
+    max_groups: Optional[int] = None,
+    allow_single_group: bool = False,
 ) -> AuditResult:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame.
 
@@ -104,6 +126,7 @@ def audit_arrow(
                 f"data must be a pyarrow Table/RecordBatch or a pandas DataFrame: {e}"
             ) from e
     interval = _interval(partial_interval)
+    groups = _group_limits(min_group_size, max_groups, allow_single_group)
     batches = data.to_batches() if isinstance(data, pa.Table) else [data]
     state = cols.state("Arrow table")
     # The columns and their types, checked by the decoder before any row (also with no rows).
@@ -118,6 +141,7 @@ def audit_arrow(
         # The command's wording for a file without data rows.
         raise FairkitError("Arrow table: the data is empty (no data rows); an audit needs at "
                            "least one data row")
+    _check_groups(confusion, cols, groups)
     if cols.score is not None:
         # One segment holding every row, swept from nothing above: what the Spark path computes
         # from its range partitions (see docs/spark.md).
@@ -132,7 +156,7 @@ def audit_arrow(
         swept = segment.sweep(list(names), totals, empty, interval, len(cols.sensitive))
         scores = (bytes(swept), totals)
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
-                   "arrow")
+                   "arrow", groups)
 
 
 def _check_spark_schema(schema, cols: AuditColumns) -> None:
@@ -185,6 +209,9 @@ def audit(
     partial_interval: tuple = (0.0, 1.0),
     tree_depth: int = 2,
     score_partitions: Optional[int] = None,
+    min_group_size: int = 30,
+    max_groups: Optional[int] = None,
+    allow_single_group: bool = False,
     _path: str = "auto",
 ) -> AuditResult:
     """Exact fairness audit of a Spark DataFrame.
@@ -213,6 +240,17 @@ def audit(
         Level and method (``"wilson"`` or ``"clopper-pearson"``) of the rate intervals.
     n_resamples, seed
         Bootstrap resamples / permutations of the gap inference, and their seed.
+    min_group_size
+        A group with fewer rows in a gap's denominator (rows for selection rate and accuracy,
+        positives for TPR, negatives for FPR; positives and negatives for AUC and KS) keeps its
+        rates but is kept out of that gap and the headline, and is listed with the gap
+        (``--min-group-size``; 0 keeps every group in).
+    max_groups, allow_single_group
+        The group guard (``--max-groups``, ``--allow-single-group``): more groups than
+        ``max_groups`` (default 1,000) in a sensitive column or their intersection, or, without
+        ``max_groups``, a column with a value on most rows (an identifier, a continuous number),
+        or a column with a single value unless ``allow_single_group``, raise
+        :class:`FairkitError` naming the column before the score pass.
     tree_depth
         Depth of the tree-reduce that merges the partition states (row-by-row path only).
     score_partitions
@@ -246,6 +284,7 @@ def audit(
     selected = df.select(*dict.fromkeys(wanted))
 
     interval = _interval(partial_interval)
+    groups = _group_limits(min_group_size, max_groups, allow_single_group)
     if _path not in ("auto", "sql", "rows"):
         raise FairkitError(f"_path must be 'auto', 'sql' or 'rows', got {_path!r}")
     try:
@@ -261,6 +300,7 @@ def audit(
         if not _core.state_info(confusion)[2]:
             raise FairkitError("the DataFrame: the data is empty (no data rows); an audit needs "
                                "at least one data row")
+        _check_groups(confusion, cols, groups)
         scores = None
         if cols.score is not None:
             scores = _score_pass(selected, cols, confusion, interval, score_partitions)
@@ -274,7 +314,7 @@ def audit(
     except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
         _rethrow(e)
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
-                   "spark")
+                   "spark", groups)
 
 
 def _row_state(selected: Any, cols: AuditColumns, tree_depth: int) -> bytes:

@@ -67,11 +67,17 @@ def _known(cls, d: dict) -> dict:
 
 @dataclass(frozen=True)
 class UndefinedGroup:
-    """A group a gap left out because a rate it compares is undefined there, and why."""
+    """A group a gap left out, and why: a rate it compares is undefined there, or (in
+    ``small_groups``) its rows in that rate's denominator are fewer than the minimum group size."""
 
     group: str
     rate: str
     reason: str
+
+
+def _groups(d: dict, key: str) -> tuple:
+    """The groups a gap left out, under ``key`` (absent from the JSON when none)."""
+    return tuple(UndefinedGroup(**_known(UndefinedGroup, u)) for u in d.get(key, ()))
 
 
 def _fairlearn(d: dict) -> Optional[float]:
@@ -112,13 +118,20 @@ class GroupRates:
     rows: int
     counts: Counts
     rates: Mapping[str, Optional[Estimate]]
+    #: Rows with the positive label (the TPR's denominator), unweighted.
+    positives: int = 0
+    #: Rows with the negative label (the FPR's denominator), unweighted.
+    negatives: int = 0
+    #: Rows predicted positive (the precision's denominator), unweighted.
+    predicted_positives: int = 0
 
     @classmethod
     def _of(cls, d: dict) -> "GroupRates":
         rates = {k: None if v is None else Estimate(v["value"], v["lower"], v["upper"])
                  for k, v in d["rates"].items()}
         return cls(d["group"], int(d["rows"]), Counts(**_known(Counts, d["counts"])),
-                   MappingProxyType(rates))
+                   MappingProxyType(rates), int(d.get("positives", 0)),
+                   int(d.get("negatives", 0)), int(d.get("predicted_positives", 0)))
 
     def rate(self, name: str) -> Optional[float]:
         """The value of one rate (``None`` where undefined)."""
@@ -146,12 +159,14 @@ class Gap:
     #: counted as 0; NaN where fairlearn gives NaN): equal to ``value`` unless the report says
     #: otherwise (docs/audit-json-schema.md).
     fairlearn_value: Optional[float] = None
+    #: The groups kept out of the gap for having fewer rows in a compared rate's denominator
+    #: than ``settings.min_group_size`` (their rates are still reported).
+    small_groups: tuple = ()
 
     @classmethod
     def _of(cls, d: dict) -> "Gap":
-        return cls(**dict(_known(cls, d),
-                          undefined_groups=tuple(UndefinedGroup(**_known(UndefinedGroup, u))
-                                                 for u in d.get("undefined_groups", ())),
+        return cls(**dict(_known(cls, d), undefined_groups=_groups(d, "undefined_groups"),
+                          small_groups=_groups(d, "small_groups"),
                           fairlearn_value=_fairlearn(d)))
 
 
@@ -199,7 +214,8 @@ class Slice:
         if key != gap.key and gap.value is not None and not _same(gap.fairlearn_value, gap.value):
             from fairkit._core import FairkitError
 
-            groups = ", ".join(f"{u.group!r} ({u.reason})" for u in gap.undefined_groups)
+            groups = ", ".join(f"{u.group!r} ({u.reason})"
+                               for u in gap.small_groups + gap.undefined_groups)
             raise FairkitError(
                 f"{key} is fairlearn's name, and fairlearn's value ({gap.fairlearn_value}) differs "
                 f"from the report's {gap.key} ({gap.value}) in slice {self.slice!r}"
@@ -219,12 +235,13 @@ class Headline:
     p_value: Optional[float]
     undefined_groups: tuple = ()
     fairlearn_value: Optional[float] = None
+    small_groups: tuple = ()
 
     @classmethod
     def _of(cls, key: str, d: dict) -> "Headline":
         return cls(**dict(_known(cls, d), key=key,
-                          undefined_groups=tuple(UndefinedGroup(**_known(UndefinedGroup, u))
-                                                 for u in d.get("undefined_groups", ())),
+                          undefined_groups=_groups(d, "undefined_groups"),
+                          small_groups=_groups(d, "small_groups"),
                           fairlearn_value=_fairlearn(d)))
 
 
@@ -269,6 +286,8 @@ class ScoreSlice:
     ks_eo: Optional[PairMax]
     psp: Optional[PairMax]
     notes: tuple
+    #: Groups kept out of the score gaps for their size (``rate``: the metric, e.g. ``"ks_eo"``).
+    small_groups: tuple = ()
 
     @classmethod
     def _of(cls, d: dict) -> "ScoreSlice":
@@ -276,7 +295,7 @@ class ScoreSlice:
                    tuple(GroupAuc(**_known(GroupAuc, g)) for g in d["auc_by_group"]),
                    d["auc_difference"],
                    PairMax._of(d["auc_gap"]), PairMax._of(d["ks_dp"]), PairMax._of(d["ks_eo"]),
-                   PairMax._of(d["psp"]), tuple(d["notes"]))
+                   PairMax._of(d["psp"]), tuple(d["notes"]), _groups(d, "small_groups"))
 
 
 @dataclass(frozen=True)
@@ -292,6 +311,8 @@ class Settings:
     thresholds: tuple
     interval: Optional[tuple]
     weighted: bool
+    #: Groups with fewer rows in a gap's denominator are kept out of that gap (0: none).
+    min_group_size: int = 0
 
 
 @dataclass(frozen=True)
@@ -412,7 +433,8 @@ class AuditResult:
         interval = None if d["interval"] is None else tuple(d["interval"])
         return Settings(d["confidence"], d["rate_ci_method"], d["gap_method"],
                         d["score_inference_method"], d["resamples"], d["seed"],
-                        tuple(d["thresholds"]), interval, d["weighted"])
+                        tuple(d["thresholds"]), interval, d["weighted"],
+                        int(d.get("min_group_size", 0)))
 
     @property
     def slices(self) -> tuple:
@@ -479,6 +501,44 @@ class AuditResult:
         check_report = _core.check_report
         outcomes = tuple(check_report(self.report_json, list(expressions)))
         return CheckOutcome(any(o["failed"] for o in outcomes), outcomes)
+
+    def compare(self, other: "AuditResult", *, n_resamples: int = 1000, seed: int = 0,
+                confidence: float = 0.95, out: Optional[str | os.PathLike] = None) -> dict:
+        """This audit (before) against ``other`` (after), gap by gap, as ``fairkit compare``
+        does (the same Rust code): every count gap of every slice both audits have, before and
+        after, the change, its two-sample bootstrap interval and the p-value of "the gap did not
+        change", plus a sentence for every change distinguishable at ``1 - confidence``.
+
+        Returns the parsed ``compare.json`` (``changes[].gaps[]`` with ``before``, ``after``,
+        ``change``, ``lower``, ``upper``, ``p_value``, ``worse``; ``summary``); with ``out``,
+        also writes ``compare.json``, ``compare.md`` and ``compare.html`` there. Both audits
+        must be unweighted (the comparison redraws rows from the per-group counts).
+
+        >>> import pyarrow as pa
+        >>> from fairkit.spark import audit_arrow
+        >>> t = lambda s: pa.table({"y": [0, 1] * 100, "p": [int(i < s) for i in range(100)]
+        ...                         + [int(i < 50) for i in range(100)], "g": ["a"] * 100 + ["b"] * 100})
+        >>> old, new = (audit_arrow(t(s), label="y", pred="p", sensitive=["g"]) for s in (80, 50))
+        >>> c = old.compare(new)
+        >>> round(c["changes"][0]["gaps"][0]["change"], 3), c["changes"][0]["gaps"][0]["worse"]
+        (-0.3, False)
+        """
+        import json
+
+        from fairkit import _core
+
+        if not isinstance(other, AuditResult):
+            from fairkit._core import FairkitError
+            raise FairkitError(f"compare needs another AuditResult, got {type(other).__name__}")
+        text = _core.compare_reports(self.report_json, other.report_json, float(confidence),
+                                     int(n_resamples), int(seed))
+        if out is not None:
+            os.makedirs(os.fspath(out), exist_ok=True)
+            for name, key in (("compare.json", "json"), ("compare.md", "markdown"),
+                              ("compare.html", "html")):
+                with open(os.path.join(os.fspath(out), name), "w", encoding="utf-8") as f:
+                    f.write(text[key])
+        return json.loads(text["json"])
 
     def report(self, out: Optional[str | os.PathLike] = None, *,
                formats: Sequence[str] = _FORMATS, description: Optional[str] = None) -> dict:

@@ -5,7 +5,9 @@
 
 use super::scores::{audit_slices, settings};
 use crate::errors::{invalid, to_py_err};
+use fair_audit::guard::{self, DEFAULT_MAX_GROUPS, GroupLimits};
 use fair_audit::ingest::AuditState;
+use fair_audit::ingest::FlagStyle;
 use fair_audit::model::{Columns, InputInfo};
 use fair_audit::{ReportSpec, Stats, Views};
 use fair_metrics::ci::RateCiMethod;
@@ -17,8 +19,53 @@ use pyo3::types::PyDict;
 /// The roles of the audited columns: `(label, prediction, score, weight, sensitive)`.
 type ColumnRoles = (String, String, Option<String>, Option<String>, Vec<String>);
 
-/// The statistics settings: `(confidence, ci_method, n_resamples, seed, partial_interval)`.
-type StatSettings = (f64, String, usize, u64, (f64, f64));
+/// The statistics settings: `(confidence, ci_method, n_resamples, seed, partial_interval,
+/// min_group_size, max_groups, allow_single_group)`.
+type StatSettings = (
+    f64,
+    String,
+    usize,
+    u64,
+    (f64, f64),
+    u64,
+    Option<usize>,
+    bool,
+);
+
+/// The group guard's limits from the Python arguments (`max_groups=None`: the default limit,
+/// with the identifier check).
+fn limits(max_groups: Option<usize>, allow_single_group: bool) -> GroupLimits {
+    GroupLimits {
+        max_groups: max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
+        max_groups_given: max_groups.is_some(),
+        allow_single_group,
+    }
+}
+
+/// The command's group guard on a merged audit state: raises, naming the column and the keyword
+/// that allows it, for a sensitive column with one value, more than `max_groups` values, or
+/// (without `max_groups`) a value on most rows. Called before the score pass, which grows with
+/// the groups.
+#[pyfunction]
+#[pyo3(signature = (confusion, sensitive, max_groups, allow_single_group))]
+pub fn check_groups(
+    py: Python<'_>,
+    confusion: Vec<u8>,
+    sensitive: Vec<String>,
+    max_groups: Option<usize>,
+    allow_single_group: bool,
+) -> PyResult<()> {
+    py.detach(|| -> Result<(), fair_audit::AuditError> {
+        let state = AuditState::from_bytes(&confusion)?;
+        let (slices, states) = state.slice_states(&sensitive)?;
+        let limits = limits(max_groups, allow_single_group);
+        match states.first() {
+            Some(first) => guard::check_groups(&slices, first, &limits, FlagStyle::Python),
+            None => Ok(()),
+        }
+    })
+    .map_err(to_py_err)
+}
 
 /// The report of an audit as `{"json", "markdown", "html": str or None, "figures": {path: svg}}`.
 ///
@@ -38,7 +85,8 @@ pub fn audit_document<'py>(
     views: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (label, prediction, score, weight, sensitive) = columns;
-    let (confidence, ci_method, resamples, seed, interval) = stats;
+    let (confidence, ci_method, resamples, seed, interval, min_group_size, max_groups, allow_one) =
+        stats;
     let method: RateCiMethod =
         crate::metrics::intervals::ci_method_by_name("ci_method", &ci_method)?;
     let mut wanted = Views {
@@ -67,6 +115,10 @@ pub fn audit_document<'py>(
             let state = AuditState::from_bytes(&confusion)?;
             let names = state.finest_names();
             let (slices, states) = state.slice_states(&sensitive)?;
+            if let Some(first) = states.first() {
+                let limits = limits(max_groups, allow_one);
+                guard::check_groups(&slices, first, &limits, FlagStyle::Python)?;
+            }
             let interval_checked =
                 PercentileInterval::new(interval.0, interval.1).map_err(metric("interval"))?;
             let score_slices = match &scores {
@@ -108,6 +160,7 @@ pub fn audit_document<'py>(
                     method,
                     resamples,
                     seed,
+                    min_group_size,
                 },
                 thresholds: Vec::new(),
                 interval: score.as_ref().map(|_| interval_checked),

@@ -40,6 +40,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge_states, m)?)?;
     m.add_function(wrap_pyfunction!(state_info, m)?)?;
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
+    m.add_function(wrap_pyfunction!(document::check_groups, m)?)?;
     m.add_class::<counts::CountedState>()?;
     m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;
     projection::register(m)?;

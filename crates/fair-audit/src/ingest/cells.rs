@@ -4,10 +4,11 @@
 use arrow_array::Array;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
-    UInt32Type, UInt64Type,
+    Date32Type, Date64Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
+    TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    TimestampSecondType, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
-use arrow_schema::DataType;
+use arrow_schema::{DataType, TimeUnit};
 
 /// What a column is used for, which decides the Arrow types it may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +42,7 @@ impl Role {
             },
             Role::Group => match t {
                 DataType::Dictionary(_, v) => Role::Group.accepts(v, text_numbers),
+                DataType::Date32 | DataType::Date64 | DataType::Timestamp(_, _) => true,
                 _ => int || text || boolean,
             },
         }
@@ -49,7 +51,9 @@ impl Role {
     pub(crate) fn expected(self) -> &'static str {
         match self {
             Role::Label => "boolean, integer, floating-point or text (two distinct values)",
-            Role::Group => "text, integer or boolean (floating-point values make poor group names)",
+            Role::Group => {
+                "text, integer, boolean, date or timestamp (floating-point values make poor group names)"
+            }
             Role::Number => "integer or floating-point",
         }
     }
@@ -64,6 +68,8 @@ pub(crate) enum Cell<'a> {
     UInt(u64),
     Float(f64),
     Bool(bool),
+    /// A date or timestamp, as its (UTC) day: days since 1970-01-01.
+    Day(i64),
 }
 
 /// A hashable key for the non-text cells, so their text form is built once per distinct value.
@@ -73,6 +79,7 @@ pub(crate) enum CellKey {
     UInt(u64),
     Float(u64),
     Bool(bool),
+    Day(i64),
 }
 
 impl Cell<'_> {
@@ -82,6 +89,7 @@ impl Cell<'_> {
             Cell::UInt(v) => Some(CellKey::UInt(v)),
             Cell::Float(v) => Some(CellKey::Float(v.to_bits())),
             Cell::Bool(v) => Some(CellKey::Bool(v)),
+            Cell::Day(v) => Some(CellKey::Day(v)),
             Cell::Null | Cell::Str(_) => None,
         }
     }
@@ -94,6 +102,11 @@ impl Cell<'_> {
             Cell::UInt(v) => v.to_string(),
             Cell::Float(v) => v.to_string(),
             Cell::Bool(v) => v.to_string(),
+            // ISO 8601 ("2026-11-27"); a day outside chrono's range keeps its number.
+            Cell::Day(d) => i32::try_from(d)
+                .ok()
+                .and_then(arrow_array::temporal_conversions::date32_to_datetime)
+                .map_or_else(|| format!("day {d}"), |t| t.date().to_string()),
         }
     }
 
@@ -137,6 +150,25 @@ macro_rules! value_cells {
     }};
 }
 
+/// `f(row, Cell::Day)` for each value (`per_day` units a day; floor, so instants before 1970
+/// fall on their own day), `Cell::Null` for a null.
+fn day_cells<'a, E, F>(
+    values: impl Iterator<Item = Option<i64>>,
+    per_day: i64,
+    f: &mut F,
+) -> Result<(), E>
+where
+    F: FnMut(usize, Cell<'a>) -> Result<(), E> + ?Sized,
+{
+    for (i, v) in values.enumerate() {
+        f(
+            i,
+            v.map_or(Cell::Null, |v| Cell::Day(v.div_euclid(per_day))),
+        )?;
+    }
+    Ok(())
+}
+
 /// Calls `f(row_in_batch, cell)` for every row of `arr` (a type accepted by some [`Role`]).
 pub(crate) fn for_each_cell<'a, E, F>(
     arr: &'a dyn Array,
@@ -158,6 +190,37 @@ where
         DataType::UInt64 => primitive_cells!(arr, UInt64Type, UInt, u64, f),
         DataType::Float32 => primitive_cells!(arr, Float32Type, Float, f64, f),
         DataType::Float64 => primitive_cells!(arr, Float64Type, Float, f64, f),
+        DataType::Date32 => primitive_cells!(arr, Date32Type, Day, i64, f),
+        DataType::Date64 => day_cells(arr.as_primitive::<Date64Type>().iter(), 86_400_000, f)?,
+        DataType::Timestamp(unit, _) => {
+            // Timestamps group by their UTC day (the time zone only changes how they print).
+            let per_day: i64 = match unit {
+                TimeUnit::Second => 86_400,
+                TimeUnit::Millisecond => 86_400_000,
+                TimeUnit::Microsecond => 86_400_000_000,
+                TimeUnit::Nanosecond => 86_400_000_000_000,
+            };
+            match unit {
+                TimeUnit::Second => {
+                    day_cells(arr.as_primitive::<TimestampSecondType>().iter(), per_day, f)?
+                }
+                TimeUnit::Millisecond => day_cells(
+                    arr.as_primitive::<TimestampMillisecondType>().iter(),
+                    per_day,
+                    f,
+                )?,
+                TimeUnit::Microsecond => day_cells(
+                    arr.as_primitive::<TimestampMicrosecondType>().iter(),
+                    per_day,
+                    f,
+                )?,
+                TimeUnit::Nanosecond => day_cells(
+                    arr.as_primitive::<TimestampNanosecondType>().iter(),
+                    per_day,
+                    f,
+                )?,
+            }
+        }
         DataType::Utf8 => value_cells!(arr.as_string::<i32>(), Str, f),
         DataType::LargeUtf8 => value_cells!(arr.as_string::<i64>(), Str, f),
         DataType::Utf8View => value_cells!(arr.as_string_view(), Str, f),

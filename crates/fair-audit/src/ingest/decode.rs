@@ -221,7 +221,7 @@ impl Decoder {
                     } else {
                         names.join(", ")
                     },
-                    hint: String::new(),
+                    hint: super::did_you_mean(column, &names),
                 }
             })?;
             if !role.accepts(field.data_type(), self.typing == Typing::Text) {

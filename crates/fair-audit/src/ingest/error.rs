@@ -217,3 +217,29 @@ pub enum IngestError {
     #[error("audit state: {0}")]
     State(String),
 }
+
+/// The "did you mean" of a column name that is not in the data: the closest of `available` when
+/// it differs only in case, or by at most two edits in a name of five or more characters
+/// (`"; did you mean 'y_hat'?"`), else empty.
+///
+/// ```
+/// use fair_audit::ingest::did_you_mean;
+/// assert_eq!(did_you_mean("yhat", &["y", "y_hat", "race"]), "; did you mean 'y_hat'?");
+/// assert_eq!(did_you_mean("Race", &["y", "race"]), "; did you mean 'race'?");
+/// assert_eq!(did_you_mean("income", &["y", "race"]), "");
+/// ```
+pub fn did_you_mean(column: &str, available: &[&str]) -> String {
+    let lower = column.to_lowercase();
+    let best = available
+        .iter()
+        .filter(|a| **a != column)
+        .map(|a| (strsim::levenshtein(&lower, &a.to_lowercase()), *a))
+        .min_by_key(|&(d, _)| d);
+    match best {
+        Some((0, a)) => format!("; did you mean '{a}'?"),
+        Some((d, a)) if d <= 2 && column.chars().count() >= 4 && d < a.chars().count() => {
+            format!("; did you mean '{a}'?")
+        }
+        _ => String::new(),
+    }
+}

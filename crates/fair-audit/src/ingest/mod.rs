@@ -22,7 +22,7 @@ mod state;
 
 pub use counted::CellCounts;
 pub use decode::{Decoded, Decoder, LabelPair, Typing};
-pub use error::{IngestError, RowRef};
+pub use error::{IngestError, RowRef, did_you_mean};
 pub use state::AuditState;
 
 /// Joins a finest group's values (one per sensitive column) into one name in states and bytes
@@ -58,6 +58,12 @@ impl FlagStyle {
             (FlagStyle::Python, "weight") => "weight=",
             (FlagStyle::Python, "pos_label") => "pos_label=",
             (FlagStyle::Python, "neg_label") => "neg_label=",
+            (FlagStyle::Command, "max_groups") => "--max-groups",
+            (FlagStyle::Command, "allow_single_group") => "--allow-single-group",
+            (FlagStyle::Command, "min_group_size") => "--min-group-size",
+            (FlagStyle::Python, "max_groups") => "max_groups=",
+            (FlagStyle::Python, "allow_single_group") => "allow_single_group=True",
+            (FlagStyle::Python, "min_group_size") => "min_group_size=",
             (_, other) => other,
         }
     }

@@ -183,6 +183,29 @@ impl AuditState {
         &self.sources
     }
 
+    /// The same rows with every finest group renamed by `name_of` (groups given the same name
+    /// merged, exactly): how an audit over time drops or buckets its window column.
+    pub fn regroup(&self, name_of: impl Fn(&str) -> String) -> AuditState {
+        AuditState {
+            positive: self.positive.clone(),
+            negative: self.negative.clone(),
+            sources: self.sources.iter().map(|s| s.regroup(&name_of)).collect(),
+        }
+    }
+
+    /// Only the finest groups `keep` accepts (their cells unchanged).
+    pub fn retain(&self, keep: impl Fn(&str) -> bool) -> AuditState {
+        AuditState {
+            positive: self.positive.clone(),
+            negative: self.negative.clone(),
+            sources: self
+                .sources
+                .iter()
+                .map(|s| s.retain_groups(&keep))
+                .collect(),
+        }
+    }
+
     /// `states[source][slice]` for the slices of `SliceDef::all(sensitive)`: each slice's groups
     /// are the finest groups merged by their values in the slice's columns (exact).
     ///

@@ -6,11 +6,15 @@
 //!   `SE² = (A(1−A) + (n₁−1)(Q₁−A²) + (n₀−1)(Q₂−A²)) / (n₁ n₀)`, `Q₁ = A/(2−A)`,
 //!   `Q₂ = 2A²/(1+A)` (n₁ positives, n₀ negatives), and the normal interval `A ± z·SE` clipped to
 //!   [0, 1].
-//! * **AUC difference** (max − min over groups, [`auc_difference_inference`]): interval
-//!   `d ± z·√(SE_max² + SE_min²)` for the two extreme groups (independent groups); p-value the
-//!   union (Bonferroni) bound over all pairs of the two-sided normal test,
-//!   `min(1, Σ_{i<j} 2Φ̄(d / √(SE_i² + SE_j²)))` — valid for the largest difference, not just a
-//!   pre-chosen pair.
+//! * **AUC difference** (max − min over groups, [`auc_difference_inference`]): one Bonferroni
+//!   family over the K pairs, so the interval and the p-value answer the same question at the
+//!   same multiplicity. With `SE_ij = √(SE_i² + SE_j²)` (independent groups) and
+//!   `z_K = Φ⁻¹(1 − α/(2K))`, the intervals `|d_ij| ± z_K·SE_ij` cover every pair's true
+//!   absolute difference at once with probability ≥ 1 − α; the largest true difference then
+//!   lies in `[max_ij(|d_ij| − z_K·SE_ij), max_ij(|d_ij| + z_K·SE_ij)]`, clipped to [0, 1]. The
+//!   p-value of "all AUCs equal" is `min(1, K · min_ij 2Φ̄(|d_ij| / SE_ij))`, the smallest α at
+//!   which that interval leaves 0: the interval excludes 0 exactly when p < α. With two groups
+//!   both reduce to the plain two-sided normal interval and test.
 //! * **KS Δ and partial SP** (largest over pairs, [`ks_inference`]): interval from the
 //!   Dvoretzky–Kiefer–Wolfowitz inequality with Massart's constant, `P(sup|F̂−F| > ε) ≤ 2e^{−2nε²}`,
 //!   made simultaneous over the G groups: `ε_g = √(ln(2G/α)/(2 n_g))`. Then every group's CCDF
@@ -219,27 +223,33 @@ pub fn auc_difference_inference(
     };
     let (hi, lo) = (by(|y, x| y > x), by(|y, x| y < x));
     let d = hi.0 - lo.0;
-    let h = z(confidence) * (hi.1 * hi.1 + lo.1 * lo.1).sqrt();
-    let mut p = 0.0;
+    let pairs = groups.len() * (groups.len() - 1) / 2;
+    let alpha = 1.0 - confidence;
+    let z_k = z(1.0 - alpha / pairs as f64);
+    let (mut lower, mut upper, mut p_min) = (0.0_f64, 0.0_f64, 1.0_f64);
     for i in 0..groups.len() {
         for j in i + 1..groups.len() {
+            let d_ij = (groups[i].0 - groups[j].0).abs();
             let se = (groups[i].1.powi(2) + groups[j].1.powi(2)).sqrt();
-            p += if se > 0.0 {
-                2.0 * normal_sf(d / se)
-            } else if d > 0.0 {
+            lower = lower.max(d_ij - z_k * se);
+            upper = upper.max(d_ij + z_k * se);
+            let p_ij = if se > 0.0 {
+                2.0 * normal_sf(d_ij / se)
+            } else if d_ij > 0.0 {
                 0.0
             } else {
                 1.0
             };
+            p_min = p_min.min(p_ij);
         }
     }
     Ok(Some(ScoreGapInference {
         estimate: d,
         interval: Interval {
-            lower: (d - h).max(0.0),
-            upper: (d + h).min(1.0),
+            lower: lower.max(0.0),
+            upper: upper.min(1.0),
         },
-        p_value: p.min(1.0),
+        p_value: (pairs as f64 * p_min).min(1.0),
     }))
 }
 
@@ -326,6 +336,25 @@ mod tests {
         assert!(ks_inference(&s, &[1.0; 3], 0.5, 0.9).is_err());
     }
 
+    proptest::proptest! {
+        /// The AUC difference's interval and p-value are one Bonferroni family: the interval
+        /// leaves 0 exactly when p < 1 − confidence, and it holds the estimate.
+        #[test]
+        fn auc_difference_interval_and_test_agree(
+            groups in proptest::collection::vec((0.3f64..1.0, 3.0f64..400.0, 3.0f64..400.0), 2..7),
+            level in 0usize..3,
+        ) {
+            let confidence = [0.9, 0.95, 0.99][level];
+            let auc: Vec<Option<f64>> = groups.iter().map(|g| Some(g.0)).collect();
+            let n_pos: Vec<f64> = groups.iter().map(|g| g.1).collect();
+            let n_neg: Vec<f64> = groups.iter().map(|g| g.2).collect();
+            let r = auc_difference_inference(&auc, &n_pos, &n_neg, confidence).unwrap().unwrap();
+            proptest::prop_assert_eq!(r.interval.lower > 0.0, r.p_value < 1.0 - confidence);
+            proptest::prop_assert!(r.interval.lower <= r.estimate + 1e-12);
+            proptest::prop_assert!(r.estimate <= r.interval.upper + 1e-12);
+        }
+    }
+
     #[test]
     fn auc_difference_by_hand() {
         let (a, b) = (0.9, 0.7);
@@ -340,6 +369,17 @@ mod tests {
         assert!((r.estimate - 0.2).abs() < 1e-15);
         assert!((r.p_value - 2.0 * normal_sf(0.2 / se)).abs() < 1e-15);
         assert!((r.interval.lower - (0.2 - 1.959_963_984_540_054 * se)).abs() < 1e-9);
+        // Three groups, K = 3 pairs: z at 1 − 0.05/6, p = 3 · the smallest pair p-value, and
+        // the interval leaves 0 exactly when p < 0.05.
+        let c = 0.8;
+        let r3 =
+            auc_difference_inference(&[Some(a), Some(c), Some(b)], &[100.0; 3], &[200.0; 3], 0.95)
+                .unwrap()
+                .unwrap();
+        let z3 = Normal::standard().inverse_cdf(1.0 - 0.05 / 6.0);
+        assert!((r3.p_value - (3.0 * 2.0 * normal_sf(0.2 / se)).min(1.0)).abs() < 1e-15);
+        assert!((r3.interval.lower - (0.2 - z3 * se).max(0.0)).abs() < 1e-12);
+        assert_eq!(r3.interval.lower > 0.0, r3.p_value < 0.05);
         assert!(
             auc_difference_inference(&[Some(0.5), None], &[1.0; 2], &[1.0; 2], 0.95)
                 .unwrap()

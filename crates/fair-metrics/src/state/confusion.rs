@@ -297,6 +297,81 @@ impl ConfusionState {
         out
     }
 
+    /// An unweighted state from each group's row counts `[tn, fp, fn, tp]` (what a report's
+    /// per-group counts hold), so a saved audit can be compared with another. A group with no
+    /// rows is left out, as [`update`](Self::update) would never add it.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::state::ConfusionState;
+    /// let s = ConfusionState::from_row_counts([("a".to_string(), [3, 1, 0, 2]), ("b".to_string(), [0; 4])]);
+    /// assert_eq!(s.group_names(), vec!["a"]);
+    /// assert_eq!(s.rows("a"), Some(6));
+    /// ```
+    pub fn from_row_counts(groups: impl IntoIterator<Item = (String, [u64; 4])>) -> Self {
+        let mut out = ConfusionState::new();
+        for (name, rows) in groups {
+            if rows.iter().any(|&r| r > 0) {
+                out.weighted.set(false);
+                out.groups.entry(name).or_default().merge(&GroupCells {
+                    rows,
+                    ..GroupCells::default()
+                });
+            }
+        }
+        out
+    }
+
+    /// The same state restricted to the groups `keep` accepts (exact: their cells unchanged).
+    /// The audit uses it to keep groups smaller than its minimum size out of a gap while
+    /// still reporting their rates.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::state::ConfusionState;
+    ///
+    /// let mut s = ConfusionState::new();
+    /// s.update(&[1, 0, 1], &[1, 1, 0], &Groups::from_labels(&["a", "a", "b"]), None)?;
+    /// assert_eq!(s.retain_groups(|g| g != "b").group_names(), vec!["a"]);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn retain_groups(&self, keep: impl Fn(&str) -> bool) -> ConfusionState {
+        ConfusionState {
+            weighted: self.weighted,
+            groups: self
+                .groups
+                .iter()
+                .filter(|(name, _)| keep(name))
+                .map(|(name, cells)| (name.clone(), cells.clone()))
+                .collect(),
+        }
+    }
+
+    /// Rows (unweighted) of `group` in `rate`'s denominator — all rows for the selection rate,
+    /// the positive rows for the TPR, the negative rows for the FPR — `None` for an unknown
+    /// group. The number a minimum group size is checked against.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::{Rate, state::ConfusionState};
+    ///
+    /// let mut s = ConfusionState::new();
+    /// s.update(&[1, 0, 1], &[1, 1, 0], &Groups::from_labels(&["a", "a", "a"]), None)?;
+    /// assert_eq!(s.denominator_rows("a", Rate::TruePositive), Some(2));
+    /// assert_eq!(s.denominator_rows("a", Rate::FalsePositive), Some(1));
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn denominator_rows(&self, group: &str, rate: Rate) -> Option<u64> {
+        let mask = rate_cells(rate).1;
+        self.groups.get(group).map(|c| {
+            (0..CELLS)
+                .filter(|&k| mask[k])
+                .fold(0u64, |a, k| a.saturating_add(c.rows[k]))
+        })
+    }
+
     /// Whether the state holds weighted rows (`false` for an empty state).
     pub fn is_weighted(&self) -> bool {
         self.weighted.is_weighted()

@@ -113,6 +113,34 @@ impl Checked {
                 "column names separated by commas, e.g. race,sex",
             ));
         }
+        if let Some(by) = &a.by
+            && a.sensitive.iter().any(|s| s == by)
+        {
+            return Err(invalid(
+                "--by",
+                by,
+                format!(
+                    "a column that is not also given to --sensitive ({}): the windows are compared, not its groups",
+                    a.sensitive.join(", ")
+                ),
+            ));
+        }
+        if let Some(against) = &a.against {
+            if a.pred.is_none() || a.pred.as_ref() == Some(against) {
+                return Err(invalid(
+                    "--against",
+                    against,
+                    "a second prediction column, besides the --pred column it is compared with",
+                ));
+            }
+            if a.weight.is_some() || !a.threshold.is_empty() {
+                return Err(invalid(
+                    "--against",
+                    against,
+                    "an unweighted audit of a prediction column (no --weight, no --threshold): the paired comparison redraws rows",
+                ));
+            }
+        }
         let interval = match &a.interval {
             None => None,
             Some(v) if v.len() == 2 => Some(PercentileInterval::new(v[0], v[1]).map_err(|_| {

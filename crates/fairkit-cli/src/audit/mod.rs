@@ -5,13 +5,18 @@ mod accumulate;
 pub mod flags;
 mod score_store;
 
-use crate::cli::{AuditArgs, CiMethod};
+use crate::cli::{AuditArgs, BaselineArg, CiMethod, WindowArg};
 use crate::error::CliError;
 use crate::fail_if::FailIf;
 use crate::input::{ColumnSpec, Progress, ReadOptions, Reader};
 use crate::progress::Bar;
 use accumulate::Accumulator;
+use fair_audit::compare::Side;
+use fair_audit::guard::{DEFAULT_MAX_GROUPS, GroupLimits, check_groups};
+use fair_audit::ingest::FlagStyle;
+use fair_audit::ingest::coders::LabelCoder;
 use fair_audit::model::{AuditReport, Columns, InputInfo};
+use fair_audit::over_time::{self, Baseline, OverTimeSpec, Window};
 use fair_audit::{ChartData, ReportSpec, Stats, compute};
 use fair_metrics::ci::RateCiMethod;
 use fair_metrics::score_sweep::SweepSettings;
@@ -33,11 +38,17 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
     let flags = flags::Checked::from_args(args)?;
     let gates = crate::fail_if::parse_all(&args.fail_if)?;
 
+    // With --by (the window) or --against (the second model's prediction) that column leads
+    // the finest groups (fair_audit::over_time, fair_audit::compare::compare_paired).
+    let mut sensitive = args.sensitive.clone();
+    if let Some(lead) = args.by.as_ref().or(args.against.as_ref()) {
+        sensitive.insert(0, lead.clone());
+    }
     let spec = ColumnSpec {
         label: args.label.clone(),
         pred: args.pred.clone(),
         score: args.score.clone(),
-        sensitive: args.sensitive.clone(),
+        sensitive,
         weight: args.weight.clone(),
     };
     let options = ReadOptions {
@@ -104,15 +115,89 @@ fn build_report(
         },
         resamples: args.resamples,
         seed: args.seed,
+        min_group_size: args.min_group_size,
     };
     let decoder = reader.decoder();
-    let (slices, confusion) = acc.state.slice_states(&args.sensitive)?;
+    let over_time = match &args.by {
+        None => None,
+        Some(column) => {
+            let spec = OverTimeSpec {
+                column: column.clone(),
+                window: match args.window {
+                    WindowArg::Value => Window::Value,
+                    WindowArg::Day => Window::Day,
+                    WindowArg::Week => Window::Week,
+                    WindowArg::Month => Window::Month,
+                },
+                baseline: match args.baseline {
+                    BaselineArg::First => Baseline::First,
+                    BaselineArg::Previous => Baseline::Previous,
+                },
+            };
+            Some((over_time::bucket(&acc.state, &spec)?, spec))
+        }
+    };
+    // The audit of all rows: the leading column dropped (exactly the audit without it).
+    let all_rows = if args.by.is_some() || args.against.is_some() {
+        over_time::without_window(&acc.state)
+    } else {
+        acc.state.clone()
+    };
+    let (slices, confusion) = all_rows.slice_states(&args.sensitive)?;
+    // Before the score sweep and the resampling, which grow with the groups.
+    let limits = GroupLimits {
+        max_groups: args.max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
+        max_groups_given: args.max_groups.is_some(),
+        allow_single_group: args.allow_single_group,
+    };
+    if let Some(first) = confusion.first() {
+        check_groups(&slices, first, &limits, FlagStyle::Command)?;
+    }
+    let over_time = match over_time {
+        None => None,
+        Some((bucketed, spec)) => {
+            let windows: std::collections::BTreeSet<String> = bucketed
+                .finest_names()
+                .iter()
+                .map(|n| {
+                    n.split(fair_audit::ingest::GROUP_SEPARATOR)
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect();
+            if windows.len() > limits.max_groups {
+                return Err(CliError::Groups(format!(
+                    "--by {:?} gives {} windows, more than the limit of {}: use --window day, week or month, or pass --max-groups {}",
+                    spec.column,
+                    windows.len(),
+                    limits.max_groups,
+                    windows.len()
+                )));
+            }
+            Some(over_time::over_time(
+                &bucketed,
+                &args.sensitive,
+                &spec,
+                &stats,
+            )?)
+        }
+    };
     let scores = match acc.scores.take() {
         None => None,
         Some(store) => {
+            // The decoder's finest groups lead with the --by / --against value: shift the
+            // slices' columns.
+            let offset = usize::from(args.by.is_some() || args.against.is_some());
             let maps: Vec<_> = slices
                 .iter()
-                .map(|slice| compute::slice_map(slice, decoder.finest_parts()))
+                .map(|slice| {
+                    let shifted = compute::SliceDef {
+                        name: slice.name.clone(),
+                        attributes: slice.attributes.iter().map(|a| a + offset).collect(),
+                    };
+                    compute::slice_map(&shifted, decoder.finest_parts())
+                })
                 .collect();
             let settings = SweepSettings {
                 interval: flags.interval,
@@ -143,6 +228,34 @@ fn build_report(
         weighted: args.weight.is_some(),
     };
     let (mut report, charts) = fair_audit::build_report(&spec, &confusion, scores.as_deref())?;
+    if let Some(ot) = over_time {
+        over_time::attach(&mut report, ot);
+    }
+    if let Some(against) = &args.against {
+        let coder = LabelCoder::new(decoder.labels().positive(), decoder.labels().negative());
+        let is_positive = |v: &str| {
+            let mut c = coder.clone();
+            let known = decoder.labels().negative();
+            match c.code(v) {
+                Some(1) => Some(true),
+                Some(_) if known.is_none() || c.negative() == known => Some(false),
+                _ => None,
+            }
+        };
+        let side = |column: &str| Side {
+            file: format!("{} ({column})", reader.name().display()),
+            rows: reader.rows(),
+        };
+        let pred = args.pred.clone().unwrap_or_default();
+        let c = fair_audit::compare::compare_paired(
+            &acc.state,
+            &args.sensitive,
+            &is_positive,
+            (side(&pred), side(against)),
+            &stats,
+        )?;
+        fair_audit::compare::attach(&mut report, c);
+    }
     crate::fail_if::apply(&mut report, gates)?;
     Ok((report, charts))
 }

@@ -66,7 +66,13 @@ impl CsvSource {
                     column: column.to_string(),
                     flag: flag_of(setting).to_string(),
                     available: headers.iter().collect::<Vec<_>>().join(", "),
-                    hint: delimiter_hint(&headers, options.delimiter),
+                    hint: {
+                        let names: Vec<&str> = headers.iter().map(str::trim).collect();
+                        match delimiter_hint(&headers, options.delimiter) {
+                            h if h.is_empty() => fair_audit::ingest::did_you_mean(column, &names),
+                            h => h,
+                        }
+                    },
                 })?;
             idx.push(i);
         }

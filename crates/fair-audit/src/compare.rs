@@ -1,0 +1,610 @@
+//! Two audits compared — a new model against the old one, this week against last — gap by gap:
+//! both values, the change, its bootstrap interval and a p-value of "the gap did not change"
+//! (`fair_metrics::ci::gap_change_inference`, two-sample: the audits' rows are taken as
+//! independent), and a sentence for every change distinguishable from zero by the report's one
+//! rule (p < 1 − confidence). Built from two saved reports (`report.json`): their per-group counts
+//! are the sufficient statistics of every count gap.
+
+use crate::compute::{GAPS, small_groups};
+use crate::error::AuditError;
+use crate::ingest::{AuditState, GROUP_SEPARATOR};
+use crate::summary::{alpha, p_text, value_text};
+use fair_metrics::ci::{GapKind, GapSettings, PairedDraws, gap_change_inference};
+use fair_metrics::state::ConfusionState;
+use fair_report::{HtmlReport, Table};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The schema name written in every comparison JSON.
+pub const COMPARE_SCHEMA: &str = "fairkit-compare";
+
+/// How the changes of two prediction columns of the same rows are computed.
+pub const PAIRED_METHOD: &str = "paired stratified bootstrap: each group's rows redrawn with replacement as their joint cells (label × first model's prediction × second model's prediction, the multinomial over eight cells), both gaps recomputed on every draw; percentile interval of after − before; two-sided bootstrap p-value min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B)); identical predictions give exactly 0, p = 1; groups below the minimum group size kept out of both";
+
+/// How the changes are computed (written into the comparison).
+pub const CHANGE_METHOD: &str = "two-sample stratified bootstrap: each audit's groups redrawn from the multinomial of their rows, independently; percentile interval of after − before; two-sided bootstrap p-value min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B)), so the interval leaves 0 exactly when p < 1 − confidence (up to the +1s); groups below either audit's minimum group size are kept out of both";
+
+/// One audited file, as its report names it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Side {
+    /// `input.file` of the report.
+    pub file: String,
+    /// `input.rows`.
+    pub rows: u64,
+}
+
+/// The statistics settings of a comparison.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CompareSettings {
+    /// Interval level.
+    pub confidence: f64,
+    /// Bootstrap pairs of draws per gap.
+    pub resamples: usize,
+    /// Seed.
+    pub seed: u64,
+    /// How the changes are computed.
+    pub method: &'static str,
+    /// Whether the two audits are two prediction columns of the same rows (a paired
+    /// comparison) rather than two sets of rows.
+    pub paired: bool,
+}
+
+/// One gap in both audits and its change.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GapChange {
+    /// Report key, e.g. "dp_difference".
+    pub key: &'static str,
+    /// Plain name.
+    pub name: &'static str,
+    /// The gap in the first audit (null when undefined there).
+    pub before: Option<f64>,
+    /// The gap in the second audit.
+    pub after: Option<f64>,
+    /// `after − before`.
+    pub change: Option<f64>,
+    /// Lower end of the change's interval.
+    pub lower: Option<f64>,
+    /// Upper end.
+    pub upper: Option<f64>,
+    /// p-value of "the gap did not change".
+    pub p_value: Option<f64>,
+    /// Whether the gap got worse (a difference up, a ratio down) distinguishably.
+    pub worse: bool,
+    /// Why the change is null, if it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undefined_reason: Option<String>,
+}
+
+/// The changes of one slice at one prediction source.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SliceChange {
+    /// The threshold, or null for the prediction column.
+    pub threshold: Option<f64>,
+    /// Slice name.
+    pub slice: String,
+    /// One entry per count gap.
+    pub gaps: Vec<GapChange>,
+}
+
+/// The whole comparison.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Comparison {
+    /// Always [`COMPARE_SCHEMA`].
+    pub schema: &'static str,
+    /// 1.
+    pub schema_version: u32,
+    /// The first audit.
+    pub before: Side,
+    /// The second audit.
+    pub after: Side,
+    /// How the changes were computed.
+    pub settings: CompareSettings,
+    /// Per prediction source and slice.
+    pub changes: Vec<SliceChange>,
+    /// Plain-language sentences: every distinguishable change, largest first, then the rule.
+    pub summary: Vec<String>,
+}
+
+impl Comparison {
+    /// Whether any of `keys` (report keys) got worse distinguishably in any slice.
+    pub fn worse(&self, keys: &[String]) -> Vec<&GapChange> {
+        self.changes
+            .iter()
+            .flat_map(|s| &s.gaps)
+            .filter(|g| g.worse && keys.iter().any(|k| k == g.key))
+            .collect()
+    }
+}
+
+fn bad(which: &str, what: impl std::fmt::Display) -> AuditError {
+    AuditError::Input {
+        name: "report to compare",
+        reason: format!("{which}: {what}"),
+    }
+}
+
+/// The per-group row counts of one slice of a report, as a state.
+fn slice_state(which: &str, slice: &Value) -> Result<ConfusionState, AuditError> {
+    let groups = slice["groups"]
+        .as_array()
+        .ok_or_else(|| bad(which, "a slice without groups"))?;
+    let mut out = Vec::new();
+    for g in groups {
+        let name = g["group"]
+            .as_str()
+            .ok_or_else(|| bad(which, "a group without a name"))?;
+        let c = &g["counts"];
+        let mut cells = [0u64; 4];
+        for (k, key) in ["tn", "fp", "fn_", "tp"].iter().enumerate() {
+            let v = c[key]
+                .as_f64()
+                .ok_or_else(|| bad(which, format!("group {name:?} lacks the count {key}")))?;
+            if !(v >= 0.0 && v.fract() == 0.0 && v <= 9.0e15) {
+                return Err(bad(
+                    which,
+                    format!("group {name:?}: count {key} = {v} is not a row count"),
+                ));
+            }
+            cells[k] = v as u64;
+        }
+        out.push((name.to_string(), cells));
+    }
+    Ok(ConfusionState::from_row_counts(out))
+}
+
+/// The slices of a report by (threshold, slice name), each as a state.
+type Slices = Vec<(Option<f64>, String, ConfusionState)>;
+
+fn read(which: &str, r: &Value) -> Result<(Side, Slices, u64), AuditError> {
+    if r["schema"] != "fairkit-audit" {
+        return Err(bad(
+            which,
+            "not a fairkit audit report (schema \"fairkit-audit\")",
+        ));
+    }
+    if r["settings"]["weighted"] == true {
+        return Err(bad(
+            which,
+            "a weighted audit: its report keeps weighted sums, not the rows a comparison redraws; compare unweighted audits",
+        ));
+    }
+    let side = Side {
+        file: r["input"]["file"].as_str().unwrap_or("").to_string(),
+        rows: r["input"]["rows"].as_u64().unwrap_or(0),
+    };
+    let min = r["settings"]["min_group_size"].as_u64().unwrap_or(0);
+    let mut slices = Vec::new();
+    for audit in r["audits"].as_array().into_iter().flatten() {
+        let threshold = audit["threshold"].as_f64();
+        for s in audit["slices"].as_array().into_iter().flatten() {
+            let name = s["slice"].as_str().unwrap_or("").to_string();
+            slices.push((threshold, name, slice_state(which, s)?));
+        }
+    }
+    if slices.is_empty() {
+        return Err(bad(which, "a report without audits"));
+    }
+    Ok((side, slices, min))
+}
+
+fn same_source(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => (x - y).abs() < 1e-12,
+        _ => false,
+    }
+}
+
+/// Compares two audit reports (`report.json`, parsed) gap by gap: every slice and prediction
+/// source both have, with `resamples` bootstrap pairs from `seed` at `confidence`.
+///
+/// # Errors
+/// [`AuditError::Input`] for a document that is not an unweighted fairkit audit report, or two
+/// reports with no slice and prediction source in common (different sensitive columns or
+/// thresholds); [`AuditError::Metric`] for a bad setting.
+///
+/// # Example
+/// ```
+/// use fair_audit::{ReportSpec, Stats, Views, build_report, compare::compare_reports, render};
+/// use fair_data::Groups;
+/// use fair_metrics::state::ConfusionState;
+///
+/// let json = |selected_b: usize| {
+///     let p: Vec<usize> = (0..200).map(|i| usize::from(if i < 100 { i < 60 } else { i - 100 < selected_b })).collect();
+///     let g: Vec<&str> = (0..200).map(|i| if i < 100 { "a" } else { "b" }).collect();
+///     let mut s = ConfusionState::new();
+///     s.update(&vec![1; 200], &p, &Groups::from_labels(&g), None).unwrap();
+///     let spec = ReportSpec::binary("m", "y", "p", "g", 200, Stats::default());
+///     let (r, c) = build_report(&spec, &[vec![s]], None).unwrap();
+///     let v = Views { json: true, markdown: false, html: false };
+///     serde_json::from_str::<serde_json::Value>(&render(&r, &c, v).unwrap().json.unwrap()).unwrap()
+/// };
+/// let c = compare_reports(&json(20), &json(58), 0.95, 500, 0)?;
+/// let dp = &c.changes[0].gaps[0];
+/// assert!((dp.change.unwrap() + 0.38).abs() < 1e-12); // 0.40 → 0.02
+/// assert!(dp.p_value.unwrap() < 0.05 && !dp.worse);
+/// # Ok::<(), fair_audit::AuditError>(())
+/// ```
+pub fn compare_reports(
+    before: &Value,
+    after: &Value,
+    confidence: f64,
+    resamples: usize,
+    seed: u64,
+) -> Result<Comparison, AuditError> {
+    let (side_a, slices_a, min_a) = read("the first report", before)?;
+    let (side_b, slices_b, min_b) = read("the second report", after)?;
+    let min = min_a.max(min_b);
+    let mut changes = Vec::new();
+    for (threshold, name, a) in &slices_a {
+        let Some((_, _, b)) = slices_b
+            .iter()
+            .find(|(t, n, _)| n == name && same_source(*t, *threshold))
+        else {
+            continue;
+        };
+        let mut gaps = Vec::new();
+        for &(key, gap_name, metric, kind) in GAPS.iter() {
+            let settings = GapSettings {
+                kind,
+                confidence,
+                n_resamples: resamples,
+                seed,
+                ..GapSettings::default()
+            };
+            // A group small in either audit is kept out of both, so both gaps compare the
+            // same groups.
+            let small: Vec<String> = small_groups(a, metric, min)
+                .into_iter()
+                .chain(small_groups(b, metric, min))
+                .map(|u| u.group)
+                .collect();
+            let keep = |s: &ConfusionState| s.retain_groups(|g| !small.iter().any(|x| x == g));
+            let r = gap_change_inference(&keep(a), &keep(b), metric, &settings);
+            gaps.push(gap_change((key, gap_name, kind), r, confidence)?);
+        }
+        changes.push(SliceChange {
+            threshold: *threshold,
+            slice: name.clone(),
+            gaps,
+        });
+    }
+    if changes.is_empty() {
+        return Err(AuditError::Input {
+            name: "reports to compare",
+            reason: "they have no sensitive column and prediction source in common: audit both with the same --sensitive columns and the same --pred or --threshold values".into(),
+        });
+    }
+    let mut c = Comparison {
+        schema: COMPARE_SCHEMA,
+        schema_version: 1,
+        before: side_a,
+        after: side_b,
+        settings: CompareSettings {
+            confidence,
+            resamples,
+            seed,
+            method: CHANGE_METHOD,
+            paired: false,
+        },
+        changes,
+        summary: Vec::new(),
+    };
+    c.summary = sentences(&c);
+    Ok(c)
+}
+
+/// One gap's entry from its inference (a bad setting is the caller's error, any other failure
+/// an undefined change with its reason).
+fn gap_change(
+    (key, name, kind): (&'static str, &'static str, GapKind),
+    r: Result<fair_metrics::ci::ChangeInference, fair_metrics::MetricError>,
+    confidence: f64,
+) -> Result<GapChange, AuditError> {
+    Ok(match r {
+        Ok(c) => {
+            let distinguishable = c.p_value < alpha(confidence);
+            let worse = distinguishable
+                && match kind {
+                    GapKind::Difference => c.change > 0.0,
+                    GapKind::Ratio => c.change < 0.0,
+                };
+            GapChange {
+                key,
+                name,
+                before: Some(c.before),
+                after: Some(c.after),
+                change: Some(c.change),
+                lower: Some(c.interval.lower),
+                upper: Some(c.interval.upper),
+                p_value: Some(c.p_value),
+                worse,
+                undefined_reason: None,
+            }
+        }
+        Err(fair_metrics::MetricError::InvalidParameter {
+            name: "confidence" | "n_resamples",
+            value,
+            expected,
+        }) => {
+            return Err(AuditError::Input {
+                name: "comparison settings",
+                reason: format!("{value}: expected {expected}"),
+            });
+        }
+        Err(e) => GapChange {
+            key,
+            name,
+            before: None,
+            after: None,
+            change: None,
+            lower: None,
+            upper: None,
+            p_value: None,
+            worse: false,
+            undefined_reason: Some(e.to_string()),
+        },
+    })
+}
+
+/// A group's cells (tn, fp, fn, tp) per slice group name.
+type NamedCells = Vec<(String, [f64; 4])>;
+
+/// Two prediction columns of the same rows compared gap by gap with a paired bootstrap
+/// ([`PAIRED_METHOD`]). `state` holds the first model's cells with the finest groups led by the
+/// second model's prediction value (decoded as a group column); `is_positive` codes that value
+/// (the label coder's rule: `1`, `1.0` and `true` alike; `None` for a value that is neither
+/// label value). Every slice of `sensitive`; groups below `stats.min_group_size` (the same for
+/// both models: they share labels and rows) kept out.
+///
+/// # Errors
+/// [`AuditError::Input`] for a second-model value that is neither label value, a weighted
+/// state, or a bad setting.
+pub fn compare_paired(
+    state: &AuditState,
+    sensitive: &[String],
+    is_positive: &dyn Fn(&str) -> Option<bool>,
+    sides: (Side, Side),
+    stats: &crate::compute::Stats,
+) -> Result<Comparison, AuditError> {
+    if state.is_weighted() {
+        return Err(AuditError::Input {
+            name: "--against",
+            reason:
+                "a paired comparison redraws rows: weighted rows are not supported; drop --weight"
+                    .into(),
+        });
+    }
+    let lead = |name: &str| -> String {
+        name.split_once(GROUP_SEPARATOR)
+            .map_or(name, |x| x.0)
+            .to_string()
+    };
+    let mut codes: Vec<(String, bool)> = Vec::new();
+    for name in state.finest_names() {
+        let b = lead(&name);
+        if codes.iter().any(|(v, _)| *v == b) {
+            continue;
+        }
+        let code = is_positive(&b).ok_or_else(|| AuditError::Input {
+            name: "--against",
+            reason: format!(
+                "the second prediction column has the value {b:?}, which is neither label value"
+            ),
+        })?;
+        codes.push((b, code));
+    }
+    let positive = |name: &str| {
+        let b = lead(name);
+        codes.iter().any(|(v, c)| *v == b && *c)
+    };
+    let parts = [
+        without_first(&state.retain(|n| !positive(n))),
+        without_first(&state.retain(|n| positive(n))),
+    ];
+    let merged = without_first(state);
+    let (slices, all) = merged.slice_states(sensitive)?;
+    let cells_of = |part: &AuditState, slice: usize| -> Result<NamedCells, AuditError> {
+        if part.total_rows() == 0 {
+            return Ok(Vec::new());
+        }
+        let (_, states) = part.slice_states(sensitive)?;
+        let gc = states[0][slice]
+            .to_group_confusion()
+            .map_err(|source| AuditError::Metric {
+                what: "a paired comparison's cells".into(),
+                source,
+            })?;
+        Ok(gc
+            .names()
+            .iter()
+            .zip(gc.by_group())
+            .map(|(n, c)| (n.clone(), [c.tn, c.fp, c.fn_, c.tp]))
+            .collect())
+    };
+    let mut changes = Vec::new();
+    for (k, slice) in slices.iter().enumerate() {
+        let (c0, c1) = (cells_of(&parts[0], k)?, cells_of(&parts[1], k)?);
+        let whole = &all[0][k];
+        let names = whole.group_names();
+        let find =
+            |c: &NamedCells, g: &str| c.iter().find(|(n, _)| n == g).map_or([0.0; 4], |x| x.1);
+        let joint: Vec<[[f64; 4]; 2]> =
+            names.iter().map(|g| [find(&c0, g), find(&c1, g)]).collect();
+        // One set of draws per slice; every gap is computed from it.
+        let draws = PairedDraws::new(&joint, stats.resamples, stats.seed);
+        let mut gaps = Vec::new();
+        for &(key, gap_name, metric, kind) in GAPS.iter() {
+            let small: Vec<String> = small_groups(whole, metric, stats.min_group_size)
+                .into_iter()
+                .map(|u| u.group)
+                .collect();
+            let keep: Vec<bool> = names.iter().map(|g| !small.contains(g)).collect();
+            let settings = GapSettings {
+                kind,
+                confidence: stats.confidence,
+                n_resamples: stats.resamples,
+                seed: stats.seed,
+                ..GapSettings::default()
+            };
+            let r = match &draws {
+                Ok(d) if keep.iter().filter(|k| **k).count() >= 2 => {
+                    d.change(metric, &settings, &keep)
+                }
+                Ok(_) => Err(fair_metrics::MetricError::InvalidParameter {
+                    name: "groups",
+                    value: "fewer than 2".into(),
+                    expected: "at least two groups of the minimum group size to measure a gap",
+                }),
+                Err(e) => Err(e.clone()),
+            };
+            gaps.push(gap_change((key, gap_name, kind), r, stats.confidence)?);
+        }
+        changes.push(SliceChange {
+            threshold: None,
+            slice: slice.name.clone(),
+            gaps,
+        });
+    }
+    let mut c = Comparison {
+        schema: COMPARE_SCHEMA,
+        schema_version: 1,
+        before: sides.0,
+        after: sides.1,
+        settings: CompareSettings {
+            confidence: stats.confidence,
+            resamples: stats.resamples,
+            seed: stats.seed,
+            method: PAIRED_METHOD,
+            paired: true,
+        },
+        changes,
+        summary: Vec::new(),
+    };
+    c.summary = sentences(&c);
+    Ok(c)
+}
+
+/// The state with the leading component of every finest group name dropped (merged).
+fn without_first(state: &AuditState) -> AuditState {
+    state.regroup(|n| {
+        n.split_once(GROUP_SEPARATOR)
+            .map_or("", |x| x.1)
+            .to_string()
+    })
+}
+
+/// Adds a paired comparison to an audit report, with its summary sentences (each prefixed with
+/// the model it compares against).
+pub fn attach(report: &mut crate::model::AuditReport, c: Comparison) {
+    let against = c.after.file.clone();
+    report
+        .summary
+        .extend(c.summary.iter().map(|s| format!("Against {against}: {s}")));
+    report.comparison = Some(c);
+}
+
+/// Every distinguishable change, largest first, then the rule (or that none is).
+fn sentences(c: &Comparison) -> Vec<String> {
+    let conf = c.settings.confidence;
+    let level = format!("{:.0} %", conf * 100.0);
+    let mut items: Vec<(f64, String)> = Vec::new();
+    for s in &c.changes {
+        let at = s
+            .threshold
+            .map_or(String::new(), |t| format!(" at threshold {t}"));
+        for g in &s.gaps {
+            let (Some(b), Some(a), Some(d), Some(lo), Some(hi), Some(p)) =
+                (g.before, g.after, g.change, g.lower, g.upper, g.p_value)
+            else {
+                continue;
+            };
+            if p >= alpha(conf) {
+                continue;
+            }
+            let direction = match (d > 0.0, g.key.ends_with("_ratio")) {
+                (true, false) | (false, true) => "worse",
+                _ => "better",
+            };
+            items.push((
+                d.abs(),
+                format!(
+                    "The {} across {}{at} went from {} to {} ({direction}: change {}, {level} interval {} to {}, {}).",
+                    g.name,
+                    s.slice,
+                    value_text(b),
+                    value_text(a),
+                    value_text(d),
+                    value_text(lo),
+                    value_text(hi),
+                    p_text(p, None)
+                ),
+            ));
+        }
+    }
+    items.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let n = items.len();
+    let mut out: Vec<String> = items.into_iter().map(|i| i.1).collect();
+    out.push(if n == 0 {
+        format!(
+            "No gap changed distinguishably at the {level} level: every p-value is at least {}.",
+            alpha(conf)
+        )
+    } else {
+        format!(
+            "Listed above: the {n} change(s) whose p-value is below {} (1 − confidence), largest first.",
+            alpha(conf)
+        )
+    });
+    out
+}
+
+/// The comparison as markdown and self-contained HTML: the summary, then per slice a table of
+/// every gap before and after with the change, its interval and p-value.
+pub fn render_comparison(c: &Comparison) -> (String, String) {
+    let mut doc = HtmlReport::new("Fairness audit comparison");
+    doc.paragraph(&format!(
+        "Before: {} ({} rows). After: {} ({} rows). {} bootstrap resamples, seed {}.",
+        c.before.file,
+        c.before.rows,
+        c.after.file,
+        c.after.rows,
+        c.settings.resamples,
+        c.settings.seed
+    ));
+    doc.heading("Summary");
+    for s in &c.summary {
+        doc.paragraph(s);
+    }
+    comparison_tables(&mut doc, c);
+    doc.heading("Method");
+    doc.paragraph(c.settings.method);
+    (doc.to_markdown(), doc.to_html())
+}
+
+/// Per slice, a table of every gap before and after with the change, its interval and p-value.
+pub fn comparison_tables(doc: &mut HtmlReport, c: &Comparison) {
+    let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
+    for s in &c.changes {
+        let at = s
+            .threshold
+            .map_or(String::new(), |t| format!(" (threshold {t})"));
+        doc.subheading(&format!("{}{at}", s.slice));
+        let level = format!("{:.0} % interval", c.settings.confidence * 100.0);
+        let mut t = Table::new(&["gap", "before", "after", "change", &level, "p-value"]);
+        for g in &s.gaps {
+            t.text_row(vec![
+                g.name.to_string(),
+                opt(g.before),
+                opt(g.after),
+                opt(g.change),
+                match (g.lower, g.upper) {
+                    (Some(l), Some(u)) => format!("[{}, {}]", value_text(l), value_text(u)),
+                    _ => g.undefined_reason.clone().unwrap_or_else(|| "n/a".into()),
+                },
+                g.p_value.map_or("n/a".into(), |p| p_text(p, None)),
+            ]);
+        }
+        doc.table(&t);
+    }
+}

@@ -1,0 +1,132 @@
+//! What every number of the report means, in plain words: one entry per rate and gap, shown as
+//! hover text in the HTML tables and as the glossary section of both views.
+
+/// One glossary entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The key the report uses (a rate key, a gap key, or a column of the tables).
+    pub key: &'static str,
+    /// The plain name.
+    pub name: &'static str,
+    /// What it measures and which direction is good.
+    pub meaning: &'static str,
+}
+
+/// Every entry, in the order the glossary lists them.
+pub const ENTRIES: [Entry; 21] = [
+    Entry {
+        key: "rows",
+        name: "rows",
+        meaning: "rows of the group (unweighted): the denominator of the selection rate and the accuracy.",
+    },
+    Entry {
+        key: "positives",
+        name: "positives",
+        meaning: "rows of the group whose true label is the positive one: the denominator of the TPR. A group with few positives has a wide TPR interval.",
+    },
+    Entry {
+        key: "negatives",
+        name: "negatives",
+        meaning: "rows of the group whose true label is the negative one: the denominator of the FPR.",
+    },
+    Entry {
+        key: "selection_rate",
+        name: "selection rate",
+        meaning: "share of the group predicted positive, P(ŷ = 1). Neither direction is good in itself; fairness asks that it not depend on the group.",
+    },
+    Entry {
+        key: "true_positive_rate",
+        name: "true positive rate (TPR, recall)",
+        meaning: "share of the group's positives predicted positive, P(ŷ = 1 | y = 1). Higher is better for the group.",
+    },
+    Entry {
+        key: "false_positive_rate",
+        name: "false positive rate (FPR)",
+        meaning: "share of the group's negatives predicted positive, P(ŷ = 1 | y = 0). Lower is better for the group.",
+    },
+    Entry {
+        key: "precision",
+        name: "precision",
+        meaning: "share of the group's positive predictions that are right, P(y = 1 | ŷ = 1). Higher is better.",
+    },
+    Entry {
+        key: "accuracy",
+        name: "accuracy",
+        meaning: "share of the group's rows predicted right. Higher is better.",
+    },
+    Entry {
+        key: "dp_difference",
+        name: "demographic parity difference",
+        meaning: "largest minus smallest selection rate over the groups. 0 is parity; 0.1 means one group is selected 10 points more often than another.",
+    },
+    Entry {
+        key: "dp_ratio",
+        name: "demographic parity ratio",
+        meaning: "smallest over largest selection rate. 1 is parity; below 0.8 fails the 'four-fifths rule' of US employment guidance.",
+    },
+    Entry {
+        key: "eo_difference",
+        name: "equal opportunity difference",
+        meaning: "largest minus smallest TPR: how much more often one group's positives are recognised than another's. 0 is parity.",
+    },
+    Entry {
+        key: "eo_ratio",
+        name: "equal opportunity ratio",
+        meaning: "smallest over largest TPR. 1 is parity.",
+    },
+    Entry {
+        key: "eq_odds_difference",
+        name: "equalized odds difference",
+        meaning: "the larger of the TPR difference and the FPR difference: errors of both kinds equal across groups at 0.",
+    },
+    Entry {
+        key: "eq_odds_ratio",
+        name: "equalized odds ratio",
+        meaning: "the smaller of the TPR ratio and the FPR ratio. 1 is parity.",
+    },
+    Entry {
+        key: "accuracy_difference",
+        name: "accuracy difference",
+        meaning: "largest minus smallest accuracy over the groups. 0 is parity.",
+    },
+    Entry {
+        key: "accuracy_ratio",
+        name: "accuracy ratio",
+        meaning: "smallest over largest accuracy. 1 is parity.",
+    },
+    Entry {
+        key: "auc_difference",
+        name: "AUC difference",
+        meaning: "highest minus lowest AUC over the groups: how much better the score ranks one group's positives above its negatives than another's. 0 is parity.",
+    },
+    Entry {
+        key: "ks_dp",
+        name: "KS distance of scores (DP-Δ)",
+        meaning: "the largest demographic parity difference over every threshold on the score (the Kolmogorov–Smirnov distance between two groups' score distributions). 0: no threshold selects the groups at different rates.",
+    },
+    Entry {
+        key: "ks_eo",
+        name: "KS distance of positives' scores (EO-Δ)",
+        meaning: "the same on the positives only: the largest equal opportunity difference over every threshold.",
+    },
+    Entry {
+        key: "psp",
+        name: "partial statistical parity",
+        meaning: "the demographic parity gap over the thresholds of a percentile band of the score only (--interval), scaled to [0, 1]. 0 is parity in the band.",
+    },
+    Entry {
+        key: "p-value",
+        name: "p-value",
+        meaning: "how surprising the gap would be if the groups did not differ; below 1 − confidence the report calls the gap distinguishable from zero.",
+    },
+];
+
+/// The meaning of a key, for hover text; `None` for a key without an entry.
+///
+/// ```
+/// assert!(fair_audit::glossary::meaning("dp_ratio").unwrap().contains("four-fifths"));
+/// assert!(fair_audit::glossary::meaning("no such key").is_none());
+/// ```
+pub fn meaning(key: &str) -> Option<&'static str> {
+    ENTRIES.iter().find(|e| e.key == key).map(|e| e.meaning)
+}

@@ -1,0 +1,492 @@
+//! Fairness over time: one audit per window of a `--by` column (a date bucketed by day, ISO week
+//! or month, or any key such as a model version), each window's gaps with their inference, and
+//! each window's change against a baseline window (the first, or the previous one) with a
+//! two-sample bootstrap interval and p-value (`fair_metrics::ci::gap_change_inference`).
+//!
+//! The window is the first component of the finest groups of an [`AuditState`] decoded with the
+//! `--by` column before the sensitive columns; dropping it gives back, exactly, the audit
+//! without `--by`, so the overall report is unchanged.
+
+use crate::compute::{GAPS, Stats, small_groups};
+use crate::error::AuditError;
+use crate::ingest::{AuditState, GROUP_SEPARATOR};
+use fair_metrics::ci::{CellDraws, change_interval};
+use fair_metrics::state::ConfusionState;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// How a `--by` value becomes a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Window {
+    /// The value itself (a model version, a batch id, or a date column's day).
+    Value,
+    /// The day of a date (`2026-11-27`).
+    Day,
+    /// The ISO week of a date (`2026-W48`).
+    Week,
+    /// The month of a date (`2026-11`).
+    Month,
+}
+
+impl Window {
+    /// The window of `value` (a date `YYYY-MM-DD`, optionally followed by a time, for the
+    /// calendar windows).
+    ///
+    /// # Errors
+    /// A message naming the value when a calendar window meets a value that is not a date.
+    pub fn of(self, value: &str) -> Result<String, String> {
+        if self == Window::Value {
+            return Ok(value.to_string());
+        }
+        let day = value.get(..10).and_then(chrono_date).ok_or_else(|| {
+            format!("{value:?} is not a date (YYYY-MM-DD, optionally with a time)")
+        })?;
+        Ok(match self {
+            Window::Value | Window::Day => day.format("%Y-%m-%d").to_string(),
+            Window::Week => day.format("%G-W%V").to_string(),
+            Window::Month => day.format("%Y-%m").to_string(),
+        })
+    }
+
+    /// Its name in the report.
+    pub fn key(self) -> &'static str {
+        match self {
+            Window::Value => "value",
+            Window::Day => "day",
+            Window::Week => "week",
+            Window::Month => "month",
+        }
+    }
+}
+
+fn chrono_date(text: &str) -> Option<chrono::NaiveDate> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+}
+
+/// Which window each window is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Baseline {
+    /// The first window (in window order).
+    First,
+    /// The window before it.
+    Previous,
+}
+
+/// One gap of one window.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WindowGap {
+    /// Report key.
+    pub key: &'static str,
+    /// The gap in this window (null when undefined).
+    pub value: Option<f64>,
+    /// Bootstrap interval.
+    pub lower: Option<f64>,
+    /// Bootstrap interval.
+    pub upper: Option<f64>,
+    /// Permutation p-value of "no dependence on the group".
+    pub p_value: Option<f64>,
+    /// Change against the baseline window (null for the baseline itself or when undefined).
+    pub change: Option<f64>,
+    /// Interval of the change.
+    pub change_lower: Option<f64>,
+    /// Interval of the change.
+    pub change_upper: Option<f64>,
+    /// p-value of "no change since the baseline".
+    pub change_p_value: Option<f64>,
+}
+
+/// One slice of one window.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WindowSlice {
+    /// Slice name.
+    pub slice: String,
+    /// The eight count gaps.
+    pub gaps: Vec<WindowGap>,
+}
+
+/// One window.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WindowAudit {
+    /// Its name ("2026-11-27", "2026-W48", "v2").
+    pub window: String,
+    /// Rows in it.
+    pub rows: u64,
+    /// The window it is compared with (null for the first window).
+    pub baseline: Option<String>,
+    /// Per slice.
+    pub slices: Vec<WindowSlice>,
+}
+
+/// The audit over time (report.json's `over_time`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct OverTime {
+    /// The `--by` column.
+    pub column: String,
+    /// How values became windows.
+    pub window: Window,
+    /// What each window is compared with.
+    pub baseline: Baseline,
+    /// The windows in order (dates chronologically; other values numerically when they all are
+    /// numbers, else as text).
+    pub windows: Vec<WindowAudit>,
+}
+
+/// The settings of an audit over time.
+#[derive(Debug, Clone)]
+pub struct OverTimeSpec {
+    /// The `--by` column.
+    pub column: String,
+    /// How its values become windows.
+    pub window: Window,
+    /// What each window is compared with.
+    pub baseline: Baseline,
+}
+
+/// The first component of a finest group name (the window) and the rest.
+fn split(name: &str) -> (&str, &str) {
+    name.split_once(GROUP_SEPARATOR).unwrap_or((name, ""))
+}
+
+/// `state` (finest groups led by the `--by` value) with the window bucketed.
+///
+/// # Errors
+/// [`AuditError::Input`] naming the first value that is not a date under a calendar window.
+pub fn bucket(state: &AuditState, spec: &OverTimeSpec) -> Result<AuditState, AuditError> {
+    for name in state.finest_names() {
+        spec.window
+            .of(split(&name).0)
+            .map_err(|reason| AuditError::Input {
+                name: "--by",
+                reason: format!(
+                    "column {:?}: {reason}; --window {} needs dates (or use --window value)",
+                    spec.column,
+                    spec.window.key()
+                ),
+            })?;
+    }
+    Ok(state.regroup(|name| {
+        let (w, rest) = split(name);
+        let w = spec.window.of(w).unwrap_or_else(|_| w.to_string());
+        if rest.is_empty() {
+            w
+        } else {
+            format!("{w}{GROUP_SEPARATOR}{rest}")
+        }
+    }))
+}
+
+/// The audit without its window: every window's rows merged (exactly the audit without `--by`).
+pub fn without_window(state: &AuditState) -> AuditState {
+    state.regroup(|name| split(name).1.to_string())
+}
+
+fn ordered(mut windows: Vec<String>) -> Vec<String> {
+    windows.sort();
+    windows.dedup();
+    if windows.iter().all(|w| w.parse::<f64>().is_ok()) {
+        windows.sort_by(|a, b| {
+            a.parse::<f64>()
+                .unwrap_or(0.0)
+                .total_cmp(&b.parse::<f64>().unwrap_or(0.0))
+        });
+    }
+    windows
+}
+
+/// One slice of one window: its state (for the group sizes), its draws, and the gaps computed
+/// from them by (gap, kept groups), so a baseline's gaps are computed once for all the windows
+/// compared with it.
+struct Drawn {
+    state: ConfusionState,
+    draws: Option<CellDraws>,
+    cache: RefCell<HashMap<(&'static str, Vec<bool>), GapDraws>>,
+}
+
+/// A gap on the observed cells and on every draw.
+type GapDraws = (Option<f64>, Vec<Option<f64>>);
+
+impl Drawn {
+    fn gap(
+        &self,
+        key: &'static str,
+        metric: fair_metrics::ci::GapMetric,
+        kind: fair_metrics::ci::GapKind,
+        keep: &[bool],
+    ) -> Option<GapDraws> {
+        let draws = self.draws.as_ref()?;
+        let id = (key, keep.to_vec());
+        if let Some(hit) = self.cache.borrow().get(&id) {
+            return Some(hit.clone());
+        }
+        let computed = draws.gap(metric, kind, keep).ok()?;
+        self.cache.borrow_mut().insert(id, computed.clone());
+        Some(computed)
+    }
+}
+
+/// A window's slices by name.
+type SliceDraws = Vec<(String, Rc<Drawn>)>;
+
+/// The percentile interval of defined bootstrap values.
+fn percentile(values: &[Option<f64>], confidence: f64) -> Option<(f64, f64)> {
+    let mut v: Vec<f64> = values.iter().flatten().copied().collect();
+    if v.len() < values.len() / 2 || v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let a = 1.0 - confidence;
+    let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
+    Some((q(a / 2.0), q(1.0 - a / 2.0)))
+}
+
+/// One gap of one window and its change since the baseline, from shared draws: groups below
+/// the minimum size in the window or the baseline are kept out of both.
+fn gap_row(
+    (key, metric, kind): (
+        &'static str,
+        fair_metrics::ci::GapMetric,
+        fair_metrics::ci::GapKind,
+    ),
+    window: &Drawn,
+    base: Option<&Drawn>,
+    stats: &Stats,
+) -> WindowGap {
+    let mut row = WindowGap {
+        key,
+        value: None,
+        lower: None,
+        upper: None,
+        p_value: None,
+        change: None,
+        change_lower: None,
+        change_upper: None,
+        change_p_value: None,
+    };
+    let min = stats.min_group_size;
+    let small: Vec<String> = small_groups(&window.state, metric, min)
+        .into_iter()
+        .chain(base.map_or(Vec::new(), |b| small_groups(&b.state, metric, min)))
+        .map(|u| u.group)
+        .collect();
+    let mask = |d: &Drawn| -> Option<Vec<bool>> {
+        let keep: Vec<bool> = d
+            .draws
+            .as_ref()?
+            .names()
+            .iter()
+            .map(|n| !small.iter().any(|s| s == n))
+            .collect();
+        (keep.iter().filter(|k| **k).count() >= 2).then_some(keep)
+    };
+    let Some((value, boot)) = mask(window).and_then(|k| window.gap(key, metric, kind, &k)) else {
+        return row;
+    };
+    row.value = value;
+    if let Some((lo, hi)) = percentile(&boot, stats.confidence) {
+        row.lower = Some(lo);
+        row.upper = Some(hi);
+    }
+    let Some((base_value, base_boot)) =
+        base.and_then(|b| mask(b).and_then(|k| b.gap(key, metric, kind, &k)))
+    else {
+        return row;
+    };
+    let changes: Vec<f64> = boot
+        .iter()
+        .zip(&base_boot)
+        .filter_map(|(w, b)| Some((*w)? - (*b)?))
+        .collect();
+    if let (Some(v), Some(b)) = (value, base_value)
+        && changes.len() >= boot.len() / 2
+    {
+        let (iv, p) = change_interval(changes, stats.confidence);
+        row.change = Some(v - b);
+        row.change_lower = Some(iv.lower);
+        row.change_upper = Some(iv.upper);
+        row.change_p_value = Some(p);
+    }
+    row
+}
+
+/// Every window's gaps and changes, from a bucketed state (see [`bucket`]) of the first
+/// prediction source. Each window's slices are drawn once ([`CellDraws`], `stats.resamples`
+/// draws) and every gap, its interval and its change come from those draws; a window's draws
+/// are independent of its baseline's. A window's own gap has a bootstrap interval but no
+/// p-value (the audit of all rows tests the gaps; here the question is the change).
+///
+/// # Errors
+/// [`AuditError::Input`] when a window's groups do not parse into the sensitive columns.
+pub fn over_time(
+    state: &AuditState,
+    sensitive: &[String],
+    spec: &OverTimeSpec,
+    stats: &Stats,
+) -> Result<OverTime, AuditError> {
+    let names: Vec<String> = state
+        .finest_names()
+        .iter()
+        .map(|n| split(n).0.to_string())
+        .collect();
+    let windows = ordered(names);
+    let mut out: Vec<WindowAudit> = Vec::new();
+    let mut first: Option<SliceDraws> = None;
+    let mut previous: Option<SliceDraws> = None;
+    for (k, w) in windows.iter().enumerate() {
+        let part = without_window(&state.retain(|n| split(n).0 == w));
+        let (slices, states) = part.slice_states(sensitive)?;
+        let here: SliceDraws = slices
+            .into_iter()
+            .zip(states.into_iter().next().unwrap_or_default())
+            .enumerate()
+            .map(|(s, (slice, st))| {
+                // One stream per (window, slice), so windows are independent and the same
+                // seed gives the same bits.
+                let seed =
+                    stats.seed ^ ((k as u64) << 20 | s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let drawn = Drawn {
+                    draws: CellDraws::new(&st, stats.resamples, seed).ok(),
+                    state: st,
+                    cache: RefCell::new(HashMap::new()),
+                };
+                (slice.name, Rc::new(drawn))
+            })
+            .collect();
+        let base = match spec.baseline {
+            Baseline::First => first.as_ref(),
+            Baseline::Previous => previous.as_ref(),
+        };
+        let mut window_slices = Vec::new();
+        for (slice, drawn) in &here {
+            let b = base
+                .and_then(|b| b.iter().find(|(n, _)| n == slice))
+                .map(|(_, d)| d.as_ref());
+            let gaps = GAPS
+                .iter()
+                .map(|&(key, _, metric, kind)| gap_row((key, metric, kind), drawn, b, stats))
+                .collect();
+            window_slices.push(WindowSlice {
+                slice: slice.clone(),
+                gaps,
+            });
+        }
+        out.push(WindowAudit {
+            window: w.clone(),
+            rows: part.total_rows(),
+            baseline: match (k, spec.baseline) {
+                (0, _) => None,
+                (_, Baseline::First) => Some(windows[0].clone()),
+                (_, Baseline::Previous) => Some(windows[k - 1].clone()),
+            },
+            slices: window_slices,
+        });
+        if k == 0 {
+            first = Some(here.clone());
+        }
+        previous = Some(here);
+    }
+    Ok(OverTime {
+        column: spec.column.clone(),
+        window: spec.window,
+        baseline: spec.baseline,
+        windows: out,
+    })
+}
+
+/// Adds the audit over time to `report`, with one summary sentence per window whose gap changed
+/// distinguishably from its baseline (p < 1 − confidence), largest change first (at most
+/// [`MAX_LISTED`](crate::summary::MAX_LISTED), the rest counted), or one saying none did.
+pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
+    let conf = report.settings.confidence;
+    let a = crate::summary::alpha(conf);
+    let level = format!("{:.0} %", conf * 100.0);
+    let mut items: Vec<(f64, String)> = Vec::new();
+    for w in &over_time.windows {
+        let Some(base) = &w.baseline else { continue };
+        for s in &w.slices {
+            for g in &s.gaps {
+                let (Some(v), Some(d), Some(lo), Some(hi), Some(p)) = (
+                    g.value,
+                    g.change,
+                    g.change_lower,
+                    g.change_upper,
+                    g.change_p_value,
+                ) else {
+                    continue;
+                };
+                if !crate::summary::distinguishable(p, conf) {
+                    continue;
+                }
+                let name = GAPS.iter().find(|x| x.0 == g.key).map_or(g.key, |x| x.1);
+                items.push((
+                    d.abs(),
+                    format!(
+                        "Over time: in {} {} the {name} across {} is {}, {} {} since {base} ({level} interval {} to {}, {}).",
+                        over_time.column,
+                        w.window,
+                        s.slice,
+                        crate::summary::value_text(v),
+                        if d > 0.0 { "up" } else { "down" },
+                        crate::summary::value_text(d.abs()),
+                        crate::summary::value_text(lo),
+                        crate::summary::value_text(hi),
+                        crate::summary::p_text(p, None)
+                    ),
+                ));
+            }
+        }
+    }
+    items.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let n = items.len();
+    let max = crate::summary::MAX_LISTED;
+    report
+        .summary
+        .extend(items.into_iter().take(max).map(|i| i.1));
+    report.summary.push(match n {
+        0 => format!(
+            "Over time: no gap of any of the {} windows of {} changed distinguishably from its baseline (every p-value is at least {a}).",
+            over_time.windows.len(),
+            over_time.column
+        ),
+        n if n > max => format!(
+            "Over time: {n} window changes are distinguishable (p < {a}); the {max} largest are listed, the rest are in the Over time tables."
+        ),
+        n => format!("Over time: the {n} window change(s) above are distinguishable (p < {a})."),
+    });
+    report.over_time = Some(over_time);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calendar_windows_by_hand() {
+        assert_eq!(
+            Window::Day.of("2026-11-27T10:00:00Z").unwrap(),
+            "2026-11-27"
+        );
+        assert_eq!(Window::Week.of("2026-11-27").unwrap(), "2026-W48");
+        assert_eq!(Window::Week.of("2027-01-01").unwrap(), "2026-W53");
+        assert_eq!(Window::Month.of("2026-11-27").unwrap(), "2026-11");
+        assert_eq!(Window::Value.of("v2").unwrap(), "v2");
+        assert!(
+            Window::Month
+                .of("v2")
+                .unwrap_err()
+                .contains("\"v2\" is not a date")
+        );
+        assert!(Window::Day.of("2026-13-01").is_err());
+    }
+
+    #[test]
+    fn windows_sort_as_numbers_when_they_all_are() {
+        let w = |v: &[&str]| ordered(v.iter().map(|s| s.to_string()).collect());
+        assert_eq!(w(&["10", "9", "9", "100"]), ["9", "10", "100"]);
+        assert_eq!(w(&["v10", "v9"]), ["v10", "v9"]);
+        assert_eq!(w(&["2026-W48", "2026-W05"]), ["2026-W05", "2026-W48"]);
+    }
+}

@@ -1,0 +1,111 @@
+//! Coverage of the audit's gap inference at small n, by simulation (issue 30): groups with known
+//! selection rates are drawn many times; the bootstrap interval of the demographic parity
+//! difference should cover the true difference about `confidence` of the time, and the
+//! permutation p-value should fall below α about α of the time when the groups do not differ.
+//! Measured figures are in docs/conventions.md ("How far to trust the intervals"); run with
+//! `--nocapture` to print them.
+
+use fair_data::Groups;
+use fair_metrics::Rate;
+use fair_metrics::ci::{GapKind, GapMetric, GapSettings, gap_change_inference, gap_inference};
+use fair_metrics::state::ConfusionState;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// One simulated data set: `n` rows per group, predicted positive with the group's rate.
+fn draw(rates: &[f64], n: usize, rng: &mut ChaCha8Rng) -> ConfusionState {
+    let (mut y, mut p, mut g) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, &rate) in rates.iter().enumerate() {
+        for i in 0..n {
+            y.push(i % 2);
+            p.push(usize::from(rng.random::<f64>() < rate));
+            g.push(format!("g{k}"));
+        }
+    }
+    let names: Vec<&str> = g.iter().map(String::as_str).collect();
+    let mut s = ConfusionState::new();
+    s.update(&y, &p, &Groups::from_labels(&names), None)
+        .expect("valid rows");
+    s
+}
+
+/// (coverage of the true difference, share of p-values below 0.05) over `sims` data sets.
+fn simulate(rates: &[f64], n: usize, sims: usize, seed: u64) -> (f64, f64) {
+    let truth = rates.iter().copied().fold(f64::MIN, f64::max)
+        - rates.iter().copied().fold(f64::MAX, f64::min);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut covered, mut rejected) = (0usize, 0usize);
+    for sim in 0..sims {
+        let state = draw(rates, n, &mut rng);
+        let settings = GapSettings {
+            kind: GapKind::Difference,
+            n_resamples: 400,
+            seed: sim as u64,
+            ..GapSettings::default()
+        };
+        let g = gap_inference(&state, GapMetric::Rate(Rate::Selection), &settings)
+            .expect("two groups with rows");
+        covered += usize::from(g.interval.lower <= truth && truth <= g.interval.upper);
+        rejected += usize::from(g.p_value < 0.05);
+    }
+    (covered as f64 / sims as f64, rejected as f64 / sims as f64)
+}
+
+#[test]
+fn dp_difference_intervals_cover_at_small_n() {
+    // 300 data sets: the coverage estimate's standard error is about 0.013.
+    let (two, two_power) = simulate(&[0.5, 0.3], 40, 300, 1);
+    let (four, _) = simulate(&[0.5, 0.4, 0.35, 0.3], 50, 300, 2);
+    println!(
+        "coverage (nominal 0.95): 2 groups × 40 rows {two:.3} (power {two_power:.3}); 4 groups × 50 rows {four:.3}"
+    );
+    assert!(two >= 0.88, "2 groups × 40: coverage {two}");
+    assert!(four >= 0.85, "4 groups × 50: coverage {four}");
+}
+
+#[test]
+fn permutation_p_values_hold_their_level_under_no_difference() {
+    let (zero_cover, size2) = simulate(&[0.4, 0.4], 40, 300, 3);
+    let (_, size4) = simulate(&[0.4; 4], 30, 300, 4);
+    println!(
+        "share p < 0.05 with equal rates (nominal ≤ 0.05): 2 groups × 40 {size2:.3}, 4 groups × 30 {size4:.3}; the max − min interval covers 0 in {zero_cover:.3}"
+    );
+    assert!(size2 <= 0.08, "2 groups: {size2}");
+    assert!(size4 <= 0.08, "4 groups: {size4}");
+}
+
+/// (coverage of the true change, share of p-values below 0.05) of the change of the DP
+/// difference between two independent audits.
+fn simulate_change(before: &[f64], after: &[f64], n: usize, sims: usize, seed: u64) -> (f64, f64) {
+    let gap = |r: &[f64]| {
+        r.iter().copied().fold(f64::MIN, f64::max) - r.iter().copied().fold(f64::MAX, f64::min)
+    };
+    let truth = gap(after) - gap(before);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut covered, mut rejected) = (0usize, 0usize);
+    for sim in 0..sims {
+        let (a, b) = (draw(before, n, &mut rng), draw(after, n, &mut rng));
+        let settings = GapSettings {
+            kind: GapKind::Difference,
+            n_resamples: 300,
+            seed: sim as u64,
+            ..GapSettings::default()
+        };
+        let c = gap_change_inference(&a, &b, GapMetric::Rate(Rate::Selection), &settings)
+            .expect("defined gaps");
+        covered += usize::from(c.interval.lower <= truth && truth <= c.interval.upper);
+        rejected += usize::from(c.p_value < 0.05);
+    }
+    (covered as f64 / sims as f64, rejected as f64 / sims as f64)
+}
+
+#[test]
+fn change_intervals_cover_and_hold_their_level() {
+    let (cover, power) = simulate_change(&[0.5, 0.3], &[0.45, 0.35], 100, 200, 5);
+    let (null_cover, size) = simulate_change(&[0.5, 0.3], &[0.5, 0.3], 100, 200, 6);
+    println!(
+        "change of the DP difference, 2 groups × 100 rows (nominal 0.95): true −0.1 covered {cover:.3} (power {power:.3}); no change covered {null_cover:.3}, p < 0.05 in {size:.3}"
+    );
+    assert!(cover >= 0.85, "coverage {cover}");
+    assert!(size <= 0.10, "size {size}");
+}

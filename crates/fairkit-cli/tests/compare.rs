@@ -1,0 +1,260 @@
+//! `fairkit compare` end to end (issue 26): two audits of hand-made files, the change of every
+//! gap with its interval and p-value, the `--fail-if-worse` gate, and bad inputs.
+
+mod common;
+
+use common::{fairkit, write};
+use std::path::{Path, PathBuf};
+
+/// A CSV of 200 rows per group (f, m), labels alternating, `sel_f` / `sel_m` rows predicted
+/// positive.
+fn csv(dir: &Path, name: &str, sel_f: usize, sel_m: usize) -> PathBuf {
+    let mut s = String::from("y,y_hat,sex,w\n");
+    for (g, sel) in [("f", sel_f), ("m", sel_m)] {
+        for i in 0..200 {
+            s.push_str(&format!("{},{},{g},1.0\n", i % 2, usize::from(i < sel)));
+        }
+    }
+    write(dir, name, &s)
+}
+
+fn audit(file: &Path, out: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "sex",
+        "--resamples",
+        "200",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let run = fairkit(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+fn compare(before: &Path, after: &Path, out: &Path, extra: &[&str]) -> common::Run {
+    let mut args = vec![
+        "compare",
+        before.to_str().unwrap(),
+        after.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--resamples",
+        "500",
+    ];
+    args.extend_from_slice(extra);
+    fairkit(&args)
+}
+
+fn json(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_fairer_model_passes_the_gate_and_a_worse_one_fails_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    audit(&csv(dir.path(), "old.csv", 120, 80), &old, &[]);
+    audit(&csv(dir.path(), "new.csv", 100, 100), &new, &[]);
+    let out = dir.path().join("c");
+    let run = compare(
+        &old,
+        &new.join("report.json"),
+        &out,
+        &["--fail-if-worse", "dp_difference"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let c = json(&out);
+    assert_eq!(c["schema"], "fairkit-compare");
+    let dp = &c["changes"][0]["gaps"][0];
+    assert_eq!(dp["key"], "dp_difference");
+    // Selection 0.6 / 0.4 before, 0.5 / 0.5 after: 0.2 → 0.
+    assert!((dp["before"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert_eq!(dp["after"], 0.0);
+    assert!(dp["p_value"].as_f64().unwrap() < 0.05);
+    assert_eq!(dp["worse"], false);
+    let summary: Vec<&str> = c["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(
+        summary.iter().any(|s| s.starts_with(
+            "The demographic parity difference across sex went from 0.200 to 0 (better: change -0.200"
+        )),
+        "{summary:?}"
+    );
+    assert!(
+        std::fs::read_to_string(out.join("compare.html"))
+            .unwrap()
+            .contains("<table>")
+    );
+    // The other way round the gap got worse: exit 1 naming it.
+    let run = compare(
+        &new,
+        &old,
+        &out,
+        &["--fail-if-worse", "dp_difference,eo_ratio"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("FAILED (exit code 1): dp_difference got worse"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn identical_audits_compare_equal() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    audit(&csv(dir.path(), "a.csv", 120, 80), &a, &[]);
+    let out = dir.path().join("c");
+    let run = compare(&a, &a, &out, &["--fail-if-worse", "dp_difference"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let c = json(&out);
+    for g in c["changes"][0]["gaps"].as_array().unwrap() {
+        if g["change"].is_null() {
+            continue;
+        }
+        assert_eq!(g["change"], 0.0, "{g}");
+        assert!(g["lower"].as_f64().unwrap() <= 0.0 && g["upper"].as_f64().unwrap() >= 0.0);
+        assert!(g["p_value"].as_f64().unwrap() >= 0.05, "{g}");
+    }
+    assert!(
+        c["summary"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("No gap changed distinguishably")
+    );
+}
+
+#[test]
+fn reports_that_cannot_be_compared_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = csv(dir.path(), "a.csv", 120, 80);
+    let (a, w) = (dir.path().join("a"), dir.path().join("w"));
+    audit(&f, &a, &[]);
+    audit(&f, &w, &["--weight", "w"]);
+    let out = dir.path().join("c");
+    let run = compare(&a, &w, &out, &[]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("the second report: a weighted audit"),
+        "{}",
+        run.stderr
+    );
+    let run = compare(&a, &dir.path().join("missing"), &out, &[]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("AFTER"), "{}", run.stderr);
+    let run = compare(&a, &a, &out, &["--fail-if-worse", "auc_difference"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("count-gap keys of the report"),
+        "{}",
+        run.stderr
+    );
+    let run = compare(&a, &a, &out, &["--confidence", "1.5"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+/// Two models' predictions in one file: `--pred old --against new`, paired.
+fn paired_csv(dir: &Path) -> PathBuf {
+    let mut s = String::from("y,old,new,same,other,sex\n");
+    for (g, sel_old, sel_new) in [("f", 120, 100), ("m", 80, 100)] {
+        for i in 0..200 {
+            let (o, n) = (usize::from(i < sel_old), usize::from(i < sel_new));
+            s.push_str(&format!(
+                "{},{o},{n},{o},{},{g}\n",
+                i % 2,
+                if i == 0 { "2" } else { "0" }
+            ));
+        }
+    }
+    write(dir, "paired.csv", &s)
+}
+
+fn paired(file: &Path, out: &Path, against: &str) -> common::Run {
+    fairkit(&[
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "old",
+        "--against",
+        against,
+        "--sensitive",
+        "sex",
+        "--resamples",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
+#[test]
+fn two_prediction_columns_of_one_file_compare_paired() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = paired_csv(dir.path());
+    let out = dir.path().join("p");
+    let run = paired(&f, &out, "new");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = common::report(&out);
+    let c = &r["comparison"];
+    assert_eq!(c["settings"]["paired"], true);
+    let dp = &c["changes"][0]["gaps"][0];
+    assert!((dp["before"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert_eq!(dp["after"], 0.0);
+    assert!(dp["upper"].as_f64().unwrap() < 0.0 && dp["p_value"].as_f64().unwrap() < 0.05);
+    // The audit itself is the audit of --pred.
+    assert!((r["headline"]["dp_difference"]["value"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert!(
+        r["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s.as_str().unwrap().starts_with("Against ")),
+        "{}",
+        r["summary"]
+    );
+    let v = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    // Identical predictions: a change of exactly 0, interval [0, 0], p = 1.
+    let run = paired(&f, &out, "same");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for g in common::report(&out)["comparison"]["changes"][0]["gaps"]
+        .as_array()
+        .unwrap()
+    {
+        if g["change"].is_null() {
+            continue;
+        }
+        assert_eq!(
+            (&g["change"], &g["lower"], &g["upper"], &g["p_value"]),
+            (&0.0.into(), &0.0.into(), &0.0.into(), &1.0.into()),
+            "{g}"
+        );
+    }
+    // A third value in the second column is an error naming it.
+    let run = paired(&f, &out, "other");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("\"2\", which is neither label value"),
+        "{}",
+        run.stderr
+    );
+    let run = paired(&f, &out, "old");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--against"), "{}", run.stderr);
+}

@@ -1,0 +1,142 @@
+//! `fairkit audit --by` (issue 26): one audit per window with each window's change against its
+//! baseline, the audit of all rows unchanged by the flag, and bad windows refused.
+
+mod common;
+
+use common::{fairkit, report, write};
+use std::path::Path;
+
+/// Three months of 400 rows each (200 per group f/m, labels alternating); the selection rates of
+/// f/m are 0.6/0.4, 0.5/0.5 and 0.7/0.3 in turn. Dates run through each month.
+fn csv(dir: &Path) -> std::path::PathBuf {
+    let mut s = String::from("y,y_hat,sex,scored_at,version\n");
+    for (month, (sel_f, sel_m)) in [(9, (120, 80)), (10, (100, 100)), (11, (140, 60))] {
+        for (g, sel) in [("f", sel_f), ("m", sel_m)] {
+            for i in 0..200 {
+                let day = 1 + i % 28;
+                s.push_str(&format!(
+                    "{},{},{g},2026-{month:02}-{day:02}T12:00:00,v{}\n",
+                    i % 2,
+                    usize::from(i < sel),
+                    month - 8
+                ));
+            }
+        }
+    }
+    write(dir, "scored.csv", &s)
+}
+
+fn audit(file: &Path, out: &Path, extra: &[&str]) -> common::Run {
+    let mut args = vec![
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "sex",
+        "--resamples",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    fairkit(&args)
+}
+
+#[test]
+fn monthly_windows_with_changes_against_the_first_month() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = csv(dir.path());
+    let (plain, by) = (dir.path().join("plain"), dir.path().join("by"));
+    assert_eq!(audit(&f, &plain, &[]).code, 0);
+    let run = audit(&f, &by, &["--by", "scored_at", "--window", "month"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (a, b) = (report(&plain), report(&by));
+    // The audit of all rows is the audit without --by.
+    assert_eq!(a["audits"], b["audits"]);
+    assert_eq!(a["headline"], b["headline"]);
+    let ot = &b["over_time"];
+    assert_eq!(ot["column"], "scored_at");
+    assert_eq!(ot["window"], "month");
+    let windows = ot["windows"].as_array().unwrap();
+    let names: Vec<&str> = windows
+        .iter()
+        .map(|w| w["window"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["2026-09", "2026-10", "2026-11"]);
+    assert!(windows[0]["baseline"].is_null());
+    assert_eq!(windows[2]["baseline"], "2026-09");
+    let dp = |w: usize| &windows[w]["slices"][0]["gaps"][0];
+    assert!((dp(0)["value"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert!(dp(0)["change"].is_null());
+    // 0.2 → 0.4 by November: a distinguishable rise of 0.2.
+    assert!((dp(2)["change"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert!(dp(2)["change_p_value"].as_f64().unwrap() < 0.05);
+    let summary = b["summary"].as_array().unwrap();
+    assert!(
+        summary.iter().any(|s| s
+            .as_str()
+            .unwrap()
+            .starts_with("Over time: in scored_at 2026-11 the demographic parity difference across sex is 0.400, up 0.200 since 2026-09")),
+        "{summary:#?}"
+    );
+    let md = std::fs::read_to_string(by.join("report.md")).unwrap();
+    assert!(md.contains("## Over time, by scored\\_at"), "{md}");
+    assert!(by.join("figures/over-time-sex.svg").exists());
+    let v = fairkit(&["validate-report", by.join("report.json").to_str().unwrap()]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    // Against the previous month: October's change is −0.2, November's +0.4.
+    let prev = dir.path().join("prev");
+    let run = audit(
+        &f,
+        &prev,
+        &[
+            "--by",
+            "scored_at",
+            "--window",
+            "month",
+            "--baseline",
+            "previous",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let w = &report(&prev)["over_time"]["windows"];
+    assert!((w[1]["slices"][0]["gaps"][0]["change"].as_f64().unwrap() + 0.2).abs() < 1e-12);
+    assert!((w[2]["slices"][0]["gaps"][0]["change"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+}
+
+#[test]
+fn windows_that_are_not_dates_or_too_many_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = csv(dir.path());
+    let out = dir.path().join("r");
+    // Each timestamp as its own window: 28 days × 3 months = 84 windows, over a limit of 50.
+    let run = audit(&f, &out, &["--by", "scored_at", "--max-groups", "50"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--by \"scored_at\" gives 84 windows, more than the limit of 50: use --window day, week or month"),
+        "{}",
+        run.stderr
+    );
+    let run = audit(&f, &out, &["--by", "version", "--window", "week"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("\"v1\" is not a date"),
+        "{}",
+        run.stderr
+    );
+    let run = audit(&f, &out, &["--by", "sex"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--by"), "{}", run.stderr);
+    // Any key works with --window value: one window per model version.
+    let run = audit(&f, &out, &["--by", "version"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let w = &report(&out)["over_time"]["windows"];
+    assert_eq!(w.as_array().unwrap().len(), 3);
+    assert_eq!(w[2]["window"], "v3");
+    let run = audit(&f, &out, &["--window", "week"]);
+    assert_eq!(run.code, 2, "--window needs --by");
+}
