@@ -5,7 +5,12 @@
 Synthetic rows (seeded): label, pred ~ Bernoulli, 4 groups, weight ~ U(0.1, 3), score rounded to
 3 decimals. Times, each the best of --repeat runs:
 
-* ``fairkit``      fairkit.spark.audit (counts + weights, no score): rates, intervals, gap inference;
+* ``fairkit``      fairkit.spark.audit (counts + weights, no score): rates, intervals, gap inference,
+                   the rates counted by Spark SQL (exact mantissa sums; no row leaves the JVM);
+* ``fairkit_rows`` the same audit on the row-by-row path (``_path="rows"``: mapInArrow + Rust
+                   decoder on every row, the only path before issue 28);
+* ``fairkit_unweighted`` / ``fairkit_rows_unweighted`` / ``groupby_unweighted``: the same three
+                   without the weight column;
 * ``fairkit+score`` the same with the score column (exact AUC / KS / partial SP);
 * ``groupBy``      the plain PySpark aggregation a user would write for the same per-group rates
                    (selection, TPR, FPR, weighted), collected to the driver;
@@ -75,6 +80,26 @@ def main() -> None:
     def run_fairkit():
         result["r"] = fs.audit(df, **kw)
 
+    def run_fairkit_rows():
+        fs.audit(df, _path="rows", **kw)
+
+    unweighted = dict(kw, weight=None)
+
+    def run_fairkit_unweighted():
+        fs.audit(df, **unweighted)
+
+    def run_fairkit_rows_unweighted():
+        fs.audit(df, _path="rows", **unweighted)
+
+    def run_groupby_unweighted():
+        y, p = F.col("label"), F.col("pred")
+        df.groupBy("group").agg(
+            F.count("*").alias("n"),
+            F.avg(p).alias("selection_rate"),
+            (F.sum(p * y) / F.sum(y)).alias("tpr"),
+            (F.sum(p * (1 - y)) / F.sum(1 - y)).alias("fpr"),
+        ).collect()
+
     def run_fairkit_score():
         fs.audit(df, score="score", **kw)
 
@@ -104,6 +129,10 @@ def main() -> None:
 
     for name, fn in [("scan", run_scan), ("arrow_only", run_arrow_only),
                      ("groupby", run_groupby), ("fairkit", run_fairkit),
+                     ("fairkit_rows", run_fairkit_rows),
+                     ("groupby_unweighted", run_groupby_unweighted),
+                     ("fairkit_unweighted", run_fairkit_unweighted),
+                     ("fairkit_rows_unweighted", run_fairkit_rows_unweighted),
                      ("fairkit_score", run_fairkit_score)]:
         if name == "fairkit_score" and args.no_score:
             continue
@@ -111,7 +140,7 @@ def main() -> None:
         out[name + "_s"] = round(t, 3)
         out[name + "_rows_per_s"] = round(args.rows / t)
         print(name, t, flush=True)
-    assert result["r"].total_rows == args.rows
+    assert result["r"].input.rows == args.rows
 
     # Outside Spark: the Rust decode + fold of one core (a pyarrow batch through the Arrow C
     # Data Interface into fair_audit::ingest), and the merge of two partition states.

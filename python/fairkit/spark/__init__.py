@@ -1,10 +1,12 @@
 """fairkit on Apache Spark: the exact fairness audit of a Spark DataFrame, on Spark's own engine.
 
-:func:`audit` sends each partition's Arrow batches to the Rust core through ``mapInArrow`` (no
-row-by-row Python, no pandas on the executors), which folds them into the exact mergeable state
-of ``fair_metrics::state`` — per-group confusion cells (row counts; exact weight sums), plus
-per-group score multisets when a score column is audited — and ships the state's canonical bytes.
-The states are merged with a tree-reduce (associative, commutative, bit-exact) and the driver
+:func:`audit` counts the rates with one Spark SQL aggregate (``bigint`` row counts and exact
+mantissa sums of the weights: no row leaves the JVM; ``_counts.py``) and rebuilds on the driver
+the exact mergeable state of ``fair_metrics::state`` — per-group confusion cells (row counts;
+exact weight sums) — that the row-by-row path builds: each partition's Arrow batches sent to the
+Rust core through ``mapInArrow`` (no row-by-row Python, no pandas on the executors) and folded
+there, the states merged with a tree-reduce. The row path runs for data the count finds
+irregular (its decoder names the bad row) and for the score passes. Either way the driver
 computes the same :class:`AuditResult` that :func:`audit_arrow` computes on one machine from a
 pyarrow Table or pandas DataFrame: equal to the last bit, whatever the partitioning.
 
@@ -30,6 +32,7 @@ from fairkit._core import spark as _core
 from fairkit.spark._arrow import (
     AuditColumns, partition_states, score_decoder, score_segment_rows, score_totals_rows,
 )
+from fairkit.spark._counts import counted_state
 from fairkit.spark._result import AuditResult, _AuditSource
 from fairkit.spark._transform import transform_batches
 
@@ -209,6 +212,7 @@ def audit(
     min_group_size: int = 30,
     max_groups: Optional[int] = None,
     allow_single_group: bool = False,
+    _path: str = "auto",
 ) -> AuditResult:
     """Exact fairness audit of a Spark DataFrame.
 
@@ -248,7 +252,7 @@ def audit(
         or a column with a single value unless ``allow_single_group``, raise
         :class:`FairkitError` naming the column before the score pass.
     tree_depth
-        Depth of the tree-reduce that merges the partition states.
+        Depth of the tree-reduce that merges the partition states (row-by-row path only).
     score_partitions
         Number of score ranges of the score pass (default: the DataFrame's partition count).
 
@@ -279,15 +283,20 @@ def audit(
     wanted += [c for c in (cols.score, cols.weight) if c is not None]
     selected = df.select(*dict.fromkeys(wanted))
 
-    def per_partition(batches: Iterable):
-        return partition_states(batches, cols)
-
     interval = _interval(partial_interval)
     groups = _group_limits(min_group_size, max_groups, allow_single_group)
-    states = selected.mapInArrow(per_partition, _STATE_SCHEMA)
+    if _path not in ("auto", "sql", "rows"):
+        raise FairkitError(f"_path must be 'auto', 'sql' or 'rows', got {_path!r}")
     try:
-        confusion = states.rdd.map(lambda r: bytes(r[0])) \
-            .treeReduce(_merge, depth=max(1, int(tree_depth)))
+        confusion = None
+        if _path != "rows":
+            # Counted by Spark SQL (no row leaves the JVM); anything irregular is only detected
+            # there, and the row-by-row path below names it exactly (docs/spark.md).
+            confusion, why = counted_state(selected, cols)
+            if confusion is None and _path == "sql":
+                raise FairkitError(f"the Spark SQL count cannot audit these rows: {why}")
+        if confusion is None:
+            confusion = _row_state(selected, cols, tree_depth)
         if not _core.state_info(confusion)[2]:
             raise FairkitError("the DataFrame: the data is empty (no data rows); an audit needs "
                                "at least one data row")
@@ -306,6 +315,17 @@ def audit(
         _rethrow(e)
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
                    "spark", groups)
+
+
+def _row_state(selected: Any, cols: AuditColumns, tree_depth: int) -> bytes:
+    """The row-by-row path: every partition's Arrow batches decoded in Rust on its executor
+    (``mapInArrow``), the states merged by a tree-reduce."""
+
+    def per_partition(batches: Iterable):
+        return partition_states(batches, cols)
+
+    states = selected.mapInArrow(per_partition, _STATE_SCHEMA)
+    return states.rdd.map(lambda r: bytes(r[0])).treeReduce(_merge, depth=max(1, int(tree_depth)))
 
 
 def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: tuple,

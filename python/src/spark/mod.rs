@@ -16,10 +16,15 @@
 //!    scores, the exact AUC per group, KS (DP-Δ, EO-Δ) and partial SP. That report is the
 //!    result (`fairkit/spark/_result.py` is a typed view of it).
 //!
+//! The rates of a Spark audit are usually counted by a Spark SQL aggregate instead of step 1
+//! (`counts.rs`: `CountedState` rebuilds the same state on the driver, byte for byte); step 1
+//! runs when that count finds a bad value, to name it exactly.
+//!
 //! The single-machine path (`fairkit.spark.audit_arrow`) runs the same three calls on one
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
 //! Spark.
 
+mod counts;
 mod document;
 mod projection;
 mod scores;
@@ -36,6 +41,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state_info, m)?)?;
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
     m.add_function(wrap_pyfunction!(document::check_groups, m)?)?;
+    m.add_class::<counts::CountedState>()?;
+    m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;
     projection::register(m)?;
     scores::register(m)?;
     Ok(())

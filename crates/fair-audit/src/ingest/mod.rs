@@ -15,10 +15,12 @@
 
 mod cells;
 pub mod coders;
+mod counted;
 mod decode;
 mod error;
 mod state;
 
+pub use counted::CellCounts;
 pub use decode::{Decoded, Decoder, LabelPair, Typing};
 pub use error::{IngestError, RowRef, did_you_mean};
 pub use state::AuditState;

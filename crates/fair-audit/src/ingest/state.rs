@@ -47,9 +47,9 @@ const VERSION: u8 = 1;
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuditState {
     positive: String,
-    negative: Option<String>,
+    pub(super) negative: Option<String>,
     /// `sources[s]`: the finest groups' confusion cells under prediction source `s`.
-    sources: Vec<ConfusionState>,
+    pub(super) sources: Vec<ConfusionState>,
 }
 
 impl AuditState {

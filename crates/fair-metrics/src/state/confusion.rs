@@ -1,7 +1,7 @@
 //! [`ConfusionState`]: per-group confusion statistics that merge exactly.
 
 use super::codec::{Reader, Writer};
-use super::exact_sum::ExactSum;
+use super::exact_sum::{ExactSum, ExactSumParts};
 use super::weighting::Weighting;
 use crate::confusion::{ConfusionCounts, GroupConfusion, Rate};
 use crate::error::{MetricError, Result};
@@ -185,6 +185,69 @@ impl ConfusionState {
                 self.groups.entry(name.clone()).or_default().merge(cells);
             }
         }
+        Ok(())
+    }
+
+    /// Adds `rows` rows of one cell at once — group `group`, label `label` and prediction
+    /// `pred` (0/1) — counted elsewhere (e.g. by a Spark SQL aggregate), with the exact sums of
+    /// their weights and of their weights' `f64` squares (`w * w`, as [`update`](Self::update)
+    /// adds them) when weighted. The state is the one [`update`](Self::update) builds from those
+    /// rows, byte for byte.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::state::{ConfusionState, ExactSumParts};
+    ///
+    /// let mut by_rows = ConfusionState::new();
+    /// by_rows.update(&[1, 1], &[0, 0], &Groups::from_labels(&["a", "a"]), Some(&[0.5, 0.25]))?;
+    /// let (mut w, mut sq) = (ExactSumParts::new(), ExactSumParts::new());
+    /// w.add_scaled(3, -2)?; // 0.5 + 0.25 = 3 × 2^-2
+    /// sq.add_scaled(5, -4)?; // 0.25 + 0.0625 = 5 × 2^-4
+    /// let mut by_cells = ConfusionState::new();
+    /// by_cells.add_cell("a", 1, 0, 2, Some((&w, &sq)))?;
+    /// assert_eq!(by_cells.to_bytes(), by_rows.to_bytes());
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MetricError::LabelOutOfRange`] for a label or prediction other than 0/1,
+    /// [`MetricError::InvalidParameter`] for `rows == 0` or when weighted cells meet an
+    /// unweighted state or vice versa. On error the state is unchanged.
+    pub fn add_cell(
+        &mut self,
+        group: &str,
+        label: usize,
+        pred: usize,
+        rows: u64,
+        weights: Option<(&ExactSumParts, &ExactSumParts)>,
+    ) -> Result<()> {
+        if label > 1 {
+            return Err(label_error("labels", 0, label));
+        }
+        if pred > 1 {
+            return Err(label_error("predictions", 0, pred));
+        }
+        if rows == 0 {
+            return Err(MetricError::InvalidParameter {
+                name: "rows",
+                value: "0".into(),
+                expected: "at least one row per cell added",
+            });
+        }
+        self.weighted.check(weights.is_some())?;
+        self.weighted.set(weights.is_some());
+        let cell = 2 * label + pred;
+        let mut add = GroupCells::default();
+        add.rows[cell] = rows;
+        if let Some((w, sq)) = weights {
+            add.weight[cell] = ExactSum::from_parts(w, rows);
+            add.weight_sq[cell] = ExactSum::from_parts(sq, rows);
+        }
+        self.groups
+            .entry(group.to_string())
+            .or_default()
+            .merge(&add);
         Ok(())
     }
 

@@ -19,4 +19,5 @@ mod weighting;
 pub use confusion::ConfusionState;
 pub(crate) use confusion::{CELLS, GroupCells, rate_cells};
 pub(crate) use exact_sum::ExactSum;
+pub use exact_sum::ExactSumParts;
 pub use scores::{ScoreColumns, ScoreState};

@@ -1,0 +1,166 @@
+"""The rates audit counted by Spark SQL: no row leaves the JVM (docs/spark.md, "Counting in the
+JVM").
+
+One aggregate, grouped by the label, prediction and sensitive columns (their values as they are)
+and, when weighted, the weight's binary scale exponent, gives per group a ``bigint`` row count
+and ``bigint`` sums of the weights' integer mantissas (and of their ``f64`` squares'), split in
+31-bit limbs. The driver decodes the aggregate rows with the ``fairkit audit`` command's decoder
+(label coder, column types, group names) and rebuilds the exact weight sums in the Rust
+accumulator (``fair_metrics::state::ExactSumParts``): the state — and so the report — is the one
+the row-by-row path builds, byte for byte.
+
+Anything irregular — a null, a third label value, a negative / NaN / infinite weight, a
+non-finite score, a ``-0.0`` label (``groupBy`` merges it with ``0.0``; the label coder does not),
+a limb sum past 2^63 — is only *detected* here; :func:`fairkit.spark.audit` then runs the
+row-by-row path, whose decoder names the row, column and value as it always did.
+
+**Exactness of the weight sums.** For a finite weight ``w > 0`` with binary exponent ``t``
+(``2^t <= w < 2^(t+1)``), ``w = M 2^(t-52)`` with an integer ``M < 2^53`` (subnormals:
+``w = M 2^-1074``). Spark's ``log2`` is ``ln(w) / ln 2`` with an error far below 1 for
+``|log2 w| <= 1075``, so ``t' = floor(log2 w)`` is ``t - 1``, ``t`` or ``t + 1``.
+
+* ``kw = max(t' - 53, -1074)``: ``kw <= t - 52`` (or ``-1074`` for subnormals), so
+  ``m = w 2^-kw`` is an integer, and ``kw >= t - 54`` (or the clamp, which needs ``t <= -1021``),
+  so ``m < 2^55``.
+* ``fl(w*w)`` — the rounded square the row path adds — has exponent ``tq`` in ``[2t, 2t+2]``.
+  ``kq = max(2 kw + 52, -1074)`` is ``<= 2t - 52 <= tq - 52`` (a subnormal square forces the
+  clamp), so ``mq = fl(w*w) 2^-kq`` is an integer, and ``kq >= 2t - 56`` (or the clamp, which
+  needs ``t < -509``, so ``tq < -1016``), so ``mq < 2^59``. ``kq`` is a function of ``kw``: one
+  grouping key serves both. A square that overflows to ``+inf`` is flagged in the key instead.
+* ``m = w × 2^-kw``, the power of two an ``f64`` constant looked up in a literal array (for
+  ``-kw > 1023``, ``(w × 2^1023) × 2^(-kw-1023)``; see :func:`_scaled`): multiplying by a power of
+  two is exact unless the result overflows or loses bits as a subnormal, and no step does. The
+  cast to ``bigint`` is exact.
+* Limbs ``m >> 31 < 2^28`` and ``m & (2^31 - 1) < 2^31``: their ``bigint`` sums are exact for
+  up to 2^32 rows per (cell, exponent); ``try_sum`` turns a larger sum into NULL, and the audit
+  falls back to the row path (exact at any size). Decimal(38,0) sums of the whole mantissa were
+  exact at any size too, but 2-3× slower here (docs/benchmarks.md).
+
+The driver adds ``(Σhigh × 2^31 + Σlow) × 2^kw`` to the accumulator: the exact sum.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from fairkit._core import spark as _core
+from fairkit.spark._arrow import AuditColumns, label_text
+
+_LAYOUT = _core.COUNT_LAYOUT
+
+
+def _q(name: str) -> str:
+    """A column name quoted for Spark SQL."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _double(x: float) -> str:
+    """An exact Spark SQL double literal (the shortest round-trip text, parsed correctly
+    rounded)."""
+    return repr(float(x)) + "D"
+
+
+_INF = "CAST('Infinity' AS DOUBLE)"
+
+
+_POW2 = "array(" + ", ".join(_double(2.0 ** e) for e in range(-971, 1024)) + ")"
+
+
+def _scaled(x: str, k: str) -> str:
+    """SQL for ``x × 2^-k`` as a ``bigint``, exact for the ``x``, ``k`` above (``-k`` in
+    ``[-971, 1074]``): one multiplication by ``2^-k`` (a constant looked up in a literal array of
+    the ``f64`` powers of two ``2^-971 .. 2^1023``), or, for ``-k > 1023`` (``x`` subnormal or
+    nearly), ``(x × 2^1023) × 2^(-k-1023)``. Multiplying by a power of two is exact unless the
+    result overflows or loses bits as a subnormal: the result is the integer ``m < 2^59``, and
+    the intermediate ``x × 2^1023`` is below it. The cast to ``bigint`` is exact."""
+    index = f"CAST(least(greatest(-({k}), -971), 1023) + 972 AS INT)"
+    high = f"CAST(least(greatest(-({k}) - 1023, 0), 1023) + 972 AS INT)"
+    return (f"CAST(CASE WHEN -({k}) <= 1023 THEN {x} * element_at({_POW2}, {index}) "
+            f"ELSE {x} * {_double(2.0 ** 1023)} * element_at({_POW2}, {high}) END AS BIGINT)")
+
+
+def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
+    """The aggregate: one row per (label, prediction, sensitive values, key) with the row count
+    and, when weighted, the limb sums of the mantissas (layout: ``_core.COUNT_LAYOUT``).
+
+    Built from SQL text (a handful of calls into the JVM, not one per literal and operator)."""
+    from pyspark.sql import functions as F
+
+    L = _LAYOUT
+    keys = [_q(c) for c in (cols.label, cols.pred, *cols.sensitive)]
+    extra = []
+    if cols.score is not None:
+        extra.append(f"CAST({_q(cols.score)} AS DOUBLE) AS __fk_s")
+    if cols.weight is not None:
+        extra.append(f"CAST({_q(cols.weight)} AS DOUBLE) AS __fk_w")
+    frame = selected.selectExpr(*keys, *extra)
+    checks = []  # (condition, code): any of them sends the audit down the row path
+    if cols.weight is not None:
+        checks.append((f"(__fk_w IS NULL OR isnan(__fk_w) OR __fk_w < 0 OR __fk_w = {_INF})",
+                       L["bad_weight"]))
+    if cols.score is not None:
+        checks.append((f"(__fk_s IS NULL OR isnan(__fk_s) OR abs(__fk_s) = {_INF})",
+                       L["bad_score"]))
+    for c in (cols.label, cols.pred):
+        if c in float_labels:
+            # -0.0: equal to 0.0 for groupBy, another value for the label coder. 1 / -0.0 is
+            # -inf, but Spark's division refuses zero and its atan2 adds 0.0 to its arguments;
+            # pow(-0.0, -1) is -inf (StrictMath.pow, no normalisation).
+            checks.append((f"({_q(c)} = 0 AND pow({_q(c)}, -1D) < 0)",
+                           L["negative_zero_label"]))
+    aggs = [f"count(1) AS {L['rows']}"]
+    mantissas = []
+    if cols.weight is not None:
+        positive = f"(__fk_w > 0 AND __fk_w < {_INF})"  # false for 0, NaN, +inf, <0, null
+        frame = frame.selectExpr(
+            "*", f"CAST(CASE WHEN {positive} THEN greatest(floor(log2(__fk_w)) - 53, -1074) "
+                 "ELSE 0 END AS BIGINT) AS __fk_kw")
+        kq = "greatest(2 * __fk_kw + 52, -1074)"
+        infinite = f"(__fk_w * __fk_w = {_INF})"
+        key = (f"CASE WHEN {positive} AND {infinite} THEN __fk_kw + {L['infinite_square']} "
+               "ELSE __fk_kw END")
+        mantissas = [
+            f"CASE WHEN {positive} THEN {_scaled('__fk_w', '__fk_kw')} ELSE 0L END AS __fk_mw",
+            f"CASE WHEN {positive} AND NOT {infinite} THEN {_scaled('(__fk_w * __fk_w)', kq)} "
+            "ELSE 0L END AS __fk_mq",
+        ]
+        low, bits = (1 << L["low_bits"]) - 1, L["low_bits"]
+        for (hi, lo), m in (((L["weight_high"], L["weight_low"]), "__fk_mw"),
+                            ((L["square_high"], L["square_low"]), "__fk_mq")):
+            aggs.append(f"try_sum(shiftright({m}, {bits})) AS {hi}")
+            aggs.append(f"try_sum({m} & {low}) AS {lo}")
+    elif checks:
+        key = "0L"
+    else:
+        return frame.groupBy(*keys).agg(*[F.expr(a) for a in aggs])
+    for cond, code in reversed(checks):
+        key = f"CASE WHEN {cond} THEN {code}L ELSE {key} END"
+    # The mantissas in a projection of their own: each computed once per row, not once per
+    # aggregate that reads it.
+    frame = frame.selectExpr(*keys, f"{key} AS {L['key']}", *mantissas)
+    return frame.groupBy(*keys, L["key"]).agg(*[F.expr(a) for a in aggs])
+
+
+def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], str]:
+    """The audit state counted by Spark SQL, or ``(None, why)`` when the rows hold something the
+    row path must name (or the data is empty)."""
+    from pyspark.sql.types import DoubleType, FloatType
+
+    types = {f.name: f.dataType for f in selected.schema.fields}
+    float_labels = {c for c in (cols.label, cols.pred)
+                    if isinstance(types.get(c), (FloatType, DoubleType))}
+    frame = counting_frame(selected, cols, float_labels)
+    if hasattr(frame, "toArrow"):  # pyspark >= 4.0
+        batches = frame.toArrow().to_batches()
+    else:  # pyspark 3.5: the same Arrow collection, not yet public
+        batches = frame._collect_as_arrow()
+    if not sum(b.num_rows for b in batches):
+        return None, "no rows"
+    state = _core.CountedState(cols.label, cols.pred, list(cols.sensitive),
+                               cols.weight is not None, label_text(cols.pos_label),
+                               label_text(cols.neg_label))
+    for batch in batches:
+        why = state.add(batch)
+        if why is not None:
+            return None, why
+    return bytes(state.to_bytes()), ""

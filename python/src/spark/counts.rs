@@ -1,0 +1,224 @@
+//! The rates audit counted by Spark SQL (`fairkit/spark/_counts.py`): the driver turns the
+//! aggregate's rows — one per (sensitive values, label, prediction, weight exponent), with a
+//! `bigint` row count and `bigint` sums of 31-bit mantissa limbs — into the audit state that the
+//! row-by-row path (`PartitionState`) builds, byte for byte. The aggregate rows go through the
+//! command's decoder (label coder, column types, group names); anything the decoder or the
+//! aggregate's irregularity key flags is reported back, and the Python side then runs the
+//! row-by-row path, which gives the exact message (row, column, value).
+
+use crate::errors::{invalid, to_py_err};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{Array, Int64Array, RecordBatch};
+use fair_audit::ingest::{AuditState, CellCounts, Decoder, FlagStyle, LabelPair, Roles, Typing};
+use fair_metrics::state::ExactSumParts;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// Row count of an aggregate row.
+const ROWS: &str = "__fk_rows";
+/// The aggregate's extra grouping key: the weight's scale exponent `k` (weighted), plus
+/// [`INFINITE_SQUARE`] when `w * w` overflows; or one of the irregularity codes.
+const KEY: &str = "__fk_key";
+/// Sums of the high (`m >> 31`) and low (`m & (2^31 - 1)`) limbs of the weights' mantissas.
+const WEIGHT_HIGH: &str = "__fk_wh";
+const WEIGHT_LOW: &str = "__fk_wl";
+/// The same for the weights' `f64` squares.
+const SQUARE_HIGH: &str = "__fk_qh";
+const SQUARE_LOW: &str = "__fk_ql";
+/// Added to the key of rows whose weight's square overflows `f64` (`+inf`, as Rust's `w * w`).
+const INFINITE_SQUARE: i64 = 5000;
+/// Irregularity codes of the key (any of them sends the audit down the row-by-row path).
+const BAD_WEIGHT: i64 = 100_001;
+const BAD_SCORE: i64 = 100_002;
+const NEGATIVE_ZERO_LABEL: i64 = 100_003;
+/// Bits of the low limb.
+const LOW_BITS: u32 = 31;
+
+/// The layout the Spark SQL aggregate must produce, for `_counts.py` (one source of truth).
+pub fn layout<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (k, v) in [
+        ("rows", ROWS),
+        ("key", KEY),
+        ("weight_high", WEIGHT_HIGH),
+        ("weight_low", WEIGHT_LOW),
+        ("square_high", SQUARE_HIGH),
+        ("square_low", SQUARE_LOW),
+    ] {
+        d.set_item(k, v)?;
+    }
+    for (k, v) in [
+        ("infinite_square", INFINITE_SQUARE),
+        ("bad_weight", BAD_WEIGHT),
+        ("bad_score", BAD_SCORE),
+        ("negative_zero_label", NEGATIVE_ZERO_LABEL),
+        ("low_bits", i64::from(LOW_BITS)),
+    ] {
+        d.set_item(k, v)?;
+    }
+    Ok(d)
+}
+
+/// The scale exponent of `fl(w * w)` for a weight of scale exponent `kw`: with
+/// `kw = max(floor(log2 w) - 53, -1074)` (docs/spark.md, `_counts.py`), `fl(w * w) × 2^-kq`
+/// is an integer below 2^59.
+fn square_scale(kw: i64) -> i64 {
+    (2 * kw + 52).max(-1074)
+}
+
+/// The audit state of a counted aggregate, built on the driver.
+#[pyclass(module = "fairkit._core.spark")]
+pub struct CountedState {
+    decoder: Decoder,
+    state: AuditState,
+    weighted: bool,
+}
+
+#[pymethods]
+impl CountedState {
+    /// An empty state for the columns named (`weighted`: the aggregate carries weight sums).
+    #[new]
+    #[pyo3(signature = (label, pred, sensitive, weighted, pos_label, neg_label=None))]
+    fn new(
+        label: String,
+        pred: String,
+        sensitive: Vec<String>,
+        weighted: bool,
+        pos_label: String,
+        neg_label: Option<String>,
+    ) -> PyResult<Self> {
+        let roles = Roles {
+            label,
+            pred: Some(pred),
+            score: None,
+            sensitive,
+            weight: None,
+        };
+        let decoder = Decoder::new(
+            roles,
+            LabelPair {
+                positive: pos_label.clone(),
+                negative: neg_label,
+            },
+            "the DataFrame",
+            Typing::Typed,
+            FlagStyle::Python,
+        )
+        .map_err(to_py_err)?;
+        Ok(Self {
+            decoder,
+            state: AuditState::new(&pos_label, 1),
+            weighted,
+        })
+    }
+
+    /// Adds one batch of aggregate rows. Returns `None` when added, or why the rows cannot be
+    /// counted this way (a bad value somewhere, which the row-by-row path names exactly); the
+    /// state is then unchanged.
+    fn add(&mut self, py: Python<'_>, batch: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let rb = crate::arrow_ffi::record_batch(batch)?;
+        let weighted = self.weighted;
+        let (decoder, state) = (&mut self.decoder, &mut self.state);
+        py.detach(|| {
+            let cells = match cells(&rb, weighted)? {
+                Ok(c) => c,
+                Err(why) => return Ok(Some(why)),
+            };
+            Ok(match state.add_counted(&rb, decoder, &cells) {
+                Ok(()) => None,
+                Err(e) => Some(e.to_string()),
+            })
+        })
+    }
+
+    /// The state's canonical encoding (as `PartitionState.to_bytes`).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.state.to_bytes())
+    }
+}
+
+fn int_column<'a>(rb: &'a RecordBatch, name: &str) -> PyResult<Option<&'a Int64Array>> {
+    match rb.column_by_name(name) {
+        None => Ok(None),
+        Some(a) => a
+            .as_primitive_opt::<Int64Type>()
+            .map(Some)
+            .ok_or_else(|| invalid(format!("aggregate column {name} must be int64"))),
+    }
+}
+
+/// The counts of every aggregate row, or (inner `Err`) why they are not usable.
+fn cells(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<CellCounts>, String>> {
+    let need = |name: &str| {
+        int_column(rb, name)?.ok_or_else(|| invalid(format!("aggregate column {name} missing")))
+    };
+    let rows = need(ROWS)?;
+    let key = int_column(rb, KEY)?;
+    let sums = if weighted {
+        Some([
+            need(WEIGHT_HIGH)?,
+            need(WEIGHT_LOW)?,
+            need(SQUARE_HIGH)?,
+            need(SQUARE_LOW)?,
+        ])
+    } else {
+        None
+    };
+    let mut out = Vec::with_capacity(rb.num_rows());
+    for i in 0..rb.num_rows() {
+        let k = key.map_or(0, |a| a.value(i));
+        let why = match k {
+            BAD_WEIGHT => Some("a weight is missing, NaN, infinite or negative"),
+            BAD_SCORE => Some("a score is missing, NaN or infinite"),
+            NEGATIVE_ZERO_LABEL => Some("a label or prediction is -0.0"),
+            _ => None,
+        };
+        if let Some(why) = why {
+            return Ok(Err(why.into()));
+        }
+        let n = u64::try_from(rows.value(i)).unwrap_or(0);
+        if rows.is_null(i) || n == 0 {
+            return Err(invalid("an aggregate row without rows"));
+        }
+        let weights = match &sums {
+            None => None,
+            Some(cols) => {
+                if cols.iter().any(|c| c.is_null(i)) {
+                    // try_sum overflowed: more than 2^32 rows share one cell and exponent.
+                    return Ok(Err(
+                        "a mantissa limb sum passed 2^63 (over 2^32 rows of one cell share a weight exponent)".into(),
+                    ));
+                }
+                let limb = |c: &Int64Array| {
+                    u128::try_from(c.value(i)).map_err(|_| invalid("a negative mantissa sum"))
+                };
+                let whole = |hi: u128, lo: u128| (hi << LOW_BITS) + lo;
+                let infinite = k >= INFINITE_SQUARE;
+                let kw = if infinite { k - INFINITE_SQUARE } else { k };
+                if !(-1074..=971).contains(&kw) {
+                    return Err(invalid(format!(
+                        "weight exponent {kw} outside the f64 range"
+                    )));
+                }
+                let mut w = ExactSumParts::new();
+                let mut sq = ExactSumParts::new();
+                let scale = |x: i64| i32::try_from(x).expect("checked range");
+                w.add_scaled(whole(limb(cols[0])?, limb(cols[1])?), scale(kw))
+                    .map_err(to_py_err)?;
+                if infinite {
+                    sq.add_infinity();
+                } else {
+                    sq.add_scaled(
+                        whole(limb(cols[2])?, limb(cols[3])?),
+                        scale(square_scale(kw)),
+                    )
+                    .map_err(to_py_err)?;
+                }
+                Some((w, sq))
+            }
+        };
+        out.push(CellCounts { rows: n, weights });
+    }
+    Ok(Ok(out))
+}

@@ -1,0 +1,228 @@
+"""The Spark rates audit counted by Spark SQL (``fairkit/spark/_counts.py``) against the
+row-by-row path (``mapInArrow`` + the Rust decoder), on a local Spark: the same state bytes and
+the same report.json, and — for bad rows, which the count only detects — the same error message.
+
+The row path stays reachable through ``audit(..., _path="rows")``; ``_path="sql"`` refuses to
+fall back, so a test of it fails if the count did not do the work.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from fairkit import FairkitError
+from fairkit._core import spark as core
+from fairkit.spark import _group_limits, _report, _row_state, audit
+from fairkit.spark._arrow import AuditColumns
+from fairkit.spark._counts import counted_state
+
+from test_spark import spark  # noqa: F401  (the module's local[2] Spark session fixture)
+
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
+
+# Weights where float addition is inexact or the exact sum needs many bits: subnormals, 1e-300
+# next to 1e300, squares that underflow (1e-160), reach the subnormal range (1e-155) or
+# overflow to +inf (1e155), 0.1 / 0.2 / 0.3, zeros of both signs, integers.
+EXTREME = [0.0, -0.0, 5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1e-160, 1e-155, 1e-5,
+           0.1, 0.2, 0.3, 0.7, 1.0, 3.0, 123.456, 2.0 ** 52 + 1, 1e150, 1e155, 1e300]
+
+
+def frame(seed: int, n: int = 600) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    return pd.DataFrame({
+        "label": y,
+        "pred": np.where(rng.random(n) < 0.7, y, 1 - y),
+        "group": rng.choice(["f", "m", "x"], n, p=[0.5, 0.4, 0.1]),
+        "region": rng.integers(0, 3, n),
+        "w": np.where(rng.random(n) < 0.5, rng.uniform(0.1, 3.0, n),
+                      rng.choice(EXTREME, n)),
+        "iw": rng.integers(0, 1000, n),
+        "score": np.round(rng.random(n), 2),
+    })
+
+
+FRAME = frame(3)
+
+
+def both_paths(sdf, **kw):
+    """(SQL count, row path) on the same rows: the same state bytes, and the same report.json
+    (the report is a function of the state; with a score the score passes run after either)."""
+    sensitive = kw["sensitive"]
+    cols = AuditColumns(kw["label"], kw["pred"], tuple(sensitive), kw.get("score"),
+                        kw.get("weight"), kw.get("pos_label", 1), kw.get("neg_label"))
+    wanted = [cols.label, cols.pred, *cols.sensitive]
+    wanted += [c for c in (cols.score, cols.weight) if c is not None]
+    selected = sdf.select(*dict.fromkeys(wanted))
+    counted, why = counted_state(selected, cols)
+    assert counted is not None, why
+    rows = _row_state(selected, cols, 2)
+    assert counted == rows
+    got = audit(sdf, _path="sql", n_resamples=200, **kw)
+    if cols.score is None:
+        groups = _group_limits(kw.get("min_group_size", 30), kw.get("max_groups"),
+                               kw.get("allow_single_group", False))
+        want = _report(rows, None, cols, 0.95, "wilson", 200, 0, (0.0, 1.0), "spark", groups)
+    else:
+        want = audit(sdf, _path="rows", n_resamples=200, **kw)
+    assert got.report_json == want.report_json
+    return got
+
+
+@pytest.mark.parametrize("weight", [None, "w", "iw"])
+def test_count_equals_rows_bit_for_bit(spark, weight):
+    sdf = spark.createDataFrame(FRAME).repartition(3)
+    r = both_paths(sdf, label="label", pred="pred", sensitive=["group", "region"], weight=weight)
+    assert r.input.rows == len(FRAME)
+    assert r.settings.weighted is (weight is not None)
+
+
+def test_extreme_weights_are_summed_exactly(spark):
+    # Every extreme weight in every cell of one group, repeated: the row path's accumulator is
+    # exact, so a count that rounded anywhere would differ in the bytes.
+    pdf = pd.DataFrame({
+        "label": np.tile([0, 0, 1, 1], len(EXTREME) * 3),
+        "pred": np.tile([0, 1, 0, 1], len(EXTREME) * 3),
+        "group": "a",
+        "w": np.repeat(EXTREME * 3, 4),
+    })
+    sdf = spark.createDataFrame(pdf).repartition(2)
+    kw = dict(label="label", pred="pred", sensitive=["group"], weight="w",
+              allow_single_group=True)
+    both_paths(sdf, **kw)
+    # A float32 weight column (widened exactly, as the row path widens it).
+    f32 = spark.createDataFrame(pdf.assign(w=pdf["w"].clip(upper=1e30).astype(np.float32)))
+    both_paths(f32, **kw)
+
+
+@pytest.mark.parametrize("kind", ["str", "bool", "int", "float"])
+def test_label_column_types(spark, kind):
+    y, p = FRAME["label"], FRAME["pred"]
+    convert = {
+        "str": (lambda v: np.where(v == 1, "yes", "no"), "yes"),
+        "bool": (lambda v: v == 1, True),
+        "int": (lambda v: np.where(v == 1, 7, -3), 7),
+        "float": (lambda v: np.where(v == 1, 1.0, 0.5), 1),
+    }
+    f, pos = convert[kind]
+    pdf = FRAME.assign(label=f(y), pred=f(p))
+    sdf = spark.createDataFrame(pdf).repartition(2)
+    r = both_paths(sdf, label="label", pred="pred", sensitive=["group"], pos_label=pos,
+                   weight="w")
+    assert r.input.positive_label == {"str": "yes", "bool": "true", "int": "7", "float": "1"}[kind]
+
+
+def test_declared_negative_and_spellings(spark):
+    # "1" / "1.0" and "0" / "0.0" spell the same two values; groupBy keeps them apart, the
+    # label coder joins them.
+    pdf = FRAME.assign(label=np.where(FRAME["label"] == 1, "1", "0.0"),
+                       pred=np.where(FRAME["pred"] == 1, "1.0", "0"))
+    sdf = spark.createDataFrame(pdf)
+    both_paths(sdf, label="label", pred="pred", sensitive=["group"], neg_label=0)
+
+
+def test_with_score_column(spark):
+    sdf = spark.createDataFrame(FRAME).repartition(3)
+    # (Integer weights: the extreme ones overflow the score sweep's f64 AUC sums on both paths.)
+    for weight in (None, "iw"):
+        r = both_paths(sdf, label="label", pred="pred", sensitive=["group"], score="score",
+                       weight=weight)
+        assert r.score_slice() is not None
+
+
+def error_of(fn) -> str:
+    with pytest.raises(FairkitError) as e:
+        fn()
+    return str(e.value)
+
+
+BAD = {
+    "third label": (lambda d: d.assign(label=np.where(np.arange(len(d)) == 11, 2, d["label"])),
+                    {}, "row path"),
+    "null label": (lambda d: d.assign(label=d["label"].astype("Int64").where(
+        np.arange(len(d)) != 5, pd.NA)), {}, "row path"),
+    "null group": (lambda d: d.assign(group=d["group"].where(np.arange(len(d)) != 3, None)),
+                   {}, "row path"),
+    "NaN weight": (lambda d: d.assign(w=np.where(np.arange(len(d)) == 8, np.nan, d["w"])),
+                   {"weight": "w"}, "a weight is missing, NaN, infinite or negative"),
+    "negative weight": (lambda d: d.assign(w=np.where(np.arange(len(d)) == 9, -1.0, d["w"])),
+                        {"weight": "w"}, "a weight is missing, NaN, infinite or negative"),
+    "infinite weight": (lambda d: d.assign(w=np.where(np.arange(len(d)) == 9, np.inf, d["w"])),
+                        {"weight": "w"}, "a weight is missing, NaN, infinite or negative"),
+    "null weight": (lambda d: d.assign(w=d["w"].where(np.arange(len(d)) != 4, None)),
+                    {"weight": "w"}, "a weight is missing, NaN, infinite or negative"),
+    "infinite score": (lambda d: d.assign(score=np.where(np.arange(len(d)) == 7, np.inf,
+                                                         d["score"])),
+                       {"score": "score"}, "a score is missing, NaN or infinite"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_rows_give_the_row_path_message(spark, case):
+    make, extra, why = BAD[case]
+    sdf = spark.createDataFrame(make(FRAME)).repartition(2)
+    kw = dict(label="label", pred="pred", sensitive=["group"], **extra)
+    want = error_of(lambda: audit(sdf, _path="rows", **kw))
+    assert want.startswith("Spark partition") and "row " in want
+    assert error_of(lambda: audit(sdf, **kw)) == want
+    # The count detects it (and only detects it).
+    sql = error_of(lambda: audit(sdf, _path="sql", **kw))
+    assert sql.startswith("the Spark SQL count cannot audit these rows")
+    if why != "row path":
+        assert why in sql
+    else:
+        # The decoder refused an aggregate row: its message names the value, not a row.
+        assert "the DataFrame" in sql
+
+
+def test_negative_zero_label_takes_the_row_path(spark):
+    # groupBy merges -0.0 with 0.0; the label coder reads them as two values: "-0" is a third.
+    pdf = FRAME.assign(label=FRAME["label"].astype(float), pred=FRAME["pred"].astype(float))
+    pdf.loc[17, "label"] = -0.0
+    sdf = spark.createDataFrame(pdf)
+    kw = dict(label="label", pred="pred", sensitive=["group"])
+    want = error_of(lambda: audit(sdf, _path="rows", **kw))
+    assert "'-0'" in want
+    assert error_of(lambda: audit(sdf, **kw)) == want
+    assert "-0.0" in error_of(lambda: audit(sdf, _path="sql", **kw))
+    # Only -0.0 and 1.0: a valid pair, audited by the row path.
+    only = pdf.assign(label=np.where(pdf["label"] == 1, 1.0, -0.0), pred=1.0)
+    sdf = spark.createDataFrame(only)
+    assert audit(sdf, **kw).report_json == audit(sdf, _path="rows", **kw).report_json
+
+
+def test_empty_frame_message_unchanged(spark):
+    empty = spark.createDataFrame(FRAME).filter("label > 5")
+    kw = dict(label="label", pred="pred", sensitive=["group"], weight="w")
+    assert error_of(lambda: audit(empty, **kw)) == error_of(lambda: audit(empty, _path="rows",
+                                                                          **kw))
+    with pytest.raises(FairkitError, match="_path must be"):
+        audit(empty, _path="fast", **kw)
+
+
+def test_counted_state_refuses_unusable_aggregates():
+    L = core.COUNT_LAYOUT
+    base = {"y": pa.array([1, 0], pa.int64()), "p": pa.array([1, 1], pa.int64()),
+            "g": pa.array(["a", "b"]), L["rows"]: pa.array([3, 2], pa.int64())}
+    weighted = dict(base, **{L["key"]: pa.array([-53, -53], pa.int64()),
+                             L["weight_high"]: pa.array([1, None], pa.int64()),
+                             L["weight_low"]: pa.array([0, 0], pa.int64()),
+                             L["square_high"]: pa.array([0, 0], pa.int64()),
+                             L["square_low"]: pa.array([0, 0], pa.int64())})
+    s = core.CountedState("y", "p", ["g"], True, "1")
+    assert "2^63" in s.add(pa.RecordBatch.from_pydict(weighted))
+    third = dict(base, y=pa.array([0, 5], pa.int64()))
+    assert "'5'" in core.CountedState("y", "p", ["g"], False, "1").add(
+        pa.RecordBatch.from_pydict(third))
+    flagged = dict(base, **{L["key"]: pa.array([0, L["bad_score"]], pa.int64())})
+    assert "score" in core.CountedState("y", "p", ["g"], False, "1").add(
+        pa.RecordBatch.from_pydict(flagged))
+    ok = core.CountedState("y", "p", ["g"], False, "1")
+    assert ok.add(pa.RecordBatch.from_pydict(base)) is None
+    names, negative, rows = core.state_info(bytes(ok.to_bytes()))
+    assert (names, negative, rows) == (["a", "b"], "0", 5)
