@@ -13,9 +13,8 @@ use crate::ingest::{AuditState, GROUP_SEPARATOR};
 use fair_metrics::ci::{CellDraws, change_interval};
 use fair_metrics::state::ConfusionState;
 use serde::Serialize;
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 /// How a `--by` value becomes a window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -203,7 +202,7 @@ fn ordered(mut windows: Vec<String>) -> Vec<String> {
 struct Drawn {
     state: ConfusionState,
     draws: Option<CellDraws>,
-    cache: RefCell<HashMap<(&'static str, Vec<bool>), GapDraws>>,
+    cache: Mutex<HashMap<(&'static str, Vec<bool>), GapDraws>>,
 }
 
 /// A gap on the observed cells and on every draw.
@@ -219,17 +218,27 @@ impl Drawn {
     ) -> Option<GapDraws> {
         let draws = self.draws.as_ref()?;
         let id = (key, keep.to_vec());
-        if let Some(hit) = self.cache.borrow().get(&id) {
-            return Some(hit.clone());
+        // A poisoned lock only means another window's thread panicked: its entries are whole.
+        let cached = |c: &Mutex<HashMap<_, GapDraws>>| {
+            c.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&id)
+                .cloned()
+        };
+        if let Some(hit) = cached(&self.cache) {
+            return Some(hit);
         }
         let computed = draws.gap(metric, kind, keep).ok()?;
-        self.cache.borrow_mut().insert(id, computed.clone());
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, computed.clone());
         Some(computed)
     }
 }
 
 /// A window's slices by name.
-type SliceDraws = Vec<(String, Rc<Drawn>)>;
+type SliceDraws = Vec<(String, Arc<Drawn>)>;
 
 /// The percentile interval of defined bootstrap values.
 fn percentile(values: &[Option<f64>], confidence: f64) -> Option<(f64, f64)> {
@@ -332,61 +341,46 @@ pub fn over_time(
         .map(|n| split(n).0.to_string())
         .collect();
     let windows = ordered(names);
+    let one = |k: usize, base: Option<&SliceDraws>| {
+        window_audit(state, sensitive, stats, (k, &windows), spec.baseline, base)
+    };
     let mut out: Vec<WindowAudit> = Vec::new();
-    let mut first: Option<SliceDraws> = None;
-    let mut previous: Option<SliceDraws> = None;
-    for (k, w) in windows.iter().enumerate() {
-        let part = without_window(&state.retain(|n| split(n).0 == w));
-        let (slices, states) = part.slice_states(sensitive)?;
-        let here: SliceDraws = slices
-            .into_iter()
-            .zip(states.into_iter().next().unwrap_or_default())
-            .enumerate()
-            .map(|(s, (slice, st))| {
-                // One stream per (window, slice), so windows are independent and the same
-                // seed gives the same bits.
-                let seed =
-                    stats.seed ^ ((k as u64) << 20 | s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                let drawn = Drawn {
-                    draws: CellDraws::new(&st, stats.resamples, seed).ok(),
-                    state: st,
-                    cache: RefCell::new(HashMap::new()),
-                };
-                (slice.name, Rc::new(drawn))
-            })
-            .collect();
-        let base = match spec.baseline {
-            Baseline::First => first.as_ref(),
-            Baseline::Previous => previous.as_ref(),
-        };
-        let mut window_slices = Vec::new();
-        for (slice, drawn) in &here {
-            let b = base
-                .and_then(|b| b.iter().find(|(n, _)| n == slice))
-                .map(|(_, d)| d.as_ref());
-            let gaps = GAPS
-                .iter()
-                .map(|&(key, _, metric, kind)| gap_row((key, metric, kind), drawn, b, stats))
-                .collect();
-            window_slices.push(WindowSlice {
-                slice: slice.clone(),
-                gaps,
+    match spec.baseline {
+        // Each window depends on the one before it: in order.
+        Baseline::Previous => {
+            let mut previous: Option<SliceDraws> = None;
+            for k in 0..windows.len() {
+                let (audit, here) = one(k, previous.as_ref())?;
+                out.push(audit);
+                previous = Some(here);
+            }
+        }
+        // Every window after the first depends on the first only: two threads share them
+        // (each window's draws have their own seed, so the result does not depend on the split).
+        Baseline::First => {
+            let (audit, first) = one(0, None)?;
+            out.push(audit);
+            let rest: Vec<usize> = (1..windows.len()).collect();
+            let half = rest.len().div_ceil(2);
+            let run = |ks: &[usize]| -> Result<Vec<WindowAudit>, AuditError> {
+                ks.iter()
+                    .map(|&k| one(k, Some(&first)).map(|w| w.0))
+                    .collect()
+            };
+            let (a, b) = std::thread::scope(|scope| {
+                let second = scope.spawn(|| run(&rest[half..]));
+                let a = run(&rest[..half]);
+                let b = second.join().unwrap_or_else(|_| {
+                    Err(AuditError::Input {
+                        name: "over time",
+                        reason: "a window's computation panicked".into(),
+                    })
+                });
+                (a, b)
             });
+            out.extend(a?);
+            out.extend(b?);
         }
-        out.push(WindowAudit {
-            window: w.clone(),
-            rows: part.total_rows(),
-            baseline: match (k, spec.baseline) {
-                (0, _) => None,
-                (_, Baseline::First) => Some(windows[0].clone()),
-                (_, Baseline::Previous) => Some(windows[k - 1].clone()),
-            },
-            slices: window_slices,
-        });
-        if k == 0 {
-            first = Some(here.clone());
-        }
-        previous = Some(here);
     }
     Ok(OverTime {
         column: spec.column.clone(),
@@ -394,6 +388,63 @@ pub fn over_time(
         baseline: spec.baseline,
         windows: out,
     })
+}
+
+/// Window `k` of `windows`: its slices drawn once (one seed per window and slice) and every gap
+/// with its change against `base` (the baseline window's draws, if any).
+fn window_audit(
+    state: &AuditState,
+    sensitive: &[String],
+    stats: &Stats,
+    (k, windows): (usize, &[String]),
+    baseline: Baseline,
+    base: Option<&SliceDraws>,
+) -> Result<(WindowAudit, SliceDraws), AuditError> {
+    let w = &windows[k];
+    let part = without_window(&state.retain(|n| split(n).0 == w));
+    let (slices, states) = part.slice_states(sensitive)?;
+    let here: SliceDraws = slices
+        .into_iter()
+        .zip(states.into_iter().next().unwrap_or_default())
+        .enumerate()
+        .map(|(s, (slice, st))| {
+            // One stream per (window, slice), so windows are independent and the same seed
+            // gives the same bits.
+            let seed =
+                stats.seed ^ ((k as u64) << 20 | s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let drawn = Drawn {
+                draws: CellDraws::new(&st, stats.resamples, seed).ok(),
+                state: st,
+                cache: Mutex::new(HashMap::new()),
+            };
+            (slice.name, Arc::new(drawn))
+        })
+        .collect();
+    let mut window_slices = Vec::new();
+    for (slice, drawn) in &here {
+        let b = base
+            .and_then(|b| b.iter().find(|(n, _)| n == slice))
+            .map(|(_, d)| d.as_ref());
+        let gaps = GAPS
+            .iter()
+            .map(|&(key, _, metric, kind)| gap_row((key, metric, kind), drawn, b, stats))
+            .collect();
+        window_slices.push(WindowSlice {
+            slice: slice.clone(),
+            gaps,
+        });
+    }
+    let audit = WindowAudit {
+        window: w.clone(),
+        rows: part.total_rows(),
+        baseline: match (k, baseline) {
+            (0, _) => None,
+            (_, Baseline::First) => Some(windows[0].clone()),
+            (_, Baseline::Previous) => Some(windows[k - 1].clone()),
+        },
+        slices: window_slices,
+    };
+    Ok((audit, here))
 }
 
 /// Adds the audit over time to `report`, with one summary sentence per window whose gap changed
