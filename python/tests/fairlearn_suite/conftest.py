@@ -1,7 +1,8 @@
 """Configuration of the fairlearn suite (fairlearn's metrics tests against fairkit).
 
 - ``upstream/`` holds fairlearn's files verbatim and is not collected; the ``test_*.py`` files
-  here are written from them by ``substitute.py`` (checked up to date at collection).
+  here are written from them by ``substitute.py`` when this conftest is imported (they are not
+  in git), so they are always the substitution of ``upstream/``.
 - fairlearn's fixtures (``constructor``, ``backend``) and its ``uncollect_if`` marker come from
   its own conftest files (``_upstream_conftest_*.py``).
 - Tests that still fail are marked ``xfail(strict=True)`` with the reason listed in
@@ -17,12 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from ._upstream_conftest_test import backend, constructor  # noqa: F401  (fixtures)
-from ._upstream_conftest_unit import pytest_collection_modifyitems as _uncollect
-from ._upstream_conftest_unit import pytest_configure as _upstream_configure
-import fairkit.metrics
+from . import substitute
 
-from .xfails import NOT_RUN, XFAILS, reason_for
+# Write the substituted files before importing them (and before collection reads them).
+substitute.main([])
+
+from ._upstream_conftest_test import backend, constructor  # noqa: E402, F401  (fixtures)
+from ._upstream_conftest_unit import pytest_collection_modifyitems as _uncollect  # noqa: E402
+from ._upstream_conftest_unit import pytest_configure as _upstream_configure  # noqa: E402
+import fairkit.metrics  # noqa: E402
+
+from .xfails import NOT_RUN, XFAILS, reason_for  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 collect_ignore = ["upstream", "substitute.py"] + [
@@ -37,7 +43,7 @@ def pytest_configure(config):
     check = subprocess.run(
         [sys.executable, str(HERE / "substitute.py"), "--check"], capture_output=True, text=True
     )
-    if check.returncode != 0:
+    if check.returncode != 0:  # written at import above: only a failed write gets here
         raise pytest.UsageError(f"fairlearn suite: {check.stderr.strip()}")
 
 

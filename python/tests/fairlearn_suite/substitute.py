@@ -16,15 +16,20 @@ use). This script rewrites them into this directory so that every public
   written: they test fairlearn's internals, not the public surface;
 - ``from test.unit.input_convertors`` → the vendored copy.
 
-Run ``python python/tests/fairlearn_suite/substitute.py`` after changing ``upstream/`` or the
-rules below; ``--check`` exits 1 when a written file is out of date (the suite's conftest runs
-that check, so a hand edit of a written file cannot go unnoticed).
+The written files are not kept in git (``.gitignore``): the suite's conftest writes them before
+it imports them, every time the suite is collected, so they are always the substitution of
+``upstream/`` (a hand edit is overwritten) and the repository holds fairlearn's tests once.
+Each file is replaced atomically (written beside, then renamed), so pytest-xdist workers that
+collect at the same time never read a half-written file. ``--check`` exits 1 when a written file
+is missing or out of date.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -88,7 +93,10 @@ def main(argv: list[str]) -> int:
         if check:
             stale.append(path.name)
         else:
-            path.write_text(text)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            os.replace(tmp, path)
     if stale:
         print(f"out of date (run substitute.py): {', '.join(stale)}", file=sys.stderr)
         return 1
