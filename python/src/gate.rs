@@ -55,13 +55,18 @@ pub fn gap_aliases() -> Vec<(&'static str, &'static str)> {
 }
 
 /// Compares two report.json texts gap by gap, as `fairkit compare` does
-/// (`fair_audit::compare`): `{"json": str, "markdown": str, "html": str}`, the JSON holding
+/// (`fair_audit::compare`): `{"json": str, "markdown": str, "html": str, "figures": {relative
+/// path: SVG}}`, the JSON holding
 /// every gap before and after with the change, its bootstrap interval and p-value.
 ///
 /// Raises `FairkitError` for a text that is not an unweighted fairkit audit report, reports
 /// with no slice in common, or a bad setting.
+///
+/// `fail_if`: gate expressions as `fairkit compare --fail-if` takes them (`change(KEY)`,
+/// `p(KEY)` / a bare `p`, plain keys of the after audit); their verdicts are the JSON's
+/// `fail_if`.
 #[pyfunction]
-#[pyo3(signature = (before_json, after_json, confidence, n_resamples, seed))]
+#[pyo3(signature = (before_json, after_json, confidence, n_resamples, seed, fail_if = Vec::new()))]
 pub fn compare_reports<'py>(
     py: Python<'py>,
     before_json: &str,
@@ -69,21 +74,30 @@ pub fn compare_reports<'py>(
     confidence: f64,
     n_resamples: usize,
     seed: u64,
+    fail_if: Vec<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let gates = fair_audit::fail_if::parse_all(&fail_if).map_err(to_py_err)?;
     let parse = |which: &str, text: &str| {
         serde_json::from_str::<serde_json::Value>(text)
             .map_err(|e| to_py_err(format!("{which} is not JSON: {e}")))
     };
     let (a, b) = (parse("before", before_json)?, parse("after", after_json)?);
-    let c = py
+    let mut c = py
         .detach(|| fair_audit::compare::compare_reports(&a, &b, confidence, n_resamples, seed))
         .map_err(to_py_err)?;
+    fair_audit::compare::gate(&mut c, &b, &gates).map_err(to_py_err)?;
     let json = serde_json::to_string_pretty(&c).map_err(to_py_err)?;
-    let (markdown, html) = fair_audit::compare::render_comparison(&c);
+    let (markdown, html, figures) =
+        fair_audit::compare::render_comparison(&c).map_err(to_py_err)?;
     let d = PyDict::new(py);
     d.set_item("json", json)?;
     d.set_item("markdown", markdown)?;
     d.set_item("html", html)?;
+    let figs = PyDict::new(py);
+    for (file, svg) in figures {
+        figs.set_item(file, svg)?;
+    }
+    d.set_item("figures", figs)?;
     Ok(d)
 }
 

@@ -64,3 +64,21 @@ def test_audits_that_cannot_be_compared_raise():
                         sensitive=["h"], n_resamples=200)
     with pytest.raises(FairkitError, match="no sensitive column and prediction source in common"):
         a.compare(other)
+
+
+def test_fail_if_gates_on_the_change_slice_by_slice():
+    old, new = audit(table(50)), audit(table(80))
+    gate = "change(dp_difference) > 0.02 and p < 0.01"
+    c = old.compare(new, n_resamples=500, fail_if=[gate, "dp_difference > 0.5"])
+    first, second = c["fail_if"]
+    assert first["expression"] == gate and first["failed"]
+    assert first["comparisons"][0]["comparison"] == "change(dp_difference) > 0.02 [slice g]"
+    assert first["comparisons"][0]["actual"] == pytest.approx(0.3, abs=1e-12)
+    # Plain keys read the after audit's headline: 0.3 is not above 0.5.
+    assert not second["failed"] and second["comparisons"][0]["actual"] == pytest.approx(0.3)
+    assert not new.compare(old, n_resamples=500, fail_if=gate)["fail_if"][0]["failed"]
+    assert "fail_if" not in old.compare(new, n_resamples=500)
+    with pytest.raises(FairkitError, match="exactly one change"):
+        old.compare(new, fail_if="p < 0.01")
+    with pytest.raises(FairkitError, match="unknown key 'change\\(ks_dp\\)'"):
+        old.compare(new, fail_if="change(ks_dp) > 0")

@@ -103,6 +103,10 @@ pub struct Comparison {
     pub changes: Vec<SliceChange>,
     /// Plain-language sentences: every distinguishable change, largest first, then the rule.
     pub summary: Vec<String>,
+    /// The verdicts of `--fail-if` gates evaluated on this comparison ([`gate`]); absent from
+    /// the JSON when none was given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fail_if: Vec<crate::model::FailIfOutcome>,
 }
 
 impl Comparison {
@@ -289,6 +293,7 @@ pub fn compare_reports(
         },
         changes,
         summary: Vec::new(),
+        fail_if: Vec::new(),
     };
     c.summary = sentences(&c);
     Ok(c)
@@ -480,9 +485,35 @@ pub fn compare_paired(
         },
         changes,
         summary: Vec::new(),
+        fail_if: Vec::new(),
     };
     c.summary = sentences(&c);
     Ok(c)
+}
+
+/// Evaluates `--fail-if` gates on a comparison of two saved audits: `change(…)` / `p(…)` read
+/// the comparison slice by slice, plain keys the second audit's headline (`after`, its
+/// report.json). The verdicts go to `c.fail_if` (the rendered comparison opens with them).
+///
+/// # Errors
+/// [`AuditError::Input`] for a gate whose value is not available (the message says why).
+pub fn gate(
+    c: &mut Comparison,
+    after: &Value,
+    gates: &[crate::fail_if::FailIf],
+) -> Result<(), AuditError> {
+    use crate::fail_if;
+    if gates.is_empty() {
+        return Ok(());
+    }
+    let fail = |e: fail_if::FailIfError| AuditError::Input {
+        name: "--fail-if",
+        reason: e.to_string(),
+    };
+    let values = fail_if::gate_values_json(&after.to_string()).map_err(fail)?;
+    let rows = fail_if::change::rows(c);
+    c.fail_if = fail_if::evaluate_all_with_changes(gates, &values, Some(&rows)).map_err(fail)?;
+    Ok(())
 }
 
 /// The state with the leading component of every finest group name dropped (merged).
@@ -559,9 +590,18 @@ fn sentences(c: &Comparison) -> Vec<String> {
     out
 }
 
-/// The comparison as markdown and self-contained HTML: the summary, then per slice a table of
-/// every gap before and after with the change, its interval and p-value.
-pub fn render_comparison(c: &Comparison) -> (String, String) {
+/// A rendered comparison: markdown, self-contained HTML, and the markdown's figures as
+/// `(relative path, svg)`.
+pub type RenderedComparison = (String, String, Vec<(String, String)>);
+
+/// The comparison as markdown and self-contained HTML, and the markdown's figures as
+/// `(relative path, svg)`: the summary, then per slice a chart of every gap before and after
+/// and a table of the change, its interval and p-value.
+///
+/// # Errors
+/// [`AuditError::Chart`] if a chart cannot be drawn (a non-finite value would be a bug
+/// upstream).
+pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditError> {
     let mut doc = HtmlReport::new("Fairness audit comparison");
     doc.paragraph(&format!(
         "Before: {} ({} rows). After: {} ({} rows). {} bootstrap resamples, seed {}.",
@@ -572,25 +612,77 @@ pub fn render_comparison(c: &Comparison) -> (String, String) {
         c.settings.resamples,
         c.settings.seed
     ));
+    if !c.fail_if.is_empty() {
+        doc.heading("Verdict");
+        for f in &c.fail_if {
+            let values: Vec<String> = f
+                .comparisons
+                .iter()
+                .map(|x| {
+                    format!(
+                        "{} is {} ({})",
+                        x.comparison,
+                        value_text(x.actual),
+                        if x.holds { "holds" } else { "does not hold" }
+                    )
+                })
+                .collect();
+            doc.paragraph(&format!(
+                "--fail-if \"{}\": {}. {}.",
+                f.expression,
+                if f.failed { "FAILED" } else { "passed" },
+                values.join("; ")
+            ));
+        }
+    }
     doc.heading("Summary");
     for s in &c.summary {
         doc.paragraph(s);
     }
-    comparison_tables(&mut doc, c);
+    let mut figures = Vec::new();
+    comparison_tables(&mut doc, c, &mut figures)?;
     doc.heading("Method");
     doc.paragraph(c.settings.method);
-    (doc.to_markdown(), doc.to_html())
+    let figures = figures.into_iter().map(|(svg, file)| (file, svg)).collect();
+    Ok((doc.to_markdown(), doc.to_html(), figures))
 }
 
-/// Per slice, a table of every gap before and after with the change, its interval and p-value.
-pub fn comparison_tables(doc: &mut HtmlReport, c: &Comparison) {
+/// Per slice, a chart of every gap before (grey) and after (coloured) — the after bar's whisker
+/// is the change's interval drawn from the before value, so it reaches the before bar's height
+/// exactly when the change is not distinguishable from 0 — then a table of every gap before and
+/// after with the change, its interval and p-value. Figures are appended to `figures` as
+/// `(svg, relative path)`.
+///
+/// # Errors
+/// [`AuditError::Chart`] if a chart cannot be drawn.
+pub fn comparison_tables(
+    doc: &mut HtmlReport,
+    c: &Comparison,
+    figures: &mut Vec<(String, String)>,
+) -> Result<(), AuditError> {
     let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
+    let level = format!("{:.0} % interval", c.settings.confidence * 100.0);
     for s in &c.changes {
         let at = s
             .threshold
             .map_or(String::new(), |t| format!(" (threshold {t})"));
         doc.subheading(&format!("{}{at}", s.slice));
-        let level = format!("{:.0} % interval", c.settings.confidence * 100.0);
+        if let Some((svg, title)) = before_after_chart(s, &at, &level)? {
+            let file = format!(
+                "figures/compare-{}{}.svg",
+                crate::render::stem(&s.slice),
+                s.threshold.map_or(String::new(), |t| format!(
+                    "-t{}",
+                    crate::render::stem(&t.to_string())
+                ))
+            );
+            doc.figure(svg.clone(), &title, &file)
+                .map_err(|source| AuditError::Chart {
+                    what: title.clone(),
+                    source,
+                })?;
+            figures.push((svg, file));
+        }
         let mut t = Table::new(&["gap", "before", "after", "change", &level, "p-value"]);
         for g in &s.gaps {
             t.text_row(vec![
@@ -607,4 +699,53 @@ pub fn comparison_tables(doc: &mut HtmlReport, c: &Comparison) {
         }
         doc.table(&t);
     }
+    Ok(())
+}
+
+/// The before/after bars of one slice (`None` when no gap is defined in both audits).
+fn before_after_chart(
+    s: &SliceChange,
+    at: &str,
+    level: &str,
+) -> Result<Option<(String, String)>, AuditError> {
+    use fair_report::palette::{GREY, series_colour};
+    let mut bars = Vec::new();
+    let mut colours = Vec::new();
+    for g in &s.gaps {
+        let (Some(b), Some(a)) = (g.before, g.after) else {
+            continue;
+        };
+        let interval = match (g.lower, g.upper) {
+            (Some(lo), Some(hi)) => Some((b + lo, b + hi)),
+            _ => None,
+        };
+        bars.push(fair_report::GroupRate {
+            group: format!("{} before", g.key),
+            rate: Some(b),
+            interval: None,
+        });
+        bars.push(fair_report::GroupRate {
+            group: format!("{} after", g.key),
+            rate: Some(a),
+            interval,
+        });
+        colours.extend([GREY, series_colour(0)]);
+    }
+    if bars.is_empty() {
+        return Ok(None);
+    }
+    let title = format!("Gaps before (grey) and after across {}{at}", s.slice);
+    let svg = fair_report::group_rate_bars_coloured(
+        &title,
+        "gap",
+        &bars,
+        None,
+        &format!("{level} of the change, from the before value"),
+        &colours,
+    )
+    .map_err(|source| AuditError::Chart {
+        what: title.clone(),
+        source,
+    })?;
+    Ok(Some((svg, title)))
 }

@@ -90,6 +90,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
 
+pub mod change;
+
 /// A fairlearn name accepted for a report key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Alias {
@@ -324,6 +326,8 @@ enum Token {
     Op(Op),
     Or,
     And,
+    Open,
+    Close,
 }
 
 fn tokenize(expr: &str) -> Result<Vec<(usize, Token)>, FailIfError> {
@@ -338,7 +342,10 @@ fn tokenize(expr: &str) -> Result<Vec<(usize, Token)>, FailIfError> {
             continue;
         }
         let two = |a: char, b: char| c == a && chars.get(i + 1) == Some(&b);
-        let token = if two('|', '|') || two('&', '&') {
+        let token = if c == '(' || c == ')' {
+            i += 1;
+            if c == '(' { Token::Open } else { Token::Close }
+        } else if two('|', '|') || two('&', '&') {
             i += 2;
             if c == '|' { Token::Or } else { Token::And }
         } else if c == '>' || c == '<' {
@@ -390,6 +397,8 @@ fn describe(token: Option<&(usize, Token)>) -> String {
         Some((_, Token::Op(op))) => format!("'{}'", op.symbol()),
         Some((_, Token::Or)) => "'or'".into(),
         Some((_, Token::And)) => "'and'".into(),
+        Some((_, Token::Open)) => "'('".into(),
+        Some((_, Token::Close)) => "')'".into(),
     }
 }
 
@@ -424,12 +433,29 @@ impl FailIf {
         let mut k = 0;
         loop {
             let key = match tokens.get(k) {
-                Some((_, Token::Ident(key))) => key.clone(),
+                Some((_, Token::Ident(f)))
+                    if change::is_function(f)
+                        && matches!(tokens.get(k + 1), Some((_, Token::Open))) =>
+                {
+                    let gap = match tokens.get(k + 2) {
+                        Some((_, Token::Ident(g))) => g.clone(),
+                        _ => return Err(expected(k + 2, "a count-gap key such as dp_difference")),
+                    };
+                    if !matches!(tokens.get(k + 3), Some((_, Token::Close))) {
+                        return Err(expected(k + 3, "')'"));
+                    }
+                    k += 3;
+                    change::term(f, &gap)?
+                }
+                Some((_, Token::Ident(key))) if key == change::BARE_P => key.clone(),
+                Some((_, Token::Ident(key))) => {
+                    if canonical(key, known_keys).is_none() {
+                        return Err(unknown_key(key.clone(), known_keys));
+                    }
+                    key.clone()
+                }
                 _ => return Err(expected(k, "a headline key such as dp_difference")),
             };
-            if canonical(&key, known_keys).is_none() {
-                return Err(unknown_key(key, known_keys));
-            }
             let op = match tokens.get(k + 1) {
                 Some((_, Token::Op(op))) => *op,
                 _ => return Err(expected(k + 1, "a comparison (>, >=, <, <=)")),
@@ -459,6 +485,9 @@ impl FailIf {
             }
             k += 1;
         }
+        for conjunction in &mut disjuncts {
+            change::resolve_bare_p(text, conjunction)?;
+        }
         Ok(Self {
             text: text.to_string(),
             disjuncts,
@@ -476,38 +505,83 @@ impl FailIf {
         &self,
         headline: &BTreeMap<String, Result<f64, String>>,
     ) -> Result<(bool, Vec<ComparisonOutcome>), FailIfError> {
+        self.evaluate_with_changes(headline, None)
+    }
+
+    /// [`FailIf::evaluate`] with the changes of a comparison: a conjunction using `change(…)`
+    /// or `p(…)` holds when it holds in one slice of `changes` (all its terms read from the
+    /// same slice and prediction source), and its outcomes name that slice.
+    ///
+    /// # Errors
+    /// [`FailIfError::Unavailable`] when a key is not available, or a change term is used
+    /// without a comparison (`changes` is `None`) or is undefined in every slice.
+    pub fn evaluate_with_changes(
+        &self,
+        headline: &BTreeMap<String, Result<f64, String>>,
+        changes: Option<&[change::ChangeRow]>,
+    ) -> Result<(bool, Vec<ComparisonOutcome>), FailIfError> {
         let mut outcomes = Vec::new();
         let mut fails = false;
         for conjunction in &self.disjuncts {
-            let mut all = true;
-            for c in conjunction {
-                let actual = match headline.get(&c.key) {
-                    Some(Ok(v)) => *v,
-                    Some(Err(reason)) => {
-                        return Err(FailIfError::Unavailable {
-                            key: c.key.clone(),
-                            reason: reason.clone(),
-                        });
-                    }
-                    None => {
-                        return Err(FailIfError::Unavailable {
-                            key: c.key.clone(),
-                            reason: "no audit produced it".into(),
-                        });
-                    }
-                };
-                let holds = c.op.holds(actual, c.value);
-                all &= holds;
-                outcomes.push(ComparisonOutcome {
-                    comparison: c.to_string(),
-                    actual,
-                    holds,
-                });
-            }
-            fails |= all;
+            let (holds, mut outs) = if conjunction.iter().any(|c| change::is_change_key(&c.key)) {
+                change::evaluate_rows(conjunction, headline, changes)?
+            } else {
+                evaluate_conjunction(conjunction, headline, None)?
+            };
+            fails |= holds;
+            outcomes.append(&mut outs);
         }
         Ok((fails, outcomes))
     }
+
+    /// Whether any comparison reads a change (`change(…)`, `p(…)`): such a gate needs a
+    /// comparison (`fairkit compare`, or `fairkit audit --against`).
+    pub fn uses_changes(&self) -> bool {
+        self.disjuncts
+            .iter()
+            .flatten()
+            .any(|c| change::is_change_key(&c.key))
+    }
+}
+
+/// One conjunction on `headline` (and a comparison's slice `row` for change terms): whether
+/// every comparison holds, and each one's outcome.
+fn evaluate_conjunction(
+    conjunction: &[Comparison],
+    headline: &BTreeMap<String, Result<f64, String>>,
+    row: Option<&change::ChangeRow>,
+) -> Result<(bool, Vec<ComparisonOutcome>), FailIfError> {
+    let mut outcomes = Vec::new();
+    let mut all = true;
+    for c in conjunction {
+        let source = match row {
+            Some(r) if change::is_change_key(&c.key) => &r.values,
+            _ => headline,
+        };
+        let actual = match source.get(&c.key) {
+            Some(Ok(v)) => *v,
+            Some(Err(reason)) => {
+                return Err(FailIfError::Unavailable {
+                    key: c.key.clone(),
+                    reason: reason.clone(),
+                });
+            }
+            None => {
+                return Err(FailIfError::Unavailable {
+                    key: c.key.clone(),
+                    reason: "no audit produced it".into(),
+                });
+            }
+        };
+        let holds = c.op.holds(actual, c.value);
+        all &= holds;
+        outcomes.push(ComparisonOutcome {
+            comparison: c.to_string(),
+            actual,
+            holds,
+        });
+    }
+    Ok((all, outcomes))
 }
 
 fn unknown_key(key: String, known_keys: &[&str]) -> FailIfError {
@@ -726,10 +800,23 @@ pub fn evaluate_all(
     gates: &[FailIf],
     values: &BTreeMap<String, Result<f64, String>>,
 ) -> Result<Vec<FailIfOutcome>, FailIfError> {
+    evaluate_all_with_changes(gates, values, None)
+}
+
+/// [`evaluate_all`] with a comparison's changes for `change(…)` / `p(…)` terms
+/// ([`change::rows`]).
+///
+/// # Errors
+/// [`FailIfError::Unavailable`] when a gate uses a value that is not available.
+pub fn evaluate_all_with_changes(
+    gates: &[FailIf],
+    values: &BTreeMap<String, Result<f64, String>>,
+    changes: Option<&[change::ChangeRow]>,
+) -> Result<Vec<FailIfOutcome>, FailIfError> {
     gates
         .iter()
         .map(|gate| {
-            let (failed, comparisons) = gate.evaluate(values)?;
+            let (failed, comparisons) = gate.evaluate_with_changes(values, changes)?;
             Ok(FailIfOutcome {
                 expression: gate.text.clone(),
                 failed,
@@ -740,14 +827,16 @@ pub fn evaluate_all(
 }
 
 /// Evaluates `gates` on `report` and appends their verdicts to `report.fail_if`: the whole
-/// `--fail-if` step of an audit.
+/// `--fail-if` step of an audit. Change terms read the report's paired comparison
+/// (`fairkit audit --against`).
 ///
 /// # Errors
 /// [`FailIfError::Unavailable`] when a gate uses a value the audit did not compute (e.g. `ks_dp`
-/// without a score column) or an alias whose fairlearn value differs on this data; the report
-/// is then left unchanged.
+/// without a score column, or a change without a comparison) or an alias whose fairlearn value
+/// differs on this data; the report is then left unchanged.
 pub fn apply(report: &mut AuditReport, gates: &[FailIf]) -> Result<(), FailIfError> {
-    let outcomes = evaluate_all(gates, &gate_values(report))?;
+    let rows = report.comparison.as_ref().map(change::rows);
+    let outcomes = evaluate_all_with_changes(gates, &gate_values(report), rows.as_deref())?;
     report.fail_if.extend(outcomes);
     Ok(())
 }

@@ -311,7 +311,7 @@ pub struct ScoreSlice {
 }
 
 /// The outcome of one `--fail-if` expression.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FailIfOutcome {
     /// The expression as given.
     pub expression: String,
@@ -322,7 +322,7 @@ pub struct FailIfOutcome {
 }
 
 /// One comparison.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ComparisonOutcome {
     /// e.g. "dp_difference > 0.1".
     pub comparison: String,

@@ -10,7 +10,7 @@ use crate::model::{AuditReport, ConfusionSlice, Estimate, PairMax};
 use crate::model::{GroupRates, UndefinedGroup};
 use crate::summary::{alpha, gap_note, p_cell, sig3};
 use fair_metrics::Rate;
-use fair_report::lines::{Marker, Series, line_plot};
+use fair_report::lines::{Band, Marker, Series, line_plot, line_plot_with_bands};
 use fair_report::palette::{Rgb, group_colour};
 use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars_coloured};
 
@@ -543,13 +543,37 @@ fn over_time_section(
                 color: i,
             })
             .collect();
-        let title = format!("Gaps by window across {slice}");
-        let svg = line_plot(
+        // Each gap's bootstrap interval in each window, shaded in the gap's colour: a trend is
+        // read against its uncertainty, not as bare points.
+        let bands: Vec<Band> = SWEPT
+            .iter()
+            .enumerate()
+            .map(|(i, key)| Band {
+                color: i,
+                points: ot
+                    .windows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| {
+                        let g = gap_of(w, key);
+                        let end = |f: fn(&crate::over_time::WindowGap) -> Option<f64>| {
+                            g.as_ref().and_then(f).unwrap_or(f64::NAN)
+                        };
+                        ((k + 1) as f64, end(|g| g.lower), end(|g| g.upper))
+                    })
+                    .collect(),
+            })
+            .collect();
+        let title = format!(
+            "Gaps by window across {slice} (shaded: {:.0} % intervals)",
+            confidence * 100.0
+        );
+        let svg = line_plot_with_bands(
             &title,
             "window (numbered as in the table)",
             "gap (max − min)",
             &series,
-            false,
+            &bands,
         )
         .map_err(|source| AuditError::Chart {
             what: title.clone(),
@@ -770,7 +794,7 @@ pub fn document(
             c.settings.confidence * 100.0,
             c.settings.resamples
         ));
-        crate::compare::comparison_tables(&mut doc, c);
+        crate::compare::comparison_tables(&mut doc, c, &mut figures)?;
     }
     if let Some(ot) = &r.over_time {
         over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;

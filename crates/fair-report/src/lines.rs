@@ -56,6 +56,68 @@ pub fn line_plot(
     series: &[Series],
     log_y: bool,
 ) -> Result<String> {
+    draw(title, x_desc, y_desc, series, &[], log_y)
+}
+
+/// An interval band around a series: `(x, lower, upper)` per point, shaded in the series'
+/// colour (translucent) behind the lines. A point whose ends are not finite breaks the band.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    /// Index into the palette: the colour of the series it belongs to.
+    pub color: usize,
+    /// The band's points in drawing order.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// [`line_plot`] with interval bands (linear y): trends with their uncertainty, e.g. a gap per
+/// window with its bootstrap interval. The axes fit the bands too.
+///
+/// # Errors
+/// [`ReportError::BadInput`] as [`line_plot`], or a band whose lower end is above its upper end
+/// or beyond ±1e15.
+///
+/// ```
+/// use fair_report::lines::{line_plot_with_bands, Band, Marker, Series};
+/// let s = Series { label: "dp".into(), points: vec![(1.0, 0.1), (2.0, 0.2)],
+///                  marker: Marker::Circle, color: 0 };
+/// let b = Band { color: 0, points: vec![(1.0, 0.05, 0.15), (2.0, 0.1, 0.3)] };
+/// let svg = line_plot_with_bands("gap", "window", "gap", &[s], &[b])?;
+/// assert!(svg.contains("dp") && svg.contains("<polygon"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn line_plot_with_bands(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    bands: &[Band],
+) -> Result<String> {
+    draw(title, x_desc, y_desc, series, bands, false)
+}
+
+/// The finite runs of a band, each as one closed polygon (upper ends forward, lower back).
+fn band_polygons(band: &Band) -> Vec<Vec<(f64, f64)>> {
+    let mut out = Vec::new();
+    for run in band
+        .points
+        .split(|&(x, lo, hi)| !(x.is_finite() && lo.is_finite() && hi.is_finite()))
+        .filter(|r| !r.is_empty())
+    {
+        let mut poly: Vec<(f64, f64)> = run.iter().map(|&(x, _, hi)| (x, hi)).collect();
+        poly.extend(run.iter().rev().map(|&(x, lo, _)| (x, lo)));
+        out.push(poly);
+    }
+    out
+}
+
+fn draw(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    bands: &[Band],
+    log_y: bool,
+) -> Result<String> {
     const CHART: &str = "line_plot";
     const FLOOR: f64 = 1e-8;
     let err = plot_err(CHART);
@@ -71,7 +133,26 @@ pub fn line_plot(
     for (s, points) in series.iter().zip(&data) {
         check_points(CHART, &s.label, points)?;
     }
-    let pts = || data.iter().flatten();
+    let polygons: Vec<(usize, Vec<(f64, f64)>)> = bands
+        .iter()
+        .flat_map(|b| band_polygons(b).into_iter().map(move |p| (b.color, p)))
+        .collect();
+    for b in bands {
+        if let Some(&(x, lo, hi)) = b.points.iter().find(|p| p.1 > p.2) {
+            return Err(ReportError::BadInput {
+                chart: CHART,
+                reason: format!("a band's lower end {lo} is above its upper end {hi} at x = {x}"),
+            });
+        }
+    }
+    for (_, poly) in &polygons {
+        check_points(CHART, "an interval band", poly)?;
+    }
+    let pts = || {
+        data.iter()
+            .flatten()
+            .chain(polygons.iter().flat_map(|p| &p.1))
+    };
     let x_min = pts().map(|p| p.0).fold(f64::INFINITY, f64::min);
     let x_max = pts().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
     let y_min = pts().map(|p| p.1).fold(f64::INFINITY, f64::min);
@@ -107,6 +188,15 @@ pub fn line_plot(
             .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
+        for (color, poly) in &polygons {
+            let c = plotters_colour(*color);
+            chart
+                .draw_series(std::iter::once(Polygon::new(
+                    poly.clone(),
+                    c.mix(0.13).filled(),
+                )))
+                .map_err(|e| err(&e))?;
+        }
         for (s, data) in series.iter().zip(&data) {
             let c = plotters_colour(s.color);
             chart

@@ -80,6 +80,15 @@ pub struct CompareArgs {
     #[arg(long, value_name = "KEYS", value_delimiter = ',')]
     pub fail_if_worse: Vec<String>,
 
+    /// Exit with code 1 when this expression holds. `change(KEY)` is a count gap's change (after
+    /// minus before) and `p(KEY)` its p-value (a bare `p`: of the one change in its `and` group);
+    /// all the terms of an `and` group read the same slice, so the gate fails when one slice has
+    /// them all. Plain keys (dp_difference, …) read the AFTER audit's headline. Repeatable.
+    ///
+    /// Example: `--fail-if "change(dp_difference) > 0.02 and p < 0.01"`
+    #[arg(long, value_name = "EXPR")]
+    pub fail_if: Vec<String>,
+
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
@@ -320,9 +329,12 @@ pub struct AuditArgs {
     /// (keys: dp_difference, dp_ratio, eo_difference, eo_ratio, eq_odds_difference,
     /// eq_odds_ratio, accuracy_difference, accuracy_ratio, auc_difference, ks_dp, ks_eo, psp;
     /// operators > >= < <=; combine with `and`/`&&`, `or`/`||`). Repeatable: any failing
-    /// expression fails the run.
+    /// expression fails the run. With `--against`, `change(KEY)` (the second model's gap minus
+    /// the first's) and `p(KEY)` (its p-value; a bare `p` for the one change of its `and` group)
+    /// gate on the paired comparison, slice by slice.
     ///
-    /// Example: `--fail-if "dp_difference>0.1 or eo_ratio<0.8"`
+    /// Example: `--fail-if "dp_difference>0.1 or eo_ratio<0.8"`,
+    /// `--against new_pred --fail-if "change(dp_difference) > 0.02 and p < 0.01"`
     #[arg(long, value_name = "EXPR")]
     pub fail_if: Vec<String>,
 

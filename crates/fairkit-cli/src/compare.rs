@@ -51,25 +51,34 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
             expected: format!("count-gap keys of the report: {}", keys.join(", ")),
         });
     }
+    let gates = crate::fail_if::parse_all(&args.fail_if)?;
     let before = report_json("BEFORE", &args.before)?;
     let after = report_json("AFTER", &args.after)?;
-    let c = fair_audit::compare::compare_reports(
+    let mut c = fair_audit::compare::compare_reports(
         &before,
         &after,
         args.confidence,
         args.resamples,
         args.seed,
     )?;
+    fair_audit::compare::gate(&mut c, &after, &gates)?;
     std::fs::create_dir_all(&args.out).map_err(|source| CliError::Write {
         path: args.out.clone(),
         source,
     })?;
     let json = serde_json::to_string_pretty(&c)
         .map_err(|e| CliError::Audit(fair_audit::AuditError::Json(e.to_string())))?;
-    let (md, html) = fair_audit::compare::render_comparison(&c);
+    let (md, html, figures) = fair_audit::compare::render_comparison(&c)?;
     write(&args.out.join("compare.json"), &json)?;
     write(&args.out.join("compare.md"), &md)?;
     write(&args.out.join("compare.html"), &html)?;
+    if !figures.is_empty() {
+        let dir = args.out.join("figures");
+        std::fs::create_dir_all(&dir).map_err(|source| CliError::Write { path: dir, source })?;
+    }
+    for (file, svg) in &figures {
+        write(&args.out.join(file), svg)?;
+    }
     let worse = c.worse(&args.fail_if_worse);
     if !args.quiet {
         eprintln!("fairkit compare: {} → {}", c.before.file, c.after.file);
@@ -90,9 +99,10 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
                 }
             );
         }
+        crate::report::print_gates(&c.fail_if);
         eprintln!("  report: {}", args.out.join("compare.html").display());
     }
-    Ok(if worse.is_empty() {
+    Ok(if worse.is_empty() && !c.fail_if.iter().any(|f| f.failed) {
         Verdict::Pass
     } else {
         Verdict::Fail

@@ -97,6 +97,11 @@ fn a_fairer_model_passes_the_gate_and_a_worse_one_fails_it() {
             .unwrap()
             .contains("<table>")
     );
+    // The before/after chart of the slice, linked from the markdown and drawn in the HTML.
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(md.contains("figures/compare-sex.svg"), "{md}");
+    let svg = std::fs::read_to_string(out.join("figures/compare-sex.svg")).unwrap();
+    assert!(svg.contains("dp_difference after"), "{svg}");
     // The other way round the gap got worse: exit 1 naming it.
     let run = compare(
         &new,
@@ -257,4 +262,86 @@ fn two_prediction_columns_of_one_file_compare_paired() {
     let run = paired(&f, &out, "old");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--against"), "{}", run.stderr);
+}
+
+#[test]
+fn fail_if_gates_on_changes_slice_by_slice() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    audit(&csv(dir.path(), "old.csv", 100, 100), &old, &[]);
+    audit(&csv(dir.path(), "new.csv", 120, 80), &new, &[]);
+    let out = dir.path().join("c");
+    // dp_difference 0 → 0.2, distinguishable: the gate fails and names the slice.
+    let gate = "change(dp_difference) > 0.02 and p < 0.01";
+    let run = compare(&old, &new, &out, &["--fail-if", gate]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("change(dp_difference) > 0.02 [slice sex]"),
+        "{}",
+        run.stderr
+    );
+    let c = json(&out);
+    assert_eq!(c["fail_if"][0]["expression"], gate);
+    assert_eq!(c["fail_if"][0]["failed"], true);
+    assert!(
+        (c["fail_if"][0]["comparisons"][0]["actual"]
+            .as_f64()
+            .unwrap()
+            - 0.2)
+            .abs()
+            < 1e-12
+    );
+    // The other way round the change is -0.2: the gate passes; a plain key reads AFTER.
+    let run = compare(
+        &new,
+        &old,
+        &out,
+        &["--fail-if", gate, "--fail-if", "dp_difference > 0.1"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json(&out)["fail_if"][1]["comparisons"][0]["actual"], 0.0);
+    // A bare p with no change, and a change of a score key, are refused before any work.
+    for bad in ["p < 0.01", "change(ks_dp) > 0"] {
+        let run = compare(&old, &new, &out, &["--fail-if", bad]);
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn audit_against_gates_on_the_paired_change_and_refuses_changes_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = paired_csv(dir.path());
+    let out = dir.path().join("p");
+    let mut args = vec![
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "old",
+        "--against",
+        "new",
+        "--sensitive",
+        "sex",
+        "--resamples",
+        "400",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--fail-if",
+        "change(dp_difference) < -0.1 and p < 0.05",
+    ];
+    // old → new: 0.2 → 0, a distinguishable improvement: this gate (on improvement) holds.
+    let run = fairkit(&args);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let r = common::report(&out);
+    assert_eq!(r["fail_if"][0]["failed"], true);
+    let v = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+    // Without --against a change gate is a flag error, before the file is read.
+    args.drain(6..8);
+    let run = fairkit(&args);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("add --against"), "{}", run.stderr);
 }

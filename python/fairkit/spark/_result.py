@@ -503,7 +503,8 @@ class AuditResult:
         return CheckOutcome(any(o["failed"] for o in outcomes), outcomes)
 
     def compare(self, other: "AuditResult", *, n_resamples: int = 1000, seed: int = 0,
-                confidence: float = 0.95, out: Optional[str | os.PathLike] = None) -> dict:
+                confidence: float = 0.95, out: Optional[str | os.PathLike] = None,
+                fail_if: Sequence[str] = ()) -> dict:
         """This audit (before) against ``other`` (after), gap by gap, as ``fairkit compare``
         does (the same Rust code): every count gap of every slice both audits have, before and
         after, the change, its two-sample bootstrap interval and the p-value of "the gap did not
@@ -511,8 +512,15 @@ class AuditResult:
 
         Returns the parsed ``compare.json`` (``changes[].gaps[]`` with ``before``, ``after``,
         ``change``, ``lower``, ``upper``, ``p_value``, ``worse``; ``summary``); with ``out``,
-        also writes ``compare.json``, ``compare.md`` and ``compare.html`` there. Both audits
+        also writes ``compare.json``, ``compare.md`` (with ``figures/``: each slice's gaps before
+        and after) and ``compare.html`` there. Both audits
         must be unweighted (the comparison redraws rows from the per-group counts).
+
+        ``fail_if``: gates as ``fairkit compare --fail-if`` takes them, e.g.
+        ``"change(dp_difference) > 0.02 and p < 0.01"`` (the terms of an ``and`` read one
+        slice; a bare ``p`` is the p-value of its ``change``; plain keys read ``other``'s
+        headline). Their verdicts are the result's ``fail_if`` list (``failed``, and each
+        comparison with the slice it read).
 
         >>> import pyarrow as pa
         >>> from fairkit.spark import audit_arrow
@@ -530,14 +538,21 @@ class AuditResult:
         if not isinstance(other, AuditResult):
             from fairkit._core import FairkitError
             raise FairkitError(f"compare needs another AuditResult, got {type(other).__name__}")
+        if isinstance(fail_if, str):
+            fail_if = (fail_if,)
         text = _core.compare_reports(self.report_json, other.report_json, float(confidence),
-                                     int(n_resamples), int(seed))
+                                     int(n_resamples), int(seed), list(fail_if))
         if out is not None:
             os.makedirs(os.fspath(out), exist_ok=True)
             for name, key in (("compare.json", "json"), ("compare.md", "markdown"),
                               ("compare.html", "html")):
                 with open(os.path.join(os.fspath(out), name), "w", encoding="utf-8") as f:
                     f.write(text[key])
+            for rel, svg in text["figures"].items():
+                path = os.path.join(os.fspath(out), rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(svg)
         return json.loads(text["json"])
 
     def report(self, out: Optional[str | os.PathLike] = None, *,

@@ -37,6 +37,13 @@ pub enum Verdict {
 pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
     let flags = flags::Checked::from_args(args)?;
     let gates = crate::fail_if::parse_all(&args.fail_if)?;
+    if let (None, Some(g)) = (&args.against, gates.iter().find(|g| g.uses_changes())) {
+        return Err(CliError::InvalidFlag {
+            flag: "--fail-if",
+            value: g.text.clone(),
+            expected: "change(…) and p(…) need a comparison: add --against COLUMN (a second model's predictions), or compare two audits with `fairkit compare BEFORE AFTER --fail-if …`".into(),
+        });
+    }
 
     // With --by (the window) or --against (the second model's prediction) that column leads
     // the finest groups (fair_audit::over_time, fair_audit::compare::compare_paired).

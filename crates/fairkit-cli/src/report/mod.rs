@@ -61,7 +61,13 @@ pub fn print_to_stderr(r: &AuditReport, out: &Path) {
     for s in &r.summary {
         eprintln!("  • {s}");
     }
-    for f in &r.fail_if {
+    print_gates(&r.fail_if);
+    eprintln!("report written to {}", out.display());
+}
+
+/// Prints each `--fail-if` verdict, with the values of a failed one.
+pub fn print_gates(gates: &[fair_audit::model::FailIfOutcome]) {
+    for f in gates {
         eprintln!(
             "  --fail-if \"{}\": {}",
             f.expression,
@@ -71,6 +77,10 @@ pub fn print_to_stderr(r: &AuditReport, out: &Path) {
                 "passed"
             }
         );
+        if f.failed {
+            for c in f.comparisons.iter().filter(|c| c.holds) {
+                eprintln!("      {} (value {})", c.comparison, c.actual);
+            }
+        }
     }
-    eprintln!("report written to {}", out.display());
 }
