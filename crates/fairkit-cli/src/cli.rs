@@ -283,6 +283,17 @@ pub struct AuditArgs {
     #[arg(long, value_enum, default_value_t = BaselineArg::First, requires = "by")]
     pub baseline: BaselineArg,
 
+    /// Keep the audit's count state in this directory between runs: a saved state (built with
+    /// the same columns and labels) is merged with this run's rows, and the merged state is
+    /// saved back, so a daily job audits only the new day (`--by day` then covers every day
+    /// seen). An input appended before (same path, size and modification time) is refused, so
+    /// a rerun does not count rows twice. Not with `--score` (the exact score metrics keep
+    /// every score).
+    ///
+    /// Example: `--by day --window day --state-dir audits/state`
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<std::path::PathBuf>,
+
     /// Minimum group size: a group with fewer rows in a gap's denominator (rows for selection
     /// rate and accuracy, positive rows for TPR, negative rows for FPR; positives and negatives
     /// for AUC and KS) keeps its rates in the tables but is kept out of that gap and the

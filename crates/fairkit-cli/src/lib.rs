@@ -18,3 +18,4 @@ pub mod guard;
 pub mod input;
 pub mod progress;
 pub mod report;
+pub mod state_dir;

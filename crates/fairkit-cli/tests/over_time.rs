@@ -140,3 +140,99 @@ fn windows_that_are_not_dates_or_too_many_are_refused() {
     let run = audit(&f, &out, &["--window", "week"]);
     assert_eq!(run.code, 2, "--window needs --by");
 }
+
+/// The rows of `scored.csv` for the given months, with its header.
+fn months(dir: &Path, name: &str, keep: &[&str]) -> std::path::PathBuf {
+    let all = std::fs::read_to_string(csv(dir)).unwrap();
+    let mut lines = all.lines();
+    let mut s = format!("{}\n", lines.next().unwrap());
+    for l in lines.filter(|l| keep.iter().any(|m| l.contains(&format!("2026-{m}-")))) {
+        s.push_str(l);
+        s.push('\n');
+    }
+    write(dir, name, &s)
+}
+
+#[test]
+fn a_state_dir_appends_each_run_and_equals_one_audit_of_all_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let state_flag = ["--by", "scored_at", "--window", "month"];
+    let with_state = |file: &Path, out: &Path| {
+        let mut a = state_flag.to_vec();
+        a.extend(["--state-dir", state.to_str().unwrap()]);
+        audit(file, out, &a)
+    };
+    // A daily job in two runs: September and October, then November.
+    let first = months(dir.path(), "sep-oct.csv", &["09", "10"]);
+    let second = months(dir.path(), "nov.csv", &["11"]);
+    let run = with_state(&first, &dir.path().join("r1"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        report(&dir.path().join("r1"))["over_time"]["windows"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let run = with_state(&second, &dir.path().join("r2"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let appended = report(&dir.path().join("r2"));
+    // One audit of every row gives the same numbers.
+    let all = csv(dir.path());
+    let run = audit(&all, &dir.path().join("all"), &state_flag);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let whole = report(&dir.path().join("all"));
+    for key in ["headline", "audits", "over_time", "summary"] {
+        assert_eq!(appended[key], whole[key], "{key}");
+    }
+    assert_eq!(appended["input"]["rows"], 1200);
+    assert!(
+        appended["input"]["file"]
+            .as_str()
+            .unwrap()
+            .contains("+ 1 earlier run(s)"),
+        "{}",
+        appended["input"]
+    );
+    // The manifest lists both runs with their rows.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(state.join("state.json")).unwrap()).unwrap();
+    let rows: Vec<u64> = manifest["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rows"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rows, [800, 400]);
+    // A rerun of the same job would count November twice: refused, state unchanged.
+    let before = std::fs::read(state.join("state.bin")).unwrap();
+    let run = with_state(&second, &dir.path().join("r3"));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("was appended before"), "{}", run.stderr);
+    assert_eq!(std::fs::read(state.join("state.bin")).unwrap(), before);
+    // Other columns, --score, and a corrupt state are refused with the reason.
+    let run = audit(
+        &second,
+        &dir.path().join("r4"),
+        &["--by", "version", "--state-dir", state.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("the columns and labels that built it"),
+        "{}",
+        run.stderr
+    );
+    let run = audit(
+        &second,
+        &dir.path().join("r5"),
+        &["--score", "y_hat", "--state-dir", state.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("drop --score"), "{}", run.stderr);
+    std::fs::write(state.join("state.bin"), &before[..before.len() / 2]).unwrap();
+    let third = months(dir.path(), "sep.csv", &["09"]);
+    let run = with_state(&third, &dir.path().join("r6"));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("an intact state.bin"), "{}", run.stderr);
+}

@@ -65,9 +65,51 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         pos_label: args.pos_label.clone(),
         neg_label: args.neg_label.clone(),
     };
+    crate::state_dir::check_flags(args)?;
+    // The saved state is checked before the (possibly long) read: a state of other columns, or
+    // an input appended before, fails at once.
+    let saved = match &args.state_dir {
+        None => None,
+        Some(dir) => {
+            let build = crate::state_dir::Build::of(args);
+            let inputs = crate::state_dir::inputs_of(args)?;
+            let saved = crate::state_dir::load(dir, &build, &inputs)?;
+            Some((dir, build, inputs, saved))
+        }
+    };
     let (mut acc, reader) = read_all(args, &spec, &options, &flags)?;
     crate::input::check_declared(reader.name(), reader.decoder(), &flags.declared_groups)?;
-    let (report, charts) = build_report(args, &flags, &mut acc, &reader, &gates)?;
+    let mut origin = Origin {
+        file: reader.name().display().to_string(),
+        rows: reader.rows(),
+    };
+    let to_save = match saved {
+        None => None,
+        Some((dir, build, inputs, saved)) => {
+            let (merged, mut runs) = crate::state_dir::merge(saved, &acc.state)?;
+            if !runs.is_empty() {
+                let earlier: u64 = runs.iter().map(|r| r.rows).sum();
+                origin.file = format!(
+                    "{} + {} earlier run(s) of {} ({} rows)",
+                    origin.file,
+                    runs.len(),
+                    dir.display(),
+                    earlier
+                );
+                origin.rows += earlier;
+            }
+            runs.push(crate::state_dir::Run {
+                inputs,
+                rows: reader.rows(),
+            });
+            acc.state = merged;
+            Some((dir, crate::state_dir::manifest(build, runs)))
+        }
+    };
+    let (report, charts) = build_report(args, &flags, &mut acc, &reader, &origin, &gates)?;
+    if let Some((dir, manifest)) = to_save {
+        crate::state_dir::save(dir, &acc.state, &manifest)?;
+    }
     crate::report::write_all(&report, &charts, &args.out, &args.format)?;
     if !args.quiet {
         crate::report::print_to_stderr(&report, &args.out);
@@ -107,11 +149,19 @@ fn read_all(
     Ok((acc, reader))
 }
 
+/// What the report says was audited: the input (and the runs of a saved state before it) and
+/// the rows of all of them.
+struct Origin {
+    file: String,
+    rows: u64,
+}
+
 fn build_report(
     args: &AuditArgs,
     flags: &flags::Checked,
     acc: &mut Accumulator,
     reader: &Reader,
+    origin: &Origin,
     gates: &[FailIf],
 ) -> Result<(AuditReport, ChartData), CliError> {
     let stats = Stats {
@@ -215,9 +265,9 @@ fn build_report(
     };
     let spec = ReportSpec {
         input: InputInfo {
-            file: reader.name().display().to_string(),
+            file: origin.file.clone(),
             format: reader.format().name().to_string(),
-            rows: reader.rows(),
+            rows: origin.rows,
             columns: Columns {
                 label: args.label.clone(),
                 prediction: args.pred.clone(),
@@ -226,7 +276,11 @@ fn build_report(
                 weight: args.weight.clone(),
             },
             positive_label: decoder.labels().positive().to_string(),
-            negative_label: decoder.labels().negative().map(str::to_string),
+            negative_label: decoder
+                .labels()
+                .negative()
+                .or(acc.state.negative())
+                .map(str::to_string),
         },
         slices,
         stats,
@@ -250,8 +304,8 @@ fn build_report(
             }
         };
         let side = |column: &str| Side {
-            file: format!("{} ({column})", reader.name().display()),
-            rows: reader.rows(),
+            file: format!("{} ({column})", origin.file),
+            rows: origin.rows,
         };
         let pred = args.pred.clone().unwrap_or_default();
         let c = fair_audit::compare::compare_paired(
