@@ -797,3 +797,29 @@ def test_report_bad_input():
     assert bare == r
     with pytest.raises(FairkitError, match="no state to build the report from"):
         bare.report()
+
+
+# -- fairness over time and the paired comparison (issue 26) -------------------------------------
+
+def test_by_and_against_on_spark_equal_the_single_machine_audit(spark):
+    from test_over_time_python import frame
+
+    pdf = frame()
+    kw = dict(label="y", pred="p", sensitive=["sex"], n_resamples=300, seed=3)
+    by = dict(by="scored_at", window="week", baseline="previous")
+    for path, extra in (("auto", by), ("auto", dict(against="new")), ("rows", by)):
+        got = audit(partitioned(spark, pdf, 3), _path=path, **kw, **extra)
+        want = audit_arrow(pdf, **kw, **extra)
+        assert got.over_time == want.over_time
+        strip = lambda c: c and {k: v for k, v in c.items()  # noqa: E731
+                                 if k not in ("before", "after")}
+        assert strip(got.comparison) == strip(want.comparison)
+        assert got.document["headline"] == want.document["headline"]
+    # A Spark date column reads as its day, as on one machine.
+    from pyspark.sql import functions as F
+
+    dated = spark.createDataFrame(pdf).withColumn("scored_at", F.to_date("scored_at"))
+    got = audit(dated, by="scored_at", window="month", **kw)
+    assert got.over_time == audit_arrow(pdf, by="scored_at", window="month", **kw).over_time
+    with pytest.raises(FairkitError, match="not_there"):
+        audit(spark.createDataFrame(pdf), by="not_there", **kw)

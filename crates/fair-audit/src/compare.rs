@@ -352,6 +352,24 @@ fn gap_change(
     })
 }
 
+/// How [`compare_paired`] reads the second model's predictions: the label coder's rule for the
+/// audit's label pair (`1`, `1.0` and `true` alike), `None` for a value that is neither label.
+pub fn second_model_coder(
+    positive: &str,
+    negative: Option<&str>,
+) -> impl Fn(&str) -> Option<bool> + use<> {
+    let coder = crate::ingest::coders::LabelCoder::new(positive, negative);
+    let known = negative.map(str::to_string);
+    move |v: &str| {
+        let mut c = coder.clone();
+        match c.code(v) {
+            Some(1) => Some(true),
+            Some(_) if known.is_none() || c.negative() == known.as_deref() => Some(false),
+            _ => None,
+        }
+    }
+}
+
 /// A group's cells (tn, fp, fn, tp) per slice group name.
 type NamedCells = Vec<(String, [f64; 4])>;
 

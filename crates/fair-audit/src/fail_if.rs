@@ -842,7 +842,8 @@ pub fn apply(report: &mut AuditReport, gates: &[FailIf]) -> Result<(), FailIfErr
 }
 
 /// Parses `expressions` and evaluates them on a report.json text: the `--fail-if` step for a
-/// report already written (Python's `check_report`).
+/// report already written (Python's `check_report`). Change terms read its `comparison` (a
+/// paired audit).
 ///
 /// # Errors
 /// [`FailIfError`]: a bad expression, a report that is not schema v1, or an unavailable value.
@@ -851,7 +852,11 @@ pub fn check_json(
     expressions: &[String],
 ) -> Result<Vec<FailIfOutcome>, FailIfError> {
     let gates = parse_all(expressions)?;
-    evaluate_all(&gates, &gate_values_json(report_json)?)
+    let values = gate_values_json(report_json)?;
+    let rows = serde_json::from_str::<serde_json::Value>(report_json)
+        .ok()
+        .and_then(|v| v.get("comparison").and_then(change::rows_json));
+    evaluate_all_with_changes(&gates, &values, rows.as_deref())
 }
 
 #[cfg(test)]

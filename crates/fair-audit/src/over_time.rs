@@ -61,6 +61,35 @@ impl Window {
     }
 }
 
+impl std::str::FromStr for Window {
+    type Err = String;
+
+    /// `value`, `day`, `week` or `month` (what `--window` takes and the report writes).
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Window::Value, Window::Day, Window::Week, Window::Month]
+            .into_iter()
+            .find(|w| w.key() == s)
+            .ok_or_else(|| {
+                format!("unknown window {s:?}: expected \"value\", \"day\", \"week\" or \"month\"")
+            })
+    }
+}
+
+impl std::str::FromStr for Baseline {
+    type Err = String;
+
+    /// `first` or `previous` (what `--baseline` takes and the report writes).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "first" => Ok(Baseline::First),
+            "previous" => Ok(Baseline::Previous),
+            _ => Err(format!(
+                "unknown baseline {s:?}: expected \"first\" or \"previous\""
+            )),
+        }
+    }
+}
+
 fn chrono_date(text: &str) -> Option<chrono::NaiveDate> {
     chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
 }
@@ -531,6 +560,17 @@ mod tests {
                 .contains("\"v2\" is not a date")
         );
         assert!(Window::Day.of("2026-13-01").is_err());
+    }
+
+    #[test]
+    fn windows_and_baselines_parse_their_report_names() {
+        for w in [Window::Value, Window::Day, Window::Week, Window::Month] {
+            assert_eq!(w.key().parse::<Window>(), Ok(w));
+        }
+        assert!("weekly".parse::<Window>().unwrap_err().contains("\"week\""));
+        assert_eq!("previous".parse::<Baseline>(), Ok(Baseline::Previous));
+        assert_eq!("first".parse::<Baseline>(), Ok(Baseline::First));
+        assert!("last".parse::<Baseline>().is_err());
     }
 
     #[test]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numbers
 import re
+from dataclasses import replace
 from typing import Any, Iterable, Optional, Sequence
 
 from fairkit._core import FairkitError
@@ -84,11 +85,60 @@ def _check_groups(confusion: bytes, cols: AuditColumns, groups: tuple) -> None:
 
 
 def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, confidence, ci_method,
-            n_resamples, seed, interval: tuple, source: str, groups: tuple) -> AuditResult:
+            n_resamples, seed, interval: tuple, source: str, groups: tuple,
+            led: tuple = (None, None)) -> AuditResult:
     settings = (float(confidence), str(ci_method).lower(), int(n_resamples), int(seed), interval,
                 *groups)
     # The schema-v1 report is the result (`_result._render` is the one call that builds it).
-    return AuditResult._from_source(_AuditSource(confusion, scores, cols, settings, source))
+    return AuditResult._from_source(_AuditSource(confusion, scores, cols, settings, source, *led))
+
+
+_WINDOWS = ("value", "day", "week", "month")
+_BASELINES = ("first", "previous")
+
+
+def _leads(cols: AuditColumns, by, window, baseline, against) -> tuple:
+    """The columns of the extra count states of ``by`` / ``against``: the same rows decoded
+    with that column leading the finest groups (as ``fairkit audit --by`` / ``--against`` decode
+    them), without the score. Checked like the command's flags."""
+    leads = []
+    if by is not None:
+        if not isinstance(by, str):
+            raise FairkitError(f"by must be a column name (str), got {by!r}")
+        if window not in _WINDOWS:
+            raise FairkitError(f"window must be one of {', '.join(map(repr, _WINDOWS))}, got {window!r}")
+        if baseline not in _BASELINES:
+            raise FairkitError(f"baseline must be 'first' or 'previous', got {baseline!r}")
+        if by in cols.sensitive:
+            raise FairkitError(f"by={by!r} is also a sensitive column: windows and groups must be "
+                               "different columns")
+        leads.append(("by", by, (window, baseline)))
+    elif window != "value" or baseline != "first":
+        raise FairkitError("window= and baseline= need by= (the column the windows come from)")
+    if against is not None:
+        if not isinstance(against, str):
+            raise FairkitError(f"against must be a column name (str), got {against!r}")
+        if against == cols.pred or against in cols.sensitive:
+            raise FairkitError(f"against={against!r} must be a second prediction column, not "
+                               "pred or a sensitive column")
+        if cols.weight is not None:
+            raise FairkitError("against= compares two models paired, redrawing rows: weighted "
+                               "rows are not supported; drop weight=")
+        leads.append(("against", against, None))
+    return tuple((kind, column, extra,
+                  replace(cols, sensitive=(column, *cols.sensitive), score=None))
+                 for kind, column, extra in leads)
+
+
+def _led(states: dict, leads: tuple) -> tuple:
+    """The ``(over_time, against)`` arguments of the report from the leads' state bytes."""
+    over_time = against = None
+    for kind, column, extra, _ in leads:
+        if kind == "by":
+            over_time = (states[kind], column, *extra)
+        else:
+            against = (states[kind], column)
+    return over_time, against
 
 
 def audit_arrow(
@@ -109,6 +159,10 @@ def audit_arrow(
     min_group_size: int = 30,
     max_groups: Optional[int] = None,
     allow_single_group: bool = False,
+    by: Optional[str] = None,
+    window: str = "value",
+    baseline: str = "first",
+    against: Optional[str] = None,
 ) -> AuditResult:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame.
 
@@ -118,6 +172,7 @@ def audit_arrow(
     import pyarrow as pa
 
     cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
+    leads = _leads(cols, by, window, baseline, against)
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
         try:
             data = pa.Table.from_pandas(data, preserve_index=False)
@@ -155,8 +210,16 @@ def audit_arrow(
         empty = bytes(_core.ScoreSegment(weighted, False).totals())
         swept = segment.sweep(list(names), totals, empty, interval, len(cols.sensitive))
         scores = (bytes(swept), totals)
+    states = {}
+    for kind, _, _, lead_cols in leads:
+        lead = lead_cols.state("Arrow table")
+        lead.check(pa.RecordBatch.from_pylist([], schema=data.schema))
+        for batch in batches:
+            if batch.num_rows:
+                lead.update(batch)
+        states[kind] = bytes(lead.to_bytes())
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
-                   "arrow", groups)
+                   "arrow", groups, _led(states, leads))
 
 
 def _check_spark_schema(schema, cols: AuditColumns) -> None:
@@ -212,6 +275,10 @@ def audit(
     min_group_size: int = 30,
     max_groups: Optional[int] = None,
     allow_single_group: bool = False,
+    by: Optional[str] = None,
+    window: str = "value",
+    baseline: str = "first",
+    against: Optional[str] = None,
     _path: str = "auto",
 ) -> AuditResult:
     """Exact fairness audit of a Spark DataFrame.
@@ -251,6 +318,17 @@ def audit(
         ``max_groups``, a column with a value on most rows (an identifier, a continuous number),
         or a column with a single value unless ``allow_single_group``, raise
         :class:`FairkitError` naming the column before the score pass.
+    by, window, baseline
+        Fairness over time (``fairkit audit --by``): one audit per window of the ``by`` column
+        (``window="value"``: each value, e.g. a model version; ``"day"``, ``"week"``,
+        ``"month"``: calendar windows of a date, timestamp or ``YYYY-MM-DD`` text column, as the
+        UTC day), each window's count gaps with intervals and their change against the
+        ``baseline`` window (``"first"`` or ``"previous"``); the report's ``over_time`` block,
+        charts and summary. The audit of all rows is unchanged.
+    against
+        A second model's prediction column of the same rows (``fairkit audit --against``): every
+        count gap of both models with the paired change, its interval and p-value; the report's
+        ``comparison`` block. Unweighted audits only.
     tree_depth
         Depth of the tree-reduce that merges the partition states (row-by-row path only).
     score_partitions
@@ -278,7 +356,10 @@ def audit(
             f"df must be a pyspark.sql.DataFrame, got {type(df).__name__} "
             "(use fairkit.spark.audit_arrow for pandas or pyarrow data)"
         )
+    leads = _leads(cols, by, window, baseline, against)
     _check_spark_schema(df.schema, cols)
+    for _, _, _, lead_cols in leads:
+        _check_spark_schema(df.schema, lead_cols)
     wanted = [cols.label, cols.pred, *cols.sensitive]
     wanted += [c for c in (cols.score, cols.weight) if c is not None]
     selected = df.select(*dict.fromkeys(wanted))
@@ -304,6 +385,8 @@ def audit(
         scores = None
         if cols.score is not None:
             scores = _score_pass(selected, cols, confusion, interval, score_partitions)
+        states = {kind: _lead_state(df, lead_cols, _path, tree_depth)
+                  for kind, _, _, lead_cols in leads}
     except FairkitError:
         raise
     except ValueError as e:
@@ -314,7 +397,19 @@ def audit(
     except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
         _rethrow(e)
     return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
-                   "spark", groups)
+                   "spark", groups, _led(states, leads))
+
+
+def _lead_state(df: Any, cols: AuditColumns, path: str, tree_depth: int) -> bytes:
+    """The count state of the rows with a ``by`` / ``against`` column leading the groups: one
+    more Spark SQL aggregate (the row path for what it finds irregular)."""
+    wanted = [cols.label, cols.pred, *cols.sensitive]
+    wanted += [c for c in (cols.weight,) if c is not None]
+    selected = df.select(*dict.fromkeys(wanted))
+    state = None
+    if path != "rows":
+        state, _ = counted_state(selected, cols)
+    return state if state is not None else _row_state(selected, cols, tree_depth)
 
 
 def _row_state(selected: Any, cols: AuditColumns, tree_depth: int) -> bytes:

@@ -27,6 +27,10 @@ class _AuditSource(NamedTuple):
     cols: Any
     settings: tuple
     kind: str
+    #: ``(state, column, window, baseline)``: the rows' state led by the ``by`` column.
+    over_time: Optional[tuple] = None
+    #: ``(state, column)``: the rows' state led by the second model's prediction column.
+    against: Optional[tuple] = None
 
 
 _FORMATS = ("json", "md", "html")
@@ -54,7 +58,7 @@ def _render(src: _AuditSource, views: Sequence[str], description: Optional[str] 
     default = "Spark DataFrame" if src.kind == "spark" else "Arrow table"
     source = (description or default, src.kind, str(cols.pos_label))
     return _core.audit_document(src.confusion, src.scores, roles, src.settings, source,
-                                [str(v).lower() for v in views])
+                                [str(v).lower() for v in views], src.over_time, src.against)
 
 
 # -- the report's parts ---------------------------------------------------------------------------
@@ -483,6 +487,21 @@ class AuditResult:
     @property
     def summary(self) -> tuple:
         return tuple(self.document["summary"])
+
+    @property
+    def over_time(self) -> Optional[Mapping]:
+        """The audit per window of ``by=`` (``column``, ``window``, ``baseline`` and
+        ``windows[]`` with each window's ``rows`` and per-slice ``gaps``: value, interval,
+        p-value, and the change against the baseline window with its interval and p-value), as
+        report.json's ``over_time``; ``None`` without ``by=``."""
+        return self.document.get("over_time")
+
+    @property
+    def comparison(self) -> Optional[Mapping]:
+        """The paired comparison of ``pred`` with ``against=`` (every count gap of both models,
+        the change, its interval and p-value), as report.json's ``comparison``; ``None``
+        without ``against=``."""
+        return self.document.get("comparison")
 
     def check(self, *expressions: str) -> CheckOutcome:
         """Evaluates ``--fail-if`` style expressions on the report's headline, exactly as

@@ -73,8 +73,15 @@ pub fn check_groups(
 /// totals (swept with `ScoreSegment.sweep(..., n_sensitive=len(sensitive))`) or `None`;
 /// `source = (file description, format name, positive label)`; `views` names the wanted views
 /// among `"json"`, `"md"`, `"html"`.
+///
+/// `over_time = (state, column, window, baseline)`: the merged state of the same rows with the
+/// `by` column leading the finest groups (as `fairkit audit --by` decodes them), and the window
+/// and baseline names; the report gains the command's `over_time` block. `against = (state,
+/// column)`: the same with the second model's prediction column leading; the report gains the
+/// paired `comparison`.
 #[pyfunction]
-#[pyo3(signature = (confusion, scores, columns, stats, source, views))]
+#[pyo3(signature = (confusion, scores, columns, stats, source, views, over_time = None, against = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn audit_document<'py>(
     py: Python<'py>,
     confusion: Vec<u8>,
@@ -83,7 +90,21 @@ pub fn audit_document<'py>(
     stats: StatSettings,
     source: (String, String, String),
     views: Vec<String>,
+    over_time: Option<(Vec<u8>, String, String, String)>,
+    against: Option<(Vec<u8>, String)>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let over_time_spec = match &over_time {
+        None => None,
+        Some((_, column, window, baseline)) => Some(fair_audit::over_time::OverTimeSpec {
+            column: column.clone(),
+            window: window
+                .parse()
+                .map_err(|e: String| invalid(format!("window: {e}")))?,
+            baseline: baseline
+                .parse()
+                .map_err(|e: String| invalid(format!("baseline: {e}")))?,
+        }),
+    };
     let (label, prediction, score, weight, sensitive) = columns;
     let (confidence, ci_method, resamples, seed, interval, min_group_size, max_groups, allow_one) =
         stats;
@@ -111,6 +132,13 @@ pub fn audit_document<'py>(
             let metric = |what: &str| {
                 let what = what.to_string();
                 move |source| fair_audit::AuditError::Metric { what, source }
+            };
+            let stats = Stats {
+                confidence,
+                method,
+                resamples,
+                seed,
+                min_group_size,
             };
             let state = AuditState::from_bytes(&confusion)?;
             let names = state.finest_names();
@@ -155,19 +183,36 @@ pub fn audit_document<'py>(
                     negative_label: state.negative().map(str::to_string),
                 },
                 slices,
-                stats: Stats {
-                    confidence,
-                    method,
-                    resamples,
-                    seed,
-                    min_group_size,
-                },
+                stats,
                 thresholds: Vec::new(),
                 interval: score.as_ref().map(|_| interval_checked),
                 weighted: state.is_weighted(),
             };
-            let (report, charts) =
+            let (mut report, charts) =
                 fair_audit::build_report(&spec, &states, score_slices.as_deref())?;
+            if let (Some((bytes, ..)), Some(spec)) = (&over_time, &over_time_spec) {
+                let led = AuditState::from_bytes(bytes)?;
+                let bucketed = fair_audit::over_time::bucket(&led, spec)?;
+                let ot = fair_audit::over_time::over_time(&bucketed, &sensitive, spec, &stats)?;
+                fair_audit::over_time::attach(&mut report, ot);
+            }
+            if let Some((bytes, column)) = &against {
+                let led = AuditState::from_bytes(bytes)?;
+                let is_positive =
+                    fair_audit::compare::second_model_coder(led.positive(), led.negative());
+                let side = |c: &str| fair_audit::compare::Side {
+                    file: format!("{} ({c})", source.0),
+                    rows: led.total_rows(),
+                };
+                let c = fair_audit::compare::compare_paired(
+                    &led,
+                    &sensitive,
+                    &is_positive,
+                    (side(&prediction), side(column)),
+                    &stats,
+                )?;
+                fair_audit::compare::attach(&mut report, c);
+            }
             fair_audit::render(&report, &charts, wanted)
         })
         .map_err(to_py_err)?;

@@ -121,6 +121,41 @@ pub fn rows(c: &compare::Comparison) -> Vec<ChangeRow> {
         .collect()
 }
 
+/// [`rows`] of a comparison as report.json (`comparison`) or compare.json writes it; `None`
+/// when `value` holds no `changes`.
+pub fn rows_json(value: &serde_json::Value) -> Option<Vec<ChangeRow>> {
+    let changes = value.get("changes")?.as_array()?;
+    Some(
+        changes
+            .iter()
+            .map(|s| {
+                let at = s["threshold"]
+                    .as_f64()
+                    .map_or(String::new(), |t| format!(" at threshold {t}"));
+                let mut values = BTreeMap::new();
+                for g in s["gaps"].as_array().into_iter().flatten() {
+                    let key = g["key"].as_str().unwrap_or_default();
+                    let why = || {
+                        g["undefined_reason"]
+                            .as_str()
+                            .unwrap_or("undefined in this slice")
+                            .to_string()
+                    };
+                    values.insert(
+                        format!("change({key})"),
+                        g["change"].as_f64().ok_or_else(why),
+                    );
+                    values.insert(format!("p({key})"), g["p_value"].as_f64().ok_or_else(why));
+                }
+                ChangeRow {
+                    label: format!("slice {}{at}", s["slice"].as_str().unwrap_or_default()),
+                    values,
+                }
+            })
+            .collect(),
+    )
+}
+
 /// A conjunction with change terms over the comparison's rows: holds when it holds in one row.
 /// The outcomes are that row's (or, when none holds, those of the row where most comparisons
 /// hold, the first of equals), each change term naming the row.

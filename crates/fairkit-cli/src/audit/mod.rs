@@ -14,7 +14,6 @@ use accumulate::Accumulator;
 use fair_audit::compare::Side;
 use fair_audit::guard::{DEFAULT_MAX_GROUPS, GroupLimits, check_groups};
 use fair_audit::ingest::FlagStyle;
-use fair_audit::ingest::coders::LabelCoder;
 use fair_audit::model::{AuditReport, Columns, InputInfo};
 use fair_audit::over_time::{self, Baseline, OverTimeSpec, Window};
 use fair_audit::{ChartData, ReportSpec, Stats, compute};
@@ -293,16 +292,10 @@ fn build_report(
         over_time::attach(&mut report, ot);
     }
     if let Some(against) = &args.against {
-        let coder = LabelCoder::new(decoder.labels().positive(), decoder.labels().negative());
-        let is_positive = |v: &str| {
-            let mut c = coder.clone();
-            let known = decoder.labels().negative();
-            match c.code(v) {
-                Some(1) => Some(true),
-                Some(_) if known.is_none() || c.negative() == known => Some(false),
-                _ => None,
-            }
-        };
+        let is_positive = fair_audit::compare::second_model_coder(
+            decoder.labels().positive(),
+            decoder.labels().negative(),
+        );
         let side = |column: &str| Side {
             file: format!("{} ({column})", origin.file),
             rows: origin.rows,
