@@ -526,6 +526,7 @@ impl Decoder {
             }
         } else {
             let mut cache: HashMap<CellKey, u32> = HashMap::new();
+            let mut dense = DenseCodes::default();
             for_each_cell(
                 arr,
                 &mut |i, cell| {
@@ -533,13 +534,18 @@ impl Decoder {
                         Cell::Null => return Err(missing(i)),
                         Cell::Str(s) => code_of(s, i)?,
                         other => {
-                            let key = other.key().expect("non-text, non-null cells have a key");
-                            match cache.get(&key) {
-                                Some(&c) => c,
-                                None => {
-                                    let c = code_of(&other.text(), i)?;
-                                    cache.insert(key, c);
-                                    c
+                            if let Some(c) = dense.get(other) {
+                                c
+                            } else {
+                                let key = other.key().expect("non-text, non-null cells have a key");
+                                match cache.get(&key) {
+                                    Some(&c) => c,
+                                    None => {
+                                        let c = code_of(&other.text(), i)?;
+                                        cache.insert(key, c);
+                                        dense.set(other, c);
+                                        c
+                                    }
                                 }
                             }
                         }
@@ -706,5 +712,58 @@ fn score_hint(style: FlagStyle, column: &str) -> String {
         FlagStyle::Python => format!(
             "; column '{column}' looks like a score (non-0/1 numbers): pass it with {score} and name the 0/1 prediction column with {pred}"
         ),
+    }
+}
+
+/// Group codes of integer, boolean and day cells by direct index (a window of
+/// [`DenseCodes::SPAN`] values around the first one seen), so the common group columns — a
+/// date's day, a model's 0/1 prediction, small integer codes — are coded without hashing each
+/// row; values outside the window fall back to the hash map.
+#[derive(Debug, Default)]
+struct DenseCodes {
+    /// The value at index 0 and the codes (`u32::MAX`: not seen yet).
+    window: Option<(i64, Vec<u32>)>,
+}
+
+impl DenseCodes {
+    const SPAN: i64 = 1 << 12;
+
+    fn value(cell: Cell<'_>) -> Option<(u8, i64)> {
+        match cell {
+            Cell::Int(v) => Some((0, v)),
+            Cell::Day(v) => Some((1, v)),
+            Cell::Bool(b) => Some((2, i64::from(b))),
+            Cell::UInt(v) => i64::try_from(v).ok().map(|v| (0, v)),
+            _ => None,
+        }
+    }
+
+    fn index(&self, v: i64) -> Option<usize> {
+        let (base, _) = self.window.as_ref()?;
+        let k = v.checked_sub(*base)?;
+        (0..Self::SPAN).contains(&k).then_some(k as usize)
+    }
+
+    fn get(&self, cell: Cell<'_>) -> Option<u32> {
+        // One column holds one kind of cell, so the kind need not be part of the index.
+        let (_, v) = Self::value(cell)?;
+        let k = self.index(v)?;
+        let code = self.window.as_ref()?.1[k];
+        (code != u32::MAX).then_some(code)
+    }
+
+    fn set(&mut self, cell: Cell<'_>, code: u32) {
+        let Some((_, v)) = Self::value(cell) else {
+            return;
+        };
+        if self.window.is_none() {
+            let base = v.saturating_sub(Self::SPAN / 2);
+            self.window = Some((base, vec![u32::MAX; Self::SPAN as usize]));
+        }
+        if let Some(k) = self.index(v)
+            && let Some((_, codes)) = self.window.as_mut()
+        {
+            codes[k] = code;
+        }
     }
 }
