@@ -236,3 +236,60 @@ fn a_state_dir_appends_each_run_and_equals_one_audit_of_all_rows() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("an intact state.bin"), "{}", run.stderr);
 }
+
+#[test]
+fn nulls_mixed_values_and_one_group_windows_give_clear_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = std::fs::read_to_string(csv(dir.path())).unwrap();
+    let out = dir.path().join("r");
+    // A missing time on data row 5: refused naming the column and the row.
+    let mut lines: Vec<String> = all.lines().map(str::to_string).collect();
+    lines[5] = lines[5].replace("2026-09-05T12:00:00", "");
+    let f = write(dir.path(), "null.csv", &(lines.join("\n") + "\n"));
+    let run = audit(&f, &out, &["--by", "scored_at", "--window", "month"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("scored_at") && run.stderr.contains("row 5"),
+        "{}",
+        run.stderr
+    );
+    // A value that is not a date among dates: refused naming the value.
+    let mut lines: Vec<String> = all.lines().map(str::to_string).collect();
+    lines[7] = lines[7].replace("2026-09-07T12:00:00", "yesterday");
+    let f = write(dir.path(), "mixed.csv", &(lines.join("\n") + "\n"));
+    let run = audit(&f, &out, &["--by", "scored_at", "--window", "month"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("\"yesterday\" is not a date"),
+        "{}",
+        run.stderr
+    );
+    // A window holding one group only: its gaps are undefined with the reason, the others are
+    // audited, and the report is valid.
+    let mut s = all.clone();
+    for i in 0..40 {
+        s.push_str(&format!("{},1,f,2026-12-01T00:00:00,v4\n", i % 2));
+    }
+    let f = write(dir.path(), "lonely.csv", &s);
+    let run = audit(
+        &f,
+        &out,
+        &[
+            "--by",
+            "scored_at",
+            "--window",
+            "month",
+            "--min-group-size",
+            "0",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = report(&out);
+    let dec = &r["over_time"]["windows"][3];
+    assert_eq!(dec["window"], "2026-12");
+    let dp = &dec["slices"][0]["gaps"][0];
+    assert!(dp["value"].is_null(), "{dp}");
+    assert!(dp["change"].is_null(), "{dp}");
+    let v = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
+    assert_eq!(v.code, 0, "{}", v.stderr);
+}
