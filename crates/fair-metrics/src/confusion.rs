@@ -237,10 +237,10 @@ impl GroupConfusion {
     /// assert_eq!((counts[0].tp, counts[1].total(), counts[2].fp + counts[2].fn_), (1.0, 0.0, 2.0));
     /// # Ok::<(), fair_metrics::MetricError>(())
     /// ```
-    pub fn count_codes(
+    pub fn count_codes<C: GroupCode>(
         y_true: &[usize],
         y_pred: &[usize],
-        codes: &[usize],
+        codes: &[C],
         n_groups: usize,
         weights: Option<&[f64]>,
     ) -> Result<Vec<ConfusionCounts>> {
@@ -339,10 +339,29 @@ impl GroupConfusion {
 }
 
 /// The one pass with or without weights (checked for length here, for values in the pass).
-fn count_cells(
+/// A per-row group code of any integer width (a pandas categorical's `int8` codes are read as
+/// they are, without widening the column first). A negative code is out of range.
+pub trait GroupCode: Copy {
+    /// The code as an index (`usize::MAX` for a negative one, which no group has).
+    fn index(self) -> usize;
+}
+
+macro_rules! group_code {
+    ($($t:ty),*) => {$(
+        impl GroupCode for $t {
+            #[inline]
+            fn index(self) -> usize {
+                usize::try_from(self).unwrap_or(usize::MAX)
+            }
+        }
+    )*};
+}
+group_code!(usize, u8, u16, u32, u64, i8, i16, i32, i64);
+
+fn count_cells<C: GroupCode>(
     y_true: &[usize],
     y_pred: &[usize],
-    codes: &[usize],
+    codes: &[C],
     n_groups: usize,
     weights: Option<&[f64]>,
 ) -> Result<Vec<[f64; 4]>> {
@@ -377,15 +396,16 @@ fn counts_from_cells(
 
 /// The one pass: per-group weighted cells indexed `[2 * label + prediction]`, with the 0/1 and
 /// weight checks fused in so the rows are read once.
-fn accumulate<W: RowWeight>(
+fn accumulate<W: RowWeight, C: GroupCode>(
     y_true: &[usize],
     y_pred: &[usize],
-    codes: &[usize],
+    codes: &[C],
     n_groups: usize,
     weights: W,
 ) -> Result<Vec<[f64; 4]>> {
     let mut cells = vec![[0.0_f64; 4]; n_groups];
     for (i, ((&t, &p), &g)) in y_true.iter().zip(y_pred).zip(codes).enumerate() {
+        let g = g.index();
         let w = weights.at(i);
         // One branch for the label and weight checks keeps the loop tight; the cold path says
         // which failed. The group code is checked by the same indexing that counts the row.

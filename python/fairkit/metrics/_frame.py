@@ -183,7 +183,11 @@ def _is_missing(value: Any) -> bool:
 
 
 class _Feature:
-    """One sensitive or control feature: name, values (a list, as fairlearn keeps them)."""
+    """One sensitive or control feature: name, values (a list, as fairlearn keeps them).
+
+    A pandas categorical is kept as its codes: its groups come from the categories (``_ids``
+    and ``_factorized`` without a pass over the values), and the per-row values are only
+    materialised when something reads ``values``."""
 
     def __init__(self, base_name: str, vector: Any, index: int, name: Any = None) -> None:
         self.name = f"{base_name}{index}"
@@ -191,15 +195,63 @@ class _Feature:
             if not isinstance(name, str):
                 raise FairkitError(_SERIES_NAME_NOT_STRING.format(name, type(name)))
             self.name = name
-        self.values = vector
         self.name_ = self.name  # fairlearn's GroupFeature attribute names
-        self.raw_feature_ = vector
-        missing = _first_missing(vector)
+        self._ids = None  # (int64 ids, levels of the ids) for the one-pass count
+        categorical = v.pd is not None and isinstance(
+            getattr(vector, "dtype", None), v.pd.CategoricalDtype)
+        if categorical:
+            self._values = None
+            self._categorical = vector
+            missing = _categorical_codes(self, vector)
+        else:
+            self._values = vector
+            self._categorical = None
+            missing = _first_missing(vector)
         if missing is not None:
             raise FairkitError(
                 _FEATURE_HAS_MISSING_VALUES.format(self.name)
                 + f" (sensitive feature {self.name!r} has a missing value at row {missing})"
             )
+
+    @property
+    def values(self) -> np.ndarray:
+        if self._values is None:
+            self._values = np.asarray(self._categorical, dtype=object)
+        return self._values
+
+    @values.setter
+    def values(self, value: np.ndarray) -> None:
+        self._values = value
+
+    @property
+    def raw_feature_(self) -> np.ndarray:
+        return self.values
+
+
+def _categorical_codes(f: _Feature, cat: Any) -> int | None:
+    """Sets ``f._ids`` / ``f._factorized`` of a pandas categorical (Series or Categorical)
+    from its codes; returns the first missing row, if any. fairlearn's groups are the categories
+    that occur, ordered by value."""
+    cat = cat.array if isinstance(cat, v.pd.Series) else cat
+    codes = np.asarray(cat.codes)
+    if len(codes) and codes.min() < 0:
+        return int(np.argmax(codes < 0))
+    cats = np.asarray(cat.categories, dtype=object)
+    try:
+        order = np.argsort(cats, kind="stable")
+    except TypeError:
+        order = np.array(sorted(range(len(cats)), key=lambda i: (type(cats[i]).__name__, cats[i])),
+                         dtype=np.int64)
+    if (order == np.arange(len(cats))).all():
+        # Categories in value order (pandas' default for strings and numbers): the codes are the
+        # ranks already, read by the count at their own width; the count finds which occur.
+        f._ids = (np.ascontiguousarray(codes), cats)
+        return None
+    ids = codes.astype(np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    f._ids = (rank[ids], cats[order])
+    return None
 
 
 def _first_missing(arr: np.ndarray) -> int | None:
@@ -208,6 +260,9 @@ def _first_missing(arr: np.ndarray) -> int | None:
         return None
     if arr.dtype.kind in "fc":
         mask = np.isnan(arr)
+    elif v.pd is not None:
+        # pandas' C loop: None, NaN, NaT and pd.NA, as _is_missing reads them.
+        mask = np.asarray(v.pd.isna(arr), dtype=bool)
     else:
         mask = np.fromiter((_is_missing(x) for x in arr), dtype=bool, count=len(arr))
     return int(np.argmax(mask)) if mask.any() else None
@@ -217,7 +272,7 @@ def _series_values(s: Any) -> np.ndarray:
     """A pandas/polars Series' values as a numpy array (categoricals as their values)."""
     if v.pd is not None and isinstance(s, v.pd.Series):
         if isinstance(s.dtype, v.pd.CategoricalDtype):
-            return np.asarray(s.astype(object).to_numpy())
+            return s  # kept as codes by _Feature; values materialised on demand
         if s.dtype.kind in "iufb" and not hasattr(s.dtype, "na_value"):
             return s.to_numpy()
         arr = s.to_numpy(dtype=object)
@@ -263,6 +318,8 @@ def _process_features(base_name: str, features: Any, n: int) -> list[_Feature]:
             column = features.iloc[:, i]
             checked(column, i, col_name)
             result.append(_Feature(base_name, _series_values(column), i, col_name))
+    elif pd is not None and isinstance(features, pd.Categorical):
+        result.append(_Feature(base_name, checked(features), 0))
     elif isinstance(features, list):
         is_scalar = (lambda x: pd.api.types.is_scalar(x)) if pd is not None else np.isscalar
         if all(x is None or is_scalar(x) for x in features):
@@ -304,11 +361,49 @@ def _process_features(base_name: str, features: Any, n: int) -> list[_Feature]:
     return result
 
 
+#: The id widths the one-pass count reads as they are (int64 columns; a categorical's codes).
+_ID_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.int16), np.dtype(np.int8))
+
+
+def _plain(u: Any) -> Any:
+    """A numpy scalar as its Python value (levels are Python objects)."""
+    return u.item() if isinstance(u, np.generic) else u
+
+
+def _factorized(f: _Feature) -> tuple[list, np.ndarray]:
+    """Sorted levels and codes of a feature (a categorical's from its codes: only the
+    categories that occur, in value order)."""
+    if f._ids is None:
+        return _levels_and_codes(f.values)
+    ids, levels = f._ids
+    counts = np.bincount(ids, minlength=len(levels))
+    used = np.flatnonzero(counts)
+    if len(used) == len(levels):
+        return [_plain(u) for u in list(levels)], ids
+    remap = np.full(len(levels), -1, dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    return [_plain(levels[i]) for i in used], remap[ids]
+
+
 def _levels_and_codes(values: np.ndarray) -> tuple[list, np.ndarray]:
     """Sorted distinct values (as Python objects, for pandas' dtype inference) and codes."""
     if values.dtype == np.int64 and values.flags.c_contiguous:
         uniques, codes = _core.factorize_int(values)
         return uniques.tolist(), (values if codes is None else codes)
+    if values.dtype.kind == "O" and v.pd is not None:
+        # Hash the rows once (pandas' factorize, C), then sort only the distinct values: the
+        # order np.unique gives, without sorting every row's object.
+        codes, uniques = v.pd.factorize(values, sort=False)
+        uniques = np.asarray(uniques, dtype=object)
+        try:
+            order = np.argsort(uniques, kind="stable")
+        except TypeError:
+            order = np.array(sorted(range(len(uniques)),
+                                    key=lambda i: (type(uniques[i]).__name__, uniques[i])),
+                             dtype=np.int64)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return uniques[order].tolist(), rank[codes]
     try:
         uniques, codes = np.unique(values, return_inverse=True)
     except TypeError:
@@ -335,7 +430,7 @@ class _Cells:
         size = 1
         for f in features:
             if getattr(f, "_factorized", None) is None:
-                f._factorized = _levels_and_codes(f.values)
+                f._factorized = _factorized(f)
             levels, codes = f._factorized
             self.levels.append(levels)
             if size * max(len(levels), 1) > 10_000_000:
@@ -399,7 +494,7 @@ class _IdCells(_Cells):
 
     def __init__(self, feature: _Feature, uniques: np.ndarray) -> None:
         self.names = [feature.name]
-        self.levels = [uniques.tolist()]
+        self.levels = [[_plain(u) for u in uniques.tolist()]]
         self.size = len(uniques)
         self._feature = feature
         self._code = None
@@ -410,7 +505,7 @@ class _IdCells(_Cells):
         if self._code is None:
             f = self._feature
             if getattr(f, "_factorized", None) is None:
-                f._factorized = _levels_and_codes(f.values)
+                f._factorized = _factorized(f)
             self._code = np.ascontiguousarray(f._factorized[1], dtype=np.int64)
         return self._code
 
@@ -677,8 +772,12 @@ class MetricFrame:
             return False
         if any(m.rate is None or set(m.params) - {"sample_weight"} for m in self._metrics):
             return False
-        ids = feature.values
-        if not isinstance(ids, np.ndarray) or ids.dtype != np.int64 or ids.ndim != 1:
+        id_levels = None
+        if feature._ids is not None:
+            ids, id_levels = feature._ids
+        else:
+            ids = feature.values
+        if not isinstance(ids, np.ndarray) or ids.ndim != 1 or ids.dtype not in _ID_DTYPES:
             return False
         yp = v.one_pass_labels(yp_raw) if yp_raw.ndim == 1 else None
         yt = yp if self._only_selection else (
@@ -702,6 +801,8 @@ class MetricFrame:
                     return False
                 counted[id(w_obj)] = got
         uniques = next(iter(counted.values()))[0]
+        if id_levels is not None:
+            uniques = np.asarray(id_levels, dtype=object)[uniques]
         self._values, self._overall_values = [], []
         for m in self._metrics:
             summary = counted[id(m.params.get("sample_weight"))][1].summary(m.rate)

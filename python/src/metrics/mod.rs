@@ -21,7 +21,7 @@ use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_data::Groups;
 use fair_metrics::{
-    ConfusionCounts, GroupConfusion, GroupSummary, MetricError, Rate, ZeroDivision,
+    ConfusionCounts, GroupCode, GroupConfusion, GroupSummary, MetricError, Rate, ZeroDivision,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -183,22 +183,49 @@ fn group_rates(
 /// Counts `y_true` against `y_pred` per value of `ids` in one pass, when the values are small
 /// non-negative integers and the labels 0/1; `None` otherwise (see
 /// [`GroupRates::build_from_ids`]). Returns the ids that occur (sorted) and the counts.
+/// The ids may be `int8`/`int16`/`int32` (a pandas categorical's codes, read as they are) or
+/// `int64`.
+/// A 1-D array of group ids of any signed integer width.
+#[derive(FromPyObject)]
+enum IdArray<'py> {
+    I64(PyReadonlyArray1<'py, i64>),
+    I32(PyReadonlyArray1<'py, i32>),
+    I16(PyReadonlyArray1<'py, i16>),
+    I8(PyReadonlyArray1<'py, i8>),
+}
+
 #[pyfunction]
 #[pyo3(signature = (y_true, y_pred, ids, sample_weight=None))]
 fn group_rates_ids<'py>(
     py: Python<'py>,
     y_true: BinaryArray<'_>,
     y_pred: BinaryArray<'_>,
-    ids: PyReadonlyArray1<'_, i64>,
+    ids: IdArray<'_>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<Option<(Int64Array<'py>, GroupRates)>> {
     let yt = y_true.slice("y_true")?;
     let yp = y_pred.slice("y_pred")?;
     let w = weights_slice(&sample_weight)?;
-    let ids = contiguous(ids.as_slice(), "sensitive feature")?;
-    let built = py
-        .detach(|| GroupRates::build_from_ids(&yt.to_usize(), &yp.to_usize(), ids, w))
-        .map_err(to_py_err)?;
+    let what = "sensitive feature";
+    let built = match &ids {
+        IdArray::I64(a) => {
+            let ids = i64_as_usize(contiguous(a.as_slice(), what)?);
+            py.detach(|| GroupRates::build_from_ids(&yt.to_usize(), &yp.to_usize(), &ids, w))
+        }
+        IdArray::I32(a) => {
+            let ids = contiguous(a.as_slice(), what)?;
+            py.detach(|| GroupRates::build_from_ids(&yt.to_usize(), &yp.to_usize(), ids, w))
+        }
+        IdArray::I16(a) => {
+            let ids = contiguous(a.as_slice(), what)?;
+            py.detach(|| GroupRates::build_from_ids(&yt.to_usize(), &yp.to_usize(), ids, w))
+        }
+        IdArray::I8(a) => {
+            let ids = contiguous(a.as_slice(), what)?;
+            py.detach(|| GroupRates::build_from_ids(&yt.to_usize(), &yp.to_usize(), ids, w))
+        }
+    }
+    .map_err(to_py_err)?;
     Ok(built.map(|(uniques, rates)| (uniques.into_pyarray(py), rates)))
 }
 
@@ -240,15 +267,14 @@ impl GroupRates {
     /// `Ok(None)` when this shortcut does not apply — a label or prediction outside 0/1, or an
     /// id outside the range — so the caller takes the general path (which re-encodes labels
     /// such as {-1, 1} or reports the bad row). Other errors (weights) are returned as such.
-    pub fn build_from_ids(
+    pub fn build_from_ids<C: GroupCode>(
         y_true: &[usize],
         y_pred: &[usize],
-        ids: &[i64],
+        ids: &[C],
         weights: Option<&[f64]>,
     ) -> Result<Option<(Vec<i64>, Self)>, MetricError> {
         const ID_LIMIT: usize = 1024;
-        let ids = i64_as_usize(ids);
-        let counts = match GroupConfusion::count_codes(y_true, y_pred, &ids, ID_LIMIT, weights) {
+        let counts = match GroupConfusion::count_codes(y_true, y_pred, ids, ID_LIMIT, weights) {
             Ok(counts) => counts,
             Err(
                 MetricError::LabelOutOfRange { .. }
@@ -258,7 +284,7 @@ impl GroupRates {
             ) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let has_rows = groups_with_rows(&counts, &ids, weights.is_some());
+        let has_rows = groups_with_rows(&counts, ids, weights.is_some());
         let (mut uniques, mut kept) = (Vec::new(), Vec::new());
         for (id, c) in counts.into_iter().enumerate() {
             if has_rows[id] {
@@ -320,10 +346,14 @@ impl GroupRates {
 /// Which groups have rows. Combinations of several features that never occur have none.
 /// Unweighted, a zero total means no rows; weighted, a row of weight 0 still makes its group
 /// present, so the codes are read once more (only then).
-fn groups_with_rows(counts: &[ConfusionCounts], codes: &[usize], weighted: bool) -> Vec<bool> {
+fn groups_with_rows<C: GroupCode>(
+    counts: &[ConfusionCounts],
+    codes: &[C],
+    weighted: bool,
+) -> Vec<bool> {
     if weighted {
         let mut seen = vec![false; counts.len()];
-        codes.iter().for_each(|&c| seen[c] = true);
+        codes.iter().for_each(|&c| seen[c.index()] = true);
         seen
     } else {
         counts.iter().map(|c| c.total() > 0.0).collect()
