@@ -38,7 +38,8 @@ pub enum Command {
     after_long_help = "Example:\n  fairkit audit old.parquet --label y --pred y_hat --sensitive race --out old/\n  fairkit audit new.parquet --label y --pred y_hat --sensitive race --out new/\n  fairkit compare old/ new/ --out change/ --fail-if-worse dp_difference,eo_difference"
 )]
 pub struct CompareArgs {
-    /// The first audit: its report.json, or the report directory holding it.
+    /// The first audit: its report.json, the report directory holding it, or a `--state-dir`
+    /// directory (the audit of every row appended to it, from its counts).
     ///
     /// Example: `old/report.json`
     pub before: PathBuf,

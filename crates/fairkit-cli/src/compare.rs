@@ -6,8 +6,22 @@ use crate::cli::CompareArgs;
 use crate::error::CliError;
 use std::path::{Path, PathBuf};
 
-/// The report.json of `path`: the file itself, or `path/report.json` for a report directory.
-fn report_json(flag: &'static str, path: &Path) -> Result<serde_json::Value, CliError> {
+/// The report.json of `path`: the file itself, `path/report.json` for a report directory, or
+/// the report of a saved state (`--state-dir`) built from its counts.
+fn report_json(
+    flag: &'static str,
+    path: &Path,
+    args: &CompareArgs,
+) -> Result<serde_json::Value, CliError> {
+    if path.is_dir() && crate::state_dir::is_state_dir(path) {
+        let stats = fair_audit::Stats {
+            confidence: args.confidence,
+            resamples: args.resamples,
+            seed: args.seed,
+            ..fair_audit::Stats::default()
+        };
+        return crate::state_dir::report_json(path, stats);
+    }
     let file: PathBuf = if path.is_dir() {
         path.join("report.json")
     } else {
@@ -20,7 +34,7 @@ fn report_json(flag: &'static str, path: &Path) -> Result<serde_json::Value, Cli
     };
     let text = std::fs::read_to_string(&file).map_err(|e| {
         bad(format!(
-            "a report.json of `fairkit audit`, or the directory holding it ({e})"
+            "a report.json of `fairkit audit`, the directory holding it, or a --state-dir directory ({e})"
         ))
     })?;
     serde_json::from_str(&text).map_err(|e| bad(format!("a report.json (JSON: {e})")))
@@ -52,8 +66,8 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
         });
     }
     let gates = crate::fail_if::parse_all(&args.fail_if)?;
-    let before = report_json("BEFORE", &args.before)?;
-    let after = report_json("AFTER", &args.after)?;
+    let before = report_json("BEFORE", &args.before, args)?;
+    let after = report_json("AFTER", &args.after, args)?;
     let mut c = fair_audit::compare::compare_reports(
         &before,
         &after,

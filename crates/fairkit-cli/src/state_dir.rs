@@ -185,23 +185,7 @@ pub fn load(
     if !manifest_path.exists() && !state_path.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
-        bad(
-            dir,
-            format!("a state directory with a readable {MANIFEST_FILE} ({e})"),
-        )
-    })?;
-    let manifest: Manifest = serde_json::from_str(&text)
-        .map_err(|e| bad(dir, format!("a {MANIFEST_FILE} written by fairkit ({e})")))?;
-    if manifest.schema != SCHEMA || manifest.version != 1 {
-        return Err(bad(
-            dir,
-            format!(
-                "a state of schema {SCHEMA} version 1, not {} version {}",
-                manifest.schema, manifest.version
-            ),
-        ));
-    }
+    let (state, manifest) = read(dir)?;
     if manifest.build != *build {
         return Err(bad(
             dir,
@@ -231,6 +215,37 @@ pub fn load(
             ));
         }
     }
+    Ok(Some((state, manifest)))
+}
+
+/// Whether `dir` holds a saved state (its `state.json`).
+pub fn is_state_dir(dir: &Path) -> bool {
+    dir.join(MANIFEST_FILE).is_file()
+}
+
+/// Reads the saved state of `dir` and its manifest.
+///
+/// # Errors
+/// [`CliError::InvalidFlag`] for a missing, unreadable or corrupt state.
+pub fn read(dir: &Path) -> Result<(AuditState, Manifest), CliError> {
+    let (state_path, manifest_path) = (dir.join(STATE_FILE), dir.join(MANIFEST_FILE));
+    let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
+        bad(
+            dir,
+            format!("a state directory with a readable {MANIFEST_FILE} ({e})"),
+        )
+    })?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .map_err(|e| bad(dir, format!("a {MANIFEST_FILE} written by fairkit ({e})")))?;
+    if manifest.schema != SCHEMA || manifest.version != 1 {
+        return Err(bad(
+            dir,
+            format!(
+                "a state of schema {SCHEMA} version 1, not {} version {}",
+                manifest.schema, manifest.version
+            ),
+        ));
+    }
     let bytes = std::fs::read(&state_path)
         .map_err(|e| bad(dir, format!("a state directory with {STATE_FILE} ({e})")))?;
     let state = AuditState::from_bytes(&bytes).map_err(|e| {
@@ -239,7 +254,55 @@ pub fn load(
             format!("an intact {STATE_FILE} ({e}); delete the directory to start over"),
         )
     })?;
-    Ok(Some((state, manifest)))
+    Ok((state, manifest))
+}
+
+/// The audit report (its JSON) of a saved state: every row appended, the `--by` / `--against`
+/// column dropped (the audit of all rows), with `stats` — what `fairkit compare` reads of a
+/// state directory.
+///
+/// # Errors
+/// [`CliError`] for an unreadable state or a report that cannot be built.
+pub fn report_json(dir: &Path, stats: fair_audit::Stats) -> Result<serde_json::Value, CliError> {
+    let (state, manifest) = read(dir)?;
+    let b = &manifest.build;
+    let all = if b.by.is_some() || b.against.is_some() {
+        fair_audit::over_time::without_window(&state)
+    } else {
+        state
+    };
+    let (slices, confusion) = all.slice_states(&b.sensitive)?;
+    let spec = fair_audit::ReportSpec {
+        input: fair_audit::model::InputInfo {
+            file: format!("{} ({} runs)", dir.display(), manifest.runs.len()),
+            format: "state".into(),
+            rows: manifest.rows(),
+            columns: fair_audit::model::Columns {
+                label: b.label.clone(),
+                prediction: b.pred.clone(),
+                score: None,
+                sensitive: b.sensitive.clone(),
+                weight: b.weight.clone(),
+            },
+            positive_label: all.positive().to_string(),
+            negative_label: all.negative().map(str::to_string),
+        },
+        slices,
+        stats,
+        thresholds: b.thresholds.clone(),
+        interval: None,
+        weighted: b.weight.is_some(),
+    };
+    let (report, charts) = fair_audit::build_report(&spec, &confusion, None)?;
+    let views = fair_audit::Views {
+        json: true,
+        markdown: false,
+        html: false,
+    };
+    let text = fair_audit::render(&report, &charts, views)?;
+    let json = text.json.unwrap_or_default();
+    serde_json::from_str(&json)
+        .map_err(|e| CliError::Audit(fair_audit::AuditError::Json(e.to_string())))
 }
 
 fn describe(b: &Build) -> String {

@@ -205,6 +205,25 @@ fn a_state_dir_appends_each_run_and_equals_one_audit_of_all_rows() {
         .map(|r| r["rows"].as_u64().unwrap())
         .collect();
     assert_eq!(rows, [800, 400]);
+    // A state directory compares like the report of all its rows: against the one audit of the
+    // same rows every change is exactly 0.
+    let run = fairkit(&[
+        "compare",
+        state.to_str().unwrap(),
+        dir.path().join("all").to_str().unwrap(),
+        "--out",
+        dir.path().join("cmp").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let c: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("cmp/compare.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(c["before"]["rows"], 1200);
+    for g in c["changes"][0]["gaps"].as_array().unwrap() {
+        assert!(g["change"].is_null() || g["change"] == 0.0, "{g}");
+    }
     // A rerun of the same job would count November twice: refused, state unchanged.
     let before = std::fs::read(state.join("state.bin")).unwrap();
     let run = with_state(&second, &dir.path().join("r3"));
