@@ -38,8 +38,9 @@ pub enum Command {
     after_long_help = "Example:\n  fairkit audit old.parquet --label y --pred y_hat --sensitive race --out old/\n  fairkit audit new.parquet --label y --pred y_hat --sensitive race --out new/\n  fairkit compare old/ new/ --out change/ --fail-if-worse dp_difference,eo_difference"
 )]
 pub struct CompareArgs {
-    /// The first audit: its report.json, the report directory holding it, or a `--state-dir`
-    /// directory (the audit of every row appended to it, from its counts).
+    /// The first audit: its report.json, the report directory holding it, a `--state-dir`
+    /// directory (the audit of every row appended to it, from its counts), or a predictions
+    /// file audited with the flags after `--`.
     ///
     /// Example: `old/report.json`
     pub before: PathBuf,
@@ -93,6 +94,15 @@ pub struct CompareArgs {
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,
+
+    /// `fairkit audit` flags, after `--`, for a BEFORE or AFTER that is a predictions file (CSV
+    /// or Parquet, a folder of parts): each such file is audited with them first (into
+    /// OUT/before/ and OUT/after/), then compared.
+    ///
+    /// Example: `fairkit compare old.parquet new.parquet --out change/ -- --label y --pred y_hat
+    /// --sensitive race`
+    #[arg(last = true, value_name = "AUDIT FLAGS")]
+    pub audit_flags: Vec<String>,
 }
 
 /// Report formats.

@@ -13,6 +13,9 @@ fn report_json(
     path: &Path,
     args: &CompareArgs,
 ) -> Result<serde_json::Value, CliError> {
+    if is_predictions(path) {
+        return audited(flag, path, args);
+    }
     if path.is_dir() && crate::state_dir::is_state_dir(path) {
         let stats = fair_audit::Stats {
             confidence: args.confidence,
@@ -38,6 +41,63 @@ fn report_json(
         ))
     })?;
     serde_json::from_str(&text).map_err(|e| bad(format!("a report.json (JSON: {e})")))
+}
+
+/// Whether `path` is a predictions file (or a folder of part files) rather than an audit: not a
+/// `.json` file, not a report or state directory.
+fn is_predictions(path: &Path) -> bool {
+    if path.is_dir() {
+        return !path.join("report.json").is_file() && !crate::state_dir::is_state_dir(path);
+    }
+    path.extension().is_none_or(|e| e != "json")
+}
+
+/// Audits the predictions file `path` with the flags after `--` into OUT/before or OUT/after
+/// (the same pipeline as `fairkit audit`), and reads its report.json.
+fn audited(
+    flag: &'static str,
+    path: &Path,
+    args: &CompareArgs,
+) -> Result<serde_json::Value, CliError> {
+    use clap::Parser;
+    if args.audit_flags.is_empty() {
+        return Err(CliError::InvalidFlag {
+            flag,
+            value: path.display().to_string(),
+            expected: "a report.json, a report or --state-dir directory, or — for a predictions file — the audit's flags after `--` (e.g. `-- --label y --pred y_hat --sensitive race`)".into(),
+        });
+    }
+    let out = args
+        .out
+        .join(if flag == "BEFORE" { "before" } else { "after" });
+    let mut argv: Vec<std::ffi::OsString> = vec!["fairkit".into(), "audit".into(), path.into()];
+    argv.extend(args.audit_flags.iter().map(Into::into));
+    argv.extend([
+        "--out".into(),
+        out.clone().into_os_string(),
+        "--quiet".into(),
+    ]);
+    let cli = crate::cli::Cli::try_parse_from(argv).map_err(|e| CliError::InvalidFlag {
+        flag: "-- (audit flags)",
+        value: args.audit_flags.join(" "),
+        expected: format!(
+            "flags of `fairkit audit` ({})",
+            e.to_string()
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+        ),
+    })?;
+    let crate::cli::Command::Audit(audit_args) = cli.command else {
+        return Err(CliError::InvalidFlag {
+            flag: "-- (audit flags)",
+            value: args.audit_flags.join(" "),
+            expected: "flags of `fairkit audit`".into(),
+        });
+    };
+    crate::audit::run(&audit_args)?;
+    report_json(flag, &out.join("report.json"), args)
 }
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {

@@ -345,3 +345,43 @@ fn audit_against_gates_on_the_paired_change_and_refuses_changes_without_it() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("add --against"), "{}", run.stderr);
 }
+
+#[test]
+fn two_predictions_files_are_audited_with_the_flags_after_the_separator() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (
+        csv(dir.path(), "old.csv", 120, 80),
+        csv(dir.path(), "new.csv", 100, 100),
+    );
+    let out = dir.path().join("c");
+    let flags = [
+        "--",
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "sex",
+    ];
+    let run = compare(&old, &new, &out, &flags);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let dp = &json(&out)["changes"][0]["gaps"][0];
+    assert!((dp["before"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    assert_eq!(dp["after"], 0.0);
+    // Each audit is kept beside the comparison, and equals `fairkit audit` of the file.
+    assert!(out.join("before/report.json").is_file() && out.join("after/report.html").is_file());
+    // A file with a report: mixed sides work too.
+    let run = compare(&old, &out.join("after"), &out, &flags);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Without flags, or with flags audit does not take: refused naming what to give.
+    let run = compare(&old, &new, &out, &[]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("flags after `--`"), "{}", run.stderr);
+    let run = compare(&old, &new, &out, &["--", "--label", "y", "--no-such-flag"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("flags of `fairkit audit`"),
+        "{}",
+        run.stderr
+    );
+}
