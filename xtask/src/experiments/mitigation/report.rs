@@ -1,6 +1,7 @@
 //! Aggregation of the raw measurements, the Pareto verdict and the reports of `mitigation`.
 
 use crate::report::{Context, Result};
+use crate::stats::mean_sd;
 use fair_report::frontier::{Axes, Series, multi_series};
 use fair_report::{Table, escape_markdown};
 use serde_json::{Value, json};
@@ -90,20 +91,6 @@ pub fn pareto_verdict(fairlearn: &[Point], fairkit: &[Point], tol: f64) -> Vec<V
             }
         })
         .collect()
-}
-
-/// Mean and sample standard deviation (0 for one value); NaN mean for none.
-fn mean_sd(v: &[f64]) -> (f64, f64) {
-    if v.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let n = v.len() as f64;
-    let m = v.iter().sum::<f64>() / n;
-    if v.len() < 2 {
-        return (m, 0.0);
-    }
-    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
-    (m, var.sqrt())
 }
 
 /// The measured quantities of one configuration, each a mean ± sd over splits.
