@@ -39,8 +39,16 @@ impl Point {
     }
 }
 
-/// Gaussian kernel density of `v` (Silverman's bandwidth) on `points` equally spaced points
-/// between the 0.5 % and 99.5 % quantiles (the paper's figures use MATLAB's `ksdensity`).
+/// Gaussian kernel density of `v` on `points` equally spaced points between the 0.5 % and
+/// 99.5 % quantiles, padded by 5 % of that range (`fair_report::panels::padded_range`): the
+/// workspace's one KDE, `fair_report::panels::density` (Silverman's bandwidth `1.06 σ n^(−1/5)`;
+/// the paper's figures use MATLAB's `ksdensity`).
+///
+/// Until issue 27 this module had its own KDE with the sample standard deviation (n − 1) and the
+/// grid padded by one bandwidth; `panels::density` uses the population one (n). The n − 1 form
+/// is the textbook one (R's `bw.nrd0`, scipy's `gaussian_kde`), but the bandwidths differ by a
+/// factor √(n / (n − 1)) ≈ 1 + 1/(2n) (0.1 % at n = 500 scores per group): the plotted curves
+/// move invisibly and no reported number depends on them.
 pub(super) fn kde(v: &[f64], points: usize) -> Vec<(f64, f64)> {
     if v.len() < 2 || points < 2 {
         return Vec::new();
@@ -48,22 +56,12 @@ pub(super) fn kde(v: &[f64], points: usize) -> Vec<(f64, f64)> {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
     let n = s.len() as f64;
-    let mean = s.iter().sum::<f64>() / n;
-    let sd = (s.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-    let h = (1.06 * sd * n.powf(-0.2)).max(1e-9);
     let q = |p: f64| s[((p * (n - 1.0)).round() as usize).min(s.len() - 1)];
-    let (lo, hi) = (q(0.005) - h, q(0.995) + h);
-    let norm = 1.0 / (n * h * (2.0 * std::f64::consts::PI).sqrt());
-    (0..points)
-        .map(|i| {
-            let x = lo + (hi - lo) * i as f64 / (points - 1) as f64;
-            let d = s
-                .iter()
-                .map(|&y| (-0.5 * ((x - y) / h).powi(2)).exp())
-                .sum::<f64>();
-            (x, d * norm)
-        })
-        .collect()
+    let (lo, hi) = padded_range([q(0.005), q(0.995)].into_iter());
+    let grid: Vec<f64> = (0..points)
+        .map(|i| lo + (hi - lo) * i as f64 / (points - 1) as f64)
+        .collect();
+    density(v, &grid)
 }
 
 pub(super) fn accuracy(scores: &[f64], y: &[usize]) -> f64 {
@@ -123,4 +121,31 @@ pub(super) fn rank_curve(w: &[f64], e: &Eval) -> Result<Vec<(f64, f64)>> {
 
 pub(super) fn agg(points: &[&Point], f: impl Fn(&Point) -> f64) -> (f64, f64) {
     mean_ci95(&points.iter().map(|p| f(p)).collect::<Vec<_>>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kde_is_a_density_on_the_trimmed_range() {
+        let v: Vec<f64> = (0..400).map(|i| ((i * 37) % 101) as f64 / 100.0).collect();
+        let d = kde(&v, 200);
+        assert_eq!(d.len(), 200);
+        // Grid from below the 0.5 % to above the 99.5 % quantile, increasing.
+        assert!(d[0].0 < 0.01 && d[199].0 > 0.99);
+        assert!(d.windows(2).all(|w| w[1].0 > w[0].0));
+        // Trapezoid integral of a density on (nearly) its whole support.
+        let area: f64 = d
+            .windows(2)
+            .map(|w| (w[1].0 - w[0].0) * (w[0].1 + w[1].1) / 2.0)
+            .sum();
+        assert!((area - 1.0).abs() < 0.05, "{area}");
+    }
+
+    #[test]
+    fn kde_needs_two_values_and_two_points() {
+        assert!(kde(&[0.5], 200).is_empty());
+        assert!(kde(&[0.1, 0.5], 1).is_empty());
+    }
 }

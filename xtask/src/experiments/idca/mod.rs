@@ -29,6 +29,7 @@ use fair_metrics::partial::{
 };
 use fair_report::Table;
 use fair_report::frontier::{Axes, Series, multi_series};
+use fair_report::panels::{density, padded_range};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
