@@ -129,7 +129,6 @@ pub(super) fn markdown(
     trace: &[(f64, f64, f64, f64)],
     seconds: f64,
 ) -> String {
-    let r = DOWNSTREAM_R;
     let mut s = String::from("# Efficient Fair PCA (Kamani et al.): reproduction\n\n");
     let _ = writeln!(
         s,
@@ -144,6 +143,28 @@ pub(super) fn markdown(
             ""
         }
     );
+    claims_section(&mut s, claims);
+    if let Some(h) = hypothesis_table {
+        s.push_str(&hypotheses::markdown(h));
+    }
+    s.push_str(CHOICES);
+    for (case, evals) in cases.iter().zip(sweeps) {
+        case_markdown(&mut s, case, evals);
+    }
+    downstream_section(&mut s, downstream);
+    sensitivity_section(&mut s, sensitivity);
+    convergence_section(&mut s, cases, trace);
+    s.push_str(
+        "\n## Benchmark\n\nSpeed is measured by `cargo bench -p fair-pca --bench fit` (divan; \
+         Pareto fair PCA vs vanilla PCA on Adult one-hot, r = 10); its figures go to \
+         docs/benchmarks.md. The per-fit seconds in the tables above are single wall-clock \
+         measurements taken while the reproduction runs.\n",
+    );
+    s
+}
+
+/// The claims, one row each, and the verdict rules.
+fn claims_section(s: &mut String, claims: &[Claim]) {
     s.push_str("## Claims of the paper, one by one\n\n");
     let mut t = table(&["claim", "verdict", "measured"]);
     for c in claims {
@@ -163,13 +184,10 @@ pub(super) fn markdown(
          mean pairwise disparity at most 10% of vanilla PCA's; a DEO claim \"held\" needs at \
          least a halving.\n\n",
     );
-    if let Some(h) = hypothesis_table {
-        s.push_str(&hypotheses::markdown(h));
-    }
-    s.push_str(CHOICES);
-    for (case, evals) in cases.iter().zip(sweeps) {
-        case_markdown(&mut s, case, evals);
-    }
+}
+
+/// Sec. 6.3: per-group accuracy, TPR and DEO of the linear SVM on each projection.
+fn downstream_section(s: &mut String, downstream: &[Downstream]) {
     s.push_str("\n## Downstream: linear SVM on the r = 10 projection (Fig. 9)\n\n");
     s.push_str(
         "Linear SVM = LIBLINEAR's L2-regularised squared-hinge primal (C = 1, intercept not \
@@ -210,6 +228,10 @@ pub(super) fn markdown(
         }
         s.push_str(&t.markdown());
     }
+}
+
+/// The sensitivity tables (full mode only).
+fn sensitivity_section(s: &mut String, sensitivity: &[Sensitivity]) {
     if !sensitivity.is_empty() {
         s.push_str(SENSITIVITY_INTRO);
         for sens in sensitivity {
@@ -252,6 +274,11 @@ pub(super) fn markdown(
             s.push_str(&t.markdown());
         }
     }
+}
+
+/// The convergence paragraph of the default run on the second case.
+fn convergence_section(s: &mut String, cases: &[Case], trace: &[(f64, f64, f64, f64)]) {
+    let r = DOWNSTREAM_R;
     if let (Some(first), Some(last)) = (trace.first(), trace.last()) {
         let _ = writeln!(
             s,
@@ -271,18 +298,10 @@ pub(super) fn markdown(
             e3(last.1)
         );
     }
-    s.push_str(
-        "\n## Benchmark\n\nSpeed is measured by `cargo bench -p fair-pca --bench fit` (divan; \
-         Pareto fair PCA vs vanilla PCA on Adult one-hot, r = 10); its figures go to \
-         docs/benchmarks.md. The per-fit seconds in the tables above are single wall-clock \
-         measurements taken while the reproduction runs.\n",
-    );
-    s
 }
 
 pub(super) fn case_markdown(s: &mut String, case: &Case, evals: &[Eval]) {
     let r = DOWNSTREAM_R;
-    let k = case.groups.n_groups();
     let _ = writeln!(
         s,
         "\n## {} ({})\n\nData: {}. Groups (rows): {}.\n",
@@ -306,6 +325,15 @@ pub(super) fn case_markdown(s: &mut String, case: &Case, evals: &[Eval]) {
         s,
         "At r = {r} (all per sample; E_i against each group's own rank-{r} PCA):\n"
     );
+    at_r_table(s, evals);
+    per_group_table(s, case, evals);
+    sweep_table(s, case, evals);
+    default_vs_mw_table(s, case, evals);
+}
+
+/// Every method at r = 10: losses, disparities, fit time and status.
+fn at_r_table(s: &mut String, evals: &[Eval]) {
+    let r = DOWNSTREAM_R;
     let mut t = table(&[
         "method",
         "dims",
@@ -337,6 +365,11 @@ pub(super) fn case_markdown(s: &mut String, case: &Case, evals: &[Eval]) {
         );
     }
     s.push_str(&t.markdown());
+}
+
+/// Per group at r = 10: own PCA's loss, and vanilla's and the default's L_i and E_i.
+fn per_group_table(s: &mut String, case: &Case, evals: &[Eval]) {
+    let r = DOWNSTREAM_R;
     let _ = writeln!(
         s,
         "\nPer group at r = {r} (L_i/n_i; own rank-{r} PCA's loss; E_i/n_i):\n"
@@ -373,6 +406,11 @@ pub(super) fn case_markdown(s: &mut String, case: &Case, evals: &[Eval]) {
         }
     }
     s.push_str(&t.markdown());
+}
+
+/// The sweep over r: total loss / mean |Δ_ij| of every method.
+fn sweep_table(s: &mut String, case: &Case, evals: &[Eval]) {
+    let k = case.groups.n_groups();
     let _ = writeln!(
         s,
         "\nSweep over r: total loss per sample / mean |Δ_ij| per sample:\n"
@@ -392,6 +430,10 @@ pub(super) fn case_markdown(s: &mut String, case: &Case, evals: &[Eval]) {
         add_row(&mut t, row);
     }
     s.push_str(&t.markdown());
+}
+
+/// The default against MW (rank r) at every r, and how often it is no worse.
+fn default_vs_mw_table(s: &mut String, case: &Case, evals: &[Eval]) {
     let _ = writeln!(
         s,
         "\nDefault vs MW (rank r) at every r, per sample (Δ = default − MW; ≤ MW needs all three \

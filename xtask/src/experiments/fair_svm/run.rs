@@ -109,6 +109,49 @@ pub(super) fn run_dataset(ctx: &Context, cfg: &Config, src: &Source) -> Result<D
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(src.name);
+    let mut cells = empty_cells(cfg);
+    let mut lambdas = Vec::new();
+    let mut cv_auc = Vec::new();
+    let mut eo_rows: Vec<EoRow> = EO_LABELS
+        .iter()
+        .map(|&label| EoRow {
+            label,
+            eo: Vec::new(),
+            dp: Vec::new(),
+            auc: Vec::new(),
+        })
+        .collect();
+    let mut split0 = Split0 {
+        mu_zero_gap: 0.0,
+        test_sizes: (0, 0),
+    };
+    for seed in 0..n_splits {
+        let sp = split(src, seed)?;
+        let cv = LambdaSearch::new(cfg.lambda_grid.clone())
+            .seed(seed)
+            .run(&sp.x_train, &sp.y_train)?;
+        lambdas.push(cv.best_lambda);
+        cv_auc.push(cv.best_auc);
+        let z_train_groups = binary_groups(&sp.z_train)?;
+        fit_cells(&mut cells, &sp, cv.best_lambda, &z_train_groups, &bar)?;
+        fit_eo_rows(&mut eo_rows, &sp, cv.best_lambda)?;
+        if seed == 0 {
+            split0 = first_split(ctx, src, &sp, cv.best_lambda)?;
+        }
+    }
+    bar.finish_and_clear();
+    draw_tradeoff(ctx, src, cfg, n_splits, &cells)?;
+    let json = dataset_json(src, &lambdas, &cv_auc, split0.mu_zero_gap, &eo_rows, &cells);
+    let markdown = dataset_markdown(src, cfg, &cells, &lambdas, &cv_auc, &eo_rows, split0);
+    Ok(DatasetResult {
+        cells,
+        markdown,
+        json,
+    })
+}
+
+/// One empty cell per configuration: plain, then per d ZSVM and SSVM for every μ.
+fn empty_cells(cfg: &Config) -> Vec<Cell> {
     let mut configs = vec![(Method::Plain, f64::INFINITY, 0.0)];
     for &d in &cfg.d_grid {
         configs.push((Method::Zafar, d, 0.0));
@@ -116,7 +159,7 @@ pub(super) fn run_dataset(ctx: &Context, cfg: &Config, src: &Source) -> Result<D
             configs.push((Method::Spectral, d, mu));
         }
     }
-    let mut cells: Vec<Cell> = configs
+    configs
         .iter()
         .map(|&(method, d, mu)| Cell {
             method,
@@ -131,108 +174,99 @@ pub(super) fn run_dataset(ctx: &Context, cfg: &Config, src: &Source) -> Result<D
             max_iterations: 0,
             stalled: 0,
         })
-        .collect();
-    let mut lambdas = Vec::new();
-    let mut cv_auc = Vec::new();
-    let mut panel_models = Vec::new();
-    let mut eo_rows: Vec<EoRow> = EO_LABELS
-        .iter()
-        .map(|&label| EoRow {
-            label,
-            eo: Vec::new(),
-            dp: Vec::new(),
-            auc: Vec::new(),
-        })
-        .collect();
-    let mut mu_zero_gap = 0.0_f64;
-    let mut test_sizes = (0, 0);
-    for seed in 0..n_splits {
-        let sp = split(src, seed)?;
-        let cv = LambdaSearch::new(cfg.lambda_grid.clone())
-            .seed(seed)
-            .run(&sp.x_train, &sp.y_train)?;
-        lambdas.push(cv.best_lambda);
-        cv_auc.push(cv.best_auc);
-        let z_train_groups = binary_groups(&sp.z_train)?;
-        for cell in cells.iter_mut() {
-            let model = params(cell.method, cv.best_lambda, cell.d, cell.mu).fit(
-                &sp.x_train,
-                &sp.y_train,
-                &sp.z_train,
-            )?;
-            let s = scores(&model, &sp.x_test)?;
-            cell.delta.push(ks_statistic(&s, &sp.z_test, None)?.max);
-            let s_train = scores(&model, &sp.x_train)?;
-            cell.delta_train
-                .push(ks_statistic(&s_train, &z_train_groups, None)?.max);
-            cell.auc.push(roc_auc(&sp.y_test, &s, None)?);
-            cell.wnorm.push(model.weights().norm());
-            let r = model.report();
-            cell.iterations.push(r.iterations);
-            match r.status {
-                Status::Converged => cell.converged += 1,
-                Status::MaxIterations => cell.max_iterations += 1,
-                _ => cell.stalled += 1,
-            }
-            bar.inc(1);
+        .collect()
+}
+
+/// Fits every cell on one split and records its test / training Δ, AUC, weight norm and status.
+fn fit_cells(
+    cells: &mut [Cell],
+    sp: &Split,
+    lambda: f64,
+    z_train_groups: &Groups,
+    bar: &ProgressBar,
+) -> Result<()> {
+    for cell in cells.iter_mut() {
+        let model = params(cell.method, lambda, cell.d, cell.mu).fit(
+            &sp.x_train,
+            &sp.y_train,
+            &sp.z_train,
+        )?;
+        let s = scores(&model, &sp.x_test)?;
+        cell.delta.push(ks_statistic(&s, &sp.z_test, None)?.max);
+        let s_train = scores(&model, &sp.x_train)?;
+        cell.delta_train
+            .push(ks_statistic(&s_train, z_train_groups, None)?.max);
+        cell.auc.push(roc_auc(&sp.y_test, &s, None)?);
+        cell.wnorm.push(model.weights().norm());
+        let r = model.report();
+        cell.iterations.push(r.iterations);
+        match r.status {
+            Status::Converged => cell.converged += 1,
+            Status::MaxIterations => cell.max_iterations += 1,
+            _ => cell.stalled += 1,
         }
-        // Equal opportunity (not in the paper's experiments), every split: EO-Δ, DP-Δ and AUC on
-        // the test set for the DP-moment and the EO-moment (y = +1 rows) fits at (PANEL_D, PANEL_MU).
-        for (k, p) in eo_variants(cv.best_lambda).into_iter().enumerate() {
-            let m = p.fit(&sp.x_train, &sp.y_train, &sp.z_train)?;
-            let s = scores(&m, &sp.x_test)?;
-            let row = &mut eo_rows[k];
-            row.eo
-                .push(equal_opportunity_ks(&sp.y_test, &s, &sp.z_test, None)?.max);
-            row.dp.push(ks_statistic(&s, &sp.z_test, None)?.max);
-            row.auc.push(roc_auc(&sp.y_test, &s, None)?);
-        }
-        if seed == 0 {
-            for method in [Method::Plain, Method::Zafar, Method::Spectral] {
-                let m = params(method, cv.best_lambda, PANEL_D, PANEL_MU).fit(
-                    &sp.x_train,
-                    &sp.y_train,
-                    &sp.z_train,
-                )?;
-                panel_models.push((method, scores(&m, &sp.x_test)?));
-            }
-            // μ → 0 must reproduce ZSVM (the paper: "equivalent when μ = 0").
-            let z = params(Method::Zafar, cv.best_lambda, PANEL_D, 0.0).fit(
-                &sp.x_train,
-                &sp.y_train,
-                &sp.z_train,
-            )?;
-            let t = params(Method::Spectral, cv.best_lambda, PANEL_D, 1e-9).fit(
-                &sp.x_train,
-                &sp.y_train,
-                &sp.z_train,
-            )?;
-            let (dz, dt) = (
-                ks_statistic(&scores(&z, &sp.x_test)?, &sp.z_test, None)?.max,
-                ks_statistic(&scores(&t, &sp.x_test)?, &sp.z_test, None)?.max,
-            );
-            mu_zero_gap = (dz - dt).abs();
-            let codes = sp.z_test.codes();
-            let positives = codes.iter().filter(|&&c| c == 1).count();
-            test_sizes = (positives, codes.len() - positives);
-            draw_panels(ctx, src, &sp, &panel_models, cv.best_lambda)?;
-        }
+        bar.inc(1);
     }
-    bar.finish_and_clear();
-    draw_tradeoff(ctx, src, cfg, n_splits, &cells)?;
-    let markdown = dataset_markdown(
-        src,
-        cfg,
-        &cells,
-        &lambdas,
-        &cv_auc,
-        &eo_rows,
-        Split0 {
-            mu_zero_gap,
-            test_sizes,
-        },
+    Ok(())
+}
+
+/// Equal opportunity (not in the paper's experiments) on one split.
+fn fit_eo_rows(eo_rows: &mut [EoRow], sp: &Split, lambda: f64) -> Result<()> {
+    // Every split: EO-Δ, DP-Δ and AUC on
+    // the test set for the DP-moment and the EO-moment (y = +1 rows) fits at (PANEL_D, PANEL_MU).
+    for (k, p) in eo_variants(lambda).into_iter().enumerate() {
+        let m = p.fit(&sp.x_train, &sp.y_train, &sp.z_train)?;
+        let s = scores(&m, &sp.x_test)?;
+        let row = &mut eo_rows[k];
+        row.eo
+            .push(equal_opportunity_ks(&sp.y_test, &s, &sp.z_test, None)?.max);
+        row.dp.push(ks_statistic(&s, &sp.z_test, None)?.max);
+        row.auc.push(roc_auc(&sp.y_test, &s, None)?);
+    }
+    Ok(())
+}
+
+/// The first split: the ROC / density panels, the μ → 0 check and the test group sizes.
+fn first_split(ctx: &Context, src: &Source, sp: &Split, lambda: f64) -> Result<Split0> {
+    let mut panel_models = Vec::new();
+    for method in [Method::Plain, Method::Zafar, Method::Spectral] {
+        let m =
+            params(method, lambda, PANEL_D, PANEL_MU).fit(&sp.x_train, &sp.y_train, &sp.z_train)?;
+        panel_models.push((method, scores(&m, &sp.x_test)?));
+    }
+    // μ → 0 must reproduce ZSVM (the paper: "equivalent when μ = 0").
+    let z =
+        params(Method::Zafar, lambda, PANEL_D, 0.0).fit(&sp.x_train, &sp.y_train, &sp.z_train)?;
+    let t = params(Method::Spectral, lambda, PANEL_D, 1e-9).fit(
+        &sp.x_train,
+        &sp.y_train,
+        &sp.z_train,
+    )?;
+    let (dz, dt) = (
+        ks_statistic(&scores(&z, &sp.x_test)?, &sp.z_test, None)?.max,
+        ks_statistic(&scores(&t, &sp.x_test)?, &sp.z_test, None)?.max,
     );
-    let json = json!({
+    let mu_zero_gap = (dz - dt).abs();
+    let codes = sp.z_test.codes();
+    let positives = codes.iter().filter(|&&c| c == 1).count();
+    let test_sizes = (positives, codes.len() - positives);
+    draw_panels(ctx, src, sp, &panel_models, lambda)?;
+    Ok(Split0 {
+        mu_zero_gap,
+        test_sizes,
+    })
+}
+
+/// The data set's JSON: λ per split, the μ → 0 check, equal opportunity and every cell.
+fn dataset_json(
+    src: &Source,
+    lambdas: &[f64],
+    cv_auc: &[f64],
+    mu_zero_gap: f64,
+    eo_rows: &[EoRow],
+    cells: &[Cell],
+) -> Value {
+    json!({
         "dataset": src.name,
         "rows": src.data.n_rows(),
         "features": src.data.n_features(),
@@ -251,10 +285,5 @@ pub(super) fn run_dataset(ctx: &Context, cfg: &Config, src: &Source) -> Result<D
             "delta_per_split": c.delta, "auc_per_split": c.auc, "weight_norm_mean": mean(&c.wnorm), "ccp_iterations": c.iterations,
             "converged": c.converged, "max_iterations": c.max_iterations, "stalled": c.stalled,
         })).collect::<Vec<_>>(),
-    });
-    Ok(DatasetResult {
-        cells,
-        markdown,
-        json,
     })
 }
