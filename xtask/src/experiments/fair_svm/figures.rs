@@ -82,130 +82,8 @@ pub(super) fn draw_panels(
     let mut roc_panels = Vec::new();
     let mut dens_panels = Vec::new();
     for (method, s) in models {
-        let y_roc = roc_curve(&sp.y_test, s, None)?;
-        let z_roc = roc_curve(&z_labels, s, None)?;
-        let by_group = roc_curve_by_group(&sp.y_test, s, &sp.z_test, None)?;
-        let delta = ks_statistic(s, &sp.z_test, None)?.max;
-        let pts = |c: &fair_metrics::roc::RocCurve| {
-            c.false_positive_rate
-                .iter()
-                .copied()
-                .zip(c.true_positive_rate.iter().copied())
-                .collect::<Vec<_>>()
-        };
-        roc_panels.push(Panel {
-            title: format!("{} — AUC {:.3}, Δ {:.3}", method.label(), y_roc.auc, delta),
-            x_desc: "false positive rate".into(),
-            y_desc: "true positive rate".into(),
-            x_range: (0.0, 1.0),
-            y_range: (0.0, 1.0),
-            lines: vec![
-                Line {
-                    label: "y ROC".into(),
-                    points: pts(&y_roc),
-                    color: BLUE,
-                    dashed: false,
-                    markers: false,
-                },
-                Line {
-                    label: "z ROC".into(),
-                    points: pts(&z_roc),
-                    color: RED,
-                    dashed: true,
-                    markers: false,
-                },
-                Line {
-                    label: "y ROC, z = +1".into(),
-                    points: pts(&by_group[1]),
-                    color: GREEN,
-                    dashed: false,
-                    markers: false,
-                },
-                Line {
-                    label: "y ROC, z = −1".into(),
-                    points: pts(&by_group[0]),
-                    color: ORANGE,
-                    dashed: false,
-                    markers: false,
-                },
-                Line {
-                    label: String::new(),
-                    points: vec![(0.0, 0.0), (1.0, 1.0)],
-                    color: GREY,
-                    dashed: true,
-                    markers: false,
-                },
-            ],
-            dots: vec![],
-        });
-        let (lo, hi) = padded_range(s.iter().copied());
-        let grid: Vec<f64> = (0..=120)
-            .map(|k| lo + (hi - lo) * k as f64 / 120.0)
-            .collect();
-        let pick = |keep: &dyn Fn(usize) -> bool| -> Vec<f64> {
-            (0..s.len()).filter(|&i| keep(i)).map(|i| s[i]).collect()
-        };
-        let zp = density(&pick(&|i| z_labels[i] == 1), &grid);
-        let zn = density(&pick(&|i| z_labels[i] == 0), &grid);
-        let yp = density(&pick(&|i| sp.y_test[i] == 1), &grid);
-        let yn = density(&pick(&|i| sp.y_test[i] == 0), &grid);
-        let ymax = zp
-            .iter()
-            .chain(&zn)
-            .chain(&yp)
-            .chain(&yn)
-            .map(|p| p.1)
-            .fold(0.0, f64::max)
-            * 1.1
-            + 1e-9;
-        dens_panels.push(Panel {
-            title: format!("{}: score | z", method.label()),
-            x_desc: "score xᵀw".into(),
-            y_desc: "density".into(),
-            x_range: (lo, hi),
-            y_range: (0.0, ymax),
-            lines: vec![
-                Line {
-                    label: "z = +1".into(),
-                    points: zp,
-                    color: BLUE,
-                    dashed: false,
-                    markers: false,
-                },
-                Line {
-                    label: "z = −1".into(),
-                    points: zn,
-                    color: RED,
-                    dashed: false,
-                    markers: false,
-                },
-            ],
-            dots: vec![],
-        });
-        dens_panels.push(Panel {
-            title: format!("{}: score | y", method.label()),
-            x_desc: "score xᵀw".into(),
-            y_desc: "density".into(),
-            x_range: (lo, hi),
-            y_range: (0.0, ymax),
-            lines: vec![
-                Line {
-                    label: "y = +1".into(),
-                    points: yp,
-                    color: BLUE,
-                    dashed: false,
-                    markers: false,
-                },
-                Line {
-                    label: "y = −1".into(),
-                    points: yn,
-                    color: RED,
-                    dashed: false,
-                    markers: false,
-                },
-            ],
-            dots: vec![],
-        });
+        roc_panels.push(roc_panel(method, s, sp, &z_labels)?);
+        dens_panels.extend(density_panels(method, s, sp, &z_labels));
     }
     let tag = format!("split 0, λ = {lambda}, d = {PANEL_D}, μ = {PANEL_MU}, test set");
     ctx.write_svg(
@@ -238,6 +116,139 @@ pub(super) fn draw_panels(
             &ordered,
         )?,
     )
+}
+
+/// The ROC panel of one model: y ROC, z ROC and the y ROC per group.
+fn roc_panel(method: &Method, s: &[f64], sp: &Split, z_labels: &[usize]) -> Result<Panel> {
+    let y_roc = roc_curve(&sp.y_test, s, None)?;
+    let z_roc = roc_curve(z_labels, s, None)?;
+    let by_group = roc_curve_by_group(&sp.y_test, s, &sp.z_test, None)?;
+    let delta = ks_statistic(s, &sp.z_test, None)?.max;
+    let pts = |c: &fair_metrics::roc::RocCurve| {
+        c.false_positive_rate
+            .iter()
+            .copied()
+            .zip(c.true_positive_rate.iter().copied())
+            .collect::<Vec<_>>()
+    };
+    Ok(Panel {
+        title: format!("{} — AUC {:.3}, Δ {:.3}", method.label(), y_roc.auc, delta),
+        x_desc: "false positive rate".into(),
+        y_desc: "true positive rate".into(),
+        x_range: (0.0, 1.0),
+        y_range: (0.0, 1.0),
+        lines: vec![
+            Line {
+                label: "y ROC".into(),
+                points: pts(&y_roc),
+                color: BLUE,
+                dashed: false,
+                markers: false,
+            },
+            Line {
+                label: "z ROC".into(),
+                points: pts(&z_roc),
+                color: RED,
+                dashed: true,
+                markers: false,
+            },
+            Line {
+                label: "y ROC, z = +1".into(),
+                points: pts(&by_group[1]),
+                color: GREEN,
+                dashed: false,
+                markers: false,
+            },
+            Line {
+                label: "y ROC, z = −1".into(),
+                points: pts(&by_group[0]),
+                color: ORANGE,
+                dashed: false,
+                markers: false,
+            },
+            Line {
+                label: String::new(),
+                points: vec![(0.0, 0.0), (1.0, 1.0)],
+                color: GREY,
+                dashed: true,
+                markers: false,
+            },
+        ],
+        dots: vec![],
+    })
+}
+
+/// The two score-density panels of one model: by z, then by y.
+fn density_panels(method: &Method, s: &[f64], sp: &Split, z_labels: &[usize]) -> [Panel; 2] {
+    let (lo, hi) = padded_range(s.iter().copied());
+    let grid: Vec<f64> = (0..=120)
+        .map(|k| lo + (hi - lo) * k as f64 / 120.0)
+        .collect();
+    let pick = |keep: &dyn Fn(usize) -> bool| -> Vec<f64> {
+        (0..s.len()).filter(|&i| keep(i)).map(|i| s[i]).collect()
+    };
+    let zp = density(&pick(&|i| z_labels[i] == 1), &grid);
+    let zn = density(&pick(&|i| z_labels[i] == 0), &grid);
+    let yp = density(&pick(&|i| sp.y_test[i] == 1), &grid);
+    let yn = density(&pick(&|i| sp.y_test[i] == 0), &grid);
+    let ymax = zp
+        .iter()
+        .chain(&zn)
+        .chain(&yp)
+        .chain(&yn)
+        .map(|p| p.1)
+        .fold(0.0, f64::max)
+        * 1.1
+        + 1e-9;
+    let by_z = Panel {
+        title: format!("{}: score | z", method.label()),
+        x_desc: "score xᵀw".into(),
+        y_desc: "density".into(),
+        x_range: (lo, hi),
+        y_range: (0.0, ymax),
+        lines: vec![
+            Line {
+                label: "z = +1".into(),
+                points: zp,
+                color: BLUE,
+                dashed: false,
+                markers: false,
+            },
+            Line {
+                label: "z = −1".into(),
+                points: zn,
+                color: RED,
+                dashed: false,
+                markers: false,
+            },
+        ],
+        dots: vec![],
+    };
+    let by_y = Panel {
+        title: format!("{}: score | y", method.label()),
+        x_desc: "score xᵀw".into(),
+        y_desc: "density".into(),
+        x_range: (lo, hi),
+        y_range: (0.0, ymax),
+        lines: vec![
+            Line {
+                label: "y = +1".into(),
+                points: yp,
+                color: BLUE,
+                dashed: false,
+                markers: false,
+            },
+            Line {
+                label: "y = −1".into(),
+                points: yn,
+                color: RED,
+                dashed: false,
+                markers: false,
+            },
+        ],
+        dots: vec![],
+    };
+    [by_z, by_y]
 }
 
 /// Figure 2: the synthetic data fitted whole with the paper's d = 0.075 and μ = 10 (summed hinge,
@@ -278,114 +289,15 @@ pub(super) fn figure2(ctx: &Context) -> Result<String> {
             format!("{:.4}", r.covariance_gap),
             format!("{} ({} it.)", r.status, r.iterations),
         ]);
-        // Row 1: the data (original units) and the separating line wᵀx' + b = 0 in standardized x'.
-        let (mu_x, sd_x) = (scaler.means(), scaler.std_devs());
-        let w: &DVector<f64> = m.weights();
-        let b = m.intercept();
-        let raw = data.x();
-        let (xlo, xhi) = padded_range(raw.column(0).iter().copied());
-        let (ylo, yhi) = padded_range(raw.column(1).iter().copied());
-        let line: Vec<(f64, f64)> = (0..=50)
-            .map(|k| xlo + (xhi - xlo) * k as f64 / 50.0)
-            .filter_map(|x0| {
-                if w[1].abs() < 1e-12 {
-                    return None;
-                }
-                let x0s = (x0 - mu_x[0]) / sd_x[0];
-                let x1s = -(w[0] * x0s + b) / w[1];
-                let x1 = x1s * sd_x[1] + mu_x[1];
-                (ylo..=yhi).contains(&x1).then_some((x0, x1))
-            })
-            .collect();
-        let pick = |yc: usize, zc: usize| -> Vec<(f64, f64)> {
-            (0..raw.nrows())
-                .filter(|&i| data.y()[i] == yc && groups.codes()[i] == zc)
-                .map(|i| (raw[(i, 0)], raw[(i, 1)]))
-                .collect()
-        };
-        scat.push(Panel {
-            title: format!("{}: Δ {:.3}, AUC {:.3}", method.label(), delta, auc),
-            x_desc: "x0".into(),
-            y_desc: "x1".into(),
-            x_range: (xlo, xhi),
-            y_range: (ylo, yhi),
-            lines: vec![Line {
-                label: "wᵀx + b = 0".into(),
-                points: line,
-                color: BLACK,
-                dashed: false,
-                markers: false,
-            }],
-            dots: vec![
-                Dots {
-                    label: "y=+1, z=+1 (o)".into(),
-                    points: pick(1, 1),
-                    color: GREEN,
-                    cross: false,
-                },
-                Dots {
-                    label: "y=−1, z=+1 (o)".into(),
-                    points: pick(0, 1),
-                    color: RED,
-                    cross: false,
-                },
-                Dots {
-                    label: "y=+1, z=−1 (x)".into(),
-                    points: pick(1, 0),
-                    color: GREEN,
-                    cross: true,
-                },
-                Dots {
-                    label: "y=−1, z=−1 (x)".into(),
-                    points: pick(0, 0),
-                    color: RED,
-                    cross: true,
-                },
-            ],
-        });
-        let (lo, hi) = padded_range(s.iter().copied());
-        let grid: Vec<f64> = (0..=120)
-            .map(|k| lo + (hi - lo) * k as f64 / 120.0)
-            .collect();
-        let sel = |keep: &dyn Fn(usize) -> bool| -> Vec<f64> {
-            (0..s.len()).filter(|&i| keep(i)).map(|i| s[i]).collect()
-        };
-        let zl = [
-            density(&sel(&|i| z[i] > 0.0), &grid),
-            density(&sel(&|i| z[i] < 0.0), &grid),
-        ];
-        let yl = [
-            density(&sel(&|i| y[i] > 0.0), &grid),
-            density(&sel(&|i| y[i] < 0.0), &grid),
-        ];
-        for (target, pair, what) in [(&mut dz, zl, "z"), (&mut dy, yl, "y")] {
-            let ymax = pair.iter().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.1 + 1e-9;
-            let [pos, neg] = pair;
-            target.push(Panel {
-                title: format!("{}: density of xᵀw | {what}", method.label()),
-                x_desc: "score".into(),
-                y_desc: "density".into(),
-                x_range: (lo, hi),
-                y_range: (0.0, ymax),
-                lines: vec![
-                    Line {
-                        label: format!("{what} = +1"),
-                        points: pos,
-                        color: BLUE,
-                        dashed: false,
-                        markers: false,
-                    },
-                    Line {
-                        label: format!("{what} = −1"),
-                        points: neg,
-                        color: RED,
-                        dashed: false,
-                        markers: false,
-                    },
-                ],
-                dots: vec![],
-            });
-        }
+        scat.push(scatter_panel(
+            method,
+            &data,
+            &scaler,
+            groups,
+            (m.weights(), m.intercept()),
+            (delta, auc),
+        ));
+        density_rows(method, &s, (&y, &z), &mut dz, &mut dy);
     }
     panels.extend(scat);
     panels.extend(dz);
@@ -415,4 +327,131 @@ pub(super) fn figure2(ctx: &Context) -> Result<String> {
          ![Figure 2](fair-svm-figure2-synthetic.svg)\n",
     );
     Ok(s)
+}
+
+/// Figure 2's first row for one model: the data (original units) and its separating line.
+fn scatter_panel(
+    method: Method,
+    data: &Dataset,
+    scaler: &Standardizer,
+    groups: &Groups,
+    (w, b): (&DVector<f64>, f64),
+    (delta, auc): (f64, f64),
+) -> Panel {
+    // The separating line wᵀx' + b = 0 in standardized x'.
+    let (mu_x, sd_x) = (scaler.means(), scaler.std_devs());
+    let raw = data.x();
+    let (xlo, xhi) = padded_range(raw.column(0).iter().copied());
+    let (ylo, yhi) = padded_range(raw.column(1).iter().copied());
+    let line: Vec<(f64, f64)> = (0..=50)
+        .map(|k| xlo + (xhi - xlo) * k as f64 / 50.0)
+        .filter_map(|x0| {
+            if w[1].abs() < 1e-12 {
+                return None;
+            }
+            let x0s = (x0 - mu_x[0]) / sd_x[0];
+            let x1s = -(w[0] * x0s + b) / w[1];
+            let x1 = x1s * sd_x[1] + mu_x[1];
+            (ylo..=yhi).contains(&x1).then_some((x0, x1))
+        })
+        .collect();
+    let pick = |yc: usize, zc: usize| -> Vec<(f64, f64)> {
+        (0..raw.nrows())
+            .filter(|&i| data.y()[i] == yc && groups.codes()[i] == zc)
+            .map(|i| (raw[(i, 0)], raw[(i, 1)]))
+            .collect()
+    };
+    Panel {
+        title: format!("{}: Δ {:.3}, AUC {:.3}", method.label(), delta, auc),
+        x_desc: "x0".into(),
+        y_desc: "x1".into(),
+        x_range: (xlo, xhi),
+        y_range: (ylo, yhi),
+        lines: vec![Line {
+            label: "wᵀx + b = 0".into(),
+            points: line,
+            color: BLACK,
+            dashed: false,
+            markers: false,
+        }],
+        dots: vec![
+            Dots {
+                label: "y=+1, z=+1 (o)".into(),
+                points: pick(1, 1),
+                color: GREEN,
+                cross: false,
+            },
+            Dots {
+                label: "y=−1, z=+1 (o)".into(),
+                points: pick(0, 1),
+                color: RED,
+                cross: false,
+            },
+            Dots {
+                label: "y=+1, z=−1 (x)".into(),
+                points: pick(1, 0),
+                color: GREEN,
+                cross: true,
+            },
+            Dots {
+                label: "y=−1, z=−1 (x)".into(),
+                points: pick(0, 0),
+                color: RED,
+                cross: true,
+            },
+        ],
+    }
+}
+
+/// Figure 2's density rows for one model: the score densities by z (into `dz`) and by y (`dy`).
+fn density_rows(
+    method: Method,
+    s: &[f64],
+    (y, z): (&[f64], &[f64]),
+    dz: &mut Vec<Panel>,
+    dy: &mut Vec<Panel>,
+) {
+    let (lo, hi) = padded_range(s.iter().copied());
+    let grid: Vec<f64> = (0..=120)
+        .map(|k| lo + (hi - lo) * k as f64 / 120.0)
+        .collect();
+    let sel = |keep: &dyn Fn(usize) -> bool| -> Vec<f64> {
+        (0..s.len()).filter(|&i| keep(i)).map(|i| s[i]).collect()
+    };
+    let zl = [
+        density(&sel(&|i| z[i] > 0.0), &grid),
+        density(&sel(&|i| z[i] < 0.0), &grid),
+    ];
+    let yl = [
+        density(&sel(&|i| y[i] > 0.0), &grid),
+        density(&sel(&|i| y[i] < 0.0), &grid),
+    ];
+    for (target, pair, what) in [(dz, zl, "z"), (dy, yl, "y")] {
+        let ymax = pair.iter().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.1 + 1e-9;
+        let [pos, neg] = pair;
+        target.push(Panel {
+            title: format!("{}: density of xᵀw | {what}", method.label()),
+            x_desc: "score".into(),
+            y_desc: "density".into(),
+            x_range: (lo, hi),
+            y_range: (0.0, ymax),
+            lines: vec![
+                Line {
+                    label: format!("{what} = +1"),
+                    points: pos,
+                    color: BLUE,
+                    dashed: false,
+                    markers: false,
+                },
+                Line {
+                    label: format!("{what} = −1"),
+                    points: neg,
+                    color: RED,
+                    dashed: false,
+                    markers: false,
+                },
+            ],
+            dots: vec![],
+        });
+    }
 }

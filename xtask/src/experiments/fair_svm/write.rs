@@ -108,6 +108,37 @@ pub(super) fn dataset_markdown(
         mean(&plain.auc),
         sd(&plain.auc)
     );
+    let t = grid_table(cfg, cells);
+    let (np, nn) = test_sizes;
+    let scale = (1.0 / np.max(1) as f64 + 1.0 / nn.max(1) as f64).sqrt();
+    // Two samples of one distribution: sup|F₊ − F₋| / scale tends to the Kolmogorov law, mean
+    // √(π/2)·ln 2 ≈ 0.8687, sd √(π²/12 − (π/2)(ln 2)²) ≈ 0.2603.
+    let (floor, spread) = (0.8687 * scale, 0.2603 * scale);
+    let _ = writeln!(
+        s,
+        "Noise floor of the test Δ: with {np} test rows at z = +1 and {nn} at z = −1, two samples drawn from \
+         one and the same score distribution have an expected KS distance of ≈ {floor:.3} (sd ≈ {spread:.3}; \
+         Kolmogorov limit). A test Δ near {floor:.3} is indistinguishable from a score that ignores z, and \
+         differences between methods of less than about {spread:.3} on one split are within sampling noise. The \
+         \"train Δ\" column is the same statistic on the training rows the constraints act on.\n"
+    );
+    s.push_str(
+        "Test-set means over the splits (Δ: lower is fairer; AUC: higher is more accurate):\n\n",
+    );
+    s.push_str(&t.markdown());
+    convergence_paragraph(&mut s, cells, mu_zero_gap);
+    norms_paragraph(&mut s, cfg, cells);
+    eo_section(&mut s, eo_rows);
+    let _ = writeln!(
+        s,
+        "\n![Δ vs AUC](fair-svm-tradeoff-{n}.svg)\n\n![ROC panels](fair-svm-roc-{n}.svg)\n\n![score densities](fair-svm-densities-{n}.svg)\n",
+        n = src.name
+    );
+    s
+}
+
+/// Test Δ and AUC of ZSVM and of SSVM at every μ, one row per d.
+fn grid_table(cfg: &Config, cells: &[Cell]) -> Table {
     let mut header = vec![
         "d".to_string(),
         "ZSVM Δ".into(),
@@ -141,23 +172,11 @@ pub(super) fn dataset_markdown(
         }
         t.row(row);
     }
-    let (np, nn) = test_sizes;
-    let scale = (1.0 / np.max(1) as f64 + 1.0 / nn.max(1) as f64).sqrt();
-    // Two samples of one distribution: sup|F₊ − F₋| / scale tends to the Kolmogorov law, mean
-    // √(π/2)·ln 2 ≈ 0.8687, sd √(π²/12 − (π/2)(ln 2)²) ≈ 0.2603.
-    let (floor, spread) = (0.8687 * scale, 0.2603 * scale);
-    let _ = writeln!(
-        s,
-        "Noise floor of the test Δ: with {np} test rows at z = +1 and {nn} at z = −1, two samples drawn from \
-         one and the same score distribution have an expected KS distance of ≈ {floor:.3} (sd ≈ {spread:.3}; \
-         Kolmogorov limit). A test Δ near {floor:.3} is indistinguishable from a score that ignores z, and \
-         differences between methods of less than about {spread:.3} on one split are within sampling noise. The \
-         \"train Δ\" column is the same statistic on the training rows the constraints act on.\n"
-    );
-    s.push_str(
-        "Test-set means over the splits (Δ: lower is fairer; AUC: higher is more accurate):\n\n",
-    );
-    s.push_str(&t.markdown());
+    t
+}
+
+/// How the SSVM fits ended, and the μ → 0 check.
+fn convergence_paragraph(s: &mut String, cells: &[Cell], mu_zero_gap: f64) {
     let ssvm: Vec<&Cell> = cells
         .iter()
         .filter(|c| c.method == Method::Spectral)
@@ -182,6 +201,10 @@ pub(super) fn dataset_markdown(
         its.iter().max().copied().unwrap_or(0),
         mu_zero_gap
     );
+}
+
+/// The mean weight norm of each method over the d grid.
+fn norms_paragraph(s: &mut String, cfg: &Config, cells: &[Cell]) {
     let norm_of = |m: Method, mu: f64| {
         let v: Vec<f64> = cells
             .iter()
@@ -203,6 +226,10 @@ pub(super) fn dataset_markdown(
         " (d bounds the mean score gap |mᵀw| in absolute score units, so a penalty that shrinks ‖w‖ loosens it \
          relative to the score spread).\n\n",
     );
+}
+
+/// Equal opportunity beside demographic parity (not in the paper).
+fn eo_section(s: &mut String, eo_rows: &[EoRow]) {
     let mut eo = Table::new(&[
         "model (d = 0.01, μ = 0.1)",
         "test EO-Δ",
@@ -225,12 +252,6 @@ pub(super) fn dataset_markdown(
         eo_rows.first().map_or(0, |r| r.eo.len())
     );
     s.push_str(&eo.markdown());
-    let _ = writeln!(
-        s,
-        "\n![Δ vs AUC](fair-svm-tradeoff-{n}.svg)\n\n![ROC panels](fair-svm-roc-{n}.svg)\n\n![score densities](fair-svm-densities-{n}.svg)\n",
-        n = src.name
-    );
-    s
 }
 
 pub(super) fn median_usize(v: &[usize]) -> usize {
