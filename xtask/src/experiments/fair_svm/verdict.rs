@@ -2,23 +2,48 @@
 
 use super::*;
 
-/// The paper's qualitative claims, evaluated on one dataset's means.
+/// The paper's qualitative claims, evaluated on one dataset's means: one row each (data set,
+/// claim, evidence, verdict); claim 2 only when ZSVM ran at both ends of the d grid.
 pub(super) fn claims(name: &str, cfg: &Config, cells: &[Cell]) -> Vec<Vec<String>> {
-    let plain = &cells[0];
-    let (pd, pa) = (mean(&plain.delta), mean(&plain.auc));
-    let zafar = |d: f64| {
-        cells
+    let g = Grid { cfg, cells };
+    let mut rows = vec![order_claim(name, &g), train_order_claim(name, &g)];
+    rows.extend(d_claim(name, &g));
+    rows.push(small_mu_claim(name, &g));
+    rows.push(large_mu_claim(name, &g));
+    rows.push(sensitivity_claim(name, &g));
+    rows
+}
+
+/// The cells of one data set, looked up by method and setting (`cells[0]` is the plain SVM).
+struct Grid<'a> {
+    cfg: &'a Config,
+    cells: &'a [Cell],
+}
+
+impl Grid<'_> {
+    fn plain(&self) -> &Cell {
+        &self.cells[0]
+    }
+
+    fn zafar(&self, d: f64) -> Option<&Cell> {
+        self.cells
             .iter()
             .find(|c| c.method == Method::Zafar && same(c.d, d))
-    };
-    let spectral = |d: f64, mu: f64| {
-        cells
+    }
+
+    fn spectral(&self, d: f64, mu: f64) -> Option<&Cell> {
+        self.cells
             .iter()
             .find(|c| c.method == Method::Spectral && same(c.d, d) && same(c.mu, mu))
-    };
-    let mut rows = Vec::new();
-    let name = name.to_string();
-    // 1. Δ(SSVM) < Δ(ZSVM) < Δ(LSVM) for a suitable μ, with small AUC loss.
+    }
+}
+
+/// Claim 1. Δ(SSVM) < Δ(ZSVM) < Δ(LSVM) for a suitable μ, with small AUC loss.
+fn order_claim(name: &str, g: &Grid) -> Vec<String> {
+    let cfg = g.cfg;
+    let zafar = |d: f64| g.zafar(d);
+    let spectral = |d: f64, mu: f64| g.spectral(d, mu);
+    let (pd, pa) = (mean(&g.plain().delta), mean(&g.plain().auc));
     let mut order_held = 0;
     let (mut s_lt_z, mut z_lt_l) = (0, 0);
     let mut losses = Vec::new();
@@ -40,15 +65,26 @@ pub(super) fn claims(name: &str, cfg: &Config, cells: &[Cell]) -> Vec<Vec<String
     }
     let n_d = cfg.d_grid.len();
     let max_loss = losses.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    rows.push(vec![
-        name.clone(),
+    vec![
+        name.to_string(),
         "Δ(SSVM) < Δ(ZSVM) < Δ(LSVM) for a suitable μ, with small AUC loss (Fig. 3, 4)".into(),
         format!(
             "Δ(SSVM, best μ) < Δ(ZSVM) at {s_lt_z}/{n_d} d values; Δ(ZSVM) < Δ(LSVM) = {pd:.3} at {z_lt_l}/{n_d}; full order at {order_held}/{n_d}; AUC loss of that SSVM vs LSVM ≤ {max_loss:.3}"
         ),
-        verdict(order_held * 2 > n_d && max_loss < 0.03, order_held > 0 || s_lt_z * 2 > n_d),
-    ]);
-    // 1b. The same order on the training rows, where the constraints act (tells a constraint that
+        verdict(
+            order_held * 2 > n_d && max_loss < 0.03,
+            order_held > 0 || s_lt_z * 2 > n_d,
+        ),
+    ]
+}
+
+/// Claim 1b. The same order on the training rows, where the constraints act (tells a constraint that
+fn train_order_claim(name: &str, g: &Grid) -> Vec<String> {
+    let cfg = g.cfg;
+    let zafar = |d: f64| g.zafar(d);
+    let spectral = |d: f64, mu: f64| g.spectral(d, mu);
+    let plain = g.plain();
+    let n_d = cfg.d_grid.len();
     // does not work from test-set noise).
     let pdt = mean(&plain.delta_train);
     let (mut zt_lt_l, mut st_lt_z, mut order_train) = (0, 0, 0);
@@ -65,28 +101,42 @@ pub(super) fn claims(name: &str, cfg: &Config, cells: &[Cell]) -> Vec<Vec<String
         st_lt_z += usize::from(best < zt);
         order_train += usize::from(best < zt && zt < pdt);
     }
-    rows.push(vec![
-        name.clone(),
-        "(check, not a paper claim) the same order on the training rows the constraints act on".into(),
+    vec![
+        name.to_string(),
+        "(check, not a paper claim) the same order on the training rows the constraints act on"
+            .into(),
         format!(
             "train Δ(ZSVM) < train Δ(LSVM) = {pdt:.3} at {zt_lt_l}/{n_d} d values; train Δ(SSVM, best μ) < train Δ(ZSVM) at {st_lt_z}/{n_d}; full order at {order_train}/{n_d}"
         ),
         verdict(order_train * 2 > n_d, order_train > 0),
-    ]);
-    // 2. Increasing d raises Δ and AUC (ZSVM curve).
+    ]
+}
+
+/// Claim 2. Increasing d raises Δ and AUC (ZSVM curve).
+fn d_claim(name: &str, g: &Grid) -> Option<Vec<String>> {
+    let cfg = g.cfg;
+    let zafar = |d: f64| g.zafar(d);
+    let n_d = cfg.d_grid.len();
     let (d0, d1) = (cfg.d_grid[0], cfg.d_grid[n_d - 1]);
     if let (Some(a), Some(b)) = (zafar(d0), zafar(d1)) {
         let (da, db, aa, ab) = (mean(&a.delta), mean(&b.delta), mean(&a.auc), mean(&b.auc));
-        rows.push(vec![
-            name.clone(),
+        return Some(vec![
+            name.to_string(),
             "increasing d raises Δ (less fair) and AUC".into(),
             format!("ZSVM d={d0}: Δ {da:.3}, AUC {aa:.3} → d={d1}: Δ {db:.3}, AUC {ab:.3}"),
             verdict(db > da && ab >= aa, db > da || ab >= aa),
         ]);
     }
-    // 3. Small μ can improve both Δ and AUC (vs ZSVM at the same d).
+    None
+}
+
+/// Claim 3. Small μ can improve both Δ and AUC (vs ZSVM at the same d).
+fn small_mu_claim(name: &str, g: &Grid) -> Vec<String> {
+    let cfg = g.cfg;
+    let zafar = |d: f64| g.zafar(d);
+    let spectral = |d: f64, mu: f64| g.spectral(d, mu);
+    let n_d = cfg.d_grid.len();
     let mu_small = cfg.mu_grid[0];
-    let mu_large = cfg.mu_grid[cfg.mu_grid.len() - 1];
     let both = cfg
         .d_grid
         .iter()
@@ -95,13 +145,20 @@ pub(super) fn claims(name: &str, cfg: &Config, cells: &[Cell]) -> Vec<Vec<String
             _ => false,
         })
         .count();
-    rows.push(vec![
-        name.clone(),
+    vec![
+        name.to_string(),
         format!("small μ (= {mu_small}) can improve both Δ and AUC over ZSVM"),
         format!("both improved at {both}/{n_d} d values"),
         verdict(both > 0, false),
-    ]);
-    // 4. Large μ lowers Δ but also AUC (vs small μ), averaged over d.
+    ]
+}
+
+/// Claim 4. Large μ lowers Δ but also AUC (vs small μ), averaged over d.
+fn large_mu_claim(name: &str, g: &Grid) -> Vec<String> {
+    let cfg = g.cfg;
+    let spectral = |d: f64, mu: f64| g.spectral(d, mu);
+    let mu_small = cfg.mu_grid[0];
+    let mu_large = cfg.mu_grid[cfg.mu_grid.len() - 1];
     let avg = |mu: f64, f: fn(&Cell) -> f64| {
         let v: Vec<f64> = cfg
             .d_grid
@@ -119,13 +176,17 @@ pub(super) fn claims(name: &str, cfg: &Config, cells: &[Cell]) -> Vec<Vec<String
         avg(mu_small, |c| mean(&c.auc)),
         avg(mu_large, |c| mean(&c.auc)),
     );
-    rows.push(vec![
-        name.clone(),
+    vec![
+        name.to_string(),
         format!("large μ (= {mu_large} vs {mu_small}) lowers Δ and lowers AUC"),
         format!("mean over d: Δ {ds:.3} → {dl:.3}, AUC {as_:.3} → {al:.3}"),
         verdict(dl < ds && al < as_, dl < ds || al < as_),
-    ]);
-    // 5. Δ is more sensitive to d and μ than AUC.
+    ]
+}
+
+/// Claim 5. Δ is more sensitive to d and μ than AUC.
+fn sensitivity_claim(name: &str, g: &Grid) -> Vec<String> {
+    let cells = g.cells;
     let fair_cells: Vec<&Cell> = cells.iter().filter(|c| c.method != Method::Plain).collect();
     let range = |f: fn(&Cell) -> f64| {
         let v: Vec<f64> = fair_cells.iter().map(|c| f(c)).collect();
@@ -133,13 +194,12 @@ pub(super) fn claims(name: &str, cfg: &Config, cells: &[Cell]) -> Vec<Vec<String
             - v.iter().copied().fold(f64::INFINITY, f64::min)
     };
     let (rd, ra) = (range(|c| mean(&c.delta)), range(|c| mean(&c.auc)));
-    rows.push(vec![
-        name,
+    vec![
+        name.to_string(),
         "Δ varies more than AUC across d and μ".into(),
         format!("range of Δ {rd:.3} vs range of AUC {ra:.3}"),
         verdict(rd > ra, false),
-    ]);
-    rows
+    ]
 }
 
 pub(super) fn verdict(yes: bool, partly: bool) -> String {
