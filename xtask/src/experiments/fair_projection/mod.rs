@@ -514,41 +514,12 @@ fn write_task(
     );
     let mut json_crit = Vec::new();
     for (ci, crit) in [Criterion::Meo, Criterion::Sp].into_iter().enumerate() {
-        let mut t = Table::new(&[
-            "α",
-            "KL accuracy",
-            &format!("KL {}", crit.name()),
-            "CE accuracy",
-            &format!("CE {}", crit.name()),
-            "fit time (s, KL/CE)",
-            "converged",
-        ]);
         let gap = |a: &Acc| match crit {
             Criterion::Meo => mean(&a.meo),
             Criterion::Sp => mean(&a.sp),
         };
         let base_gap = gap(base);
-        let mut curves = Vec::new();
-        let mut json_points = Vec::new();
-        for (ai, &alpha) in alphas.iter().enumerate() {
-            let (kl, ce) = (&res[ci][0][ai], &res[ci][1][ai]);
-            t.row(vec![
-                format!("{alpha}"),
-                format!("{:.4} ± {:.4}", mean(&kl.accuracy), sd(&kl.accuracy)),
-                format!("{:.4}", gap(kl)),
-                format!("{:.4} ± {:.4}", mean(&ce.accuracy), sd(&ce.accuracy)),
-                format!("{:.4}", gap(ce)),
-                format!("{:.3}/{:.3}", mean(&kl.seconds), mean(&ce.seconds)),
-                format!("{}/{}", kl.converged + ce.converged, 2 * n_splits),
-            ]);
-            json_points.push(json!({
-                "alpha": alpha,
-                "kl": {"accuracy": mean(&kl.accuracy), "accuracy_sd": sd(&kl.accuracy),
-                       "meo": mean(&kl.meo), "sp": mean(&kl.sp), "fit_seconds": mean(&kl.seconds)},
-                "ce": {"accuracy": mean(&ce.accuracy), "accuracy_sd": sd(&ce.accuracy),
-                       "meo": mean(&ce.meo), "sp": mean(&ce.sp), "fit_seconds": mean(&ce.seconds)},
-            }));
-        }
+        let (t, json_points) = alpha_table(crit, alphas, &res[ci], n_splits);
         let _ = write!(
             md,
             "\n### {} — accuracy vs {} (base {} {:.4})\n\n{}",
@@ -558,56 +529,8 @@ fn write_task(
             base_gap,
             t.markdown()
         );
-        // Claims.
-        let base_acc = mean(&base.accuracy);
-        let mut best: Option<(f64, f64, f64)> = None;
-        for (ai, &alpha) in alphas.iter().enumerate() {
-            let ce = &res[ci][1][ai];
-            let loss = base_acc - mean(&ce.accuracy);
-            if loss < MAX_ACCURACY_LOSS && best.is_none_or(|b| gap(ce) < b.0) {
-                best = Some((gap(ce), loss, alpha));
-            }
-        }
-        let ce0 = &res[ci][1][0];
-        let tight = (gap(ce0), base_acc - mean(&ce0.accuracy));
-        if let Some((g, loss, alpha)) = best {
-            claims.tightest.push(tight);
-            claims
-                .reductions
-                .push((label.clone(), crit.name(), base_gap, g, loss, alpha));
-            let _ = writeln!(
-                terminal,
-                "  {}: base {:.4} → FP-CE {:.4} (α = {alpha}, accuracy loss {:.2} pt)",
-                crit.name(),
-                base_gap,
-                g,
-                loss * 100.0
-            );
-        }
-        let (mut da, mut dg): (f64, f64) = (0.0, 0.0);
-        for (kl, ce) in res[ci][0].iter().zip(&res[ci][1]) {
-            da = da.max((mean(&kl.accuracy) - mean(&ce.accuracy)).abs());
-            dg = dg.max((gap(kl) - gap(ce)).abs());
-        }
-        claims.overlap.push((label.clone(), crit.name(), da, dg));
-        for (di, div) in DIVERGENCES.into_iter().enumerate() {
-            let mut pts = vec![(base_gap, base_acc)];
-            pts.extend(
-                (0..alphas.len())
-                    .rev()
-                    .map(|ai| (gap(&res[ci][di][ai]), mean(&res[ci][di][ai].accuracy))),
-            );
-            curves.push(Curve {
-                label: format!(
-                    "{} + FairProjection-{} (first point: base)",
-                    b.name(),
-                    if div == Divergence::Kl { "KL" } else { "CE" }
-                ),
-                points: pts,
-                dashed: div == Divergence::CrossEntropy,
-                color: di,
-            });
-        }
+        claims.record(&label, crit, &res[ci], alphas, base, &mut terminal);
+        let curves = tradeoff_curves(b, crit, &res[ci], alphas, base);
         let file = format!("fair-projection-{slug}-{}.svg", crit.name().to_lowercase());
         ctx.write_svg(
             &file,
@@ -647,4 +570,84 @@ fn write_task(
             "criteria": json_crit,
         }),
     })
+}
+
+/// One criterion's table of every α (KL and CE accuracy and gap, fit time, convergence) and its
+/// JSON points.
+fn alpha_table(
+    crit: Criterion,
+    alphas: &[f64],
+    res_c: &[Vec<Acc>],
+    n_splits: u64,
+) -> (Table, Vec<Value>) {
+    let mut json_points = Vec::new();
+    let mut t = Table::new(&[
+        "α",
+        "KL accuracy",
+        &format!("KL {}", crit.name()),
+        "CE accuracy",
+        &format!("CE {}", crit.name()),
+        "fit time (s, KL/CE)",
+        "converged",
+    ]);
+    let gap = |a: &Acc| match crit {
+        Criterion::Meo => mean(&a.meo),
+        Criterion::Sp => mean(&a.sp),
+    };
+    for (ai, &alpha) in alphas.iter().enumerate() {
+        let (kl, ce) = (&res_c[0][ai], &res_c[1][ai]);
+        t.row(vec![
+            format!("{alpha}"),
+            format!("{:.4} ± {:.4}", mean(&kl.accuracy), sd(&kl.accuracy)),
+            format!("{:.4}", gap(kl)),
+            format!("{:.4} ± {:.4}", mean(&ce.accuracy), sd(&ce.accuracy)),
+            format!("{:.4}", gap(ce)),
+            format!("{:.3}/{:.3}", mean(&kl.seconds), mean(&ce.seconds)),
+            format!("{}/{}", kl.converged + ce.converged, 2 * n_splits),
+        ]);
+        json_points.push(json!({
+            "alpha": alpha,
+            "kl": {"accuracy": mean(&kl.accuracy), "accuracy_sd": sd(&kl.accuracy),
+                   "meo": mean(&kl.meo), "sp": mean(&kl.sp), "fit_seconds": mean(&kl.seconds)},
+            "ce": {"accuracy": mean(&ce.accuracy), "accuracy_sd": sd(&ce.accuracy),
+                   "meo": mean(&ce.meo), "sp": mean(&ce.sp), "fit_seconds": mean(&ce.seconds)},
+        }));
+    }
+    (t, json_points)
+}
+
+/// The accuracy-vs-gap curves of FairProjection-KL and -CE, each starting at the base model.
+fn tradeoff_curves(
+    b: Base,
+    crit: Criterion,
+    res_c: &[Vec<Acc>],
+    alphas: &[f64],
+    base: &Acc,
+) -> Vec<Curve> {
+    let gap = |a: &Acc| match crit {
+        Criterion::Meo => mean(&a.meo),
+        Criterion::Sp => mean(&a.sp),
+    };
+    let base_gap = gap(base);
+    let base_acc = mean(&base.accuracy);
+    let mut curves = Vec::new();
+    for (di, div) in DIVERGENCES.into_iter().enumerate() {
+        let mut pts = vec![(base_gap, base_acc)];
+        pts.extend(
+            (0..alphas.len())
+                .rev()
+                .map(|ai| (gap(&res_c[di][ai]), mean(&res_c[di][ai].accuracy))),
+        );
+        curves.push(Curve {
+            label: format!(
+                "{} + FairProjection-{} (first point: base)",
+                b.name(),
+                if div == Divergence::Kl { "KL" } else { "CE" }
+            ),
+            points: pts,
+            dashed: div == Divergence::CrossEntropy,
+            color: di,
+        });
+    }
+    curves
 }

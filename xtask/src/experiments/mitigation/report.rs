@@ -761,12 +761,4 @@ mod tests {
         let v = pareto_verdict(&fl, &[p(f64::NAN, 0.0, 1.0)], 0.002);
         assert_eq!((v[0].dominated_by, v[0].nearest), (None, None));
     }
-
-    #[test]
-    fn mean_and_sample_sd() {
-        let (m, sd) = mean_sd(&[1.0, 2.0, 3.0]);
-        assert!((m - 2.0).abs() < 1e-12 && (sd - 1.0).abs() < 1e-12);
-        let (m, sd) = mean_sd(&[0.5]);
-        assert!((m - 0.5).abs() < 1e-12 && sd.abs() < 1e-12);
-    }
 }
