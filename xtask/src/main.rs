@@ -130,3 +130,54 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn run_modes_are_repro_flags() {
+        let cli = Cli::try_parse_from([
+            "xtask",
+            "repro",
+            "idca",
+            "--idca-only",
+            "table4",
+            "--idca-tune",
+        ])
+        .expect("valid flags");
+        let Command::Repro { names, options, .. } = cli.command else {
+            panic!("not repro");
+        };
+        assert_eq!(names, ["idca"]);
+        assert_eq!(options.idca_only, Some(report::IdcaOnly::Table4));
+        assert!(options.idca_tune);
+        assert!(options.mitigation_raw.is_none() && !options.mitigation_no_build);
+
+        let cli = Cli::try_parse_from([
+            "xtask",
+            "repro",
+            "mitigation",
+            "--mitigation-raw",
+            "raw.json",
+            "--mitigation-no-build",
+        ])
+        .expect("valid flags");
+        let Command::Repro { options, .. } = cli.command else {
+            panic!("not repro");
+        };
+        assert_eq!(options.mitigation_raw, Some(PathBuf::from("raw.json")));
+        assert!(options.mitigation_no_build && options.idca_only.is_none());
+    }
+
+    #[test]
+    fn an_unknown_section_is_rejected() {
+        assert!(Cli::try_parse_from(["xtask", "repro", "--idca-only", "table3"]).is_err());
+    }
+}
