@@ -272,7 +272,6 @@ fn row_verdict(s: &Score, mw: &Score) -> String {
 /// The markdown section: a summary per variant, then every variant on every case.
 pub(super) fn markdown(h: &Hypotheses) -> String {
     let r = DOWNSTREAM_R;
-    let n_cases = h.cases.len();
     let mut s = format!(
         "\n## Issue 16: why the printed reading paid more than the min–max baseline (r = {r})\n\n\
          Each variant changes one setting of either the paper reading (`FairPca::paper`) or the \
@@ -305,6 +304,15 @@ pub(super) fn markdown(h: &Hypotheses) -> String {
         );
     }
     s.push_str(&t.markdown());
+    summary_table(&mut s, h);
+    every_variant_table(&mut s, h);
+    let _ = writeln!(s);
+    s
+}
+
+/// One row per variant: on how many cases it is ≤ MW, and how its fits ended.
+fn summary_table(s: &mut String, h: &Hypotheses) {
+    let n_cases = h.cases.len();
     s.push_str("\n### Summary per variant\n\n");
     let mut t = table(&[
         "hypothesis",
@@ -351,6 +359,10 @@ pub(super) fn markdown(h: &Hypotheses) -> String {
         }
     }
     s.push_str(&t.markdown());
+}
+
+/// Every variant on every case, with its verdict against MW.
+fn every_variant_table(s: &mut String, h: &Hypotheses) {
     s.push_str("\n### Every variant on every case\n\n");
     let mut t = table(&[
         "variant",
@@ -395,8 +407,6 @@ pub(super) fn markdown(h: &Hypotheses) -> String {
         }
     }
     s.push_str(&t.markdown());
-    let _ = writeln!(s);
-    s
 }
 
 #[cfg(test)]
