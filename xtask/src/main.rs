@@ -4,6 +4,7 @@
 //! cargo xtask repro --quick            # every registered experiment, quick mode
 //! cargo xtask repro audit              # one experiment, full mode, into docs/results/
 //! cargo xtask repro --all --out DIR    # everything, full mode, into DIR
+//! cargo xtask repro idca --idca-only table4   # one section of one experiment
 //! cargo xtask list                     # the registry
 //! cargo xtask test                     # every test: cargo test --workspace + pytest
 //! ```
@@ -14,6 +15,7 @@
 mod experiments;
 mod models;
 mod report;
+mod stats;
 mod test_cmd;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +44,8 @@ enum Command {
         /// Output directory (default: docs/results, or target/repro-quick with --quick).
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        options: report::RunOptions,
     },
     /// List the registered experiments.
     List,
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
             all,
             quick,
             out,
+            options,
         } => {
             let out = out.unwrap_or_else(|| {
                 let root = workspace_root();
@@ -96,7 +101,7 @@ fn main() -> ExitCode {
                 }
                 v
             };
-            let ctx = report::Context::new(out, quick);
+            let ctx = report::Context::new(out, quick, options);
             let mut failed = false;
             for e in selected {
                 println!(
@@ -123,5 +128,56 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn run_modes_are_repro_flags() {
+        let cli = Cli::try_parse_from([
+            "xtask",
+            "repro",
+            "idca",
+            "--idca-only",
+            "table4",
+            "--idca-tune",
+        ])
+        .expect("valid flags");
+        let Command::Repro { names, options, .. } = cli.command else {
+            panic!("not repro");
+        };
+        assert_eq!(names, ["idca"]);
+        assert_eq!(options.idca_only, Some(report::IdcaOnly::Table4));
+        assert!(options.idca_tune);
+        assert!(options.mitigation_raw.is_none() && !options.mitigation_no_build);
+
+        let cli = Cli::try_parse_from([
+            "xtask",
+            "repro",
+            "mitigation",
+            "--mitigation-raw",
+            "raw.json",
+            "--mitigation-no-build",
+        ])
+        .expect("valid flags");
+        let Command::Repro { options, .. } = cli.command else {
+            panic!("not repro");
+        };
+        assert_eq!(options.mitigation_raw, Some(PathBuf::from("raw.json")));
+        assert!(options.mitigation_no_build && options.idca_only.is_none());
+    }
+
+    #[test]
+    fn an_unknown_section_is_rejected() {
+        assert!(Cli::try_parse_from(["xtask", "repro", "--idca-only", "table3"]).is_err());
     }
 }

@@ -48,16 +48,52 @@ pub enum XtaskError {
 /// Result alias of the task runner.
 pub type Result<T> = std::result::Result<T, XtaskError>;
 
+/// Which single section an `idca` run reproduces (`--idca-only`); the main report is left alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IdcaOnly {
+    /// The unconstrained model and model (49); writes `idca-gauc.{md,json}`.
+    Gauc,
+    /// The unconstrained model and Table 4's |Î| = 10 rows by the paper's protocol; writes
+    /// `idca-table4.{md,json}` and its frontier SVGs.
+    Table4,
+}
+
+/// Run modes of single experiments (flags of `cargo xtask repro`); the defaults reproduce the
+/// committed reports.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct RunOptions {
+    /// idca: run only one section and write its own report (`gauc`: model (49) →
+    /// idca-gauc.{md,json}; `table4`: Table 4's |Î| = 10 rows → idca-table4.{md,json,svg}).
+    #[arg(long, value_enum, value_name = "SECTION")]
+    pub idca_only: Option<IdcaOnly>,
+    /// idca: the paper's G.2.2 tuning protocol for every (15)/(21) fit, not only Table 4's rows.
+    #[arg(long)]
+    pub idca_tune: bool,
+    /// mitigation: report from this raw JSON of an earlier run (skips the dataset export and the
+    /// Python benchmark).
+    #[arg(long, value_name = "FILE")]
+    pub mitigation_raw: Option<PathBuf>,
+    /// mitigation: use the existing venv, without the pip / maturin step.
+    #[arg(long)]
+    pub mitigation_no_build: bool,
+}
+
 /// Settings shared by every experiment in one run.
 pub struct Context {
     out: PathBuf,
     /// Quick mode: smaller grids and fewer iterations, for CI.
     pub quick: bool,
+    /// Run modes of single experiments.
+    pub options: RunOptions,
 }
 
 impl Context {
-    pub fn new(out: PathBuf, quick: bool) -> Self {
-        Self { out, quick }
+    pub fn new(out: PathBuf, quick: bool, options: RunOptions) -> Self {
+        Self {
+            out,
+            quick,
+            options,
+        }
     }
 
     /// `<out>/<file>`, creating the directory.

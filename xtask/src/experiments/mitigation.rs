@@ -11,8 +11,9 @@
 //! 3. aggregate (mean ± sd over splits) and write `mitigation.md`, `mitigation.json` and one
 //!    frontier SVG per dataset × constraint ([`report`]).
 //!
-//! `FAIRKIT_MITIGATION_RAW=<file>` skips phases 1–2 and reports from an existing raw JSON;
-//! `FAIRKIT_MITIGATION_NO_BUILD=1` uses the existing venv without the pip / maturin step.
+//! `cargo xtask repro mitigation --mitigation-raw <file>` skips phases 1–2 and reports from an
+//! existing raw JSON; `--mitigation-no-build` uses the existing venv without the pip / maturin
+//! step.
 
 mod export;
 mod report;
@@ -22,7 +23,7 @@ use crate::report::{Context, Result, XtaskError};
 use crate::test_cmd;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Instant;
 
@@ -41,13 +42,10 @@ impl Experiment for Mitigation {
         let root = crate::workspace_root();
         let target = test_cmd::target_dir(&root);
         let data_dir = target.join("mitigation-data");
-        let raw = match std::env::var_os("FAIRKIT_MITIGATION_RAW") {
+        let raw = match &ctx.options.mitigation_raw {
             Some(p) => {
-                println!(
-                    "FAIRKIT_MITIGATION_RAW set: reporting from {}",
-                    p.to_string_lossy()
-                );
-                PathBuf::from(p)
+                println!("--mitigation-raw: reporting from {}", p.display());
+                p.clone()
             }
             None => {
                 let start = Instant::now();
@@ -63,7 +61,7 @@ impl Experiment for Mitigation {
                 } else {
                     "results-full.json"
                 });
-                run_script(&root, &data_dir, &raw, ctx.quick)?;
+                run_script(&root, &data_dir, &raw, ctx)?;
                 raw
             }
         };
@@ -89,8 +87,9 @@ fn python_err(reason: String) -> XtaskError {
 
 /// Prepares the venv and runs the benchmark script, drawing its `@@progress i n label` lines as
 /// a progress bar and echoing everything else.
-fn run_script(root: &Path, data_dir: &Path, raw: &Path, quick: bool) -> Result<()> {
-    let venv = if std::env::var_os("FAIRKIT_MITIGATION_NO_BUILD").is_some() {
+fn run_script(root: &Path, data_dir: &Path, raw: &Path, ctx: &Context) -> Result<()> {
+    let quick = ctx.quick;
+    let venv = if ctx.options.mitigation_no_build {
         test_cmd::target_dir(root).join("py-venv")
     } else {
         test_cmd::prepare_venv(root).map_err(python_err)?

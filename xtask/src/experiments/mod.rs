@@ -1,4 +1,12 @@
 //! The registry of reproducible experiments. Each later issue adds its experiment here.
+//!
+//! A large experiment is a directory whose modules follow the run's roles: `spec` / `data` /
+//! `load` (the paper's settings and numbers, the data), `run` / `fit` (fitting and solving),
+//! `evaluate` (metrics of the fitted models, aggregation over seeds), `verdict` (hit / miss and
+//! held / not-held decisions against the paper, with named tolerances and unit tests) and
+//! `write` / `figures` / `sections` (markdown, JSON and SVG). `mod.rs` holds the `Experiment`
+//! impl. Run modes of single experiments are flags of `cargo xtask repro`
+//! ([`crate::report::RunOptions`]); summary statistics come from [`crate::stats`].
 
 mod audit;
 mod fair_pca;

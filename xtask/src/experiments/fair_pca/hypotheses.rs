@@ -247,12 +247,14 @@ fn within_mw(s: &Score, mw: &Score) -> bool {
     s.total <= mw.total * (1.0 + SLACK) && s.max_e <= mw.max_e + SLACK * mw.max_e.abs().max(1.0)
 }
 
+/// Where a variant stands against MW: worse on total loss and / or `max_i E_i` (to [`SLACK`]),
+/// and whether its gap is at most MW's. A NaN (unmeasured) score counts as worse.
 fn row_verdict(s: &Score, mw: &Score) -> String {
     let mut worse = Vec::new();
-    if s.total > mw.total * (1.0 + SLACK) {
+    if s.total.is_nan() || s.total > mw.total * (1.0 + SLACK) {
         worse.push("more loss");
     }
-    if s.max_e > mw.max_e + SLACK * mw.max_e.abs().max(1.0) {
+    if s.max_e.is_nan() || s.max_e > mw.max_e + SLACK * mw.max_e.abs().max(1.0) {
         worse.push("higher max E_i");
     }
     let gap = if s.gap <= mw.gap + SLACK * mw.gap.abs().max(1.0) {
@@ -270,7 +272,6 @@ fn row_verdict(s: &Score, mw: &Score) -> String {
 /// The markdown section: a summary per variant, then every variant on every case.
 pub(super) fn markdown(h: &Hypotheses) -> String {
     let r = DOWNSTREAM_R;
-    let n_cases = h.cases.len();
     let mut s = format!(
         "\n## Issue 16: why the printed reading paid more than the min–max baseline (r = {r})\n\n\
          Each variant changes one setting of either the paper reading (`FairPca::paper`) or the \
@@ -303,6 +304,15 @@ pub(super) fn markdown(h: &Hypotheses) -> String {
         );
     }
     s.push_str(&t.markdown());
+    summary_table(&mut s, h);
+    every_variant_table(&mut s, h);
+    let _ = writeln!(s);
+    s
+}
+
+/// One row per variant: on how many cases it is ≤ MW, and how its fits ended.
+fn summary_table(s: &mut String, h: &Hypotheses) {
+    let n_cases = h.cases.len();
     s.push_str("\n### Summary per variant\n\n");
     let mut t = table(&[
         "hypothesis",
@@ -349,6 +359,10 @@ pub(super) fn markdown(h: &Hypotheses) -> String {
         }
     }
     s.push_str(&t.markdown());
+}
+
+/// Every variant on every case, with its verdict against MW.
+fn every_variant_table(s: &mut String, h: &Hypotheses) {
     s.push_str("\n### Every variant on every case\n\n");
     let mut t = table(&[
         "variant",
@@ -393,6 +407,55 @@ pub(super) fn markdown(h: &Hypotheses) -> String {
         }
     }
     s.push_str(&t.markdown());
-    let _ = writeln!(s);
-    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MW: Score = Score {
+        total: 2.0,
+        max_e: 0.5,
+        gap: 0.01,
+    };
+
+    fn score(total: f64, max_e: f64, gap: f64) -> Score {
+        Score { total, max_e, gap }
+    }
+
+    #[test]
+    fn no_worse_than_mw_up_to_the_slack() {
+        // Total: relative slack 1e-9 of 2.0; max E_i: absolute 1e-9 (|0.5| < 1).
+        assert!(within_mw(
+            &score(2.0 * (1.0 + 0.9e-9), 0.5 + 0.9e-9, 1.0),
+            &MW
+        ));
+        assert!(!within_mw(&score(2.0 * (1.0 + 1.1e-9), 0.5, 0.0), &MW));
+        assert!(!within_mw(&score(2.0, 0.5 + 1.1e-9, 0.0), &MW));
+        assert!(!within_mw(&score(f64::NAN, 0.5, 0.0), &MW));
+    }
+
+    #[test]
+    fn row_verdicts_name_what_is_worse() {
+        assert_eq!(
+            row_verdict(&score(2.0, 0.5, 0.01 + 0.9e-9), &MW),
+            "≤ MW on loss and max E_i; gap ≤ MW's"
+        );
+        assert_eq!(
+            row_verdict(&score(2.0 * (1.0 + 1.1e-9), 0.5, 0.0101), &MW),
+            "more loss than MW; gap > MW's"
+        );
+        assert_eq!(
+            row_verdict(&score(2.1, 0.6, 0.0), &MW),
+            "more loss, higher max E_i than MW; gap ≤ MW's"
+        );
+    }
+
+    #[test]
+    fn missing_scores_are_worse() {
+        assert_eq!(
+            row_verdict(&score(f64::NAN, f64::NAN, f64::NAN), &MW),
+            "more loss, higher max E_i than MW; gap > MW's"
+        );
+    }
 }

@@ -173,11 +173,7 @@ pub(super) fn section(
             .filter(|b| b.interval == iv && b.method == m)
             .map(f)
             .collect();
-        if v.is_empty() {
-            f64::NAN
-        } else {
-            v.iter().sum::<f64>() / v.len() as f64
-        }
+        crate::stats::mean(&v)
     };
     let mut header = vec!["interval".to_string()];
     header.extend(METHODS.iter().map(|m| format!("{m}: pSP / acc")));
@@ -240,8 +236,10 @@ pub(super) fn section(
     let wins = intervals
         .iter()
         .filter(|&&iv| {
-            let own = mean(iv, METHODS[0], |b| b.psp);
-            METHODS[1..].iter().all(|m| own > mean(iv, m, |b| b.psp))
+            strictly_highest(
+                mean(iv, METHODS[0], |b| b.psp),
+                METHODS[1..].iter().map(|m| mean(iv, m, |b| b.psp)),
+            )
         })
         .count();
     let _ = writeln!(
@@ -251,4 +249,24 @@ pub(super) fn section(
         intervals.len()
     );
     Ok(md)
+}
+
+/// Figure 9's claim on one interval: the proposed method's pSP fairness is strictly above every
+/// other method's. A NaN (a method not run on the interval) on either side is not a win.
+fn strictly_highest(own: f64, others: impl IntoIterator<Item = f64>) -> bool {
+    others.into_iter().all(|o| own > o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strictly_highest_needs_every_other_method_below() {
+        assert!(strictly_highest(0.9, [0.8, 0.899_999]));
+        assert!(!strictly_highest(0.9, [0.8, 0.9]));
+        assert!(!strictly_highest(0.9, [0.8, 0.900_001]));
+        assert!(!strictly_highest(f64::NAN, [0.8]));
+        assert!(!strictly_highest(0.9, [f64::NAN]));
+    }
 }

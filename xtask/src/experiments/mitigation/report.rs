@@ -1,6 +1,7 @@
 //! Aggregation of the raw measurements, the Pareto verdict and the reports of `mitigation`.
 
 use crate::report::{Context, Result};
+use crate::stats::mean_sd;
 use fair_report::frontier::{Axes, Series, multi_series};
 use fair_report::{Table, escape_markdown};
 use serde_json::{Value, json};
@@ -90,20 +91,6 @@ pub fn pareto_verdict(fairlearn: &[Point], fairkit: &[Point], tol: f64) -> Vec<V
             }
         })
         .collect()
-}
-
-/// Mean and sample standard deviation (0 for one value); NaN mean for none.
-fn mean_sd(v: &[f64]) -> (f64, f64) {
-    if v.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let n = v.len() as f64;
-    let m = v.iter().sum::<f64>() / n;
-    if v.len() < 2 {
-        return (m, 0.0);
-    }
-    let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
-    (m, var.sqrt())
 }
 
 /// The measured quantities of one configuration, each a mean ± sd over splits.
@@ -339,22 +326,7 @@ fn verdict_section(configs: &[&Config], constraint: &str) -> (Value, String) {
         }));
     }
     let n_dom = verdicts.iter().filter(|v| v.dominated_by.is_some()).count();
-    // The goal has a speed half: a dominating fairkit fit at least SPEED_GOAL× faster than
-    // ExponentiatedGradient (ε = 0.01). Same verdict over the fast fairkit points only.
-    let fast_pts: Vec<Point> = fk_pts
-        .iter()
-        .map(|p| match expgrad {
-            Some(eg) if p.fit_s * SPEED_GOAL <= eg => *p,
-            _ => Point {
-                accuracy: f64::NAN,
-                ..*p
-            },
-        })
-        .collect();
-    let n_fast = pareto_verdict(&fl_pts, &fast_pts, TOLERANCE)
-        .iter()
-        .filter(|v| v.dominated_by.is_some())
-        .count();
+    let n_fast = dominated_by_fast_fits(&fl_pts, &fk_pts, expgrad);
     let speed = format!(
         "{n_fast} of {} by a fairkit fit at least {SPEED_GOAL}× faster than \
          ExponentiatedGradient (ε = 0.01)",
@@ -391,6 +363,26 @@ fn verdict_section(configs: &[&Config], constraint: &str) -> (Value, String) {
         }),
         md,
     )
+}
+
+/// The speed half of the goal: how many fairlearn points a fairkit fit dominates that is at least
+/// [`SPEED_GOAL`]× faster than ExponentiatedGradient (ε = 0.01) — the Pareto verdict over the fast
+/// fairkit points only (none when ExponentiatedGradient was not measured).
+fn dominated_by_fast_fits(fl_pts: &[Point], fk_pts: &[Point], expgrad: Option<f64>) -> usize {
+    let fast_pts: Vec<Point> = fk_pts
+        .iter()
+        .map(|p| match expgrad {
+            Some(eg) if p.fit_s * SPEED_GOAL <= eg => *p,
+            _ => Point {
+                accuracy: f64::NAN,
+                ..*p
+            },
+        })
+        .collect();
+    pareto_verdict(fl_pts, &fast_pts, TOLERANCE)
+        .iter()
+        .filter(|v| v.dominated_by.is_some())
+        .count()
 }
 
 fn frontier_svg(case: &str, configs: &[&Config], constraint: &str) -> Result<String> {
@@ -559,26 +551,7 @@ pub fn write_reports(ctx: &Context, raw: &Value) -> Result<()> {
         let multiclass = cs.iter().any(|c| c.values.contains_key("mc_sp_gap"));
         let _ = writeln!(body, "\n## {case}\n");
         if multiclass {
-            let mut t = Table::new(&[
-                "method",
-                "accuracy",
-                "SP gap (multi-class)",
-                "MEO gap (multi-class)",
-                "fit",
-                "predict",
-                "splits",
-            ]);
-            for c in &cs {
-                t.row(vec![
-                    escape_markdown(&format!("{} {}", c.library, c.label())),
-                    pm(c, "accuracy"),
-                    pm(c, "mc_sp_gap"),
-                    pm(c, "mc_meo_gap"),
-                    secs(c, "fit_s"),
-                    secs(c, "predict_s"),
-                    c.runs.to_string(),
-                ]);
-            }
+            let t = multiclass_table(&cs);
             body.push_str(&t.markdown());
             json_cases.push(json!({
                 "case": case,
@@ -586,34 +559,7 @@ pub fn write_reports(ctx: &Context, raw: &Value) -> Result<()> {
                 "configs": cs.iter().map(|c| config_json(c)).collect::<Vec<_>>(),
             }));
         } else {
-            let mut t = Table::new(&[
-                "library",
-                "method",
-                "accuracy",
-                "DP gap",
-                "EO gap",
-                "E[accuracy]",
-                "E[DP gap]",
-                "E[EO gap]",
-                "fit",
-                "predict",
-                "splits",
-            ]);
-            for c in &cs {
-                t.row(vec![
-                    escape_markdown(&c.library),
-                    escape_markdown(&c.label()),
-                    pm(c, "accuracy"),
-                    pm(c, "dp_gap"),
-                    pm(c, "eo_gap"),
-                    pm(c, "exp_accuracy"),
-                    pm(c, "exp_dp_gap"),
-                    pm(c, "exp_eo_gap"),
-                    secs(c, "fit_s"),
-                    secs(c, "predict_s"),
-                    c.runs.to_string(),
-                ]);
-            }
+            let t = binary_table(&cs);
             body.push_str(&t.markdown());
             let mut verdicts = Vec::new();
             for constraint in ["dp", "eo"] {
@@ -643,31 +589,7 @@ pub fn write_reports(ctx: &Context, raw: &Value) -> Result<()> {
                 "configs": cs.iter().map(|c| config_json(c)).collect::<Vec<_>>(),
             }));
         }
-        let problems: Vec<String> = cs
-            .iter()
-            .filter(|c| !c.errors.is_empty() || !c.notes.is_empty())
-            .map(|c| {
-                let mut s = format!("{} {}", c.library, c.label());
-                if !c.errors.is_empty() {
-                    let _ = write!(
-                        s,
-                        ": failed on {} split(s): {}",
-                        c.errors.len(),
-                        c.errors[0]
-                    );
-                }
-                if !c.notes.is_empty() {
-                    let _ = write!(s, " — {}", c.notes.join("; "));
-                }
-                s
-            })
-            .collect();
-        if !problems.is_empty() {
-            body.push_str("\nNotes and failures:\n\n");
-            for p in problems {
-                let _ = writeln!(body, "* {}", escape_markdown(&p));
-            }
-        }
+        problems_list(&mut body, &cs);
     }
     md.push_str(&summary);
     md.push_str(&body);
@@ -687,6 +609,93 @@ pub fn write_reports(ctx: &Context, raw: &Value) -> Result<()> {
         &serde_json::to_string_pretty(&json).unwrap_or_default(),
     )?;
     Ok(())
+}
+
+/// The table of a multi-class case: accuracy, multi-class SP and MEO gaps, times.
+fn multiclass_table(cs: &[&Config]) -> Table {
+    let mut t = Table::new(&[
+        "method",
+        "accuracy",
+        "SP gap (multi-class)",
+        "MEO gap (multi-class)",
+        "fit",
+        "predict",
+        "splits",
+    ]);
+    for c in cs {
+        t.row(vec![
+            escape_markdown(&format!("{} {}", c.library, c.label())),
+            pm(c, "accuracy"),
+            pm(c, "mc_sp_gap"),
+            pm(c, "mc_meo_gap"),
+            secs(c, "fit_s"),
+            secs(c, "predict_s"),
+            c.runs.to_string(),
+        ]);
+    }
+    t
+}
+
+/// The table of a binary case: accuracy, DP and EO gaps (hard and expected), times.
+fn binary_table(cs: &[&Config]) -> Table {
+    let mut t = Table::new(&[
+        "library",
+        "method",
+        "accuracy",
+        "DP gap",
+        "EO gap",
+        "E[accuracy]",
+        "E[DP gap]",
+        "E[EO gap]",
+        "fit",
+        "predict",
+        "splits",
+    ]);
+    for c in cs {
+        t.row(vec![
+            escape_markdown(&c.library),
+            escape_markdown(&c.label()),
+            pm(c, "accuracy"),
+            pm(c, "dp_gap"),
+            pm(c, "eo_gap"),
+            pm(c, "exp_accuracy"),
+            pm(c, "exp_dp_gap"),
+            pm(c, "exp_eo_gap"),
+            secs(c, "fit_s"),
+            secs(c, "predict_s"),
+            c.runs.to_string(),
+        ]);
+    }
+    t
+}
+
+/// The configurations that failed on a split or carry a note, as a list (nothing when none).
+fn problems_list(body: &mut String, cs: &[&Config]) {
+    let problems: Vec<String> = cs
+        .iter()
+        .filter(|c| !c.errors.is_empty() || !c.notes.is_empty())
+        .map(|c| {
+            let mut s = format!("{} {}", c.library, c.label());
+            if !c.errors.is_empty() {
+                let _ = write!(
+                    s,
+                    ": failed on {} split(s): {}",
+                    c.errors.len(),
+                    c.errors[0]
+                );
+            }
+            if !c.notes.is_empty() {
+                let _ = write!(s, " — {}", c.notes.join("; "));
+            }
+            s
+        })
+        .collect();
+    if !problems.is_empty() {
+        body.push_str("\nNotes and failures:\n\n");
+        for p in problems {
+            let _ = writeln!(body, "* {}", escape_markdown(&p));
+        }
+    }
 }
 
 fn config_json(c: &Config) -> Value {
@@ -776,10 +785,20 @@ mod tests {
     }
 
     #[test]
-    fn mean_and_sample_sd() {
-        let (m, sd) = mean_sd(&[1.0, 2.0, 3.0]);
-        assert!((m - 2.0).abs() < 1e-12 && (sd - 1.0).abs() < 1e-12);
-        let (m, sd) = mean_sd(&[0.5]);
-        assert!((m - 0.5).abs() < 1e-12 && sd.abs() < 1e-12);
+    fn the_speed_goal_is_inclusive() {
+        // ExponentiatedGradient at 10 s: a dominating fairkit fit counts up to 10 / SPEED_GOAL s.
+        let fl = [p(0.80, 0.05, 10.0)];
+        let limit = 10.0 / SPEED_GOAL;
+        let at = dominated_by_fast_fits(&fl, &[p(0.81, 0.04, limit)], Some(10.0));
+        assert_eq!(at, 1);
+        let slower = dominated_by_fast_fits(&fl, &[p(0.81, 0.04, limit * 1.001)], Some(10.0));
+        assert_eq!(slower, 0);
+        // Fast but not dominating; no ExponentiatedGradient time; no fairkit point.
+        assert_eq!(
+            dominated_by_fast_fits(&fl, &[p(0.70, 0.04, 0.1)], Some(10.0)),
+            0
+        );
+        assert_eq!(dominated_by_fast_fits(&fl, &[p(0.81, 0.04, 0.1)], None), 0);
+        assert_eq!(dominated_by_fast_fits(&fl, &[], Some(10.0)), 0);
     }
 }

@@ -3,11 +3,14 @@
 //! binary sets), Law School ZFYA in 5 quantile classes × race and a synthetic 5-class × 5-group
 //! mixture (stand-ins for ENEM/HSLS, which are not available).
 
+mod verdict;
+
 use crate::experiments::Experiment;
 use crate::models::logistic::{Logistic, LogisticParams};
 use crate::models::softmax::Softmax;
 use crate::models::trees::{BoostParams, Boosting, ForestParams, ProbabilityForest};
 use crate::report::{Context, Result};
+use crate::stats::{mean, sd};
 use fair_data::{Dataset, GaussianMixture, Groups, Splitter, Standardizer, recipes};
 use fair_metrics::ZeroDivision;
 use fair_metrics::multiclass::{
@@ -21,6 +24,8 @@ use nalgebra::DMatrix;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::time::Instant;
+
+use verdict::*;
 
 pub struct FairProjectionRepro;
 
@@ -206,15 +211,6 @@ struct Acc {
     sp: Vec<f64>,
     seconds: Vec<f64>,
     converged: usize,
-}
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
-}
-
-fn sd(v: &[f64]) -> f64 {
-    let m = mean(v);
-    (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len().max(2) - 1) as f64).sqrt()
 }
 
 struct Metrics {
@@ -475,119 +471,6 @@ struct TaskOut {
     json: Value,
 }
 
-#[derive(Default)]
-struct Claims {
-    /// (task, criterion, base gap, best gap with < 1 % accuracy loss, accuracy loss)
-    reductions: Vec<(String, &'static str, f64, f64, f64, f64)>,
-    /// (gap, accuracy loss) of FP-CE at the smallest α of the grid.
-    tightest: Vec<(f64, f64)>,
-    /// (task, criterion, max |acc_KL − acc_CE|, max |gap_KL − gap_CE|)
-    overlap: Vec<(String, &'static str, f64, f64)>,
-    /// (task, max |h − p| at α = 1, agreement of hard predictions)
-    identity: Vec<(String, f64, f64)>,
-}
-
-impl Claims {
-    fn markdown(&self) -> String {
-        let mut s = String::from("\n## The paper's claims beside the measurements\n\n");
-        s.push_str(
-            "**Claim 1** (Sec. 5, App. B.3): FairProjection reduces MEO (and SP) several-fold with \
-             under 1 % accuracy loss (e.g. HSLS MEO 0.17 → 0.04; multi-class 0.22 → 0.14). \
-             Below: the base gap, the smallest mean gap among α whose mean accuracy is within 1 \
-             percentage point of the base (FP-CE), and the factor.\n\n",
-        );
-        let mut t = Table::new(&[
-            "task",
-            "criterion",
-            "base gap",
-            "FP-CE gap (acc. loss < 1 pt)",
-            "factor",
-            "accuracy loss (pt)",
-            "holds (≥ 2×)?",
-            "smallest α: gap / accuracy loss (pt)",
-        ]);
-        for ((task, crit, b, f, loss, _), (g0, l0)) in self.reductions.iter().zip(&self.tightest) {
-            t.row(vec![
-                task.clone(),
-                crit.to_string(),
-                format!("{b:.4}"),
-                format!("{f:.4}"),
-                format!("{:.1}×", b / f.max(1e-12)),
-                format!("{:.2}", loss * 100.0),
-                if b / f.max(1e-12) >= 2.0 { "yes" } else { "no" }.into(),
-                format!("{g0:.4} / {:.2}", l0 * 100.0),
-            ]);
-        }
-        s.push_str(&t.markdown());
-        s.push_str(
-            "\n**Claim 2** (App. B.3.1): the KL and CE curves mostly overlap. Largest difference \
-             between FP-KL and FP-CE at equal α (mean over splits):\n\n",
-        );
-        let mut t = Table::new(&[
-            "task",
-            "criterion",
-            "max abs Δ accuracy",
-            "max abs Δ gap",
-            "holds (≤ 0.01)?",
-        ]);
-        for (task, crit, a, g) in &self.overlap {
-            t.row(vec![
-                task.clone(),
-                crit.to_string(),
-                format!("{a:.4}"),
-                format!("{g:.4}"),
-                if *a <= 0.01 && *g <= 0.01 {
-                    "yes"
-                } else {
-                    "no"
-                }
-                .into(),
-            ]);
-        }
-        s.push_str(&t.markdown());
-        s.push_str(
-            "\n**Claim 3** (Sec. 5.3): with α = 1.0 the outputs equal the base classifier's. \
-             Largest |h(x) − h_base(x)| on the test rows at α = 1 over all splits, criteria and \
-             divergences, and the mean agreement of hard predictions. (α = 1 allows \
-             P(Ŷ=c│S=a) up to twice P(Ŷ=c): it reproduces the base only when no group-conditional \
-             rate of the base exceeds that. Base probabilities below the 1e-6 floor are raised to it, \
-             so deviations of that size are the floor, not the projection.)\n\n",
-        );
-        let mut t = Table::new(&[
-            "task",
-            "max abs(h − h_base)",
-            "prediction agreement",
-            "holds (< 1e-5)?",
-        ]);
-        for (task, dev, agree) in &self.identity {
-            t.row(vec![
-                task.clone(),
-                format!("{dev:.2e}"),
-                format!("{agree:.4}"),
-                if *dev < 1e-5 { "yes" } else { "no" }.into(),
-            ]);
-        }
-        s.push_str(&t.markdown());
-        s
-    }
-
-    fn json(&self) -> Value {
-        json!({
-            "reduction": self.reductions.iter().map(|(t, c, b, f, l, a)| json!({
-                "task": t, "criterion": c, "base_gap": b, "fp_ce_gap": f,
-                "accuracy_loss": l, "alpha": a})).collect::<Vec<_>>(),
-            "smallest_alpha_fp_ce": self.tightest.iter().map(|(g, l)| json!({
-                "gap": g, "accuracy_loss": l})).collect::<Vec<_>>(),
-            "kl_ce_overlap": self.overlap.iter().map(|(t, c, a, g)| json!({
-                "task": t, "criterion": c, "max_abs_accuracy_diff": a, "max_abs_gap_diff": g}))
-                .collect::<Vec<_>>(),
-            "alpha_one_identity": self.identity.iter().map(|(t, d, a)| json!({
-                "task": t, "max_abs_prob_diff": d, "prediction_agreement": a}))
-                .collect::<Vec<_>>(),
-        })
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 fn write_task(
     ctx: &Context,
@@ -631,41 +514,12 @@ fn write_task(
     );
     let mut json_crit = Vec::new();
     for (ci, crit) in [Criterion::Meo, Criterion::Sp].into_iter().enumerate() {
-        let mut t = Table::new(&[
-            "α",
-            "KL accuracy",
-            &format!("KL {}", crit.name()),
-            "CE accuracy",
-            &format!("CE {}", crit.name()),
-            "fit time (s, KL/CE)",
-            "converged",
-        ]);
         let gap = |a: &Acc| match crit {
             Criterion::Meo => mean(&a.meo),
             Criterion::Sp => mean(&a.sp),
         };
         let base_gap = gap(base);
-        let mut curves = Vec::new();
-        let mut json_points = Vec::new();
-        for (ai, &alpha) in alphas.iter().enumerate() {
-            let (kl, ce) = (&res[ci][0][ai], &res[ci][1][ai]);
-            t.row(vec![
-                format!("{alpha}"),
-                format!("{:.4} ± {:.4}", mean(&kl.accuracy), sd(&kl.accuracy)),
-                format!("{:.4}", gap(kl)),
-                format!("{:.4} ± {:.4}", mean(&ce.accuracy), sd(&ce.accuracy)),
-                format!("{:.4}", gap(ce)),
-                format!("{:.3}/{:.3}", mean(&kl.seconds), mean(&ce.seconds)),
-                format!("{}/{}", kl.converged + ce.converged, 2 * n_splits),
-            ]);
-            json_points.push(json!({
-                "alpha": alpha,
-                "kl": {"accuracy": mean(&kl.accuracy), "accuracy_sd": sd(&kl.accuracy),
-                       "meo": mean(&kl.meo), "sp": mean(&kl.sp), "fit_seconds": mean(&kl.seconds)},
-                "ce": {"accuracy": mean(&ce.accuracy), "accuracy_sd": sd(&ce.accuracy),
-                       "meo": mean(&ce.meo), "sp": mean(&ce.sp), "fit_seconds": mean(&ce.seconds)},
-            }));
-        }
+        let (t, json_points) = alpha_table(crit, alphas, &res[ci], n_splits);
         let _ = write!(
             md,
             "\n### {} — accuracy vs {} (base {} {:.4})\n\n{}",
@@ -675,56 +529,8 @@ fn write_task(
             base_gap,
             t.markdown()
         );
-        // Claims.
-        let base_acc = mean(&base.accuracy);
-        let mut best: Option<(f64, f64, f64)> = None;
-        for (ai, &alpha) in alphas.iter().enumerate() {
-            let ce = &res[ci][1][ai];
-            let loss = base_acc - mean(&ce.accuracy);
-            if loss < 0.01 && best.is_none_or(|b| gap(ce) < b.0) {
-                best = Some((gap(ce), loss, alpha));
-            }
-        }
-        let ce0 = &res[ci][1][0];
-        let tight = (gap(ce0), base_acc - mean(&ce0.accuracy));
-        if let Some((g, loss, alpha)) = best {
-            claims.tightest.push(tight);
-            claims
-                .reductions
-                .push((label.clone(), crit.name(), base_gap, g, loss, alpha));
-            let _ = writeln!(
-                terminal,
-                "  {}: base {:.4} → FP-CE {:.4} (α = {alpha}, accuracy loss {:.2} pt)",
-                crit.name(),
-                base_gap,
-                g,
-                loss * 100.0
-            );
-        }
-        let (mut da, mut dg): (f64, f64) = (0.0, 0.0);
-        for (kl, ce) in res[ci][0].iter().zip(&res[ci][1]) {
-            da = da.max((mean(&kl.accuracy) - mean(&ce.accuracy)).abs());
-            dg = dg.max((gap(kl) - gap(ce)).abs());
-        }
-        claims.overlap.push((label.clone(), crit.name(), da, dg));
-        for (di, div) in DIVERGENCES.into_iter().enumerate() {
-            let mut pts = vec![(base_gap, base_acc)];
-            pts.extend(
-                (0..alphas.len())
-                    .rev()
-                    .map(|ai| (gap(&res[ci][di][ai]), mean(&res[ci][di][ai].accuracy))),
-            );
-            curves.push(Curve {
-                label: format!(
-                    "{} + FairProjection-{} (first point: base)",
-                    b.name(),
-                    if div == Divergence::Kl { "KL" } else { "CE" }
-                ),
-                points: pts,
-                dashed: div == Divergence::CrossEntropy,
-                color: di,
-            });
-        }
+        claims.record(&label, crit, &res[ci], alphas, base, &mut terminal);
+        let curves = tradeoff_curves(b, crit, &res[ci], alphas, base);
         let file = format!("fair-projection-{slug}-{}.svg", crit.name().to_lowercase());
         ctx.write_svg(
             &file,
@@ -764,4 +570,84 @@ fn write_task(
             "criteria": json_crit,
         }),
     })
+}
+
+/// One criterion's table of every α (KL and CE accuracy and gap, fit time, convergence) and its
+/// JSON points.
+fn alpha_table(
+    crit: Criterion,
+    alphas: &[f64],
+    res_c: &[Vec<Acc>],
+    n_splits: u64,
+) -> (Table, Vec<Value>) {
+    let mut json_points = Vec::new();
+    let mut t = Table::new(&[
+        "α",
+        "KL accuracy",
+        &format!("KL {}", crit.name()),
+        "CE accuracy",
+        &format!("CE {}", crit.name()),
+        "fit time (s, KL/CE)",
+        "converged",
+    ]);
+    let gap = |a: &Acc| match crit {
+        Criterion::Meo => mean(&a.meo),
+        Criterion::Sp => mean(&a.sp),
+    };
+    for (ai, &alpha) in alphas.iter().enumerate() {
+        let (kl, ce) = (&res_c[0][ai], &res_c[1][ai]);
+        t.row(vec![
+            format!("{alpha}"),
+            format!("{:.4} ± {:.4}", mean(&kl.accuracy), sd(&kl.accuracy)),
+            format!("{:.4}", gap(kl)),
+            format!("{:.4} ± {:.4}", mean(&ce.accuracy), sd(&ce.accuracy)),
+            format!("{:.4}", gap(ce)),
+            format!("{:.3}/{:.3}", mean(&kl.seconds), mean(&ce.seconds)),
+            format!("{}/{}", kl.converged + ce.converged, 2 * n_splits),
+        ]);
+        json_points.push(json!({
+            "alpha": alpha,
+            "kl": {"accuracy": mean(&kl.accuracy), "accuracy_sd": sd(&kl.accuracy),
+                   "meo": mean(&kl.meo), "sp": mean(&kl.sp), "fit_seconds": mean(&kl.seconds)},
+            "ce": {"accuracy": mean(&ce.accuracy), "accuracy_sd": sd(&ce.accuracy),
+                   "meo": mean(&ce.meo), "sp": mean(&ce.sp), "fit_seconds": mean(&ce.seconds)},
+        }));
+    }
+    (t, json_points)
+}
+
+/// The accuracy-vs-gap curves of FairProjection-KL and -CE, each starting at the base model.
+fn tradeoff_curves(
+    b: Base,
+    crit: Criterion,
+    res_c: &[Vec<Acc>],
+    alphas: &[f64],
+    base: &Acc,
+) -> Vec<Curve> {
+    let gap = |a: &Acc| match crit {
+        Criterion::Meo => mean(&a.meo),
+        Criterion::Sp => mean(&a.sp),
+    };
+    let base_gap = gap(base);
+    let base_acc = mean(&base.accuracy);
+    let mut curves = Vec::new();
+    for (di, div) in DIVERGENCES.into_iter().enumerate() {
+        let mut pts = vec![(base_gap, base_acc)];
+        pts.extend(
+            (0..alphas.len())
+                .rev()
+                .map(|ai| (gap(&res_c[di][ai]), mean(&res_c[di][ai].accuracy))),
+        );
+        curves.push(Curve {
+            label: format!(
+                "{} + FairProjection-{} (first point: base)",
+                b.name(),
+                if div == Divergence::Kl { "KL" } else { "CE" }
+            ),
+            points: pts,
+            dashed: div == Divergence::CrossEntropy,
+            color: di,
+        });
+    }
+    curves
 }
