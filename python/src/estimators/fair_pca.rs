@@ -229,12 +229,12 @@ fn fair_pca_to_bytes<'py>(
     Ok(pyo3::types::PyBytes::new(py, &projection.to_bytes()))
 }
 
+/// `(basis d × r, mean d)`.
+type Restored<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>);
+
 /// `(basis d × r, mean d)` from [`fair_pca_to_bytes`]'s bytes; bad bytes raise `FairkitError`.
 #[pyfunction]
-fn fair_pca_from_bytes<'py>(
-    py: Python<'py>,
-    data: &[u8],
-) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>)> {
+fn fair_pca_from_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Restored<'py>> {
     let projection = Projection::from_bytes(data).map_err(to_py_err)?;
     let basis = basis_array(py, projection.basis())?;
     let mean = projection.mean().as_slice().to_vec().into_pyarray(py);
