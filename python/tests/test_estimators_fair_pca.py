@@ -33,7 +33,7 @@ def two_directions(n: int, seed: int):
 @pytest.mark.parametrize("rank, random_starts", [(1, 0), (2, 2)])
 def test_same_numbers_as_the_rust_api(tmp_path, rank, random_starts):
     X, group = two_directions(300, seed=1)
-    pca = FairPCA(rank, max_iter=200, random_starts=random_starts, seed=4).fit(
+    pca = FairPCA(rank, max_iter=200, random_starts=random_starts, random_state=4).fit(
         X, sensitive_features=group
     )
     (tmp_path / "settings.txt").write_text(f"300 4 {rank} 200 {random_starts} 4\n")
@@ -88,8 +88,8 @@ def test_fair_pca_shares_the_loss_better_than_pca():
 
 def test_pickle_and_determinism():
     X, group = two_directions(200, seed=3)
-    a = FairPCA(2, max_iter=100, random_starts=2, seed=7).fit(X, sensitive_features=group)
-    b = FairPCA(2, max_iter=100, random_starts=2, seed=7).fit(X, sensitive_features=group)
+    a = FairPCA(2, max_iter=100, random_starts=2, random_state=7).fit(X, sensitive_features=group)
+    b = FairPCA(2, max_iter=100, random_starts=2, random_state=7).fit(X, sensitive_features=group)
     assert np.array_equal(a.components_, b.components_)
     back = pickle.loads(pickle.dumps(a))
     assert np.array_equal(back.transform(X), a.transform(X))

@@ -79,8 +79,8 @@ def test_bad_inputs():
         FairSVM().fit(X, y, sensitive_features=np.arange(100) % 3)
     with pytest.raises(FairkitError, match=r"kernel: \"sigmoid\""):
         FairSVM("sigmoid").fit(X, y, sensitive_features=group)
-    with pytest.raises(FairkitError, match=r"fairness: \"parity\""):
-        FairSVM(fairness="parity").fit(X, y, sensitive_features=group)
+    with pytest.raises(FairkitError, match=r"no constraint named .parity.; supported constraints"):
+        FairSVM(constraints="parity").fit(X, y, sensitive_features=group)
     with pytest.raises(FairkitError, match=r"lambda"):
         FairSVM(ridge=-1.0).fit(X, y, sensitive_features=group)
     with pytest.raises(FairkitError, match=r"gamma"):

@@ -203,6 +203,7 @@ _RATE_FITTING_CHECKS = [
     "check_methods_subset_invariance",
     "check_n_features_in",
     "check_n_features_in_after_fitting",
+    "check_non_transformer_estimators_n_iter",
     "check_pipeline_consistency",
     "check_positive_only_tag_during_fit",
     "check_readonly_memmap_input",
@@ -313,10 +314,10 @@ _PCA_HARNESS_FAILURES = {
         FairProjectionGroupsFromX(
             LogisticRegression(), constraints="statistical_parity", decision="argmax"
         ),
-        RateConstrainedClassifier([rates.equal_opportunity(additive=0.05)], iterations=200),
-        RateConstrainedGroupsFromX([rates.equal_opportunity(additive=0.05)], iterations=200),
-        PartialParityClassifier(outer_iters=5, inner_iters=30),
-        PartialParityGroupsFromX(outer_iters=5, inner_iters=30),
+        RateConstrainedClassifier([rates.equal_opportunity(additive=0.05)], max_iter=200),
+        RateConstrainedGroupsFromX([rates.equal_opportunity(additive=0.05)], max_iter=200),
+        PartialParityClassifier(max_iter=5, max_inner_iter=30),
+        PartialParityGroupsFromX(max_iter=5, max_inner_iter=30),
         FairPCA(1, max_iter=50),
         FairPCAGroupsFromX(1, max_iter=50),
         FairSVM(max_iter=5),

@@ -91,6 +91,13 @@ pub enum DcOptError {
         /// What happened.
         reason: String,
     },
+    /// Bytes given to `from_bytes` are not a saved cross-term model this build can read (wrong magic or format
+    /// version, truncated, trailing bytes, or an invalid value).
+    #[error("cannot decode a saved cross-term model: {reason}")]
+    Decode {
+        /// What is wrong with the bytes.
+        reason: String,
+    },
     /// The data layer rejected an input.
     #[error(transparent)]
     Data(#[from] fair_data::DataError),

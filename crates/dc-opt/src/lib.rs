@@ -64,6 +64,7 @@ mod models;
 mod observer;
 mod params;
 mod problem;
+mod saved;
 mod ssg;
 mod unconstrained;
 
@@ -75,5 +76,6 @@ pub use models::{DpVariant, ModelWorkspace, PartialDp, PartialSp, percentile_gri
 pub use observer::{FitReport, History, IterInfo, NoObserver, Observer, Status};
 pub use params::{FeasibleSet, LOGISTIC_CURVATURE, Surrogate};
 pub use problem::{DcProblem, Part, dc_values, objective_and_violation};
+pub use saved::{CrossModel, DC_OPT_FORMAT_VERSION};
 pub use ssg::{Ssg, SsgParams, Tolerance};
 pub use unconstrained::fit_unconstrained;

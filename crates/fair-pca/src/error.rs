@@ -112,6 +112,13 @@ pub enum FairPcaError {
         /// What went wrong.
         reason: String,
     },
+    /// Bytes given to `from_bytes` are not a saved projection this build can read (wrong magic or format
+    /// version, truncated, trailing bytes, or an invalid value).
+    #[error("cannot decode a saved projection: {reason}")]
+    Decode {
+        /// What is wrong with the bytes.
+        reason: String,
+    },
     /// An error from `fair-data`.
     #[error(transparent)]
     Data(#[from] DataError),

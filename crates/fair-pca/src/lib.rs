@@ -108,6 +108,7 @@ mod params;
 mod pareto;
 mod problem;
 mod report;
+mod saved;
 
 pub use baselines::{AlphaBounds, group_pca, regularization_bounds, vanilla_pca};
 pub use error::{FairPcaError, Result};
@@ -120,3 +121,4 @@ pub use params::{
     Penalty, StartSelection, StepRule,
 };
 pub use report::{FitReport, IterInfo, NoObserver, Observer, StartKind, StartReport, Status};
+pub use saved::FAIR_PCA_FORMAT_VERSION;

@@ -155,6 +155,13 @@ pub enum FairSvmError {
         /// clarabel's message.
         reason: String,
     },
+    /// Bytes given to `from_bytes` are not a saved fair SVM this build can read (wrong magic or format
+    /// version, truncated, trailing bytes, or an invalid value).
+    #[error("cannot decode a saved fair SVM: {reason}")]
+    Decode {
+        /// What is wrong with the bytes.
+        reason: String,
+    },
     /// Input data rejected by `fair-data`.
     #[error(transparent)]
     Data(#[from] fair_data::DataError),

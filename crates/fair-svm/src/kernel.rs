@@ -236,6 +236,10 @@ impl KernelFairSvm {
     pub fn report(&self) -> &FitReport {
         &self.report
     }
+    /// The training rows the scores are expanded over (for [`crate::FairSvmScorer`]).
+    pub(crate) fn training_rows(&self) -> &DMatrix<f64> {
+        &self.x_train
+    }
 
     /// Scores `K(X, x)ᵀβ + b` for every row of `x`.
     ///

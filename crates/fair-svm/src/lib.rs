@@ -81,6 +81,7 @@ mod input;
 mod kernel;
 mod linear;
 mod params;
+mod saved;
 mod socp;
 mod spectral;
 
@@ -95,4 +96,5 @@ pub use params::{
     KernelFairSvmValidParams, MeanVector, PAPER_D_GRID, SpectralFairSvmParams,
     SpectralFairSvmValidParams,
 };
+pub use saved::{FAIR_SVM_FORMAT_VERSION, FairSvmScorer};
 pub use spectral::{GroupMoments, SpectralSplit, kernel_group_covariances};

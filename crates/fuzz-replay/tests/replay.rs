@@ -39,11 +39,23 @@ mod partitioned;
 #[path = "../../../fuzz/fuzz_targets/rate_constraints.rs"]
 mod rate_constraints;
 #[allow(unused_attributes)]
+#[path = "../../../fuzz/fuzz_targets/saved_classifier.rs"]
+mod saved_classifier;
+#[allow(unused_attributes)]
+#[path = "../../../fuzz/fuzz_targets/saved_cross_model.rs"]
+mod saved_cross_model;
+#[allow(unused_attributes)]
+#[path = "../../../fuzz/fuzz_targets/saved_fair_svm.rs"]
+mod saved_fair_svm;
+#[allow(unused_attributes)]
+#[path = "../../../fuzz/fuzz_targets/saved_projection.rs"]
+mod saved_projection;
+#[allow(unused_attributes)]
 #[path = "../../../fuzz/fuzz_targets/state_bytes.rs"]
 mod state_bytes;
 
 /// Every target's replay, by the name of its file and of its regression directory.
-const TARGETS: [(&str, Replay); 8] = [
+const TARGETS: [(&str, Replay); 12] = [
     ("cli_csv", cli_csv::replay),
     ("cli_parquet", cli_parquet::replay),
     ("fair_projection", fair_projection::replay),
@@ -51,6 +63,10 @@ const TARGETS: [(&str, Replay); 8] = [
     ("metrics", metrics::replay),
     ("partitioned", partitioned::replay),
     ("rate_constraints", rate_constraints::replay),
+    ("saved_classifier", saved_classifier::replay),
+    ("saved_cross_model", saved_cross_model::replay),
+    ("saved_fair_svm", saved_fair_svm::replay),
+    ("saved_projection", saved_projection::replay),
     ("state_bytes", state_bytes::replay),
 ];
 
@@ -211,6 +227,26 @@ fn partitioned_replays() {
 #[test]
 fn rate_constraints_replays() {
     replay_target("rate_constraints");
+}
+
+#[test]
+fn saved_classifier_replays() {
+    replay_target("saved_classifier");
+}
+
+#[test]
+fn saved_cross_model_replays() {
+    replay_target("saved_cross_model");
+}
+
+#[test]
+fn saved_fair_svm_replays() {
+    replay_target("saved_fair_svm");
+}
+
+#[test]
+fn saved_projection_replays() {
+    replay_target("saved_projection");
 }
 
 #[test]

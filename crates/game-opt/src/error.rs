@@ -157,6 +157,13 @@ pub enum GameOptError {
         /// Why.
         reason: String,
     },
+    /// Bytes given to `from_bytes` are not a saved classifier this build can read (wrong magic or format
+    /// version, truncated, trailing bytes, or an invalid value).
+    #[error("cannot decode a saved classifier: {reason}")]
+    Decode {
+        /// What is wrong with the bytes.
+        reason: String,
+    },
     /// Errors from the dataset layer.
     #[error(transparent)]
     Data(#[from] fair_data::DataError),

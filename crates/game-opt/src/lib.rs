@@ -69,6 +69,7 @@ mod oracle;
 mod params;
 mod problem;
 pub mod rates;
+mod saved;
 mod shrink;
 mod stochastic;
 mod swap;
@@ -87,6 +88,7 @@ pub use problem::{Evaluation, Examples, Problem};
 pub use rates::{
     Atom, Constraint, Direction, Expression, Filter, Prediction, Rate, Ratio, Slack, Subset, goals,
 };
+pub use saved::{GAME_OPT_FORMAT_VERSION, SavedClassifier};
 pub use shrink::{ShrinkOutcome, ShrinkResult, rank_select, shrink};
 pub use stochastic::StochasticClassifier;
 pub use swap::{SwapRegretPlayer, stationary_distribution};

@@ -10,6 +10,7 @@ import numpy as np
 from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
 from fairkit.estimators._groups import GroupIndex
+from fairkit.estimators._params import DEPRECATED, renamed
 
 try:
     from sklearn.base import BaseEstimator, TransformerMixin
@@ -47,13 +48,34 @@ class FairPCA(TransformerMixin, BaseEstimator):
         Stop when the multi-objective descent direction has norm <= tol (Pareto-stationary).
     random_starts : int, default=0
         Seeded random starts besides the default start (the best one is kept).
-    seed : int, default=0
+    random_state : int, default=0
+        Seed of the random starts: same seed, same bits.
+    seed : int
+        Deprecated name of ``random_state`` (FutureWarning; removed in fairkit 0.3).
 
     Attributes
     ----------
     components_ : ndarray (n_components, n_features), orthonormal rows.
     mean_ : ndarray (n_features,), the centring mean.
     n_features_in_, groups_, report_, n_iter_ : as usual.
+
+    Pickling stores the crate's versioned bytes of the projection (``U`` and ``mean_``: d·(r+1)
+    numbers, never the fitting rows); unpickling checks and restores them, and ``transform``
+    gives the same bits.
+
+    Examples
+    --------
+    >>> import numpy as np, pickle
+    >>> from fairkit.estimators import FairPCA
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 4))
+    >>> group = ["a"] * 20 + ["b"] * 20
+    >>> pca = FairPCA(n_components=2, max_iter=50, random_state=0).fit(X, sensitive_features=group)
+    >>> pca.transform(X).shape
+    (40, 2)
+    >>> again = pickle.loads(pickle.dumps(pca))
+    >>> bool((again.transform(X) == pca.transform(X)).all())
+    True
     """
 
     def __init__(
@@ -66,7 +88,8 @@ class FairPCA(TransformerMixin, BaseEstimator):
         max_iter: int = 2000,
         tol: float = 1e-5,
         random_starts: int = 0,
-        seed: int = 0,
+        random_state: int = 0,
+        seed: Any = DEPRECATED,
     ):
         self.n_components = n_components
         self.objectives = objectives
@@ -75,6 +98,7 @@ class FairPCA(TransformerMixin, BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
         self.random_starts = random_starts
+        self.random_state = random_state
         self.seed = seed
 
     def fit(self, X: Any, y: Any = None, *, sensitive_features: Any = None):
@@ -91,15 +115,19 @@ class FairPCA(TransformerMixin, BaseEstimator):
         X = validate_data(
             self, X, dtype=np.float64, order="C", ensure_min_samples=2, ensure_min_features=2
         )
-        for name in ("n_components", "max_iter", "random_starts", "seed"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Integral) or value < 0:
+        random_state = renamed(self, "seed", "random_state", 0)
+        values = dict(
+            n_components=self.n_components, max_iter=self.max_iter,
+            random_starts=self.random_starts, random_state=random_state,
+        )
+        for name, value in values.items():
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
                 raise FairkitError(f"invalid parameter {name} = {value!r}: expected an integer >= 0")
         index, codes = GroupIndex.fit(sensitive_features, X.shape[0])
         basis, mean, info = _core.fair_pca_fit(
             X, codes, index.names, rank=int(self.n_components), objectives=self.objectives,
             penalty=self.penalty, alpha=float(self.alpha), max_iter=int(self.max_iter),
-            tol=float(self.tol), random_starts=int(self.random_starts), seed=int(self.seed),
+            tol=float(self.tol), random_starts=int(self.random_starts), seed=int(random_state),
         )
         self._basis = basis
         self.components_ = np.ascontiguousarray(basis.T)
@@ -119,3 +147,23 @@ class FairPCA(TransformerMixin, BaseEstimator):
     def fit_transform(self, X: Any, y: Any = None, *, sensitive_features: Any = None):
         """``fit`` then ``transform`` on the same rows."""
         return self._fit(X, sensitive_features).transform(X)
+
+    # -- pickling: the crate's versioned bytes of the projection (fair_pca::Projection) --------
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        basis = state.pop("_basis", None)
+        if basis is not None:
+            state["_saved_projection"] = _core.fair_pca_to_bytes(basis, state.pop("mean_"))
+            state.pop("components_", None)
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        saved = state.pop("_saved_projection", None)
+        if saved is not None:
+            basis, mean = _core.fair_pca_from_bytes(saved)
+            state["_basis"] = basis
+            state["components_"] = np.ascontiguousarray(basis.T)
+            state["mean_"] = mean
+        super().__setstate__(state)

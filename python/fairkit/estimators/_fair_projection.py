@@ -13,6 +13,7 @@ from fairkit._core import estimators as _core
 from fairkit._core import metrics as _core_metrics
 from fairkit._validation import as_1d, check_no_missing
 from fairkit.estimators._groups import GroupIndex
+from fairkit.estimators._params import canonical_constraint
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
@@ -26,6 +27,15 @@ except ImportError as e:  # pragma: no cover - exercised only without scikit-lea
 
 
 _DECISIONS = ("auto", "thresholds", "argmax", "sample")
+# The shared vocabulary's names this estimator enforces -> the binding's names.
+_CORE_NAMES = {
+    "demographic_parity": "statistical_parity",
+    "equalized_odds": "equalized_odds",
+    "equal_opportunity": "equal_opportunity",
+    "false_positive_rate_parity": "false_positive_rate_parity",
+    "error_rate_parity": "overall_accuracy",
+    "equalized_odds_diagonal": "equalized_odds_diagonal",
+}
 
 
 class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -52,12 +62,14 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     estimator : classifier with ``predict_proba`` or None, default=None
         The base model, or None to pass probabilities as ``X``.
     constraints : str or list of str, default="equalized_odds"
-        ``"statistical_parity"`` (alias ``"demographic_parity"``): ``|P(Y^=c|S=a)/P(Y^=c) - 1|
-        <= alpha``; ``"equalized_odds"`` (every true/predicted class pair);
-        ``"equalized_odds_diagonal"`` (true = predicted class only, the authors' code);
-        ``"overall_accuracy"``; two classes only: ``"equal_opportunity"`` (alias
-        ``"true_positive_rate_parity"``, fairlearn's ``TruePositiveRateParity``) and
-        ``"false_positive_rate_parity"``. A list stacks several.
+        Names in the vocabulary every fairkit estimator shares: ``"demographic_parity"``
+        (alias ``"statistical_parity"``): ``|P(Y^=c|S=a)/P(Y^=c) - 1| <= alpha``;
+        ``"equalized_odds"`` (every true/predicted class pair); ``"equalized_odds_diagonal"``
+        (true = predicted class only, the authors' code); ``"error_rate_parity"`` (aliases
+        ``"overall_accuracy"``, ``"equal_accuracy"``: equal accuracy); two classes only:
+        ``"equal_opportunity"`` (alias ``"true_positive_rate_parity"``, fairlearn's
+        ``TruePositiveRateParity``) and ``"false_positive_rate_parity"``. A list stacks
+        several; another name raises an error listing these.
     alpha : float, default=0.05
         Relative tolerance of every constraint (>= 0).
     divergence : {"kl", "cross_entropy"}, default="kl"
@@ -376,13 +388,19 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             )
 
     def _constraint_list(self) -> list[str]:
-        cs = [self.constraints] if isinstance(self.constraints, str) else list(self.constraints)
-        if not all(isinstance(c, str) for c in cs):
-            raise FairkitError(
-                f"invalid parameter constraints = {self.constraints!r}: expected a name or a list "
-                "of names"
-            )
-        return cs
+        """The constraints as the core names them, after the shared vocabulary's checks."""
+        c = self.constraints
+        if isinstance(c, str):
+            cs = [c]
+        else:
+            try:
+                cs = list(c)
+            except TypeError:
+                cs = [c]
+        return [
+            _CORE_NAMES[canonical_constraint(name, "FairProjection", tuple(_CORE_NAMES))]
+            for name in cs
+        ]
 
     # -- prediction ----------------------------------------------------------------------------
 

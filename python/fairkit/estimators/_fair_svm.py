@@ -11,6 +11,7 @@ from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
 from fairkit.estimators._binary import binary_fit_inputs
 from fairkit.estimators._groups import GroupIndex
+from fairkit.estimators._params import DEPRECATED, canonical_constraint, renamed
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -42,7 +43,14 @@ class FairSVM(ClassifierMixin, BaseEstimator):
         Bound on the mean gap (``inf``: none).
     mu : float, default=1.0
         Weight of the covariance-gap penalty (0: none).
-    fairness : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
+    constraints : {"demographic_parity", "equal_opportunity"}, default="demographic_parity"
+        The fairness notion, in the vocabulary every fairkit estimator shares (aliases
+        ``"statistical_parity"``, ``"true_positive_rate_parity"``): the score distribution
+        independent of the group (demographic parity at every threshold), or the same on the
+        rows with ``y = classes_[1]`` (equal opportunity at every threshold). Other names raise
+        an error listing these.
+    fairness : str
+        Deprecated name of ``constraints`` (FutureWarning; removed in fairkit 0.3).
     gamma, degree, coef0 : kernel parameters (defaults 1.0, 3, 1.0).
     tol, max_iter : convex-concave stopping tolerance and iteration limit (1e-3, 100, the
         crate's defaults).
@@ -52,6 +60,24 @@ class FairSVM(ClassifierMixin, BaseEstimator):
     classes_, n_features_in_, groups_ : as usual; ``classes_[1]`` is the positive class and
     ``groups_[1]`` the protected class z = +1.
     report_ : dict (``status``, ``iterations``, ``mean_gap``, ``covariance_gap``, ...).
+
+    Pickling stores the crate's versioned bytes of the score function (``fair_svm``'s
+    ``FairSvmScorer``): the weights and intercept of the linear model (size independent of the
+    rows), or the kernel model's support vectors and dual coefficients. Nothing is refitted on
+    unpickling, and the scores are the same bits.
+
+    Examples
+    --------
+    >>> import numpy as np, pickle
+    >>> from fairkit.estimators import FairSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> group = np.where(rng.random(60) < 0.5, "a", "b")
+    >>> svm = FairSVM(constraints="demographic_parity", mu=1.0).fit(X, y, sensitive_features=group)
+    >>> again = pickle.loads(pickle.dumps(svm))
+    >>> bool((again.decision_function(X) == svm.decision_function(X)).all())
+    True
     """
 
     def __init__(
@@ -61,26 +87,32 @@ class FairSVM(ClassifierMixin, BaseEstimator):
         ridge: float = 0.01,
         d: float = float("inf"),
         mu: float = 1.0,
-        fairness: str = "demographic_parity",
+        constraints: str = "demographic_parity",
         gamma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
         tol: float = 1e-3,
         max_iter: int = 100,
+        fairness: Any = DEPRECATED,
     ):
         self.kernel = kernel
         self.ridge = ridge
         self.d = d
         self.mu = mu
-        self.fairness = fairness
+        self.constraints = constraints
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
         self.tol = tol
         self.max_iter = max_iter
+        self.fairness = fairness
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
         """Fits on ``(X, y)``; ``sensitive_features`` must have exactly two groups."""
+        constraint = canonical_constraint(
+            renamed(self, "fairness", "constraints", "demographic_parity"), "FairSVM",
+            ("demographic_parity", "equal_opportunity"),
+        )
         X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
         if len(index.labels) != 2:
@@ -95,18 +127,18 @@ class FairSVM(ClassifierMixin, BaseEstimator):
         settings = dict(
             kernel=self.kernel, gamma=float(self.gamma), degree=int(self.degree),
             coef0=float(self.coef0), lambda_=float(self.ridge), d=float(self.d),
-            mu=float(self.mu), fairness=self.fairness, tol=float(self.tol),
+            mu=float(self.mu), fairness=constraint, tol=float(self.tol),
             max_iter=int(self.max_iter),
         )
         y_pm = np.where(codes == 1, 1.0, -1.0)
         z_pm = np.where(group_codes == 1, 1.0, -1.0)
-        self._core = _core.fair_svm_fit(X, y_pm, z_pm, **settings)
-        # The crate's fitted model has no serialized form: pickling keeps the training inputs
-        # and refits on load (deterministic, same bits).
-        self._fit_inputs = (X, y_pm, z_pm, settings)
+        fitted = _core.fair_svm_fit(X, y_pm, z_pm, **settings)
+        # Predict through the saved score function, so a pickled copy (which restores exactly
+        # these bytes) gives the same bits as this one.
+        self._core = _core.fair_svm_from_bytes(fitted.to_bytes())
         self.classes_ = classes
         self.groups_ = list(index.labels)
-        self.report_ = dict(self._core.report())
+        self.report_ = dict(fitted.report())
         self.n_iter_ = int(self.report_["iterations"])
         return self
 
@@ -121,16 +153,21 @@ class FairSVM(ClassifierMixin, BaseEstimator):
         positive = self.decision_function(X) > 0  # checks fitted first
         return self.classes_[positive.astype(np.int64)]
 
+    # -- pickling: the crate's versioned bytes of the score function, no training rows --------
+
     def __getstate__(self):
         state = dict(super().__getstate__())
-        state.pop("_core", None)
+        core = state.pop("_core", None)
+        if core is not None:
+            state["_saved_scorer"] = core.to_bytes()
         return state
 
     def __setstate__(self, state):
+        state = dict(state)
+        saved = state.pop("_saved_scorer", None)
+        if saved is not None:
+            state["_core"] = _core.fair_svm_from_bytes(saved)
         super().__setstate__(state)
-        if "_fit_inputs" in state:
-            X, y_pm, z_pm, settings = state["_fit_inputs"]
-            self._core = _core.fair_svm_fit(X, y_pm, z_pm, **settings)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
 from fairkit.estimators._binary import binary_fit_inputs
 from fairkit.estimators._groups import GroupIndex
+from fairkit.estimators._params import DEPRECATED, canonical_constraint, renamed
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin
@@ -33,23 +35,40 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    constraint : {"statistical_parity", "demographic_parity", "equal_opportunity",
-        "equalized_odds"}, default="statistical_parity"
-        Partial statistical parity (model (15), on a grid of percentiles) or partial demographic
-        parity on the interval (model (21)) and its equal-opportunity / equalized-odds variants.
+    constraints : {"percentile_parity", "demographic_parity", "equal_opportunity", \
+        "equalized_odds"}, default="percentile_parity"
+        The constraint, in the vocabulary every fairkit estimator shares:
+
+        * ``"percentile_parity"``: the groups' score percentiles agree on the interval (the
+          paper's partial statistical parity, model (15), on a grid of percentiles);
+        * ``"demographic_parity"`` (alias ``"statistical_parity"``): the groups' selection
+          rates at ``threshold`` agree where they fall in the interval (model (21));
+        * ``"equal_opportunity"`` (alias ``"true_positive_rate_parity"``, model (50)) and
+          ``"equalized_odds"`` (model (56)): the same on the positives, and on both classes.
+
+        Other names raise an error listing these. *Changed in fairkit 0.2:* the model (15) was
+        called ``"statistical_parity"`` here, while every other estimator reads that name as
+        demographic parity; it is now ``"percentile_parity"`` (still the default), and
+        ``"statistical_parity"`` means demographic parity (model (21)) as everywhere, with a
+        FutureWarning saying so until fairkit 0.3.
     interval : (float, float), default=(0.0, 0.5)
         Percentile interval ``[alpha, beta)`` of the scores where parity is enforced.
     kappa : float, default=0.05
         Tolerance of the constraint, in [0, 1].
     grid_size : int, default=10
-        Grid points in the interval (statistical parity).
+        Grid points in the interval (percentile parity).
     threshold : float, default=0.0
         Score threshold of the demographic-parity models (the paper uses 0).
     surrogate : {"hard_sigmoid", "logistic"}, default="hard_sigmoid"
-    outer_iters, inner_iters : int, default=40, 100
-        IDCA outer iterations and inner switching-subgradient iterations.
+    max_iter : int, default=40
+        IDCA outer iterations.
+    max_inner_iter : int, default=100
+        Inner switching-subgradient iterations per outer iteration.
     eps : float, default=1e-3
         Constraint tolerance of the inner solver.
+    constraint, outer_iters, inner_iters :
+        Deprecated names of ``constraints``, ``max_iter`` and ``max_inner_iter``
+        (FutureWarning; removed in fairkit 0.3).
 
     Attributes
     ----------
@@ -57,33 +76,63 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
     coef_ : ndarray of length ``2 * n_features_in_ + 2``, the weights ``w``.
     report_ : dict, the solver's report (``summary``, ``objective``, ``max_violation``).
     n_iter_ : int, outer iterations run.
+
+    Pickling stores the crate's versioned bytes of the model (``dc_opt::CrossModel``: ``w`` and
+    the group names, never the fitting rows); unpickling checks and restores them.
+
+    Examples
+    --------
+    >>> import numpy as np, pickle
+    >>> from fairkit.estimators import PartialParityClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 2))
+    >>> group = np.where(rng.random(80) < 0.5, "a", "b")
+    >>> y = (X[:, 0] + 0.5 * (group == "a") > 0).astype(int)
+    >>> clf = PartialParityClassifier("demographic_parity", max_iter=5, max_inner_iter=20)
+    >>> clf = clf.fit(X, y, sensitive_features=group)
+    >>> again = pickle.loads(pickle.dumps(clf))
+    >>> p = clf.predict_proba(X, sensitive_features=group)
+    >>> bool((again.predict_proba(X, sensitive_features=group) == p).all())
+    True
     """
 
     def __init__(
         self,
-        constraint: str = "statistical_parity",
+        constraints: str = "percentile_parity",
         *,
         interval: tuple = (0.0, 0.5),
         kappa: float = 0.05,
         grid_size: int = 10,
         threshold: float = 0.0,
         surrogate: str = "hard_sigmoid",
-        outer_iters: int = 40,
-        inner_iters: int = 100,
+        max_iter: int = 40,
+        max_inner_iter: int = 100,
         eps: float = 1e-3,
+        constraint: Any = DEPRECATED,
+        outer_iters: Any = DEPRECATED,
+        inner_iters: Any = DEPRECATED,
     ):
-        self.constraint = constraint
+        self.constraints = constraints
         self.interval = interval
         self.kappa = kappa
         self.grid_size = grid_size
         self.threshold = threshold
         self.surrogate = surrogate
+        self.max_iter = max_iter
+        self.max_inner_iter = max_inner_iter
+        self.eps = eps
+        self.constraint = constraint
         self.outer_iters = outer_iters
         self.inner_iters = inner_iters
-        self.eps = eps
 
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
         """Trains on ``(X, y)`` with one group label per row in ``sensitive_features``."""
+        constraint = self._constraint()
+        iters = dict(
+            max_iter=renamed(self, "outer_iters", "max_iter", 40),
+            max_inner_iter=renamed(self, "inner_iters", "max_inner_iter", 100),
+            grid_size=self.grid_size,
+        )
         X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         try:
             lo, hi = (float(v) for v in self.interval)
@@ -91,17 +140,16 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
             raise FairkitError(
                 f"invalid parameter interval = {self.interval!r}: expected (alpha, beta)"
             ) from e
-        for name in ("grid_size", "outer_iters", "inner_iters"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Integral) or value < 1:
+        for name, value in iters.items():
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
                 raise FairkitError(f"invalid parameter {name} = {value!r}: expected an integer >= 1")
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
         w, info = _core.partial_parity_fit(
             X, codes, group_codes, index.names,
-            constraint=self.constraint, interval=(lo, hi), kappa=float(self.kappa),
+            constraint=_CORE_NAMES[constraint], interval=(lo, hi), kappa=float(self.kappa),
             grid_size=int(self.grid_size), threshold=float(self.threshold),
-            surrogate=self.surrogate, outer_iters=int(self.outer_iters),
-            inner_iters=int(self.inner_iters), eps=float(self.eps),
+            surrogate=self.surrogate, outer_iters=int(iters["max_iter"]),
+            inner_iters=int(iters["max_inner_iter"]), eps=float(self.eps),
         )
         self.classes_ = classes
         self._groups = index
@@ -110,6 +158,20 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
         self.report_ = dict(info)
         self.n_iter_ = int(info["iterations"])
         return self
+
+    def _constraint(self) -> str:
+        name = renamed(self, "constraint", "constraints", "percentile_parity")
+        if isinstance(name, str) and name == "statistical_parity":
+            warnings.warn(
+                "PartialParityClassifier: 'statistical_parity' now means demographic parity "
+                "(model (21)), as in every fairkit estimator; before fairkit 0.2 it selected the "
+                "percentile-grid model (15), now called 'percentile_parity' (the default): pass "
+                "constraints='percentile_parity' for the old behaviour, or 'demographic_parity' "
+                "to silence this warning",
+                FutureWarning,
+                stacklevel=3,
+            )
+        return canonical_constraint(name, "PartialParityClassifier", tuple(_CORE_NAMES))
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Scores ``<w, (1, x, g, g x)>``; positive favours ``classes_[1]``."""
@@ -137,7 +199,38 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
         s = self._scores(X, sensitive_features)
         return self.classes_[(s > 0).astype(np.int64)]
 
+    # -- pickling: the crate's versioned bytes of the model (dc_opt::CrossModel) --------------
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        coef = state.pop("coef_", None)
+        if coef is not None:
+            state["_saved_model"] = _core.partial_parity_to_bytes(coef, state["_groups"].names)
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        saved = state.pop("_saved_model", None)
+        if saved is not None:
+            coef, names = _core.partial_parity_from_bytes(saved)
+            if names != state["_groups"].names:
+                raise FairkitError(
+                    "corrupted PartialParityClassifier state: the saved model's groups "
+                    f"{names} are not the estimator's {state['_groups'].names}"
+                )
+            state["coef_"] = coef
+        super().__setstate__(state)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False  # binary scores
         return tags
+
+
+# Canonical constraint name -> the binding's name of the dc-opt model.
+_CORE_NAMES = {
+    "percentile_parity": "statistical_parity",
+    "demographic_parity": "demographic_parity",
+    "equal_opportunity": "equal_opportunity",
+    "equalized_odds": "equalized_odds",
+}

@@ -14,6 +14,7 @@ from fairkit._core import FairkitError
 from fairkit._core import estimators as _core
 from fairkit.estimators._binary import binary_fit_inputs
 from fairkit.estimators._groups import GroupIndex
+from fairkit.estimators._params import DEPRECATED, canonical_constraint, renamed
 from fairkit.estimators.rates import Goal
 from fairkit.estimators.rates import named as named_goal
 
@@ -51,11 +52,12 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     ----------
     constraints : str, rates.Goal, or list of them, default=()
         The goals; group goals use ``sensitive_features`` of ``fit``. Empty: unconstrained. A
-        string names a group goal (``"demographic_parity"``/``"statistical_parity"``,
-        ``"equalized_odds"``/``"equal_odds"``, ``"equal_opportunity"``/
-        ``"true_positive_rate_parity"``, ``"false_positive_rate_parity"``,
-        ``"error_rate_parity"``/``"equal_accuracy"``), bounded in both directions by
-        ``difference_bound``.
+        string names a group goal in the vocabulary every fairkit estimator shares
+        (``"demographic_parity"``/``"statistical_parity"``, ``"equalized_odds"``/
+        ``"equal_odds"``, ``"equal_opportunity"``/``"true_positive_rate_parity"``,
+        ``"false_positive_rate_parity"``, ``"error_rate_parity"``/``"equal_accuracy"``),
+        bounded in both directions by ``difference_bound``; other names raise an error listing
+        these.
     estimator : scikit-learn classifier, default=None
         The model player, as in fairlearn's reductions: each round fits
         ``clone(estimator).fit(X, y_relabelled, sample_weight=w)`` (its ``fit`` must take
@@ -80,7 +82,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     solution : {"m_stoch", "t_stoch", "best", "last"}, default="m_stoch"
         Mixture over at most m+1 iterates (the shrinking LP), the uniform mixture, the best
         iterate (Eq. 18 rank rule) or the last one.
-    iterations : int, default=None
+    max_iter : int, default=None
         Rounds: best responses for the oracle games (None: 60), minibatch steps otherwise
         (None: 2000).
     lr_lambda : float, default=None
@@ -96,11 +98,12 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         L-BFGS iterations per best response (an approximate oracle is enough: the game corrects).
     oracle_tol : float, default=1e-3
         Gradient tolerance of a best response (on the loss with weights rescaled to mean 1).
-    seed : int, default=0
+    random_state : int, default=0
         Seed of the minibatch order, the MLP initialisation and ``predict``'s draws: same seed,
-        same bits.
-    random_state : int or None, default=None
-        scikit-learn's name for ``seed``; when set it takes precedence.
+        same bits (None: 0; a numpy RandomState is not accepted).
+    seed, iterations :
+        Deprecated names of ``random_state`` and ``max_iter`` (FutureWarning; removed in
+        fairkit 0.3).
 
     Attributes
     ----------
@@ -114,6 +117,24 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     n_iter_ : int, steps taken.
     estimators_ : list, with ``estimator``: the fitted responses of the mixture (weights
         ``weights_``).
+
+    Pickling stores the crate's versioned bytes of the mixture (``game_opt``'s
+    ``StochasticClassifier::to_bytes``: weights and parameters, never the training rows);
+    unpickling checks and restores them, and ``predict_proba``/``predict`` give the same bits.
+
+    Examples
+    --------
+    >>> import numpy as np, pickle
+    >>> from fairkit.estimators import RateConstrainedClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 3))
+    >>> group = np.where(rng.random(200) < 0.5, "a", "b")
+    >>> y = (X[:, 0] + (group == "a") > 0.5).astype(int)
+    >>> clf = RateConstrainedClassifier("demographic_parity", difference_bound=0.05, max_iter=20)
+    >>> clf = clf.fit(X, y, sensitive_features=group)
+    >>> again = pickle.loads(pickle.dumps(clf))
+    >>> bool((again.predict_proba(X) == clf.predict_proba(X)).all())
+    True
 
     Warns
     -----
@@ -134,7 +155,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         hidden: int = 0,
         algorithm: str = "auto",
         solution: str = "m_stoch",
-        iterations: Any = None,
+        max_iter: Any = None,
         batch_size: int = 256,
         lr_theta: float = 0.01,
         lr_lambda: Any = None,
@@ -144,8 +165,9 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         objective_loss: str = "hinge",
         oracle_max_iter: int = 15,
         oracle_tol: float = 1e-3,
-        seed: int = 0,
-        random_state: Any = None,
+        random_state: Any = 0,
+        seed: Any = DEPRECATED,
+        iterations: Any = DEPRECATED,
     ):
         self.constraints = constraints
         self.estimator = estimator
@@ -153,7 +175,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         self.hidden = hidden
         self.algorithm = algorithm
         self.solution = solution
-        self.iterations = iterations
+        self.max_iter = max_iter
         self.batch_size = batch_size
         self.lr_theta = lr_theta
         self.lr_lambda = lr_lambda
@@ -163,13 +185,16 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         self.objective_loss = objective_loss
         self.oracle_max_iter = oracle_max_iter
         self.oracle_tol = oracle_tol
-        self.seed = seed
         self.random_state = random_state
+        self.seed = seed
+        self.iterations = iterations
 
-    def _seed(self) -> int:
-        seed = self.seed if self.random_state is None else self.random_state
+    def _seed(self, warn: bool = True) -> int:
+        seed = renamed(self, "seed", "random_state", 0, warn=warn)
+        if seed is None:
+            seed = 0
         if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
-            name = "seed" if self.random_state is None else "random_state"
+            name = "random_state"
             raise FairkitError(
                 f"invalid parameter {name} = {seed!r}: expected an integer >= 0 (a "
                 f"numpy RandomState is not supported: the Rust core takes an integer seed)"
@@ -187,13 +212,18 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         oracle = self._algorithm() in _ORACLE_ALGORITHMS
         auto = _ORACLE_DEFAULTS if oracle else _MINIBATCH_DEFAULTS
         out = {}
-        for name in ("iterations", "lr_lambda", "l2"):
-            value = getattr(self, name)
+        given = {
+            "iterations": renamed(self, "iterations", "max_iter", None),
+            "lr_lambda": self.lr_lambda,
+            "l2": self.l2,
+        }
+        for name, value in given.items():
             out[name] = auto[name] if value is None else value
         for name in ("iterations", "batch_size", "snapshot_every", "hidden", "oracle_max_iter"):
             value = out.get(name, getattr(self, name))
             if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
-                raise FairkitError(f"invalid parameter {name} = {value!r}: expected an integer >= 0")
+                shown = "max_iter" if name == "iterations" else name
+                raise FairkitError(f"invalid parameter {shown} = {value!r}: expected an integer >= 0")
             out[name] = int(value)
         for name in ("lr_theta", "oracle_tol"):
             out[name] = getattr(self, name)
@@ -361,7 +391,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
             warnings.warn(
                 f"RateConstrainedClassifier: the solution violates the training constraint "
                 f"{worst_name!r} by {worst:.4f} (> {self.CONSTRAINT_TOLERANCE}); raise "
-                f"iterations, change lr_lambda, or loosen the constraint",
+                f"max_iter, change lr_lambda, or loosen the constraint",
                 ConvergenceWarning,
                 stacklevel=4,
             )
@@ -396,7 +426,8 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         goals = []
         for g in items:
             if isinstance(g, str):
-                goals.append(named_goal(g, bound))
+                name = canonical_constraint(g, "RateConstrainedClassifier", _NAMED)
+                goals.append(named_goal(name, bound))
             elif isinstance(g, Goal):
                 goals.append(g)
             else:
@@ -418,13 +449,20 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         p1 = self._positive_probability(X)
         return np.column_stack([1.0 - p1, p1])
 
-    def predict(self, X: Any, *, seed: int | None = None, random_state: int | None = None
+    def predict(self, X: Any, *, random_state: int | None = None, seed: Any = None
                 ) -> np.ndarray:
-        """Labels sampled from the stochastic classifier with ``seed`` (alias ``random_state``;
-        default: the estimator's seed); same seed, same labels."""
-        if seed is None:
-            seed = random_state
-        seed = self._seed() if seed is None else seed
+        """Labels sampled from the stochastic classifier with ``random_state`` (default: the
+        estimator's); same seed, same labels. ``seed`` is its deprecated name (FutureWarning)."""
+        if seed is not None:
+            warnings.warn(
+                "RateConstrainedClassifier.predict: parameter 'seed' was renamed 'random_state' "
+                f"in fairkit 0.2 and will be removed in 0.3; pass random_state={seed!r} instead",
+                FutureWarning,
+                stacklevel=2,
+            )
+            if random_state is None:
+                random_state = seed
+        seed = self._seed(warn=False) if random_state is None else random_state
         X = self._X(X)
         if getattr(self, "estimators_", None) is not None:
             # One seeded uniform draw per row against the mixture's P(y^ = 1 | x).
@@ -451,24 +489,34 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False  # binary only (the crate's rates are 0/1)
         return tags
 
-    # The core object is rebuilt from the mixture (weights and parameters) on unpickling.
+    # -- pickling: the crate's versioned bytes of the mixture (game_opt), no training rows ------
+
     def __getstate__(self):
         state = dict(super().__getstate__())
         core = state.pop("_core", None)
         if core is not None:
-            state["_components"] = core.components()
+            state["_saved_classifier"] = core.to_bytes()
         return state
 
     def __setstate__(self, state):
-        components = state.pop("_components", None)
-        super().__setstate__(state)
-        if components is not None:
-            self._core = _core.rate_classifier_from_components(
-                int(self.n_features_in_), self._fitted_hidden, components
+        state = dict(state)
+        saved = state.pop("_saved_classifier", None)
+        components = state.pop("_components", None)  # pickled by fairkit 0.1
+        if saved is not None:
+            state["_core"] = _core.rate_classifier_from_bytes(saved)
+        elif components is not None:
+            state["_core"] = _core.rate_classifier_from_components(
+                int(state["n_features_in_"]), state["_fitted_hidden"], components
             )
+        super().__setstate__(state)
 
 
 _ORACLE_ALGORITHMS = ("oracle_proxy_lagrangian", "oracle_lagrangian")
+# The shared vocabulary's names this estimator enforces (rates.named builds their goals).
+_NAMED = (
+    "demographic_parity", "equalized_odds", "equal_opportunity", "false_positive_rate_parity",
+    "error_rate_parity",
+)
 # Measured on Adult (sex) and COMPAS (race) against fairlearn's ExponentiatedGradient (issue 24).
 _ORACLE_DEFAULTS = {"iterations": 60, "lr_lambda": 1.0, "l2": 1e-4}
 _MINIBATCH_DEFAULTS = {"iterations": 2000, "lr_lambda": 0.1, "l2": 0.0}

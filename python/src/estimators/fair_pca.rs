@@ -26,6 +26,8 @@ pub const SIGNAL_CHECK_EVERY: usize = 20;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fair_pca_fit, m)?)?;
     m.add_function(wrap_pyfunction!(fair_pca_transform, m)?)?;
+    m.add_function(wrap_pyfunction!(fair_pca_to_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(fair_pca_from_bytes, m)?)?;
     Ok(())
 }
 
@@ -207,4 +209,34 @@ fn fair_pca_transform<'py>(
         })
         .map_err(to_py_err)?;
     basis_array(py, &out)
+}
+
+/// The crate's versioned bytes of a fitted projection (basis d × r, C order, and mean): what
+/// pickling stores (`fair_pca::Projection::to_bytes`).
+#[pyfunction]
+fn fair_pca_to_bytes<'py>(
+    py: Python<'py>,
+    basis: PyReadonlyArray2<'_, f64>,
+    mean: PyReadonlyArray1<'_, f64>,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let (b, d, r) = matrix(&basis, "basis")?;
+    let m = contiguous(mean.as_slice(), "mean")?;
+    let projection = Projection::new(
+        DMatrix::from_row_slice(d, r, b),
+        DVector::from_column_slice(m),
+    )
+    .map_err(to_py_err)?;
+    Ok(pyo3::types::PyBytes::new(py, &projection.to_bytes()))
+}
+
+/// `(basis d × r, mean d)`.
+type Restored<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>);
+
+/// `(basis d × r, mean d)` from [`fair_pca_to_bytes`]'s bytes; bad bytes raise `FairkitError`.
+#[pyfunction]
+fn fair_pca_from_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Restored<'py>> {
+    let projection = Projection::from_bytes(data).map_err(to_py_err)?;
+    let basis = basis_array(py, projection.basis())?;
+    let mean = projection.mean().as_slice().to_vec().into_pyarray(py);
+    Ok((basis, mean))
 }

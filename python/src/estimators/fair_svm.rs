@@ -8,7 +8,9 @@
 use crate::convert::contiguous;
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
-use fair_svm::{FairSvmError, Fairness, Kernel, KernelFairSvm, Observer, SpectralFairSvm};
+use fair_svm::{
+    FairSvmError, FairSvmScorer, Fairness, Kernel, KernelFairSvm, Observer, SpectralFairSvm,
+};
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -19,6 +21,8 @@ use std::ops::ControlFlow;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FairSvmCore>()?;
     m.add_function(wrap_pyfunction!(fair_svm_fit, m)?)?;
+    m.add_class::<FairSvmScorerCore>()?;
+    m.add_function(wrap_pyfunction!(fair_svm_from_bytes, m)?)?;
     Ok(())
 }
 
@@ -229,6 +233,16 @@ impl FairSvmCore {
         Ok(out.into_pyarray(py))
     }
 
+    /// The crate's versioned bytes of the fitted score function (`fair_svm::FairSvmScorer`:
+    /// linear weights, or the kernel's support vectors and coefficients), for pickling.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        let scorer = match &self.inner {
+            FittedSvm::Linear(m) => FairSvmScorer::from(m),
+            FittedSvm::Kernel(m) => FairSvmScorer::from(m),
+        };
+        pyo3::types::PyBytes::new(py, &scorer.to_bytes())
+    }
+
     /// The fit report as a dict.
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let r = self.inner.report();
@@ -241,4 +255,47 @@ impl FairSvmCore {
         out.set_item("covariance_gap", r.covariance_gap)?;
         Ok(out)
     }
+}
+
+/// A fitted fair SVM's score function restored from [`FairSvmCore::to_bytes`].
+#[pyclass(frozen, module = "fairkit._core.estimators")]
+pub struct FairSvmScorerCore {
+    inner: FairSvmScorer,
+}
+
+#[pymethods]
+impl FairSvmScorerCore {
+    /// Scores `s(x) + b` of new rows.
+    fn decision_function<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'_, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let (xs, n, d) = matrix(&x)?;
+        let out = py
+            .detach(|| {
+                self.inner
+                    .decision_function(&DMatrix::from_row_slice(n, d, xs))
+            })
+            .map_err(to_py_err)?;
+        Ok(out.as_slice().to_vec().into_pyarray(py))
+    }
+
+    /// The versioned bytes (as [`FairSvmCore::to_bytes`]).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    /// Support vectors kept (0 for the linear model).
+    #[getter]
+    fn n_support_vectors(&self) -> usize {
+        self.inner.n_support_vectors()
+    }
+}
+
+/// Restores a fitted fair SVM's score function; bad bytes raise `FairkitError`.
+#[pyfunction]
+fn fair_svm_from_bytes(data: &[u8]) -> PyResult<FairSvmScorerCore> {
+    let inner = FairSvmScorer::from_bytes(data).map_err(to_py_err)?;
+    Ok(FairSvmScorerCore { inner })
 }

@@ -25,6 +25,8 @@ use std::ops::ControlFlow;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(partial_parity_fit, m)?)?;
     m.add_function(wrap_pyfunction!(partial_parity_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(partial_parity_to_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(partial_parity_from_bytes, m)?)?;
     Ok(())
 }
 
@@ -246,4 +248,31 @@ fn partial_parity_scores<'py>(
         .detach(|| scores_buffers(ws, xs, d, codes, group_names))
         .map_err(to_py_err)?;
     Ok(out.into_pyarray(py))
+}
+
+/// The crate's versioned bytes of a fitted cross-term model (`dc_opt::CrossModel`): the weights
+/// and the group names, what pickling stores.
+#[pyfunction]
+fn partial_parity_to_bytes<'py>(
+    py: Python<'py>,
+    w: PyReadonlyArray1<'_, f64>,
+    group_names: Vec<String>,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let ws = contiguous(w.as_slice(), "weights")?;
+    let model = dc_opt::CrossModel::new(ws.to_vec(), group_names).map_err(to_py_err)?;
+    Ok(pyo3::types::PyBytes::new(py, &model.to_bytes()))
+}
+
+/// `(weights, group names)` from [`partial_parity_to_bytes`]'s bytes; bad bytes raise
+/// `FairkitError`.
+#[pyfunction]
+fn partial_parity_from_bytes<'py>(
+    py: Python<'py>,
+    data: &[u8],
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Vec<String>)> {
+    let model = dc_opt::CrossModel::from_bytes(data).map_err(to_py_err)?;
+    Ok((
+        model.weights().to_vec().into_pyarray(py),
+        model.group_names().to_vec(),
+    ))
 }

@@ -27,6 +27,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RateClassifierCore>()?;
     m.add_function(wrap_pyfunction!(rate_constrained_fit, m)?)?;
     m.add_function(wrap_pyfunction!(rate_classifier_from_components, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_classifier_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rate_constrained_play, m)?)?;
     Ok(())
 }
@@ -665,6 +666,16 @@ impl RateClassifierCore {
         Ok(out.into_pyarray(py))
     }
 
+    /// The crate's versioned bytes of the mixture (`game_opt::StochasticClassifier::to_bytes`),
+    /// for pickling.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        let bytes = match &self.inner {
+            FittedClassifier::Linear(c) => c.to_bytes(),
+            FittedClassifier::Mlp(c) => c.to_bytes(),
+        };
+        pyo3::types::PyBytes::new(py, &bytes)
+    }
+
     /// The mixture: `(weight, θ)` per component.
     fn components(&self) -> Vec<(f64, Vec<f64>)> {
         self.inner.components()
@@ -675,4 +686,19 @@ impl RateClassifierCore {
     fn n_features(&self) -> usize {
         self.d
     }
+}
+
+/// Restores a fitted classifier from [`RateClassifierCore::to_bytes`]; bad bytes raise
+/// `FairkitError`.
+#[pyfunction]
+fn rate_classifier_from_bytes(data: &[u8]) -> PyResult<RateClassifierCore> {
+    let inner = match game_opt::SavedClassifier::from_bytes(data).map_err(to_py_err)? {
+        game_opt::SavedClassifier::Linear(c) => FittedClassifier::Linear(c),
+        game_opt::SavedClassifier::Mlp(c) => FittedClassifier::Mlp(c),
+    };
+    let d = match &inner {
+        FittedClassifier::Linear(c) => c.components()[0].1.n_inputs(),
+        FittedClassifier::Mlp(c) => c.components()[0].1.n_inputs(),
+    };
+    Ok(RateClassifierCore { inner, d })
 }
