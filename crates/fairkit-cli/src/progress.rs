@@ -36,3 +36,30 @@ impl Bar {
         self.0.finish_and_clear();
     }
 }
+
+/// A spinner naming a stage without a known total (the intervals and tests of many groups),
+/// cleared when dropped; hidden like [`Bar`].
+pub struct Stage(ProgressBar);
+
+impl Stage {
+    /// Starts the spinner with `message`.
+    pub fn start(message: &str, quiet: bool) -> Self {
+        let bar = ProgressBar::new_spinner();
+        if quiet || !std::io::stderr().is_terminal() {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        } else {
+            if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}") {
+                bar.set_style(style);
+            }
+            bar.set_message(message.to_string());
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        }
+        Self(bar)
+    }
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}

@@ -20,6 +20,10 @@ use fair_audit::{ChartData, ReportSpec, Stats, compute};
 use fair_metrics::ci::RateCiMethod;
 use fair_metrics::score_sweep::SweepSettings;
 
+/// From this many finest groups on, the command says (before the long stage) that the
+/// resampling will take a while.
+const MANY_GROUPS: usize = 2_000;
+
 /// The fairness verdict of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -105,7 +109,22 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
             Some((dir, crate::state_dir::manifest(build, runs)))
         }
     };
+    let groups = acc.state.finest_names().len();
+    if groups >= MANY_GROUPS && !args.quiet {
+        eprintln!(
+            "fairkit audit: {groups} groups: every gap's bootstrap interval and permutation test redraw each group {} times, which takes a while at this size (--resamples lowers it)",
+            args.resamples
+        );
+    }
+    let stage = crate::progress::Stage::start(
+        &format!(
+            "intervals and tests of {groups} groups × {} resamples",
+            args.resamples
+        ),
+        args.quiet,
+    );
     let (report, charts) = build_report(args, &flags, &mut acc, &reader, &origin, &gates)?;
+    drop(stage);
     if let Some((dir, manifest)) = to_save {
         crate::state_dir::save(dir, &acc.state, &manifest)?;
     }
