@@ -129,3 +129,11 @@ mod tests {
         assert::<super::DcOptError>();
     }
 }
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`DcOptError::Data`] with the same message.
+impl From<fair_data::GroupsError> for DcOptError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        DcOptError::Data(e.into())
+    }
+}

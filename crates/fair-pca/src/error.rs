@@ -122,3 +122,11 @@ pub enum FairPcaError {
 
 /// Result alias for `fair-pca`.
 pub type Result<T> = std::result::Result<T, FairPcaError>;
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`FairPcaError::Data`] with the same message.
+impl From<fair_data::GroupsError> for FairPcaError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        FairPcaError::Data(e.into())
+    }
+}

@@ -177,3 +177,11 @@ pub(crate) fn invalid(
         expected,
     }
 }
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`FairSvmError::Data`] with the same message.
+impl From<fair_data::GroupsError> for FairSvmError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        FairSvmError::Data(e.into())
+    }
+}

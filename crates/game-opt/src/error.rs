@@ -167,3 +167,11 @@ pub enum GameOptError {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, GameOptError>;
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`GameOptError::Data`] with the same message.
+impl From<fair_data::GroupsError> for GameOptError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        GameOptError::Data(e.into())
+    }
+}

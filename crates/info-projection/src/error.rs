@@ -188,3 +188,11 @@ pub(crate) fn invalid(
         expected,
     }
 }
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`InfoProjectionError::Data`] with the same message.
+impl From<fair_data::GroupsError> for InfoProjectionError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        InfoProjectionError::Data(e.into())
+    }
+}
