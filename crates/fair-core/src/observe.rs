@@ -53,7 +53,7 @@ impl<I: ?Sized> Observe<I> for NoObserver {
     }
 }
 
-impl<I: ?Sized, F: FnMut(&I) -> ControlFlow<()>> Observe<I> for F {
+impl<I: ?Sized, F: FnMut(&I) -> ControlFlow<()> + ?Sized> Observe<I> for F {
     fn observe(&mut self, info: &I) -> ControlFlow<()> {
         self(info)
     }

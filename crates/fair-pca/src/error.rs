@@ -7,7 +7,7 @@ use thiserror::Error;
 /// Everything that can go wrong while configuring, fitting or applying a fair PCA.
 ///
 /// Bad input and bad settings are errors; running out of iterations, a stalled line search or an
-/// observer asking to stop are *outcomes*, reported in [`Status`](crate::Status). Every message
+/// observer asking to stop are *outcomes*, reported in [`Termination`](crate::Termination). Every message
 /// names the offending value and says what to fix. The enum is `#[non_exhaustive]`: match the
 /// variants you handle and keep a catch-all arm.
 #[derive(Debug, Error, Clone, PartialEq)]

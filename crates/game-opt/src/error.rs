@@ -7,7 +7,7 @@ use thiserror::Error;
 ///
 /// Each message names the offending input and says what to fix. Outcomes that are answers rather
 /// than mistakes (running all iterations, a user stop, an LP that had to relax its violation bound)
-/// are reported through [`Status`](crate::Status) and [`ShrinkOutcome`](crate::ShrinkOutcome), not
+/// are reported through [`Termination`](crate::Termination) and [`ShrinkOutcome`](crate::ShrinkOutcome), not
 /// here. The enum is `#[non_exhaustive]`: keep a catch-all arm.
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]

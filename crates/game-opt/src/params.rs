@@ -340,3 +340,18 @@ impl GameOptValidParams {
         self.seed
     }
 }
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for GameOptParams {
+    type Checked = GameOptValidParams;
+    type Error = crate::GameOptError;
+
+    fn check_ref(&self) -> std::result::Result<GameOptValidParams, crate::GameOptError> {
+        GameOptParams::check(self)
+    }
+
+    fn check(self) -> std::result::Result<GameOptValidParams, crate::GameOptError> {
+        GameOptParams::check(&self)
+    }
+}

@@ -467,3 +467,20 @@ impl FairProjectionValidParams {
         self.seed
     }
 }
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for FairProjectionParams {
+    type Checked = FairProjectionValidParams;
+    type Error = crate::InfoProjectionError;
+
+    fn check_ref(
+        &self,
+    ) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
+        FairProjectionParams::check(self)
+    }
+
+    fn check(self) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
+        FairProjectionParams::check(&self)
+    }
+}

@@ -9,7 +9,7 @@ use crate::convert::{contiguous, i64_as_usize};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
-use fair_pca::{FairPca, FairPcaError, IterInfo, Objectives, Observer, Penalty, Projection};
+use fair_pca::{FairPca, FairPcaError, IterInfo, Objectives, Observe, Penalty, Projection};
 use nalgebra::{DMatrix, DVector};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
@@ -87,7 +87,7 @@ pub fn fit_buffers(
     codes: &[i64],
     names: Vec<String>,
     s: &PcaSettings,
-    observer: &mut dyn Observer,
+    observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
 ) -> Result<FairPca, FairPcaError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -107,8 +107,8 @@ pub fn fit_buffers(
 #[derive(Default)]
 struct SignalObserver(SignalCheck);
 
-impl Observer for SignalObserver {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for SignalObserver {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.0.poll_every(info.iteration, SIGNAL_CHECK_EVERY)
     }
 }

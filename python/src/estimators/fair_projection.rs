@@ -8,7 +8,7 @@
 //! spelling so every bad value is reported with the parameter's name.
 //!
 //! The fit runs with the GIL released and checks for Ctrl-C before every pass over the rows
-//! (the crate's interrupt hook, [`SignalCheck`]): an interrupt stops it within one pass.
+//! (the crate's observer, [`SignalCheck`]): an interrupt stops it within one pass.
 
 use crate::convert::{contiguous, i64_as_usize};
 use crate::errors::{invalid, to_py_err};
@@ -16,7 +16,7 @@ use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use info_projection::{
     Constraint, Decision, Divergence, FairProjection, FairProjectionParams, GroupThresholds,
-    InfoProjectionError, RateBound, RowPolicy, Solver,
+    InfoProjectionError, Observe, PassInfo, RateBound, RowPolicy, Solver,
 };
 use nalgebra::DMatrix;
 use numpy::{
@@ -25,7 +25,6 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use std::ops::ControlFlow;
 
 /// Adds the FairProjection binding to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -142,11 +141,12 @@ pub fn groups(codes: &[i64], names: Vec<String>) -> Result<Groups, InfoProjectio
 /// The binding's whole Rust path of a fit from numpy-shaped buffers (what the Python class
 /// runs with the GIL released; public so Rust benchmarks can time it without Python).
 ///
-/// `interrupt` is asked before every pass over the rows (see
-/// [`info_projection::FairProjectionValidParams::fit_interruptible`]).
+/// `observer` is asked before every pass over the rows (see
+/// [`info_projection::FairProjectionValidParams::fit_with_observer`]); its `Break` ends the fit
+/// with the last iterate.
 ///
 /// # Errors
-/// The crate's: invalid settings, probabilities, groups or labels; `Interrupted`.
+/// The crate's: invalid settings, probabilities, groups or labels.
 pub fn fit_buffers(
     params: &FairProjectionParams,
     proba: &[f64],
@@ -154,7 +154,7 @@ pub fn fit_buffers(
     codes: &[i64],
     names: Vec<String>,
     labels: Option<&[i64]>,
-    interrupt: &mut dyn FnMut() -> ControlFlow<()>,
+    observer: &mut dyn Observe<PassInfo>,
 ) -> Result<FairProjection, InfoProjectionError> {
     let n = proba.len().checked_div(n_classes).unwrap_or(0);
     let probs = probs_matrix(proba, n, n_classes);
@@ -162,7 +162,7 @@ pub fn fit_buffers(
     let labels = labels.map(i64_as_usize);
     params
         .check()?
-        .fit_interruptible(&probs, &groups, labels.as_deref(), interrupt)
+        .fit_with_observer(&probs, &groups, labels.as_deref(), observer)
 }
 
 /// `proba` as a row-major slice with its shape, or an error naming the input.
@@ -220,7 +220,11 @@ fn fair_projection_fit(
     let FitInputs { p, c, codes, y, .. } = fit_inputs(&proba, &group_codes, &labels)?;
     let names = group_names.clone();
     let mut signals = SignalCheck::default();
-    let result = py.detach(|| fit_buffers(&params, p, c, codes, names, y, &mut || signals.poll()));
+    let result = py.detach(|| {
+        fit_buffers(&params, p, c, codes, names, y, &mut |_: &PassInfo| {
+            signals.poll()
+        })
+    });
     let inner = signals.or(result)?.map_err(crate_error)?;
     Ok(FairProjectionCore { inner, group_names })
 }
@@ -363,7 +367,7 @@ impl FairProjectionCore {
         let r = self.inner.report();
         let d = PyDict::new(py);
         d.set_item("status", r.status.to_string())?;
-        d.set_item("converged", r.status.is_success())?;
+        d.set_item("converged", r.status.is_converged())?;
         d.set_item("solver", format!("{:?}", r.solver).to_lowercase())?;
         d.set_item("n_constraints", r.n_constraints)?;
         d.set_item("n_rows", r.n_rows)?;

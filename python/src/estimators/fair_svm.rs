@@ -8,7 +8,7 @@
 use crate::convert::contiguous;
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
-use fair_svm::{FairSvmError, Fairness, Kernel, KernelFairSvm, Observer, SpectralFairSvm};
+use fair_svm::{FairSvmError, Fairness, IterInfo, Kernel, KernelFairSvm, Observe, SpectralFairSvm};
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -93,17 +93,17 @@ impl FittedSvm {
 
 /// Fits on dense rows (N × d row-major) with ±1 labels `y` and protected classes `z`.
 ///
-/// `observer` is the crate's (its `keep_going` can stop the fit).
+/// `observer` sees every iterate (its `Break` ends the fit with the last iterate).
 ///
 /// # Errors
-/// The crate's (invalid settings or data, solver failure, `Interrupted`).
+/// The crate's (invalid settings or data, solver failure).
 pub fn fit_buffers(
     x: &[f64],
     d: usize,
     y: &[f64],
     z: &[f64],
     s: &SvmSettings,
-    observer: &mut dyn Observer,
+    observer: &mut dyn Observe<IterInfo>,
 ) -> Result<FittedSvm, FairSvmError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -117,7 +117,7 @@ pub fn fit_buffers(
                 .tol(s.tol)
                 .max_iter(s.max_iter)
                 .check()?
-                .fit_observed(&xm, y, z, observer)?,
+                .fit_with_observer(&xm, y, z, observer)?,
         ),
         Some(kernel) => FittedSvm::Kernel(
             KernelFairSvm::params(kernel)
@@ -128,17 +128,18 @@ pub fn fit_buffers(
                 .tol(s.tol)
                 .max_iter(s.max_iter)
                 .check()?
-                .fit_observed(&xm, y, z, observer)?,
+                .fit_with_observer(&xm, y, z, observer)?,
         ),
     })
 }
 
-/// Checks for Ctrl-C before every subproblem (each takes milliseconds to seconds).
+/// Checks for Ctrl-C after the warm start and every convex–concave iteration (each takes
+/// milliseconds to seconds).
 #[derive(Default)]
 struct SignalObserver(SignalCheck);
 
-impl Observer for SignalObserver {
-    fn keep_going(&mut self) -> ControlFlow<()> {
+impl Observe<IterInfo> for SignalObserver {
+    fn observe(&mut self, _info: &IterInfo) -> ControlFlow<()> {
         self.0.poll()
     }
 }

@@ -3,7 +3,7 @@
 //! The Python class `fairkit.estimators.RateConstrainedClassifier` writes its constraints in a
 //! small Python form (`fairkit.estimators.rates`); each arrives here as a [`GoalSpec`] tuple and
 //! is turned into the crate's rate language ([`game_opt::goals`]). The fit runs with the GIL
-//! released; an [`Observer`] re-acquires it every [`SIGNAL_CHECK_EVERY`] steps to run
+//! released; an observer ([`game_opt::Observe`]) re-acquires it every [`SIGNAL_CHECK_EVERY`] steps to run
 //! `PyErr_CheckSignals`, so Ctrl-C stops a long fit (the interrupt is raised once the crate
 //! returns).
 
@@ -13,7 +13,7 @@ use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use game_opt::{
     Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear,
-    LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observer, Optimizer, Problem, Slack,
+    LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observe, Optimizer, Problem, Slack,
     SolutionType, StochasticClassifier, Subset, goals, select_solution,
 };
 use nalgebra::DMatrix;
@@ -286,7 +286,7 @@ pub fn fit_buffers(
     hidden: usize,
     settings: &GameSettings,
     sample_weight: Option<&[f64]>,
-    observer: &mut dyn Observer,
+    observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
 ) -> Result<(FittedClassifier, FitSummary), GameOptError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -313,7 +313,7 @@ pub fn fit_buffers(
         let report = fit.report();
         let summary = FitSummary {
             report: report.to_string(),
-            completed: report.status.is_success(),
+            completed: !report.status.is_interrupted(),
             iterations: report.iterations,
             train_error: eval.error,
             train_constraints: eval.constraints.clone(),
@@ -350,8 +350,8 @@ pub fn fit_buffers(
 #[derive(Default)]
 struct SignalObserver(SignalCheck);
 
-impl Observer for SignalObserver {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for SignalObserver {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.0.poll_every(info.iteration, SIGNAL_CHECK_EVERY)
     }
 }
@@ -569,7 +569,7 @@ fn rate_constrained_play<'py>(
     let eval = sol.evaluate(&rounds.train).map_err(to_py_err)?;
     let info = PyDict::new(py);
     info.set_item("summary", rounds.report.to_string())?;
-    info.set_item("completed", rounds.report.status.is_success())?;
+    info.set_item("completed", !rounds.report.status.is_interrupted())?;
     info.set_item("iterations", rounds.report.iterations)?;
     info.set_item("train_error", eval.error)?;
     info.set_item("train_constraints", eval.constraints)?;

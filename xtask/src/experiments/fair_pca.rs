@@ -16,7 +16,7 @@ use fair_metrics::pca_losses::PcaDisparity;
 use fair_metrics::{GroupConfusion, Rate, ZeroDivision};
 use fair_pca::{
     AlphaBounds, Centering, FairPca, FairPcaParams, Geometry, IterInfo, LossScale, MwFairPca,
-    MwFairPcaParams, Normalization, Objectives, Observer, Projection, StepRule,
+    MwFairPcaParams, Normalization, Objectives, Observe, Projection, StepRule,
     regularization_bounds, vanilla_pca,
 };
 use fair_report::Table;
@@ -274,8 +274,8 @@ struct Trace {
     points: Vec<(f64, f64, f64, f64)>,
 }
 
-impl Observer for Trace {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for Trace {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.points.push((
             info.iteration as f64,
             info.total_loss,

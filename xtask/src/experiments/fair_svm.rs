@@ -11,7 +11,7 @@ use fair_report::Table;
 use fair_report::palette::{BLACK, BLUE, GREEN, GREY, ORANGE, RED, blue_shade};
 use fair_report::panels::{Dots, Line, Panel, density, padded_range, panel_grid};
 use fair_svm::{
-    Fairness, LambdaSearch, PAPER_D_GRID, SpectralFairSvm, SpectralFairSvmParams, Status,
+    Fairness, LambdaSearch, PAPER_D_GRID, SpectralFairSvm, SpectralFairSvmParams, Termination,
     signs_from_classes, signs_from_groups,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -475,8 +475,8 @@ fn run_dataset(ctx: &Context, cfg: &Config, src: &Source) -> Result<DatasetResul
             let r = model.report();
             cell.iterations.push(r.iterations);
             match r.status {
-                Status::Converged => cell.converged += 1,
-                Status::MaxIterations => cell.max_iterations += 1,
+                Termination::Converged => cell.converged += 1,
+                Termination::MaxIterations => cell.max_iterations += 1,
                 _ => cell.stalled += 1,
             }
             bar.inc(1);

@@ -18,9 +18,9 @@ use dc_opt::baselines::{
     PairwiseKind, PairwiseParams, Penalty, RegularizedParams, fit_pairwise, fit_regularized,
 };
 use dc_opt::{
-    CrossData, DcOptError, DpVariant, History, Idca as IdcaSolver, NoObserver, PartialDp,
-    PartialGauc, PartialSp, SparseRows, Ssg, Status, Surrogate, Tolerance, cross_scores,
-    fit_unconstrained, percentile_grid,
+    CrossData, DcOptError, DpVariant, History, Idca as IdcaSolver, PartialDp, PartialGauc,
+    PartialSp, SparseRows, Ssg, Surrogate, Termination, Tolerance, cross_scores, fit_unconstrained,
+    percentile_grid,
 };
 use fair_data::{Dataset, Groups, Splitter, Standardizer};
 use fair_metrics::partial::{
@@ -501,7 +501,7 @@ fn gauc_point(
         .inner_iters(budget.gauc_inner)
         .eps(budget.eps)
         .checkpoints(budget.gauc_checkpoints.clone())
-        .solve(&p, &p.initial_point(), &mut NoObserver)?;
+        .fit(&p, &p.initial_point())?;
     let (k, w) = best_checkpoint(&fit.checkpoints, split, interval, "IDCA (49)")?;
     let (_, viol) = dc_opt::objective_and_violation(&p, w);
     let (acc, psp, pdp) = evaluate(w, &split.test, interval)?;
@@ -660,7 +660,7 @@ fn fixed_fit<P: dc_opt::DcProblem>(
         .inner_iters(t)
         .eps(e)
         .checkpoints(budget.checkpoints(spec).to_vec())
-        .solve(problem, x0, &mut NoObserver)?;
+        .fit(problem, x0)?;
     let end = format!(
         "{} at k={}, T={t} ε={e}",
         fit.report.status, fit.report.iterations
@@ -702,7 +702,7 @@ fn protocol_fit<P: dc_opt::DcProblem + Sync>(
                 .inner_iters(t)
                 .eps(e)
                 .checkpoints(early.clone())
-                .solve(problem, x0, &mut NoObserver)?;
+                .fit(problem, x0)?;
             let (acc, _, _) = evaluate(&fit.x[..nw], &split.val, interval)?;
             Ok((acc, fit))
         })
@@ -734,7 +734,7 @@ fn protocol_fit<P: dc_opt::DcProblem + Sync>(
     let mut checkpoints = trial.checkpoints;
     let mut end = format!("{} at k={}", trial.report.status, trial.report.iterations);
     if let Some(&more) = late.iter().max() {
-        if trial.report.status == Status::Stationary {
+        if trial.report.status == Termination::Stationary {
             // A fixed point: every later outer iteration repeats it.
             checkpoints.extend(late.iter().map(|&k| (k + grid.outer, trial.x.clone())));
         } else {
@@ -743,7 +743,7 @@ fn protocol_fit<P: dc_opt::DcProblem + Sync>(
                 .inner_iters(t)
                 .eps(e)
                 .checkpoints(late)
-                .solve(problem, &trial.x, &mut NoObserver)?;
+                .fit(problem, &trial.x)?;
             checkpoints.extend(
                 rest.checkpoints
                     .into_iter()
@@ -1386,12 +1386,12 @@ fn run_pair<P: dc_opt::DcProblem>(
         .outer_iters(budget.outer(spec))
         .inner_iters(budget.inner(spec))
         .eps(budget.eps)
-        .solve(p, x0, &mut hi)?;
+        .fit_with_observer(p, x0, &mut hi)?;
     let mut hs = History::every((total / 400).max(1));
     Ssg::params()
         .iters(total)
         .tolerance(Tolerance::Constant(budget.eps))
-        .solve(p, x0, &mut hs)?;
+        .fit_with_observer(p, x0, &mut hs)?;
     Ok((hi.iters, hs.iters))
 }
 
