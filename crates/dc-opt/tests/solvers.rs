@@ -250,6 +250,49 @@ fn observer_can_stop_idca() {
 }
 
 #[test]
+fn a_closure_observer_stops_idca_and_ssg_with_interrupted() {
+    let mut seen = Vec::new();
+    let mut stop_at_2 = |info: &dc_opt::IterInfo| {
+        seen.push(info.iter);
+        if info.iter == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let fit = Idca::params()
+        .outer_iters(50)
+        .fit_with_observer(&Toy, &[2.0, 0.0], &mut stop_at_2)
+        .unwrap();
+    assert_eq!(fit.report.status, Termination::Interrupted);
+    assert_eq!(seen, [0, 1, 2]);
+    assert_eq!(fit.report.iterations, 2);
+    let mut calls = 0;
+    let ssg = Ssg::params()
+        .iters(100)
+        .fit_with_observer(&Toy, &[2.0, 0.0], &mut |_: &dc_opt::IterInfo| {
+            calls += 1;
+            if calls == 5 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+    // SSG reports `NeverFeasible` over an observer's stop when no nearly feasible iterate was met.
+    assert!(
+        matches!(
+            ssg.report.status,
+            Termination::Interrupted | Termination::NeverFeasible
+        ),
+        "{}",
+        ssg.report
+    );
+    assert_eq!(ssg.report.iterations, 4);
+    assert_eq!(calls, 5);
+}
+
+#[test]
 fn checkpoints_are_kept() {
     let fit = Idca::params()
         .outer_iters(6)

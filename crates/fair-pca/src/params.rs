@@ -537,6 +537,33 @@ impl FairPcaValidParams {
     }
 }
 
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for FairPcaParams {
+    type Checked = FairPcaValidParams;
+    type Error = crate::FairPcaError;
+
+    fn check_ref(&self) -> std::result::Result<FairPcaValidParams, crate::FairPcaError> {
+        FairPcaParams::check(self.clone())
+    }
+
+    fn check(self) -> std::result::Result<FairPcaValidParams, crate::FairPcaError> {
+        FairPcaParams::check(self)
+    }
+}
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Objectives, "objectives", {
+    SingleAndPairwise => "per_group_and_pairwise",
+    Pairwise => "pairwise",
+    Single => "per_group",
+});
+fair_core::string_enum!(Penalty, "penalty", {
+    Square => "square",
+    Abs => "abs",
+    NegExp => "neg_exp",
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -641,20 +668,5 @@ mod tests {
                 .check()
                 .is_ok()
         );
-    }
-}
-
-/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
-/// both validate every setting and return the checked params, as the inherent methods do.
-impl fair_core::ParamGuard for FairPcaParams {
-    type Checked = FairPcaValidParams;
-    type Error = crate::FairPcaError;
-
-    fn check_ref(&self) -> std::result::Result<FairPcaValidParams, crate::FairPcaError> {
-        FairPcaParams::check(self.clone())
-    }
-
-    fn check(self) -> std::result::Result<FairPcaValidParams, crate::FairPcaError> {
-        FairPcaParams::check(self)
     }
 }

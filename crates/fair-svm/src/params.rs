@@ -590,3 +590,9 @@ impl fair_core::ParamGuard for KernelFairSvmParams {
         KernelFairSvmParams::check(self)
     }
 }
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Fairness, "fairness", {
+    DemographicParity => "demographic_parity",
+    EqualOpportunity => "equal_opportunity",
+});

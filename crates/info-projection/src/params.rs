@@ -484,3 +484,21 @@ impl fair_core::ParamGuard for FairProjectionParams {
         FairProjectionParams::check(&self)
     }
 }
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Divergence, "divergence", {
+    Kl => "kl",
+    CrossEntropy => "cross_entropy",
+});
+fair_core::string_enum!(Solver, "solver", {
+    Dual => "dual",
+    Admm => "admm",
+});
+fair_core::string_enum!(Constraint, "constraint", {
+    StatisticalParity => "statistical_parity" | "demographic_parity",
+    EqualizedOdds => "equalized_odds",
+    EqualizedOddsDiagonal => "equalized_odds_diagonal",
+    OverallAccuracy => "overall_accuracy" | "overall_accuracy_equality",
+    EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
+    FalsePositiveParity => "false_positive_rate_parity",
+});

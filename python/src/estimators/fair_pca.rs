@@ -5,7 +5,7 @@
 //! fit runs with the GIL released; an observer re-acquires it every [`SIGNAL_CHECK_EVERY`]
 //! iterations to check for Ctrl-C.
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
@@ -48,33 +48,6 @@ pub struct PcaSettings {
     pub random_starts: usize,
     /// Seed of the random starts.
     pub seed: u64,
-}
-
-/// Parses `objectives` (`"per_group_and_pairwise"`, `"pairwise"` or `"per_group"`) and
-/// `penalty` (`"square"`, `"abs"`, `"neg_exp"`).
-pub fn parse_choices(objectives: &str, penalty: &str) -> PyResult<(Objectives, Penalty)> {
-    let o = match objectives {
-        "per_group_and_pairwise" => Objectives::SingleAndPairwise,
-        "pairwise" => Objectives::Pairwise,
-        "per_group" => Objectives::Single,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter objectives: {other:?}; expected \"per_group_and_pairwise\", \
-                 \"pairwise\" or \"per_group\""
-            )));
-        }
-    };
-    let p = match penalty {
-        "square" => Penalty::Square,
-        "abs" => Penalty::Abs,
-        "neg_exp" => Penalty::NegExp,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter penalty: {other:?}; expected \"square\", \"abs\" or \"neg_exp\""
-            )));
-        }
-    };
-    Ok((o, p))
 }
 
 /// Fits on dense rows `x` (N × d row-major) and group codes; returns the fitted model.
@@ -152,7 +125,8 @@ fn fair_pca_fit<'py>(
     random_starts: usize,
     seed: u64,
 ) -> PyResult<FitOutput<'py>> {
-    let (objectives, penalty) = parse_choices(objectives, penalty)?;
+    let objectives: Objectives = parse_param("objectives", objectives)?;
+    let penalty: Penalty = parse_param("penalty", penalty)?;
     let settings = PcaSettings {
         rank,
         objectives,

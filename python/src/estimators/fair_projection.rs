@@ -10,13 +10,13 @@
 //! The fit runs with the GIL released and checks for Ctrl-C before every pass over the rows
 //! (the crate's observer, [`SignalCheck`]): an interrupt stops it within one pass.
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use info_projection::{
-    Constraint, Decision, Divergence, FairProjection, FairProjectionParams, GroupThresholds,
-    InfoProjectionError, Observe, PassInfo, RateBound, RowPolicy, Solver,
+    Constraint, Decision, FairProjection, FairProjectionParams, GroupThresholds,
+    InfoProjectionError, Observe, PassInfo, RateBound, RowPolicy,
 };
 use nalgebra::DMatrix;
 use numpy::{
@@ -35,48 +35,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fair_projection_decision_rule, m)?)?;
     m.add_function(wrap_pyfunction!(group_thresholds_restore, m)?)?;
     Ok(())
-}
-
-/// A constraint name as written in Python (`constraints="equalized_odds"`).
-pub fn parse_constraint(name: &str) -> PyResult<Constraint> {
-    Ok(match name {
-        "statistical_parity" | "demographic_parity" => Constraint::StatisticalParity,
-        "equalized_odds" => Constraint::EqualizedOdds,
-        "equalized_odds_diagonal" => Constraint::EqualizedOddsDiagonal,
-        "overall_accuracy" | "overall_accuracy_equality" => Constraint::OverallAccuracy,
-        "equal_opportunity" | "true_positive_rate_parity" => Constraint::EqualOpportunity,
-        "false_positive_rate_parity" => Constraint::FalsePositiveParity,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter constraints: unknown constraint {other:?}; expected one of \
-                 \"statistical_parity\" (alias \"demographic_parity\"), \"equalized_odds\", \
-                 \"equalized_odds_diagonal\", \"overall_accuracy\", \"equal_opportunity\" \
-                 (alias \"true_positive_rate_parity\"), \"false_positive_rate_parity\""
-            )));
-        }
-    })
-}
-
-/// A divergence name (`divergence="kl"` or `"cross_entropy"`).
-pub fn parse_divergence(name: &str) -> PyResult<Divergence> {
-    match name {
-        "kl" => Ok(Divergence::Kl),
-        "cross_entropy" => Ok(Divergence::CrossEntropy),
-        other => Err(invalid(format!(
-            "invalid parameter divergence: {other:?}; expected \"kl\" or \"cross_entropy\""
-        ))),
-    }
-}
-
-/// A solver name (`solver="dual"` or `"admm"`).
-pub fn parse_solver(name: &str) -> PyResult<Solver> {
-    match name {
-        "dual" => Ok(Solver::Dual),
-        "admm" => Ok(Solver::Admm),
-        other => Err(invalid(format!(
-            "invalid parameter solver: {other:?}; expected \"dual\" or \"admm\""
-        ))),
-    }
 }
 
 /// The Python estimator's settings: the dict `fairkit.estimators.FairProjection` builds at fit
@@ -101,13 +59,13 @@ impl Settings {
         let constraints = self
             .constraints
             .iter()
-            .map(|c| parse_constraint(c))
+            .map(|c| parse_param::<Constraint>("constraints", c))
             .collect::<PyResult<Vec<_>>>()?;
         let mut params = FairProjection::params()
             .constraints(&constraints)
             .alpha(self.alpha)
-            .divergence(parse_divergence(&self.divergence)?)
-            .solver(parse_solver(&self.solver)?)
+            .divergence(parse_param("divergence", &self.divergence)?)
+            .solver(parse_param("solver", &self.solver)?)
             .tol(self.tol)
             .max_iter(self.max_iter)
             .floor(self.floor)

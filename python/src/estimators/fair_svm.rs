@@ -5,7 +5,7 @@
 //! Ctrl-C before every convex–concave subproblem ([`SignalCheck`]), so an interrupt stops a fit
 //! once the running subproblem is solved.
 
-use crate::convert::contiguous;
+use crate::convert::{contiguous, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_svm::{FairSvmError, Fairness, IterInfo, Kernel, KernelFairSvm, Observe, SpectralFairSvm};
@@ -171,16 +171,7 @@ fn fair_svm_fit(
     tol: f64,
     max_iter: usize,
 ) -> PyResult<FairSvmCore> {
-    let fairness = match fairness {
-        "demographic_parity" => Fairness::DemographicParity,
-        "equal_opportunity" => Fairness::EqualOpportunity,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter fairness: {other:?}; expected \"demographic_parity\" or \
-                 \"equal_opportunity\""
-            )));
-        }
-    };
+    let fairness: Fairness = parse_param("fairness", fairness)?;
     let settings = SvmSettings {
         kernel: parse_kernel(kernel, gamma, degree, coef0)?,
         lambda: lambda_,

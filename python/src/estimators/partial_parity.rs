@@ -6,7 +6,7 @@
 //! inexact DCA. The fit runs with the GIL released; an observer re-acquires it after every
 //! outer iteration to check for Ctrl-C.
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use dc_opt::{
@@ -80,17 +80,6 @@ pub fn parse_constraint(name: &str) -> PyResult<Option<DpVariant>> {
             )));
         }
     })
-}
-
-/// The surrogate from its Python name.
-pub fn parse_surrogate(name: &str) -> PyResult<Surrogate> {
-    match name {
-        "hard_sigmoid" => Ok(Surrogate::HardSigmoid),
-        "logistic" => Ok(Surrogate::Logistic),
-        other => Err(invalid(format!(
-            "invalid parameter surrogate: {other:?}; expected \"hard_sigmoid\" or \"logistic\""
-        ))),
-    }
 }
 
 /// Runs IDCA on dense rows `x` (N × d row-major), 0/1 labels and group codes.
@@ -193,7 +182,7 @@ fn partial_parity_fit<'py>(
         kappa,
         grid_size,
         threshold,
-        surrogate: parse_surrogate(&surrogate)?,
+        surrogate: parse_param("surrogate", &surrogate)?,
         outer_iters,
         inner_iters,
         eps,

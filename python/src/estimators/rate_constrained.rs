@@ -7,7 +7,7 @@
 //! `PyErr_CheckSignals`, so Ctrl-C stops a long fit (the interrupt is raised once the crate
 //! returns).
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
@@ -57,17 +57,8 @@ pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<C
                 Subset::group(ATTRIBUTE, g)
             }
         };
-        let direction = match direction.as_str() {
-            "at_least" => Direction::AtLeast,
-            "at_most" => Direction::AtMost,
-            "both" => Direction::Both,
-            other => {
-                return Err(invalid(format!(
-                    "constraint {kind}: direction {other:?}; expected \"at_least\", \"at_most\" \
-                     or \"both\""
-                )));
-            }
-        };
+        let direction: Direction =
+            parse_param(&format!("direction of constraint {kind}"), direction)?;
         let slack = match slack_kind.as_str() {
             "none" => Slack::None,
             "additive" => Slack::Additive(*slack_value),
@@ -105,59 +96,6 @@ pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<C
         }
     }
     Ok(out)
-}
-
-fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
-    Ok(match name {
-        "proxy_lagrangian" => Algorithm::ProxyLagrangian,
-        "zero_one_ext" => Algorithm::ZeroOneExt,
-        "hinge" => Algorithm::Hinge,
-        "unconstrained" => Algorithm::Unconstrained,
-        "oracle_proxy_lagrangian" => Algorithm::OracleProxyLagrangian,
-        "oracle_lagrangian" => Algorithm::OracleLagrangian,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter algorithm: {other:?}; expected \"oracle_proxy_lagrangian\", \
-                 \"oracle_lagrangian\", \"proxy_lagrangian\", \"zero_one_ext\", \"hinge\" or \
-                 \"unconstrained\""
-            )));
-        }
-    })
-}
-
-fn parse_solution(name: &str) -> PyResult<SolutionType> {
-    Ok(match name {
-        "m_stoch" => SolutionType::MStoch,
-        "t_stoch" => SolutionType::TStoch,
-        "best" => SolutionType::Best,
-        "last" => SolutionType::Last,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter solution: {other:?}; expected \"m_stoch\", \"t_stoch\", \
-                 \"best\" or \"last\""
-            )));
-        }
-    })
-}
-
-fn parse_optimizer(name: &str) -> PyResult<Optimizer> {
-    match name {
-        "adam" => Ok(Optimizer::Adam),
-        "sgd" => Ok(Optimizer::Sgd),
-        other => Err(invalid(format!(
-            "invalid parameter optimizer: {other:?}; expected \"adam\" or \"sgd\""
-        ))),
-    }
-}
-
-fn parse_loss(name: &str) -> PyResult<ObjectiveLoss> {
-    match name {
-        "hinge" => Ok(ObjectiveLoss::Hinge),
-        "logistic" => Ok(ObjectiveLoss::Logistic),
-        other => Err(invalid(format!(
-            "invalid parameter objective_loss: {other:?}; expected \"hinge\" or \"logistic\""
-        ))),
-    }
 }
 
 /// Numeric settings of a fit, as the Python class passes them.
@@ -405,10 +343,10 @@ fn rate_constrained_fit<'py>(
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(RateClassifierCore, Bound<'py, PyDict>)> {
     let settings = GameSettings {
-        algorithm: parse_algorithm(algorithm)?,
-        solution: parse_solution(solution)?,
-        optimizer: parse_optimizer(optimizer)?,
-        objective_loss: parse_loss(objective_loss)?,
+        algorithm: parse_param("algorithm", algorithm)?,
+        solution: parse_param("solution", solution)?,
+        optimizer: parse_param("optimizer", optimizer)?,
+        objective_loss: parse_param("objective_loss", objective_loss)?,
         iterations,
         batch_size,
         lr_theta,
@@ -492,7 +430,7 @@ fn rate_constrained_play<'py>(
     multiplier_radius: Option<f64>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(MixtureWeights, Bound<'py, PyDict>)> {
-    let algorithm = parse_algorithm(algorithm)?;
+    let algorithm: Algorithm = parse_param("algorithm", algorithm)?;
     if !algorithm.uses_oracle() {
         return Err(invalid(format!(
             "invalid parameter algorithm: {:?} with an estimator; expected \
@@ -500,7 +438,7 @@ fn rate_constrained_play<'py>(
             algorithm.label()
         )));
     }
-    let kind = parse_solution(solution)?;
+    let kind: SolutionType = parse_param("solution", solution)?;
     let constraints = build_constraints(&goals, &group_names)?;
     let ys = contiguous(y.as_slice(), "y")?;
     let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
