@@ -229,7 +229,7 @@ fn fit(input: &Input) {
     })();
     match (&local, &partitioned) {
         (Ok(a), Ok(b)) => {
-            if a.report().status.is_success() && b.report().status.is_success() {
+            if a.report().status.is_converged() && b.report().status.is_converged() {
                 for (x, y) in a.lambda().iter().zip(b.lambda()) {
                     assert!((x - y).abs() <= 1e-6 * (1.0 + x.abs()), "λ {x} vs {y}");
                 }

@@ -10,7 +10,7 @@
 //! `scores.f64` (the fitted scores of the training rows).
 
 use dc_opt::{
-    CrossData, DpVariant, Idca, NoObserver, PartialDp, PartialSp, SparseRows, Surrogate, cross_dim,
+    CrossData, DpVariant, Idca, PartialDp, PartialSp, SparseRows, Surrogate, cross_dim,
     cross_scores, percentile_grid,
 };
 use fair_data::Groups;
@@ -77,7 +77,7 @@ fn main() -> Res<()> {
     let weights = if s[2] == "statistical_parity" {
         let grid = percentile_grid(interval, kappa, s[6].parse()?)?;
         let model = PartialSp::new(&data, interval, kappa, grid, surrogate)?;
-        let fit = idca.solve(&model, &model.initial_point(), &mut NoObserver)?;
+        let fit = idca.fit(&model, &model.initial_point())?;
         model.weights(&fit.x).to_vec()
     } else {
         let variant = match s[2] {
@@ -86,7 +86,7 @@ fn main() -> Res<()> {
             _ => DpVariant::EqualizedOdds,
         };
         let model = PartialDp::new(&data, interval, kappa, s[7].parse()?, surrogate, variant)?;
-        let fit = idca.solve(&model, &model.initial_point(), &mut NoObserver)?;
+        let fit = idca.fit(&model, &model.initial_point())?;
         fit.x[..cross_dim(d)].to_vec()
     };
     write_f64(&dir.join("weights.f64"), &weights)?;

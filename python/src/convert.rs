@@ -92,3 +92,19 @@ pub fn weights_slice<'a>(w: &'a Option<PyReadonlyArray1<'_, f64>>) -> PyResult<O
         .map(|a| contiguous(a.as_slice(), "sample_weight"))
         .transpose()
 }
+
+/// A keyword value naming an enum variant (`divergence="kl"`), parsed by the owning crate's
+/// `FromStr` (`fair_core::string_enum!`): the one place the binding turns strings into enums.
+///
+/// # Errors
+/// [`FairkitError`](crate::errors::FairkitError) naming the parameter, the value and every
+/// accepted spelling, e.g. `invalid parameter solver: "newton"; unknown solver "newton": expected
+/// one of "dual", "admm"`.
+pub fn parse_param<T>(param: &str, value: &str) -> PyResult<T>
+where
+    T: std::str::FromStr<Err = fair_core::ParseEnumError>,
+{
+    value
+        .parse()
+        .map_err(|err| invalid(format!("invalid parameter {param}: {value:?}; {err}")))
+}

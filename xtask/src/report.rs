@@ -3,6 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
+/// Group membership errors ([`fair_data::Groups`] lives in `fair-core`) are data errors.
+impl From<fair_data::GroupsError> for XtaskError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        XtaskError::Data(e.into())
+    }
+}
+
 /// Errors of the task runner: each experiment's own failures, converted at the boundary.
 #[derive(Debug, thiserror::Error)]
 pub enum XtaskError {

@@ -4,7 +4,7 @@
 //!
 //! Run once in release: `cargo bench -p dc-opt --bench idca`.
 
-use dc_opt::{CrossData, Idca, NoObserver, PartialSp, SparseRows, Surrogate, percentile_grid};
+use dc_opt::{CrossData, Idca, PartialSp, SparseRows, Surrogate, percentile_grid};
 use fair_metrics::partial::PercentileInterval;
 use std::sync::OnceLock;
 
@@ -38,7 +38,7 @@ fn idca_one_kappa_a9a(bencher: divan::Bencher) {
             .outer_iters(100)
             .inner_iters(150)
             .eps(1e-3)
-            .solve(&problem, &x0, &mut NoObserver)
+            .fit(&problem, &x0)
             .expect("IDCA runs")
     });
 }

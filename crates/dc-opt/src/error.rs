@@ -128,6 +128,14 @@ pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Resu
     }
 }
 
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`DcOptError::Data`] with the same message.
+impl From<fair_data::GroupsError> for DcOptError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        DcOptError::Data(e.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

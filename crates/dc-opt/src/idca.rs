@@ -8,9 +8,10 @@
 //! nearly feasible ones. Since `g_i ≥ f_i`, every `w⁽ᵏ⁾` satisfies `f_i(w⁽ᵏ⁾) ≤ ε`.
 
 use crate::error::{DcOptError, Result, check_finite, check_len};
-use crate::observer::{FitReport, IterInfo, Observer, Status};
+use crate::observer::{FitReport, IterInfo};
 use crate::params::{FeasibleSet, at_least_one, positive_finite};
 use crate::problem::{DcProblem, Part};
+use fair_core::{NoObserver, Observe, Termination};
 use std::time::Instant;
 
 /// Settings of IDCA.
@@ -104,17 +105,24 @@ impl IdcaParams {
         self.0.feasible_set.check()?;
         Ok(self.0)
     }
-    /// Validates, then runs (see [`IdcaValidParams::solve`]).
+    /// Validates, then runs without an observer (see [`IdcaValidParams::fit`]).
     ///
     /// # Errors
-    /// As [`IdcaParams::check`] and [`IdcaValidParams::solve`].
-    pub fn solve<P: DcProblem, O: Observer>(
+    /// As [`IdcaParams::check`] and [`IdcaValidParams::fit`].
+    pub fn fit<P: DcProblem>(self, problem: &P, x0: &[f64]) -> Result<Idca> {
+        self.check()?.fit(problem, x0)
+    }
+    /// Validates, then runs (see [`IdcaValidParams::fit_with_observer`]).
+    ///
+    /// # Errors
+    /// As [`IdcaParams::check`] and [`IdcaValidParams::fit_with_observer`].
+    pub fn fit_with_observer<P: DcProblem, O: Observe<IterInfo> + ?Sized>(
         self,
         problem: &P,
         x0: &[f64],
         observer: &mut O,
     ) -> Result<Idca> {
-        self.check()?.solve(problem, x0, observer)
+        self.check()?.fit_with_observer(problem, x0, observer)
     }
 }
 
@@ -160,13 +168,24 @@ impl IdcaValidParams {
         self.feasible_set
     }
 
-    /// Runs IDCA from `x0`, which must lie in `W` and satisfy `max_i f_i(x0) ≤ ε`.
+    /// Runs IDCA from `x0` without an observer; see [`fit_with_observer`](Self::fit_with_observer).
+    ///
+    /// # Errors
+    /// As [`fit_with_observer`](Self::fit_with_observer).
+    pub fn fit<P: DcProblem>(&self, problem: &P, x0: &[f64]) -> Result<Idca> {
+        self.fit_with_observer(problem, x0, &mut NoObserver)
+    }
+
+    /// Runs IDCA from `x0`, which must lie in `W` and satisfy `max_i f_i(x0) ≤ ε`. The observer
+    /// sees the start point and every outer iteration; when it returns
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) the fit ends with `Ok`, the last
+    /// iterate and [`Termination::Interrupted`].
     ///
     /// # Errors
     /// [`DcOptError::LengthMismatch`] / [`DcOptError::NonFinite`] for a bad `x0`,
     /// [`DcOptError::StartOutsideSet`], [`DcOptError::InfeasibleStart`], and
     /// [`DcOptError::Numerical`] if an iterate becomes non-finite.
-    pub fn solve<P: DcProblem, O: Observer>(
+    pub fn fit_with_observer<P: DcProblem, O: Observe<IterInfo> + ?Sized>(
         &self,
         problem: &P,
         x0: &[f64],
@@ -214,13 +233,13 @@ impl IdcaValidParams {
         if self.checkpoints.contains(&0) {
             checkpoints.push((0, w.clone()));
         }
-        let mut status = Status::MaxIterations;
+        let mut status = Termination::MaxIterations;
         let mut iterations = 0;
-        if observer.on_iter(&info).is_break() {
-            status = Status::StoppedByObserver;
+        if observer.observe(&info).is_break() {
+            status = Termination::Interrupted;
         }
         let mut k = 0;
-        while status == Status::MaxIterations && k < self.outer_iters {
+        while status == Termination::MaxIterations && k < self.outer_iters {
             // Linearise every f_i⁻ at w (the workspace is prepared at w).
             for i in 0..m1 {
                 let d = &mut lin[i * n..(i + 1) * n];
@@ -292,7 +311,7 @@ impl IdcaValidParams {
             iterations = k;
             match best_t {
                 Some(bt) if bt > 0 => w.copy_from_slice(&best),
-                _ => status = Status::Stationary,
+                _ => status = Termination::Stationary,
             }
             eval(&w, &mut ws, &mut plus, &mut minus);
             for i in 0..m1 {
@@ -304,11 +323,11 @@ impl IdcaValidParams {
             if self.checkpoints.contains(&k) {
                 checkpoints.push((k, w.clone()));
             }
-            if observer.on_iter(&info).is_break() && status == Status::MaxIterations {
-                status = Status::StoppedByObserver;
+            if observer.observe(&info).is_break() && status == Termination::MaxIterations {
+                status = Termination::Interrupted;
             }
         }
-        if status == Status::Stationary {
+        if status == Termination::Stationary {
             for &c in &self.checkpoints {
                 if c > k {
                     checkpoints.push((c, w.clone()));
@@ -328,5 +347,20 @@ impl IdcaValidParams {
                 elapsed: start.elapsed(),
             },
         })
+    }
+}
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for IdcaParams {
+    type Checked = IdcaValidParams;
+    type Error = crate::DcOptError;
+
+    fn check_ref(&self) -> std::result::Result<IdcaValidParams, crate::DcOptError> {
+        IdcaParams::check(self.clone())
+    }
+
+    fn check(self) -> std::result::Result<IdcaValidParams, crate::DcOptError> {
+        IdcaParams::check(self)
     }
 }

@@ -23,7 +23,7 @@
 //! A one-dimensional DC problem with a known solution: `min (x − ½)²` s.t. `1 − x² ≤ 0`
 //! (i.e. `|x| ≥ 1`) from `x = 2`; the solution is `x = 1`.
 //! ```
-//! use dc_opt::{DcProblem, Idca, NoObserver, Part};
+//! use dc_opt::{DcProblem, Idca, Part};
 //! struct Toy;
 //! impl DcProblem for Toy {
 //!     type Workspace = ();
@@ -46,7 +46,7 @@
 //!     }
 //! }
 //! let fit = Idca::params().outer_iters(60).inner_iters(300).eps(1e-3)
-//!     .solve(&Toy, &[2.0], &mut NoObserver)?;
+//!     .fit(&Toy, &[2.0])?;
 //! assert!((fit.x[0] - 1.0).abs() < 5e-3, "{}", fit.report);
 //! assert!(fit.report.max_violation <= 1e-3);
 //! # Ok::<(), dc_opt::DcOptError>(())
@@ -70,10 +70,13 @@ mod unconstrained;
 
 pub use data::{CrossData, SparseRows, cross_dim, cross_scores};
 pub use error::{DcOptError, Result};
+/// The shared vocabulary: observers see an [`IterInfo`] per iteration ([`Observe`]), and a
+/// fit ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
+pub use fair_core::{NoObserver, Observe, Termination};
 pub use gauc::{GaucWorkspace, PartialGauc};
 pub use idca::{Idca, IdcaParams, IdcaValidParams};
 pub use models::{DpVariant, ModelWorkspace, PartialDp, PartialSp, percentile_grid};
-pub use observer::{FitReport, History, IterInfo, NoObserver, Observer, Status};
+pub use observer::{FitReport, History, IterInfo};
 pub use params::{FeasibleSet, LOGISTIC_CURVATURE, Surrogate};
 pub use problem::{DcProblem, Part, dc_values, objective_and_violation};
 pub use saved::{CrossModel, DC_OPT_FORMAT_VERSION};

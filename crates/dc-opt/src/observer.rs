@@ -1,5 +1,6 @@
-//! Observers of the solvers' progress, and the fit report.
+//! What the observer sees ([`IterInfo`]), a recording observer ([`History`]), and the fit report.
 
+use fair_core::{Observe, Termination};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::time::Duration;
@@ -16,20 +17,6 @@ pub struct IterInfo {
     /// `max_i f_i` at the current iterate (0 without constraints).
     pub max_violation: f64,
 }
-
-/// Hooks called by the solvers. Every method has a no-op default.
-pub trait Observer {
-    /// After every iteration; return `ControlFlow::Break(())` to stop early.
-    fn on_iter(&mut self, _info: &IterInfo) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-}
-
-/// The observer that does nothing.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoObserver;
-
-impl Observer for NoObserver {}
 
 /// An observer that records every [`IterInfo`] (e.g. for convergence plots).
 #[derive(Debug, Clone, Default)]
@@ -50,38 +37,12 @@ impl History {
     }
 }
 
-impl Observer for History {
-    fn on_iter(&mut self, info: &IterInfo) -> ControlFlow<()> {
+impl Observe<IterInfo> for History {
+    fn observe(&mut self, info: &IterInfo) -> ControlFlow<()> {
         if self.every <= 1 || info.iter.is_multiple_of(self.every) {
             self.iters.push(*info);
         }
         ControlFlow::Continue(())
-    }
-}
-
-/// How a solve ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// The iteration budget was used up (the normal end, as in the paper).
-    MaxIterations,
-    /// An inner solve returned its own starting point, so every later iteration would repeat it:
-    /// the iterate is a fixed point of the algorithm.
-    Stationary,
-    /// The observer asked to stop.
-    StoppedByObserver,
-    /// The direct SSG never reached a nearly feasible iterate; the returned point is the last
-    /// iterate, not a solution.
-    NeverFeasible,
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Status::MaxIterations => "iteration budget used",
-            Status::Stationary => "stationary (fixed point)",
-            Status::StoppedByObserver => "stopped by observer",
-            Status::NeverFeasible => "never nearly feasible",
-        })
     }
 }
 
@@ -90,8 +51,10 @@ impl fmt::Display for Status {
 pub struct FitReport {
     /// Solver name.
     pub solver: &'static str,
-    /// How it ended.
-    pub status: Status,
+    /// How it ended: [`Termination::MaxIterations`] (the budget was used, the normal end as
+    /// in the paper), [`Termination::Stationary`] (an inner solve returned its own start),
+    /// [`Termination::NeverFeasible`] (direct SSG) or [`Termination::Interrupted`].
+    pub status: Termination,
     /// Outer iterations (IDCA) or iterations (SSG) done.
     pub iterations: usize,
     /// Total inner iterations (IDCA) or iterations (SSG).

@@ -206,3 +206,9 @@ pub(crate) fn at_least_one(name: &'static str, v: usize) -> Result<()> {
         })
     }
 }
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Surrogate, "surrogate", {
+    HardSigmoid => "hard_sigmoid",
+    Logistic => "logistic",
+});

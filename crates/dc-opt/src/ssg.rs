@@ -3,9 +3,10 @@
 
 use crate::error::{DcOptError, Result};
 use crate::idca::{dot, max_violation, start_checks};
-use crate::observer::{FitReport, IterInfo, Observer, Status};
+use crate::observer::{FitReport, IterInfo};
 use crate::params::{FeasibleSet, at_least_one, positive_finite};
 use crate::problem::{DcProblem, Part};
+use fair_core::{NoObserver, Observe, Termination};
 use std::time::Instant;
 
 /// The tolerance schedule `ε_t` of the direct SSG.
@@ -46,7 +47,7 @@ pub struct SsgParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ssg {
     /// The nearly feasible iterate with the smallest objective (the last iterate when none was
-    /// nearly feasible; then the status is [`Status::NeverFeasible`]).
+    /// nearly feasible; then the status is [`Termination::NeverFeasible`]).
     pub x: Vec<f64>,
     /// Diagnostics.
     pub report: FitReport,
@@ -80,13 +81,22 @@ impl SsgParams {
         self
     }
 
-    /// Runs Algorithm 3 from `x0` (any point of `W`). The observer sees every iterate.
+    /// Runs Algorithm 3 from `x0` without an observer; see [`fit_with_observer`](Self::fit_with_observer).
+    ///
+    /// # Errors
+    /// As [`fit_with_observer`](Self::fit_with_observer).
+    pub fn fit<P: DcProblem>(&self, problem: &P, x0: &[f64]) -> Result<Ssg> {
+        self.fit_with_observer(problem, x0, &mut NoObserver)
+    }
+
+    /// Runs Algorithm 3 from `x0` (any point of `W`). The observer sees every iterate; its
+    /// `Break` ends the fit with `Ok` and [`Termination::Interrupted`].
     ///
     /// # Errors
     /// [`DcOptError::InvalidParameter`] for bad settings, bad `x0` as in
-    /// [`crate::IdcaValidParams::solve`] (feasibility is not required), and
+    /// [`crate::IdcaValidParams::fit_with_observer`] (feasibility is not required), and
     /// [`DcOptError::Numerical`] if an iterate becomes non-finite.
-    pub fn solve<P: DcProblem, O: Observer>(
+    pub fn fit_with_observer<P: DcProblem, O: Observe<IterInfo> + ?Sized>(
         &self,
         problem: &P,
         x0: &[f64],
@@ -111,7 +121,7 @@ impl SsgParams {
         let mut f = vec![0.0; m1];
         let mut grad = vec![0.0; n];
         let mut gminus = vec![0.0; n];
-        let mut status = Status::MaxIterations;
+        let mut status = Termination::MaxIterations;
         let mut t = 0;
         let (mut last_obj, mut last_viol) = (f64::NAN, f64::NAN);
         while t < self.iters {
@@ -135,8 +145,8 @@ impl SsgParams {
                 objective: f[0],
                 max_violation: viol,
             };
-            if observer.on_iter(&info).is_break() {
-                status = Status::StoppedByObserver;
+            if observer.observe(&info).is_break() {
+                status = Termination::Interrupted;
                 break;
             }
             let eps_t = self.tolerance.at(t);
@@ -158,7 +168,7 @@ impl SsgParams {
             }
             let nrm2 = dot(&grad, &grad);
             if nrm2 <= f64::MIN_POSITIVE || !nrm2.is_finite() {
-                status = Status::Stationary;
+                status = Termination::Stationary;
                 break;
             }
             let step = target / nrm2;
@@ -170,7 +180,7 @@ impl SsgParams {
         let (x, objective, max_violation) = if found {
             (best, best_obj, best_viol)
         } else {
-            status = Status::NeverFeasible;
+            status = Termination::NeverFeasible;
             (v, last_obj, last_viol)
         };
         Ok(Ssg {

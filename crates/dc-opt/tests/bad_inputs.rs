@@ -4,8 +4,8 @@ mod common;
 
 use dc_opt::baselines::{Penalty, RegularizedParams, fit_regularized};
 use dc_opt::{
-    CrossData, DcOptError, DpVariant, FeasibleSet, Idca, NoObserver, PartialDp, PartialSp,
-    SparseRows, Ssg, Surrogate, Tolerance, cross_scores, fit_unconstrained, percentile_grid,
+    CrossData, DcOptError, DpVariant, FeasibleSet, Idca, PartialDp, PartialSp, SparseRows, Ssg,
+    Surrogate, Tolerance, cross_scores, fit_unconstrained, percentile_grid,
 };
 use fair_data::Groups;
 use fair_metrics::partial::PercentileInterval;
@@ -222,20 +222,20 @@ fn bad_starting_points_are_rejected() {
     .unwrap();
     let p = Idca::params();
     assert!(matches!(
-        p.clone().solve(&dp, &[0.0; 3], &mut NoObserver),
+        p.clone().fit(&dp, &[0.0; 3]),
         Err(DcOptError::LengthMismatch { .. })
     ));
     let mut x = dp.initial_point();
     x[0] = f64::NAN;
     assert!(matches!(
-        p.clone().solve(&dp, &x, &mut NoObserver),
+        p.clone().fit(&dp, &x),
         Err(DcOptError::NonFinite { .. })
     ));
     let x = vec![10.0; dp.initial_point().len()];
     assert!(matches!(
         p.clone()
             .feasible_set(FeasibleSet::Ball { radius: 1.0 })
-            .solve(&dp, &x, &mut NoObserver),
+            .fit(&dp, &x),
         Err(DcOptError::StartOutsideSet { .. })
     ));
     // A start violating the pSP band: θ far off makes every group mean 0 < p.
@@ -245,7 +245,7 @@ fn bad_starting_points_are_rejected() {
     let n = x.len();
     x[n - 1] = 50.0;
     assert!(matches!(
-        p.solve(&sp, &x, &mut NoObserver),
+        p.fit(&sp, &x),
         Err(DcOptError::InfeasibleStart { .. })
     ));
 }
@@ -263,22 +263,17 @@ fn bad_ssg_settings_are_rejected() {
     )
     .unwrap();
     let x0 = dp.initial_point();
-    assert!(
-        Ssg::params()
-            .iters(0)
-            .solve(&dp, &x0, &mut NoObserver)
-            .is_err()
-    );
+    assert!(Ssg::params().iters(0).fit(&dp, &x0).is_err());
     assert!(
         Ssg::params()
             .tolerance(Tolerance::Constant(-1.0))
-            .solve(&dp, &x0, &mut NoObserver)
+            .fit(&dp, &x0)
             .is_err()
     );
     assert!(
         Ssg::params()
             .tolerance(Tolerance::Diminishing(f64::NAN))
-            .solve(&dp, &x0, &mut NoObserver)
+            .fit(&dp, &x0)
             .is_err()
     );
 }

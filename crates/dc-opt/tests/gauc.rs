@@ -4,9 +4,7 @@
 
 mod common;
 
-use dc_opt::{
-    CrossData, DcOptError, DcProblem, Idca, NoObserver, Part, PartialGauc, Surrogate, dc_values,
-};
+use dc_opt::{CrossData, DcOptError, DcProblem, Idca, Part, PartialGauc, Surrogate, dc_values};
 use fair_metrics::partial::PercentileInterval;
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -172,7 +170,7 @@ fn start_is_feasible_and_idca_stays_feasible() {
         .outer_iters(15)
         .inner_iters(150)
         .eps(eps)
-        .solve(&p, &x0, &mut NoObserver)
+        .fit(&p, &x0)
         .unwrap();
     let f = dc_values(&p, &fit.x);
     assert!(f[1..].iter().all(|&v| v <= eps + 1e-12), "{f:?}");

@@ -3,8 +3,8 @@
 mod common;
 
 use dc_opt::{
-    DcProblem, DpVariant, FeasibleSet, History, Idca, NoObserver, Part, PartialDp, PartialSp, Ssg,
-    Status, Surrogate, Tolerance, cross_scores, fit_unconstrained, objective_and_violation,
+    DcProblem, DpVariant, FeasibleSet, History, Idca, Part, PartialDp, PartialSp, Ssg, Surrogate,
+    Termination, Tolerance, cross_scores, fit_unconstrained, objective_and_violation,
     percentile_grid,
 };
 use fair_metrics::partial::{PercentileInterval, partial_statistical_parity};
@@ -59,7 +59,7 @@ fn idca_reaches_the_known_solution_of_a_tiny_problem() {
         .outer_iters(60)
         .inner_iters(400)
         .eps(1e-3)
-        .solve(&Toy, &[2.0, 0.0], &mut hist)
+        .fit_with_observer(&Toy, &[2.0, 0.0], &mut hist)
         .unwrap();
     // Objective steps have length ε/‖g‖, so the accuracy is of the order of ε.
     assert!((fit.x[0] - 1.0).abs() < 5e-3, "{:?} {}", fit.x, fit.report);
@@ -86,7 +86,7 @@ fn ball_and_box_sets_are_respected() {
             .inner_iters(200)
             .eps(1e-3)
             .feasible_set(set)
-            .solve(&Toy, &x0, &mut NoObserver)
+            .fit(&Toy, &x0)
             .unwrap();
         assert!(set.contains(&fit.x), "{set:?}: {:?}", fit.x);
         assert!(fit.report.max_violation <= 1e-3);
@@ -107,7 +107,7 @@ fn idca_iterates_stay_feasible_on_partial_sp_and_dp() {
             .outer_iters(15)
             .inner_iters(60)
             .eps(eps)
-            .solve(&sp, &sp.initial_point(), &mut hist)
+            .fit_with_observer(&sp, &sp.initial_point(), &mut hist)
             .unwrap();
         assert!(hist.iters.len() >= 2);
         assert!(
@@ -136,7 +136,7 @@ fn idca_iterates_stay_feasible_on_partial_sp_and_dp() {
             .outer_iters(15)
             .inner_iters(60)
             .eps(eps)
-            .solve(&dp, &dp.initial_point(), &mut hist)
+            .fit_with_observer(&dp, &dp.initial_point(), &mut hist)
             .unwrap();
         assert!(hist.iters.iter().all(|i| i.max_violation <= eps));
         assert!(fit.report.objective < std::f64::consts::LN_2 - 1e-3);
@@ -159,7 +159,7 @@ fn tight_partial_sp_model_is_fairer_than_the_unconstrained_one() {
     let fit = Idca::params()
         .outer_iters(40)
         .inner_iters(100)
-        .solve(&sp, &sp.initial_point(), &mut NoObserver)
+        .fit(&sp, &sp.initial_point())
         .unwrap();
     let fair = partial_statistical_parity(
         &cross_scores(sp.weights(&fit.x), &x, &g).unwrap(),
@@ -185,7 +185,7 @@ fn idca_and_ssg_are_deterministic() {
         Idca::params()
             .outer_iters(8)
             .inner_iters(30)
-            .solve(&sp, &sp.initial_point(), &mut NoObserver)
+            .fit(&sp, &sp.initial_point())
             .unwrap()
             .x
     };
@@ -194,7 +194,7 @@ fn idca_and_ssg_are_deterministic() {
     let ssg = || {
         Ssg::params()
             .iters(200)
-            .solve(&sp, &sp.initial_point(), &mut NoObserver)
+            .fit(&sp, &sp.initial_point())
             .unwrap()
             .x
     };
@@ -219,9 +219,9 @@ fn direct_ssg_improves_and_reports_nearly_feasible_best() {
         let fit = Ssg::params()
             .iters(500)
             .tolerance(tol)
-            .solve(&dp, &dp.initial_point(), &mut NoObserver)
+            .fit(&dp, &dp.initial_point())
             .unwrap();
-        assert_ne!(fit.report.status, Status::NeverFeasible);
+        assert_ne!(fit.report.status, Termination::NeverFeasible);
         let (obj, viol) = objective_and_violation(&dp, &fit.x);
         assert!(obj < std::f64::consts::LN_2);
         assert!(viol <= 1e-3 + 1e-12, "{viol}");
@@ -231,8 +231,8 @@ fn direct_ssg_improves_and_reports_nearly_feasible_best() {
 #[test]
 fn observer_can_stop_idca() {
     struct StopAfter(usize);
-    impl dc_opt::Observer for StopAfter {
-        fn on_iter(&mut self, info: &dc_opt::IterInfo) -> ControlFlow<()> {
+    impl dc_opt::Observe<dc_opt::IterInfo> for StopAfter {
+        fn observe(&mut self, info: &dc_opt::IterInfo) -> ControlFlow<()> {
             if info.iter >= self.0 {
                 ControlFlow::Break(())
             } else {
@@ -242,11 +242,54 @@ fn observer_can_stop_idca() {
     }
     let fit = Idca::params()
         .outer_iters(50)
-        .solve(&Toy, &[2.0, 0.0], &mut StopAfter(3))
+        .fit_with_observer(&Toy, &[2.0, 0.0], &mut StopAfter(3))
         .unwrap();
-    assert_eq!(fit.report.status, Status::StoppedByObserver);
+    assert_eq!(fit.report.status, Termination::Interrupted);
     assert_eq!(fit.report.iterations, 3);
-    assert!(format!("{}", fit.report).contains("stopped by observer"));
+    assert!(format!("{}", fit.report).contains("interrupted by observer"));
+}
+
+#[test]
+fn a_closure_observer_stops_idca_and_ssg_with_interrupted() {
+    let mut seen = Vec::new();
+    let mut stop_at_2 = |info: &dc_opt::IterInfo| {
+        seen.push(info.iter);
+        if info.iter == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let fit = Idca::params()
+        .outer_iters(50)
+        .fit_with_observer(&Toy, &[2.0, 0.0], &mut stop_at_2)
+        .unwrap();
+    assert_eq!(fit.report.status, Termination::Interrupted);
+    assert_eq!(seen, [0, 1, 2]);
+    assert_eq!(fit.report.iterations, 2);
+    let mut calls = 0;
+    let ssg = Ssg::params()
+        .iters(100)
+        .fit_with_observer(&Toy, &[2.0, 0.0], &mut |_: &dc_opt::IterInfo| {
+            calls += 1;
+            if calls == 5 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .unwrap();
+    // SSG reports `NeverFeasible` over an observer's stop when no nearly feasible iterate was met.
+    assert!(
+        matches!(
+            ssg.report.status,
+            Termination::Interrupted | Termination::NeverFeasible
+        ),
+        "{}",
+        ssg.report
+    );
+    assert_eq!(ssg.report.iterations, 4);
+    assert_eq!(calls, 5);
 }
 
 #[test]
@@ -255,7 +298,7 @@ fn checkpoints_are_kept() {
         .outer_iters(6)
         .inner_iters(50)
         .checkpoints(vec![0, 2, 6])
-        .solve(&Toy, &[2.0, 0.0], &mut NoObserver)
+        .fit(&Toy, &[2.0, 0.0])
         .unwrap();
     let ks: Vec<usize> = fit.checkpoints.iter().map(|c| c.0).collect();
     assert_eq!(ks, vec![0, 2, 6]);
@@ -275,16 +318,16 @@ fn resuming_idca_from_its_last_iterate_equals_one_longer_run() {
     let long = params()
         .outer_iters(12)
         .checkpoints(vec![4, 9, 12])
-        .solve(&sp, &sp.initial_point(), &mut NoObserver)
+        .fit(&sp, &sp.initial_point())
         .unwrap();
     let head = params()
         .outer_iters(4)
-        .solve(&sp, &sp.initial_point(), &mut NoObserver)
+        .fit(&sp, &sp.initial_point())
         .unwrap();
     let tail = params()
         .outer_iters(8)
         .checkpoints(vec![5, 8])
-        .solve(&sp, &head.x, &mut NoObserver)
+        .fit(&sp, &head.x)
         .unwrap();
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&long.checkpoints[0].1), bits(&head.x));

@@ -3,7 +3,7 @@
 use crate::dataset::{Dataset, SensitiveAttribute};
 use crate::encode::ColumnBuilder;
 use crate::error::{DataError, Result};
-use crate::groups::Groups;
+use fair_core::Groups;
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::Path;

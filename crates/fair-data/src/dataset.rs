@@ -1,7 +1,7 @@
 //! The validated dataset type every fairkit crate trains and evaluates on.
 
 use crate::error::{DataError, Result};
-use crate::groups::Groups;
+use fair_core::Groups;
 use nalgebra::DMatrix;
 
 /// A named sensitive attribute: its name (e.g. `"sex"`) and the group of every row.
@@ -197,7 +197,7 @@ impl Dataset {
             .iter()
             .map(|n| self.groups(n))
             .collect::<Result<Vec<_>>>()?;
-        Groups::intersect(&parts)
+        Ok(Groups::intersect(&parts)?)
     }
 
     fn attribute_names(&self) -> Vec<&str> {

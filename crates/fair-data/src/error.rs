@@ -131,3 +131,47 @@ pub enum DataError {
 
 /// Result alias for `fair-data`.
 pub type Result<T> = std::result::Result<T, DataError>;
+
+impl From<fair_core::GroupsError> for DataError {
+    /// Each [`GroupsError`](fair_core::GroupsError) variant becomes the variant of the same
+    /// name (same fields, same message).
+    fn from(e: fair_core::GroupsError) -> Self {
+        use fair_core::GroupsError as G;
+        match e {
+            G::LengthMismatch {
+                what,
+                expected,
+                got,
+            } => DataError::LengthMismatch {
+                what,
+                expected,
+                got,
+            },
+            G::GroupCodeOutOfRange {
+                row,
+                code,
+                n_groups,
+            } => DataError::GroupCodeOutOfRange {
+                row,
+                code,
+                n_groups,
+            },
+            G::Empty { what } => DataError::Empty { what },
+            G::InvalidParameter {
+                name,
+                value,
+                expected,
+            } => DataError::InvalidParameter {
+                name,
+                value,
+                expected,
+            },
+            // `GroupsError` is non-exhaustive; new variants keep their message.
+            other => DataError::InvalidParameter {
+                name: "groups",
+                value: other.to_string(),
+                expected: "valid groups",
+            },
+        }
+    }
+}

@@ -31,7 +31,6 @@ mod dataset;
 mod embedded;
 mod encode;
 mod error;
-mod groups;
 pub mod recipes;
 mod scale;
 mod split;
@@ -43,7 +42,8 @@ pub use dataset::{Dataset, SensitiveAttribute};
 pub use embedded::{EMBEDDED_FILES, EmbeddedFile};
 pub use encode::{OneHotEncoder, quantile};
 pub use error::{DataError, Result};
-pub use groups::Groups;
+/// Group membership lives in `fair-core` (method crates need it without the embedded datasets).
+pub use fair_core::{Groups, GroupsError};
 pub use scale::{MinMaxScaler, Standardizer};
 pub use split::{SplitIndices, Splitter};
 pub use synthetic::{FAIR_SVM_HALF_WIDTH, FairSvmSample, FairSvmSynthetic, GaussianMixture};

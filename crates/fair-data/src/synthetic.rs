@@ -2,7 +2,7 @@
 
 use crate::dataset::{Dataset, SensitiveAttribute};
 use crate::error::{DataError, Result};
-use crate::groups::Groups;
+use fair_core::Groups;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -98,11 +98,11 @@ fn unknown_attribute_lists_available_ones() {
 fn groups_without_names_or_codes() {
     assert!(matches!(
         Groups::new(vec![], vec![]),
-        Err(DataError::Empty { .. })
+        Err(fair_data::GroupsError::Empty { .. })
     ));
     assert!(matches!(
         Groups::from_codes(&[]),
-        Err(DataError::Empty { .. })
+        Err(fair_data::GroupsError::Empty { .. })
     ));
     assert!(Groups::intersect(&[]).is_err());
     assert!(Groups::from_labels(&["a"]).select(&[3]).is_err());

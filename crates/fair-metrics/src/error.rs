@@ -166,3 +166,11 @@ pub enum MetricError {
 
 /// Result alias for `fair-metrics`.
 pub type Result<T> = std::result::Result<T, MetricError>;
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`MetricError::Data`] with the same message.
+impl From<fair_data::GroupsError> for MetricError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        MetricError::Data(e.into())
+    }
+}

@@ -7,7 +7,7 @@ use thiserror::Error;
 /// Everything that can go wrong while configuring, fitting or applying a fair PCA.
 ///
 /// Bad input and bad settings are errors; running out of iterations, a stalled line search or an
-/// observer asking to stop are *outcomes*, reported in [`Status`](crate::Status). Every message
+/// observer asking to stop are *outcomes*, reported in [`Termination`](crate::Termination). Every message
 /// names the offending value and says what to fix. The enum is `#[non_exhaustive]`: match the
 /// variants you handle and keep a catch-all arm.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -129,3 +129,11 @@ pub enum FairPcaError {
 
 /// Result alias for `fair-pca`.
 pub type Result<T> = std::result::Result<T, FairPcaError>;
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`FairPcaError::Data`] with the same message.
+impl From<fair_data::GroupsError> for FairPcaError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        FairPcaError::Data(e.into())
+    }
+}

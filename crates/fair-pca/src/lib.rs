@@ -46,7 +46,7 @@
 //! descent steps that, by the Armijo test on the projected point, lower the total loss, every
 //! `E_i` and every `|Δ_ij|` at once, until a Pareto-stationary frame (`‖D‖ ≤ tol`): the result is
 //! never worse than the min–max baseline on total loss, `max_i E_i` or `max |Δ_ij|`. An
-//! [`Observer`] sees every iteration ([`IterInfo`]: step, `‖D‖`, `λ`, Lemma-1 slopes, losses,
+//! An observer ([`Observe`]) sees every iteration ([`IterInfo`]: step, `‖D‖`, `λ`, Lemma-1 slopes, losses,
 //! the iterate).
 //!
 //! # Baselines
@@ -59,7 +59,7 @@
 //!
 //! ```
 //! use fair_data::Groups;
-//! use fair_pca::{FairPca, MwFairPca, Status, vanilla_pca};
+//! use fair_pca::{FairPca, MwFairPca, Termination, vanilla_pca};
 //! use nalgebra::DMatrix;
 //!
 //! // Two groups with different principal directions: rows of group "a" spread along feature 0,
@@ -76,7 +76,7 @@
 //! let groups = Groups::from_labels(&(0..60).map(|i| if i % 2 == 0 { "a" } else { "b" }).collect::<Vec<_>>());
 //!
 //! let fair = FairPca::params(1).fit(&x, &groups)?;
-//! assert_eq!(fair.report().status, Status::Converged); // a Pareto-stationary frame
+//! assert_eq!(fair.report().status, Termination::Converged); // a Pareto-stationary frame
 //! let vanilla = vanilla_pca(&x, 1, Default::default())?;
 //! let min_max = MwFairPca::params(1).fit(&x, &groups)?;
 //!
@@ -112,6 +112,9 @@ mod saved;
 
 pub use baselines::{AlphaBounds, group_pca, regularization_bounds, vanilla_pca};
 pub use error::{FairPcaError, Result};
+/// The shared vocabulary: the observer sees an [`IterInfo`] per iteration ([`Observe`]), and a
+/// fit ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
+pub use fair_core::{NoObserver, Observe, Termination};
 pub use linalg::orthonormality_error;
 pub use model::{FairPca, ORTHONORMAL_TOLERANCE, Projection};
 pub use mw::{MwFairPca, MwFairPcaParams, MwFairPcaValidParams, MwReport, MwRounding};
@@ -120,5 +123,5 @@ pub use params::{
     LossScale, MAX_OBJECTIVES, MAX_RANDOM_STARTS, MAX_WARM_STEP, Normalization, Objectives,
     Penalty, StartSelection, StepRule,
 };
-pub use report::{FitReport, IterInfo, NoObserver, Observer, StartKind, StartReport, Status};
+pub use report::{FitReport, IterInfo, StartKind, StartReport};
 pub use saved::FAIR_PCA_FORMAT_VERSION;

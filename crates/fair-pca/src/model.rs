@@ -11,7 +11,8 @@ use crate::params::{
 };
 use crate::pareto::{Outcome, run};
 use crate::problem::Problem;
-use crate::report::{FitReport, NoObserver, Observer, StartKind, Status};
+use crate::report::{FitReport, IterInfo, StartKind};
+use fair_core::{NoObserver, Observe, Termination};
 use fair_data::Groups;
 use fair_metrics::pca_losses::{DEFAULT_ORTHONORMAL_TOLERANCE, PcaDisparity, pca_disparity};
 use nalgebra::{DMatrix, DVector};
@@ -262,7 +263,7 @@ impl FairPcaParams {
         self,
         x: &DMatrix<f64>,
         groups: &Groups,
-        observer: &mut dyn Observer,
+        observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
     ) -> Result<FairPca> {
         self.check()?.fit_with_observer(x, groups, observer)
     }
@@ -283,15 +284,40 @@ impl FairPcaValidParams {
         self.fit_with_observer(x, groups, &mut NoObserver)
     }
 
-    /// As [`fit`](Self::fit), reporting every iteration to `observer`.
+    /// As [`fit`](Self::fit), reporting every iteration to `observer`. When the observer
+    /// returns [`ControlFlow::Break`](std::ops::ControlFlow::Break) the fit ends with `Ok`: the
+    /// remaining starts are skipped, the model holds the best start so far and the report says
+    /// [`Termination::Interrupted`].
     ///
     /// # Errors
     /// As [`fit`](Self::fit).
+    ///
+    /// # Examples
+    /// ```
+    /// use fair_pca::{FairPca, IterInfo, Termination};
+    /// use fair_data::Groups;
+    /// use fair_core::ControlFlow;
+    /// use nalgebra::DMatrix;
+    /// let x = DMatrix::from_fn(40, 3, |i, j| {
+    ///     let t = ((i * 7919) % 23) as f64 / 23.0 - 0.5;
+    ///     match (i % 2, j) { (0, 0) => 3.0 * t, (1, 1) => 2.0 * t, (1, 0) => 0.3 * t, _ => 0.1 * t }
+    /// });
+    /// let groups = Groups::from_codes(&(0..40).map(|i| i % 2).collect::<Vec<_>>())?;
+    /// let mut seen = 0;
+    /// let mut stop_at_first = |_: &IterInfo<'_>| {
+    ///     seen += 1;
+    ///     ControlFlow::Break(())
+    /// };
+    /// let fit = FairPca::params(1).max_iter(300).check()?.fit_with_observer(&x, &groups, &mut stop_at_first)?;
+    /// assert_eq!(fit.report().status, Termination::Interrupted);
+    /// assert_eq!(seen, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
         groups: &Groups,
-        observer: &mut dyn Observer,
+        observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
     ) -> Result<FairPca> {
         let clock = Instant::now();
         let data = prepare(x, groups, self.rank, self.centering)?;
@@ -345,10 +371,8 @@ impl FairPcaValidParams {
                     )
                 }
             };
-            observer.on_start(s, kind);
             let outcome = run(&problem, u0, self, s, kind, observer)?;
-            observer.on_finish(&outcome.report);
-            stopped = outcome.report.status == Status::Stopped;
+            stopped = outcome.report.status.is_interrupted();
             outcomes.push(outcome);
             if stopped {
                 break;
@@ -358,7 +382,7 @@ impl FairPcaValidParams {
         let chosen = &outcomes[selected];
         let report = FitReport {
             status: if stopped {
-                Status::Stopped
+                Termination::Interrupted
             } else {
                 chosen.report.status
             },

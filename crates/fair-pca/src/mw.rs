@@ -440,6 +440,21 @@ fn lp_two_groups(a1: &[f64], a2: &[f64], c1: f64, c2: f64, r: usize) -> Vec<f64>
     indicator(&to)
 }
 
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for MwFairPcaParams {
+    type Checked = MwFairPcaValidParams;
+    type Error = crate::FairPcaError;
+
+    fn check_ref(&self) -> std::result::Result<MwFairPcaValidParams, crate::FairPcaError> {
+        MwFairPcaParams::check(self.clone())
+    }
+
+    fn check(self) -> std::result::Result<MwFairPcaValidParams, crate::FairPcaError> {
+        MwFairPcaParams::check(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -107,7 +107,7 @@ pub enum Geometry {
     /// onto orthonormal frames after each step; the Armijo test (16) is evaluated, as printed, at
     /// the unprojected point `U + ηD`. Its `‖D‖` measures the Euclidean direction, which is not
     /// zero at a point that is stationary on the set of orthonormal frames (at vanilla PCA,
-    /// `∇L = −2UΛ ≠ 0`), so [`Status::Converged`](crate::Status::Converged) is rare here, and a
+    /// `∇L = −2UΛ ≠ 0`), so [`Termination::Converged`](crate::Termination::Converged) is rare here, and a
     /// decrease at `U + ηD` need not survive the projection.
     Euclidean,
     /// Riemannian gradients `(I − UUᵀ) G_i` (the objectives depend on `U` only through `UUᵀ`, so
@@ -131,7 +131,7 @@ pub enum StepRule {
     /// Backtracking (16): the smallest `p ≥ 1` with `η = 2^{−p}` such that every objective
     /// decreases by at least `β η tr(Dᵀ G_i)` (raw gradients, so the test is the true Armijo
     /// condition); if no `p ≤ max_halvings` works the run ends with
-    /// [`Status::Stalled`](crate::Status::Stalled). With [`Normalization::Unit`] that is the usual
+    /// [`Termination::Stalled`](crate::Termination::Stalled). With [`Normalization::Unit`] that is the usual
     /// end of a run: once a disparity is near zero its sign-only gradient overshoots for every
     /// step, so the search stalls at a (nearly) fair frame; [`Normalization::PenaltySlope`] keeps
     /// `ψ'` and lets the run converge instead (but, with three or more groups, it stops as soon
@@ -536,6 +536,33 @@ impl FairPcaValidParams {
         self.centering
     }
 }
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for FairPcaParams {
+    type Checked = FairPcaValidParams;
+    type Error = crate::FairPcaError;
+
+    fn check_ref(&self) -> std::result::Result<FairPcaValidParams, crate::FairPcaError> {
+        FairPcaParams::check(self.clone())
+    }
+
+    fn check(self) -> std::result::Result<FairPcaValidParams, crate::FairPcaError> {
+        FairPcaParams::check(self)
+    }
+}
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Objectives, "objectives", {
+    SingleAndPairwise => "per_group_and_pairwise",
+    Pairwise => "pairwise",
+    Single => "per_group",
+});
+fair_core::string_enum!(Penalty, "penalty", {
+    Square => "square",
+    Abs => "abs",
+    NegExp => "neg_exp",
+});
 
 #[cfg(test)]
 mod tests {

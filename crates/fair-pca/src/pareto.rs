@@ -14,7 +14,8 @@ use crate::linalg::{inner, polar};
 use crate::min_norm::min_norm_point;
 use crate::params::{FairPcaValidParams, Geometry, MAX_WARM_STEP, StepRule};
 use crate::problem::{Evaluation, Problem};
-use crate::report::{IterInfo, Observer, StartKind, StartReport, Status};
+use crate::report::{IterInfo, StartKind, StartReport};
+use fair_core::{Observe, Termination};
 use nalgebra::DMatrix;
 use std::ops::ControlFlow;
 
@@ -42,11 +43,11 @@ pub(crate) fn run(
     params: &FairPcaValidParams,
     start: usize,
     kind: StartKind,
-    observer: &mut dyn Observer,
+    observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
 ) -> Result<Outcome> {
     let m = problem.n_objectives();
     let mut u = u0;
-    let mut status = Status::MaxIterations;
+    let mut status = Termination::MaxIterations;
     let mut iterations = 0;
     let mut last_norm = f64::NAN;
     // The warm-started search first tries twice this (so 1/2 at t = 1, as printed).
@@ -99,9 +100,9 @@ pub(crate) fn run(
             iterate: &u,
         };
         if d_norm <= params.tol {
-            status = Status::Converged;
-            if observer.on_iter(&info).is_break() {
-                status = Status::Stopped;
+            status = Termination::Converged;
+            if observer.observe(&info).is_break() {
+                status = Termination::Interrupted;
             }
             break;
         }
@@ -130,9 +131,9 @@ pub(crate) fn run(
             }
         };
         let Some((eta, halvings, u_next, ev_next)) = next else {
-            status = Status::Stalled;
-            if observer.on_iter(&info).is_break() {
-                status = Status::Stopped;
+            status = Termination::Stalled;
+            if observer.observe(&info).is_break() {
+                status = Termination::Interrupted;
             }
             break;
         };
@@ -141,11 +142,11 @@ pub(crate) fn run(
         info.step = eta;
         info.halvings = halvings;
         info.iterate = &u_next;
-        let flow = observer.on_iter(&info);
+        let flow = observer.observe(&info);
         u = u_next;
         cached = ev_next;
         if let ControlFlow::Break(()) = flow {
-            status = Status::Stopped;
+            status = Termination::Interrupted;
             break;
         }
     }

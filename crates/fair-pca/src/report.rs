@@ -1,43 +1,10 @@
-//! Outcomes of a fit: status, per-start summaries, and the observer hooks of the outer loop.
+//! Outcomes of a fit: per-start summaries and the information the observer sees.
 
 use crate::params::LossScale;
+use fair_core::Termination;
 use nalgebra::DMatrix;
 use std::fmt;
-use std::ops::ControlFlow;
 use std::time::Duration;
-
-/// How a run of Algorithm 1 ended. Every variant is an outcome, not an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// `‖D_t‖_F ≤ tol`: a (numerically) Pareto-stationary frame was reached.
-    Converged,
-    /// `max_iter` steps were taken without `‖D‖ ≤ tol` (the paper's "return `U_{T+1}`"). This is
-    /// the normal outcome with [`Geometry::Euclidean`](crate::Geometry::Euclidean), whose `‖D‖`
-    /// does not vanish on the set of orthonormal frames.
-    MaxIterations,
-    /// The Armijo search found no acceptable step within `max_halvings`.
-    Stalled,
-    /// An observer returned `ControlFlow::Break`.
-    Stopped,
-}
-
-impl Status {
-    /// True for [`Status::Converged`].
-    pub fn is_success(self) -> bool {
-        self == Self::Converged
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Converged => "converged",
-            Self::MaxIterations => "iteration limit",
-            Self::Stalled => "line search stalled",
-            Self::Stopped => "stopped by observer",
-        })
-    }
-}
 
 /// Where a run of Algorithm 1 started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,7 +36,7 @@ pub struct StartReport {
     /// Where it started.
     pub kind: StartKind,
     /// How it ended.
-    pub status: Status,
+    pub status: Termination,
     /// Steps taken.
     pub iterations: usize,
     /// `‖D‖_F` of the last direction computed.
@@ -87,8 +54,8 @@ pub struct StartReport {
 /// Diagnostics of a fit (linfa-`Svm`-style: every fit says whether and how it converged).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitReport {
-    /// Status of the kept start ([`Status::Stopped`] if an observer stopped any start).
-    pub status: Status,
+    /// Status of the kept start ([`Termination::Interrupted`] if the observer stopped any start).
+    pub status: Termination,
     /// Steps taken by the kept start.
     pub iterations: usize,
     /// Total reconstruction loss of the result, on [`scale`](Self::scale).
@@ -143,7 +110,7 @@ impl fmt::Display for FitReport {
     }
 }
 
-/// What the outer loop reports after each iteration.
+/// What the observer ([`fair_core::Observe`]) sees after each iteration of the outer loop.
 #[derive(Debug, Clone, Copy)]
 pub struct IterInfo<'a> {
     /// Index of the start (0-based, in [`FitReport::starts`] order).
@@ -175,23 +142,3 @@ pub struct IterInfo<'a> {
     /// The next iterate `U_{t+1}` (`U_t` itself when no step was taken).
     pub iterate: &'a DMatrix<f64>,
 }
-
-/// Hooks of the outer loop; every method has a no-op default. `xtask` plugs a progress bar in
-/// here; tests use it to check invariants at every iteration.
-pub trait Observer {
-    /// Called before a start runs.
-    fn on_start(&mut self, _start: usize, _kind: StartKind) {}
-    /// Called after every iteration; `ControlFlow::Break(())` ends the fit with
-    /// [`Status::Stopped`] (remaining starts are skipped).
-    fn on_iter(&mut self, _info: &IterInfo<'_>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// Called when a start has finished.
-    fn on_finish(&mut self, _report: &StartReport) {}
-}
-
-/// An observer that does nothing.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoObserver;
-
-impl Observer for NoObserver {}

@@ -16,7 +16,7 @@
 
 use fair_data::Groups;
 use fair_pca::{
-    Centering, FairPca, Geometry, MwFairPca, Normalization, Status, StepRule, vanilla_pca,
+    Centering, FairPca, Geometry, MwFairPca, Normalization, StepRule, Termination, vanilla_pca,
 };
 use nalgebra::{DMatrix, dmatrix};
 
@@ -52,7 +52,7 @@ fn armijo_with_slope_normalization_converges_to_the_fair_frame() {
         .tol(1e-10)
         .fit(&x, &g)
         .unwrap();
-    assert_eq!(m.report().status, Status::Converged, "{}", m.report());
+    assert_eq!(m.report().status, Termination::Converged, "{}", m.report());
     let l = m.losses(&x, &g).unwrap();
     for e in &l.per_sample.disparity {
         assert!((e - 0.8).abs() < 1e-6, "E = {e}, expected 0.8");
@@ -73,7 +73,7 @@ fn the_paper_default_oscillates_close_to_the_fair_frame() {
         .random_starts(1)
         .fit(&x, &g)
         .unwrap();
-    assert_eq!(m.report().status, Status::MaxIterations);
+    assert_eq!(m.report().status, Termination::MaxIterations);
     let l = m.losses(&x, &g).unwrap();
     // 1/√t steps keep oscillating around the fair frame (η_1000 ≈ 0.03).
     for e in &l.per_sample.disparity {
@@ -101,7 +101,7 @@ fn vanilla_pca_is_a_stationary_start_in_the_riemannian_geometry() {
         .geometry(Geometry::Riemannian)
         .fit(&x, &g)
         .unwrap();
-    assert_eq!(r.report().status, Status::Converged);
+    assert_eq!(r.report().status, Termination::Converged);
     assert_eq!(r.report().iterations, 0);
     assert!((r.basis() - v.basis()).abs().max() < 1e-12);
     let e = FairPca::paper(1).max_iter(20).fit(&x, &g).unwrap();

@@ -14,7 +14,7 @@ use common::{REL_TOL, direct_loss, grouped_data};
 use fair_data::Groups;
 use fair_pca::min_norm::min_norm_point;
 use fair_pca::{
-    Centering, FairPca, Geometry, IterInfo, MwFairPca, Normalization, Objectives, Observer,
+    Centering, FairPca, Geometry, IterInfo, MwFairPca, Normalization, Objectives, Observe,
     Projection, StepRule, group_pca, orthonormality_error, vanilla_pca,
 };
 use nalgebra::{DMatrix, DVector};
@@ -30,8 +30,8 @@ struct InvariantWatch {
     weights_ok: bool,
 }
 
-impl Observer for InvariantWatch {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for InvariantWatch {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         if self.iterations == 0 {
             self.weights_ok = true;
         }

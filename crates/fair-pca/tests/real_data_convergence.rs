@@ -8,7 +8,7 @@
 //! gap are each at most those of the multiplicative-weights min–max baseline.
 
 use fair_data::{Dataset, Groups, Splitter, Standardizer, recipes};
-use fair_pca::{DEFAULT_MAX_ITER, DEFAULT_TOL, FairPca, MwFairPca, Status};
+use fair_pca::{DEFAULT_MAX_ITER, DEFAULT_TOL, FairPca, MwFairPca, Termination};
 use nalgebra::DMatrix;
 
 /// Rows of Adult kept in quick mode (as the xtask's `QUICK_ADULT_ROWS`).
@@ -150,7 +150,7 @@ fn default_reaches_a_stationary_frame_no_worse_than_min_max_on_every_case() {
             let fit = FairPca::params(r).fit(&x, &g).unwrap();
             let rep = fit.report();
             let start = &rep.starts[rep.selected_start];
-            assert_eq!(rep.status, Status::Converged, "{key} r={r}: {rep}");
+            assert_eq!(rep.status, Termination::Converged, "{key} r={r}: {rep}");
             assert!(start.direction_norm <= DEFAULT_TOL, "{key} r={r}: {rep}");
             assert!(rep.iterations < DEFAULT_MAX_ITER, "{key} r={r}: {rep}");
 
@@ -188,6 +188,6 @@ fn the_printed_reading_ends_at_the_iteration_limit_on_real_data() {
     // sees D = 0 on the frames, so it runs to T on the reproduction's data.
     let (key, x, g) = cases().swap_remove(2);
     let fit = FairPca::paper(10).fit(&x, &g).unwrap();
-    assert_eq!(fit.report().status, Status::MaxIterations, "{key}");
+    assert_eq!(fit.report().status, Termination::MaxIterations, "{key}");
     assert!(fit.report().starts[0].direction_norm > 0.1, "{key}");
 }

@@ -4,49 +4,16 @@
 use crate::error::{FairSvmError, Result, SolverFailure};
 use crate::params::Common;
 use crate::socp::Accuracy;
+use fair_core::{Observe, Termination};
 use nalgebra::DVector;
 use std::fmt;
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// Relative objective decrease below which the iterations are stationary.
 pub(crate) const OBJECTIVE_STALL: f64 = 1e-10;
 
-/// How a fit ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Status {
-    /// The relative change of the iterate fell below `tol`, or the objective decreased by less
-    /// than 1e-10 · max(1, |F|) (stationary; this also ends the iterations when w tends to 0,
-    /// where the relative change is meaningless), or no iteration was needed (μ = 0: one convex
-    /// problem is solved exactly).
-    Converged,
-    /// `max_iter` convex–concave iterations ran without meeting `tol`; the last iterate is
-    /// returned (the objective never increased along the way).
-    MaxIterations,
-    /// A subproblem after the warm start failed (see [`FitReport::solver_failure`]); the last
-    /// successful iterate is returned.
-    Stalled,
-}
-
-impl Status {
-    /// `true` for [`Status::Converged`].
-    pub fn is_success(&self) -> bool {
-        matches!(self, Status::Converged)
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Status::Converged => "converged",
-            Status::MaxIterations => "iteration limit reached",
-            Status::Stalled => "stalled (subproblem failed)",
-        })
-    }
-}
-
-/// One convex–concave iteration (iteration 0 is the mean-constrained warm start).
+/// One convex–concave iteration (iteration 0 is the mean-constrained warm start): what the
+/// observer ([`fair_core::Observe`]) sees, and one entry of [`FitReport::history`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IterInfo {
     /// 0 for the warm start, then 1, 2, …
@@ -73,8 +40,14 @@ pub struct IterInfo {
 /// Diagnostics of a fit: status, iterations, objective, fairness terms, timing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitReport {
-    /// How the fit ended.
-    pub status: Status,
+    /// How the fit ended: [`Termination::Converged`] (the relative change of the iterate fell
+    /// below `tol`, or the objective decreased by less than 1e-10 · max(1, |F|), or μ = 0 and one
+    /// convex problem was solved exactly), [`Termination::MaxIterations`] (the last iterate is
+    /// returned; the objective never increased), [`Termination::Stalled`] (a subproblem after
+    /// the warm start failed, see [`FitReport::solver_failure`]; the last successful iterate is
+    /// returned) or [`Termination::Interrupted`] (the observer stopped the fit; the last
+    /// iterate is returned).
+    pub status: Termination,
     /// Convex–concave iterations after the warm start (0 when μ = 0).
     pub iterations: usize,
     /// The final penalised objective. Linear: `(1/n)Σᵢ max(0, 1 − yᵢ(xᵢᵀw + b)) + λ‖w‖² +
@@ -93,7 +66,7 @@ pub struct FitReport {
     pub solver_iterations: u64,
     /// Subproblems clarabel solved only to reduced accuracy (`AlmostSolved`).
     pub reduced_accuracy_solves: usize,
-    /// Why the last subproblem failed, when [`Status::Stalled`].
+    /// Why the last subproblem failed, when [`Termination::Stalled`].
     pub solver_failure: Option<SolverFailure>,
     /// Wall-clock time of the fit.
     pub elapsed: Duration,
@@ -126,52 +99,6 @@ impl fmt::Display for FitReport {
         Ok(())
     }
 }
-
-/// Watches a fit: called once for the warm start, once per convex–concave iteration, and once
-/// at the end (argmin-style observer; every hook defaults to doing nothing).
-///
-/// Pass one to [`crate::SpectralFairSvmValidParams::fit_observed`] or
-/// [`crate::KernelFairSvmValidParams::fit_observed`]; `()` is the no-op observer `fit` uses.
-///
-/// # Examples
-/// ```
-/// use fair_svm::{FitReport, IterInfo, Observer, SpectralFairSvm};
-/// use nalgebra::DMatrix;
-///
-/// /// Prints one line per iteration and remembers the slack τ.
-/// #[derive(Default)]
-/// struct Log { slacks: Vec<f64>, finished: bool }
-/// impl Observer for Log {
-///     fn iteration(&mut self, it: &IterInfo) {
-///         println!("{:>3}  F = {:.6}  τ = {:.2e}  mᵀw = {:.2e}", it.iteration, it.objective, it.slack, it.mean_gap);
-///         self.slacks.push(it.slack);
-///     }
-///     fn finish(&mut self, _report: &FitReport) { self.finished = true; }
-/// }
-///
-/// let x = DMatrix::from_row_slice(6, 1, &[-1.0, 1.0, -3.0, 3.0, -0.5, 2.0]);
-/// let (y, z) = ([-1.0, 1.0, -1.0, 1.0, -1.0, 1.0], [-1.0, -1.0, 1.0, 1.0, -1.0, 1.0]);
-/// let mut log = Log::default();
-/// let svm = SpectralFairSvm::params().mu(1.0).check()?.fit_observed(&x, &y, &z, &mut log)?;
-/// assert!(log.finished);
-/// assert_eq!(log.slacks.len(), svm.report().history.len()); // warm start + iterations
-/// # Ok::<(), fair_svm::FairSvmError>(())
-/// ```
-pub trait Observer {
-    /// After the warm start (iteration 0) and after every convex–concave iteration, with the
-    /// same record that goes into [`FitReport::history`].
-    fn iteration(&mut self, _info: &IterInfo) {}
-    /// Once, with the final report (not called when the fit returns an error).
-    fn finish(&mut self, _report: &FitReport) {}
-    /// Asked before every subproblem (the warm start included): [`ControlFlow::Break`] ends the
-    /// fit with [`FairSvmError::Interrupted`] (front ends use it for Ctrl-C or a time budget).
-    fn keep_going(&mut self) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-}
-
-/// The no-op observer.
-impl Observer for () {}
 
 /// One solved subproblem.
 pub(crate) struct Iterate<S> {
@@ -206,22 +133,13 @@ pub(crate) struct CcpOutcome<S> {
     pub report: FitReport,
 }
 
-/// `Err(Interrupted)` when the observer asks to stop, `iterations` done so far.
-fn stop_if_asked(observer: &mut dyn Observer, iterations: usize) -> Result<()> {
-    match observer.keep_going() {
-        ControlFlow::Continue(()) => Ok(()),
-        ControlFlow::Break(()) => Err(FairSvmError::Interrupted { iterations }),
-    }
-}
-
 pub(crate) fn run<P: Subproblems>(
     problem: &P,
     settings: &Common,
     mean_gap: impl Fn(&Iterate<P::State>) -> f64,
-    observer: &mut dyn Observer,
+    observer: &mut dyn Observe<IterInfo>,
 ) -> Result<CcpOutcome<P::State>> {
     let start = Instant::now();
-    stop_if_asked(observer, 0)?;
     let warm = problem
         .solve(None)?
         .map_err(|failure| FairSvmError::Solver {
@@ -238,21 +156,22 @@ pub(crate) fn run<P: Subproblems>(
         working_rows: warm.working_rows,
         solves: warm.solves,
     }];
-    observer.iteration(&history[0]);
+    let stop_at_warm_start = observer.observe(&history[0]).is_break();
     let mut solver_iterations = u64::from(warm.solver_iterations);
     let mut reduced = usize::from(warm.accuracy == Accuracy::Reduced);
     let mut current = warm;
-    let mut status = Status::Converged;
+    let mut status = Termination::Converged;
     let mut solver_failure = None;
     let mut iterations = 0;
-    if settings.mu > 0.0 {
-        status = Status::MaxIterations;
+    if stop_at_warm_start {
+        status = Termination::Interrupted;
+    } else if settings.mu > 0.0 {
+        status = Termination::MaxIterations;
         for k in 1..=settings.max_iter {
-            stop_if_asked(observer, k - 1)?;
             let next = match problem.solve(Some(&current))? {
                 Ok(next) => next,
                 Err(failure) => {
-                    status = Status::Stalled;
+                    status = Termination::Stalled;
                     solver_failure = Some(failure);
                     break;
                 }
@@ -273,7 +192,7 @@ pub(crate) fn run<P: Subproblems>(
                 working_rows: next.working_rows,
                 solves: next.solves,
             });
-            observer.iteration(&history[history.len() - 1]);
+            let stop = observer.observe(&history[history.len() - 1]).is_break();
             // Secondary test: a vanishing objective decrease. The surrogate is λ-strongly convex,
             // so F_k − F_{k+1} ≥ λ‖v_{k+1} − v_k‖²: no decrease means no step, even where the
             // relative test is meaningless because the iterate itself tends to 0 (large μ or λ).
@@ -281,7 +200,11 @@ pub(crate) fn run<P: Subproblems>(
                 <= OBJECTIVE_STALL * current.objective.abs().max(1.0);
             current = next;
             if relative_change < settings.tol || stalled_objective {
-                status = Status::Converged;
+                status = Termination::Converged;
+                break;
+            }
+            if stop {
+                status = Termination::Interrupted;
                 break;
             }
         }
@@ -303,7 +226,6 @@ pub(crate) fn run<P: Subproblems>(
         solver_failure,
         elapsed: start.elapsed(),
     };
-    observer.finish(&report);
     Ok(CcpOutcome {
         last: current,
         report,

@@ -42,12 +42,6 @@ impl std::fmt::Display for SolverFailure {
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum FairSvmError {
-    /// The observer asked the fit to stop ([`crate::Observer::keep_going`]).
-    #[error("the fit was interrupted by the caller after {iterations} convex–concave iteration(s)")]
-    Interrupted {
-        /// Convex–concave iterations completed before the stop (0: during the warm start).
-        iterations: usize,
-    },
     /// A setting is outside its documented range.
     #[error("invalid setting {name} = {value}: expected {expected}")]
     InvalidParam {
@@ -182,5 +176,13 @@ pub(crate) fn invalid(
         name,
         value: value.to_string(),
         expected,
+    }
+}
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`FairSvmError::Data`] with the same message.
+impl From<fair_data::GroupsError> for FairSvmError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        FairSvmError::Data(e.into())
     }
 }

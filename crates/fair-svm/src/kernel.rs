@@ -274,6 +274,22 @@ impl KernelFairSvmParams {
         self.check_ref()?;
         self.0.fit(x, y, z)
     }
+
+    /// Validates the settings, then fits reporting every iteration to `observer` (see
+    /// [`KernelFairSvmValidParams::fit_with_observer`]).
+    ///
+    /// # Errors
+    /// As [`KernelFairSvmParams::fit`].
+    pub fn fit_with_observer(
+        &self,
+        x: &DMatrix<f64>,
+        y: &[f64],
+        z: &[f64],
+        observer: &mut dyn fair_core::Observe<crate::IterInfo>,
+    ) -> Result<KernelFairSvm> {
+        self.check_ref()?;
+        self.0.fit_with_observer(x, y, z, observer)
+    }
 }
 
 impl KernelFairSvmValidParams {
@@ -284,20 +300,22 @@ impl KernelFairSvmValidParams {
     /// The input errors of [`crate::SpectralFairSvmValidParams::fit`], plus
     /// [`FairSvmError::TooLarge`] when `n > max_rows`.
     pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<KernelFairSvm> {
-        self.fit_observed(x, y, z, &mut ())
+        self.fit_with_observer(x, y, z, &mut fair_core::NoObserver)
     }
 
     /// [`KernelFairSvmValidParams::fit`], reporting every iteration to `observer`
-    /// (see [`crate::Observer`]).
+    /// ([`fair_core::Observe`]). When the observer returns
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) the fit ends with `Ok`: the model is
+    /// the last iterate and its report says [`fair_core::Termination::Interrupted`].
     ///
     /// # Errors
     /// As [`KernelFairSvmValidParams::fit`].
-    pub fn fit_observed(
+    pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
         y: &[f64],
         z: &[f64],
-        observer: &mut dyn crate::Observer,
+        observer: &mut dyn fair_core::Observe<crate::IterInfo>,
     ) -> Result<KernelFairSvm> {
         let data = validate(x, y, z, self.common.fairness)?;
         let n = x.nrows();
@@ -835,7 +853,7 @@ mod tests {
             .fit(&x, &y, &z)
             .unwrap();
         assert!(svm.factor_is_exact());
-        assert_eq!(svm.report().status, crate::Status::Converged);
+        assert_eq!(svm.report().status, fair_core::Termination::Converged);
         let k = kernel.matrix(&x, &x).unwrap();
         let (s_pos, s_neg) = kernel_group_covariances(&k, &z).unwrap();
         let s = s_pos - s_neg;

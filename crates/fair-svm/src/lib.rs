@@ -28,8 +28,8 @@
 //! | [`SpectralFairSvm`] | SSVM, eq. (23) | d, μ > 0 |
 //! | [`KernelFairSvm`] | kernel SSVM, eqs. (13), (15), (17)–(18), (27) | kernel, d, μ |
 //!
-//! Every fit returns a [`FitReport`] (a [`Status`] enum, the per-iteration history of objective,
-//! slack τ, mean and covariance gaps); `fit_observed` additionally calls an [`Observer`] once per
+//! Every fit returns a [`FitReport`] (a [`Termination`], the per-iteration history of objective,
+//! slack τ, mean and covariance gaps); `fit_with_observer` additionally calls an observer ([`Observe`]) once per
 //! convex–concave iteration. The linear subproblems are solved on a working set of rows near the
 //! margin (exact; see [`SpectralFairSvm`]).
 //!
@@ -44,7 +44,7 @@
 //!
 //! # Example
 //! ```
-//! use fair_svm::{signs_from_classes, signs_from_groups, SpectralFairSvm, Status};
+//! use fair_svm::{signs_from_classes, signs_from_groups, SpectralFairSvm, Termination};
 //! use fair_data::{FairSvmSynthetic, Standardizer};
 //! use fair_metrics::ks::ks_statistic;
 //!
@@ -57,7 +57,7 @@
 //! let plain = SpectralFairSvm::params().lambda(0.01).d(f64::INFINITY).mu(0.0).fit(&x, &y, &z)?;
 //! let zafar = SpectralFairSvm::params().lambda(0.01).d(0.075).mu(0.0).fit(&x, &y, &z)?;
 //! let fair = SpectralFairSvm::params().lambda(0.01).d(0.075).mu(0.1).fit(&x, &y, &z)?;
-//! assert_eq!(fair.report().status, Status::Converged);
+//! assert_eq!(fair.report().status, Termination::Converged);
 //! // The mean constraint holds, and the covariance penalty shrinks the variance gap.
 //! assert!(fair.report().mean_gap.abs() <= 0.075 + 1e-6);
 //! assert!(fair.report().covariance_gap.abs() < zafar.report().covariance_gap.abs());
@@ -85,9 +85,12 @@ mod saved;
 mod socp;
 mod spectral;
 
-pub use ccp::{FitReport, IterInfo, Observer, Status};
+pub use ccp::{FitReport, IterInfo};
 pub use cv::{LambdaSearch, LambdaSearchResult};
 pub use error::{FairSvmError, Result, SolverFailure};
+/// The shared vocabulary: observers see an [`IterInfo`] per iterate ([`Observe`]), and a fit
+/// ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
+pub use fair_core::{NoObserver, Observe, Termination};
 pub use input::{signs_from_classes, signs_from_groups};
 pub use kernel::{EXACT_FACTOR_TOL, KernelFairSvm};
 pub use linear::SpectralFairSvm;

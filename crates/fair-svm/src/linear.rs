@@ -45,7 +45,7 @@ use nalgebra::{DMatrix, DVector};
 /// let y = [-1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0];
 /// let z = [1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0];
 /// let svm = SpectralFairSvm::params().lambda(0.1).d(0.1).mu(10.0).fit(&x, &y, &z)?;
-/// assert!(svm.report().status.is_success());
+/// assert!(svm.report().status.is_converged());
 /// assert_eq!(svm.predict(&x)?, y.to_vec());
 /// // The covariance penalty keeps weight off the feature whose spread differs by group.
 /// assert!(svm.weights()[1].abs() < 1e-3);
@@ -119,6 +119,22 @@ impl SpectralFairSvmParams {
         self.check_ref()?;
         self.0.fit(x, y, z)
     }
+
+    /// Validates the settings, then fits reporting every iteration to `observer` (see
+    /// [`SpectralFairSvmValidParams::fit_with_observer`]).
+    ///
+    /// # Errors
+    /// As [`SpectralFairSvmParams::fit`].
+    pub fn fit_with_observer(
+        &self,
+        x: &DMatrix<f64>,
+        y: &[f64],
+        z: &[f64],
+        observer: &mut dyn fair_core::Observe<crate::IterInfo>,
+    ) -> Result<SpectralFairSvm> {
+        self.check_ref()?;
+        self.0.fit_with_observer(x, y, z, observer)
+    }
 }
 
 impl SpectralFairSvmValidParams {
@@ -133,20 +149,42 @@ impl SpectralFairSvmValidParams {
     /// [`crate::FairSvmError::Solver`] when the warm-start QP cannot be solved. Iteration limits
     /// and later subproblem failures are reported in [`FitReport::status`], not as errors.
     pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<SpectralFairSvm> {
-        self.fit_observed(x, y, z, &mut ())
+        self.fit_with_observer(x, y, z, &mut fair_core::NoObserver)
     }
 
     /// [`SpectralFairSvmValidParams::fit`], reporting every iteration to `observer`
-    /// (see [`crate::Observer`]).
+    /// ([`fair_core::Observe`]). When the observer returns
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) the fit ends with `Ok`: the model is
+    /// the last iterate and its report says [`fair_core::Termination::Interrupted`].
     ///
     /// # Errors
     /// As [`SpectralFairSvmValidParams::fit`].
-    pub fn fit_observed(
+    ///
+    /// # Examples
+    /// ```
+    /// use fair_svm::{IterInfo, SpectralFairSvm, Termination};
+    /// use fair_core::ControlFlow;
+    /// use nalgebra::DMatrix;
+    ///
+    /// let x = DMatrix::from_row_slice(6, 1, &[-1.0, 1.0, -3.0, 3.0, -0.5, 2.0]);
+    /// let (y, z) = ([-1.0, 1.0, -1.0, 1.0, -1.0, 1.0], [-1.0, -1.0, 1.0, 1.0, -1.0, 1.0]);
+    /// // Record the slack τ of every iterate; stop after the first convex–concave iteration.
+    /// let mut slacks = Vec::new();
+    /// let mut log = |it: &IterInfo| {
+    ///     slacks.push(it.slack);
+    ///     if it.iteration == 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    /// };
+    /// let svm = SpectralFairSvm::params().mu(1.0).tol(1e-12).check()?.fit_with_observer(&x, &y, &z, &mut log)?;
+    /// assert_eq!(svm.report().status, Termination::Interrupted);
+    /// assert_eq!(slacks.len(), svm.report().history.len()); // warm start + 1 iteration
+    /// # Ok::<(), fair_svm::FairSvmError>(())
+    /// ```
+    pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
         y: &[f64],
         z: &[f64],
-        observer: &mut dyn crate::Observer,
+        observer: &mut dyn fair_core::Observe<crate::IterInfo>,
     ) -> Result<SpectralFairSvm> {
         let data = validate(x, y, z, self.common.fairness)?;
         let ddof = match self.covariance_normalisation {

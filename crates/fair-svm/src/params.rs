@@ -252,7 +252,7 @@ impl SpectralFairSvmValidParams {
 /// | `d` | `f64::INFINITY` (off) | ≥ 0 or ∞ | mean-constraint bound |
 /// | `mu` | 1.0 | finite, ≥ 0 | covariance-penalty weight μ (0: Zafar's SVM) |
 /// | `fairness` | `DemographicParity` | enum | which rows define the group moments |
-/// | `tol` | 1e-3 (the authors' code) | finite, > 0 | stop when `‖w_{k+1} − w_k‖ / ‖w_k‖ < tol` (or when the objective stops decreasing, see [`crate::Status::Converged`]) |
+/// | `tol` | 1e-3 (the authors' code) | finite, > 0 | stop when `‖w_{k+1} − w_k‖ / ‖w_k‖ < tol` (or when the objective stops decreasing, see [`crate::Termination::Converged`]) |
 /// | `max_iter` | 100 | ≥ 1 | cap on convex–concave iterations |
 /// | `solver_max_iter` | 200 | ≥ 1 | cap on clarabel iterations per subproblem |
 /// | `mean_vector` | [`MeanVector::Raw`] (eq. (8)) | enum | `m` raw or unit length (the authors' code) |
@@ -560,3 +560,39 @@ impl KernelFairSvmParams {
         Ok(())
     }
 }
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for SpectralFairSvmParams {
+    type Checked = SpectralFairSvmValidParams;
+    type Error = crate::FairSvmError;
+
+    fn check_ref(&self) -> std::result::Result<SpectralFairSvmValidParams, crate::FairSvmError> {
+        SpectralFairSvmParams::check(self.clone())
+    }
+
+    fn check(self) -> std::result::Result<SpectralFairSvmValidParams, crate::FairSvmError> {
+        SpectralFairSvmParams::check(self)
+    }
+}
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for KernelFairSvmParams {
+    type Checked = KernelFairSvmValidParams;
+    type Error = crate::FairSvmError;
+
+    fn check_ref(&self) -> std::result::Result<KernelFairSvmValidParams, crate::FairSvmError> {
+        KernelFairSvmParams::check(self.clone())
+    }
+
+    fn check(self) -> std::result::Result<KernelFairSvmValidParams, crate::FairSvmError> {
+        KernelFairSvmParams::check(self)
+    }
+}
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Fairness, "fairness", {
+    DemographicParity => "demographic_parity",
+    EqualOpportunity => "equal_opportunity",
+});

@@ -98,7 +98,7 @@ fn direction_penalty_objective_is_scale_free() {
         .mu(0.0)
         .fit(&x, &y, &z)
         .unwrap();
-    assert!(on_dir.report().status.is_success());
+    assert!(on_dir.report().status.is_converged());
     let w = on_dir.weights();
     let s = on_dir.decision_function(&x).unwrap();
     let hinge: f64 = s

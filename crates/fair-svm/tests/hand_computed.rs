@@ -3,7 +3,7 @@
 mod common;
 
 use common::{SOLVER, tiny};
-use fair_svm::{Kernel, KernelFairSvm, SpectralFairSvm, SpectralFairSvmParams, Status};
+use fair_svm::{Kernel, KernelFairSvm, SpectralFairSvm, SpectralFairSvmParams, Termination};
 use nalgebra::DMatrix;
 
 /// Two points x = ∓1 with y = ∓1. Averaged hinge: for w < 1 the objective is
@@ -19,7 +19,7 @@ fn plain_svm_two_points() {
     assert!((svm.weights()[0] - 1.0).abs() < SOLVER);
     assert!(svm.intercept().abs() < SOLVER);
     assert!((svm.report().objective - 0.01).abs() < SOLVER);
-    assert_eq!(svm.report().status, Status::Converged);
+    assert_eq!(svm.report().status, Termination::Converged);
     assert_eq!(svm.report().iterations, 0);
 }
 
@@ -51,7 +51,7 @@ fn spectral_svm_one_dimension_is_a_heavier_ridge() {
         .tol(1e-8)
         .fit(&x, &y, &z)
         .unwrap();
-    assert_eq!(svm.report().status, Status::Converged);
+    assert_eq!(svm.report().status, Termination::Converged);
     // Interior-point accuracy on w is about the square root of the 1e-8 gap tolerance.
     assert!(
         (svm.weights()[0] - 1.0 / 1.64).abs() < 1e-4,

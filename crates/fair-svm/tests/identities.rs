@@ -5,8 +5,8 @@ mod common;
 
 use common::{ROUND_OFF, SOLVER, synthetic};
 use fair_svm::{
-    Fairness, GroupMoments, Kernel, KernelFairSvm, SpectralFairSvm, SpectralFairSvmParams, Status,
-    kernel_group_covariances,
+    Fairness, GroupMoments, Kernel, KernelFairSvm, SpectralFairSvm, SpectralFairSvmParams,
+    Termination, kernel_group_covariances,
 };
 use nalgebra::DMatrix;
 
@@ -79,7 +79,7 @@ fn convex_concave_objective_never_increases_and_slack_matches_at_convergence() {
             .fit(&x, &y, &z)
             .unwrap();
         let r = svm.report();
-        assert_eq!(r.status, Status::Converged, "{r}");
+        assert_eq!(r.status, Termination::Converged, "{r}");
         assert!(r.iterations >= 2);
         for pair in r.history.windows(2) {
             assert!(
@@ -163,7 +163,7 @@ fn kernel_objective_never_increases_and_mu_zero_is_kernel_zafar() {
         .fit(&x, &y, &z)
         .unwrap();
     let r = fair.report();
-    assert_eq!(r.status, Status::Converged, "{r}");
+    assert_eq!(r.status, Termination::Converged, "{r}");
     for pair in r.history.windows(2) {
         assert!(
             pair[1].objective <= pair[0].objective + SOLVER,

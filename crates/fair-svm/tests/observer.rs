@@ -1,24 +1,21 @@
-//! The observer hook sees exactly the iterations the report records, once each, and the final
-//! report once; a failing fit never reaches `finish`.
+//! The observer sees exactly the iterations the report records, once each; a failing fit never
+//! calls it; its `Break` ends the fit with `Ok` and `Termination::Interrupted`.
 
 mod common;
 
 use common::synthetic;
-use fair_svm::{FitReport, IterInfo, Kernel, KernelFairSvm, Observer, SpectralFairSvm};
+use fair_svm::{IterInfo, Kernel, KernelFairSvm, Observe, SpectralFairSvm, Termination};
+use std::ops::ControlFlow;
 
 #[derive(Default)]
 struct Recorder {
     seen: Vec<IterInfo>,
-    finished: Vec<FitReport>,
 }
 
-impl Observer for Recorder {
-    fn iteration(&mut self, info: &IterInfo) {
-        assert!(self.finished.is_empty(), "iteration after finish");
+impl Observe<IterInfo> for Recorder {
+    fn observe(&mut self, info: &IterInfo) -> ControlFlow<()> {
         self.seen.push(*info);
-    }
-    fn finish(&mut self, report: &FitReport) {
-        self.finished.push(report.clone());
+        ControlFlow::Continue(())
     }
 }
 
@@ -32,7 +29,7 @@ fn linear_observer_sees_every_iteration_and_the_report() {
         .mu(1.0)
         .check()
         .unwrap()
-        .fit_observed(&x, &y, &z, &mut rec)
+        .fit_with_observer(&x, &y, &z, &mut rec)
         .unwrap();
     let report = svm.report();
     assert!(report.iterations >= 2, "{report}");
@@ -44,13 +41,7 @@ fn linear_observer_sees_every_iteration_and_the_report() {
     }
     // Constraint values: the mean constraint holds at every iterate.
     assert!(rec.seen.iter().all(|it| it.mean_gap.abs() <= 0.05 + 1e-6));
-    assert_eq!(rec.finished.len(), 1);
-    assert_eq!(
-        rec.finished[0].objective.to_bits(),
-        report.objective.to_bits()
-    );
-    assert_eq!(rec.finished[0].elapsed, report.elapsed);
-    // The plain fit does the same through `()` observer.
+    // The plain fit does the same through `NoObserver`.
     let plain = SpectralFairSvm::params().mu(0.0).fit(&x, &y, &z).unwrap();
     assert_eq!(plain.report().history.len(), 1);
 }
@@ -65,84 +56,67 @@ fn kernel_observer_sees_every_iteration() {
         .mu(1.0)
         .check()
         .unwrap()
-        .fit_observed(&x, &y, &z, &mut rec)
+        .fit_with_observer(&x, &y, &z, &mut rec)
         .unwrap();
     assert_eq!(rec.seen.len(), svm.report().history.len());
-    assert_eq!(rec.finished.len(), 1);
 }
 
 #[test]
-fn failing_fit_never_finishes() {
+fn failing_fit_never_calls_the_observer() {
     let (x, y, _) = synthetic(2, 7);
     let one_class = vec![1.0; y.len()];
     let mut rec = Recorder::default();
     let err = SpectralFairSvm::params()
         .check()
         .unwrap()
-        .fit_observed(&x, &y, &one_class, &mut rec);
+        .fit_with_observer(&x, &y, &one_class, &mut rec);
     assert!(err.is_err());
-    assert!(rec.seen.is_empty() && rec.finished.is_empty());
-}
-
-/// Stops before the subproblem after `allowed` have been solved.
-struct StopAfter {
-    allowed: usize,
-    finished: bool,
-}
-
-impl Observer for StopAfter {
-    fn keep_going(&mut self) -> std::ops::ControlFlow<()> {
-        if self.allowed == 0 {
-            return std::ops::ControlFlow::Break(());
-        }
-        self.allowed -= 1;
-        std::ops::ControlFlow::Continue(())
-    }
-    fn finish(&mut self, _report: &FitReport) {
-        self.finished = true;
-    }
+    assert!(rec.seen.is_empty());
 }
 
 #[test]
-fn keep_going_stops_linear_and_kernel_fits_with_interrupted() {
+fn a_closure_observer_stops_linear_and_kernel_fits_with_interrupted() {
     let (x, y, z) = synthetic(4, 5);
-    for allowed in [0, 1, 2] {
-        let mut stop = StopAfter {
-            allowed,
-            finished: false,
+    for stop_at in [0, 1, 2] {
+        let mut calls = 0;
+        let mut stop = |info: &IterInfo| {
+            calls += 1;
+            if info.iteration == stop_at {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         };
-        let err = SpectralFairSvm::params()
+        let svm = SpectralFairSvm::params()
             .lambda(0.01)
             .d(0.05)
             .mu(1.0)
             .tol(1e-12)
             .check()
             .unwrap()
-            .fit_observed(&x, &y, &z, &mut stop)
-            .unwrap_err();
-        // The warm start is subproblem 0, so `allowed` subproblems = `allowed − 1` iterations.
-        assert_eq!(
-            err,
-            fair_svm::FairSvmError::Interrupted {
-                iterations: allowed.saturating_sub(1)
-            }
-        );
-        assert!(!stop.finished, "an interrupted fit never reaches finish");
+            .fit_with_observer(&x, &y, &z, &mut stop)
+            .unwrap();
+        // The warm start is iteration 0: the model is the last iterate the observer saw.
+        assert_eq!(svm.report().status, Termination::Interrupted);
+        assert_eq!(svm.report().iterations, stop_at);
+        assert_eq!(svm.report().history.len(), stop_at + 1);
+        assert_eq!(calls, stop_at + 1);
     }
     let (x, y, z) = synthetic(3, 6);
-    let mut stop = StopAfter {
-        allowed: 1,
-        finished: false,
+    let mut stop = |info: &IterInfo| {
+        if info.iteration == 1 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     };
-    let err = KernelFairSvm::params(Kernel::Rbf { gamma: 0.5 })
+    let svm = KernelFairSvm::params(Kernel::Rbf { gamma: 0.5 })
         .mu(1.0)
         .tol(1e-12)
         .check()
         .unwrap()
-        .fit_observed(&x, &y, &z, &mut stop)
-        .unwrap_err();
-    assert!(
-        matches!(err, fair_svm::FairSvmError::Interrupted { iterations: 0 }),
-        "{err}"
-    );
+        .fit_with_observer(&x, &y, &z, &mut stop)
+        .unwrap();
+    assert_eq!(svm.report().status, Termination::Interrupted);
+    assert_eq!(svm.report().iterations, 1);
 }

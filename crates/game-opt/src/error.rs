@@ -7,7 +7,7 @@ use thiserror::Error;
 ///
 /// Each message names the offending input and says what to fix. Outcomes that are answers rather
 /// than mistakes (running all iterations, a user stop, an LP that had to relax its violation bound)
-/// are reported through [`Status`](crate::Status) and [`ShrinkOutcome`](crate::ShrinkOutcome), not
+/// are reported through [`Termination`](crate::Termination) and [`ShrinkOutcome`](crate::ShrinkOutcome), not
 /// here. The enum is `#[non_exhaustive]`: keep a catch-all arm.
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
@@ -174,3 +174,11 @@ pub enum GameOptError {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, GameOptError>;
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`GameOptError::Data`] with the same message.
+impl From<fair_data::GroupsError> for GameOptError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        GameOptError::Data(e.into())
+    }
+}

@@ -9,36 +9,21 @@ use crate::problem::{Evaluation, Problem, check_start, hinge_term};
 use crate::shrink::{ShrinkOutcome, rank_select, shrink};
 use crate::stochastic::StochasticClassifier;
 use crate::swap::SwapRegretPlayer;
+use fair_core::{NoObserver, Observe, Termination};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
-use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
-
-/// How a run ended. Both are outcomes, not errors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// All `iterations` steps ran.
-    Completed,
-    /// An observer returned `ControlFlow::Break`.
-    Stopped,
-}
-
-impl Status {
-    /// Whether the run finished as configured.
-    pub fn is_success(&self) -> bool {
-        matches!(self, Status::Completed)
-    }
-}
 
 /// What one run did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitReport {
     /// Which game.
     pub algorithm: Algorithm,
-    /// How it ended.
-    pub status: Status,
+    /// How it ended: [`Termination::MaxIterations`] when every configured step ran (the
+    /// normal end), [`Termination::Interrupted`] when the observer stopped it.
+    pub status: Termination,
     /// Steps taken.
     pub iterations: usize,
     /// Snapshots kept.
@@ -55,7 +40,7 @@ impl fmt::Display for FitReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} — {:?} after {} iterations ({} snapshots) in {:.3} s; last iterate: train error {:.4}, max violation {:.4}",
+            "{} — {} after {} iterations ({} snapshots) in {:.3} s; last iterate: train error {:.4}, max violation {:.4}",
             self.algorithm.label(),
             self.status,
             self.iterations,
@@ -67,18 +52,7 @@ impl fmt::Display for FitReport {
     }
 }
 
-/// Sent to [`Observer::on_start`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct StartInfo {
-    /// Which game.
-    pub algorithm: Algorithm,
-    /// Planned steps.
-    pub iterations: usize,
-    /// Number of constraints.
-    pub n_constraints: usize,
-}
-
-/// Sent to [`Observer::on_iter`] after every step.
+/// What the observer ([`fair_core::Observe`]) sees after every step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IterInfo<'a> {
     /// Step index (0-based).
@@ -92,37 +66,6 @@ pub struct IterInfo<'a> {
     /// Minibatch estimate of the largest constraint value the λ-player saw.
     pub batch_max_violation: f64,
 }
-
-/// Sent to [`Observer::on_snapshot`] each time θ is archived.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SnapshotInfo<'a> {
-    /// Snapshot index.
-    pub index: usize,
-    /// Step it was taken after (1-based count of steps).
-    pub iteration: usize,
-    /// Exact training error and constraint values.
-    pub train: &'a Evaluation,
-}
-
-/// Hooks called by the shared loop; every method has a no-op default. Library code never
-/// prints: progress bars and logs are observers.
-pub trait Observer {
-    /// Before the first step.
-    fn on_start(&mut self, _info: &StartInfo) {}
-    /// After every step; `Break` stops the run with [`Status::Stopped`].
-    fn on_iter(&mut self, _info: &IterInfo<'_>) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-    /// After each snapshot.
-    fn on_snapshot(&mut self, _info: &SnapshotInfo<'_>) {}
-    /// After the run.
-    fn on_finish(&mut self, _report: &FitReport) {}
-}
-
-/// The observer that does nothing.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoObserver;
-impl Observer for NoObserver {}
 
 /// One archived iterate.
 #[derive(Debug, Clone, PartialEq)]
@@ -383,7 +326,27 @@ impl GameOpt {
         self.fit_with_observer(problem, model, &mut NoObserver)
     }
 
-    /// Plays the game, calling `observer` on start, every step, every snapshot and finish.
+    /// Plays the game, calling `observer` after every step. When it returns
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) the run ends with `Ok`: a snapshot of
+    /// the last iterate is archived and the report says [`Termination::Interrupted`].
+    ///
+    /// # Examples
+    /// ```
+    /// use game_opt::{Algorithm, Examples, GameOpt, GameOptParams, IterInfo, Linear, Problem};
+    /// use fair_core::{ControlFlow, Termination};
+    /// use nalgebra::DMatrix;
+    /// let x = DMatrix::from_fn(40, 1, |i, _| i as f64 / 20.0 - 1.0);
+    /// let y: Vec<usize> = (0..40).map(|i| usize::from(i >= 20)).collect();
+    /// let problem = Problem::new(Examples::new(&x, &y)?, vec![])?;
+    /// let game = GameOpt::new(GameOptParams::new().algorithm(Algorithm::Unconstrained).iterations(50))?;
+    /// let mut stop_at_10 = |i: &IterInfo<'_>| {
+    ///     if i.iteration == 9 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    /// };
+    /// let fit = game.fit_with_observer(&problem, Linear::new(1), &mut stop_at_10)?;
+    /// assert_eq!(fit.report().status, Termination::Interrupted);
+    /// assert_eq!(fit.report().iterations, 10);
+    /// # Ok::<(), game_opt::GameOptError>(())
+    /// ```
     ///
     /// # Errors
     /// [`GameOptError::FeatureMismatch`] when the model and the examples disagree;
@@ -393,7 +356,7 @@ impl GameOpt {
         &self,
         problem: &Problem,
         mut model: M,
-        observer: &mut dyn Observer,
+        observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
     ) -> Result<GameFit<M>> {
         let p = &self.params;
         if p.algorithm.uses_oracle() {
@@ -434,12 +397,7 @@ impl GameOpt {
         let mut snapshots: Vec<Snapshot<M>> = Vec::new();
         let (mut lambda1_sum, mut lambda1_count) = (0.0, 0usize);
         let (mut g01, mut gprox) = (vec![0.0; m], vec![0.0; m]);
-        observer.on_start(&StartInfo {
-            algorithm: p.algorithm,
-            iterations: p.iterations,
-            n_constraints: m,
-        });
-        let mut status = Status::Completed;
+        let mut status = Termination::MaxIterations;
         let mut steps = 0;
         for t in 0..p.iterations {
             // The λ to play this step.
@@ -582,7 +540,7 @@ impl GameOpt {
                 batch_loss,
                 batch_max_violation: if m == 0 { 0.0 } else { batch_max_violation },
             };
-            let flow = observer.on_iter(&info);
+            let flow = observer.observe(&info);
             let stop = flow.is_break();
             if (t + 1) % p.snapshot_every == 0 || t + 1 == p.iterations || stop {
                 let train = problem.evaluate(&model)?;
@@ -599,16 +557,9 @@ impl GameOpt {
                 });
                 lambda1_sum = 0.0;
                 lambda1_count = 0;
-                if let Some(s) = snapshots.last() {
-                    observer.on_snapshot(&SnapshotInfo {
-                        index: snapshots.len() - 1,
-                        iteration: s.iteration,
-                        train: &s.train,
-                    });
-                }
             }
             if stop {
-                status = Status::Stopped;
+                status = Termination::Interrupted;
                 break;
             }
         }
@@ -624,7 +575,6 @@ impl GameOpt {
             train_max_violation,
             elapsed: start.elapsed(),
         };
-        observer.on_finish(&report);
         Ok(GameFit {
             snapshots,
             report,

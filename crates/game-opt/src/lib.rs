@@ -16,7 +16,7 @@
 //! * [`Model`]: the thin trait (scores and score gradients); [`Linear`] and [`Mlp`] ship here.
 //! * [`GameOpt`]: one loop for four games ([`Algorithm`]): Algorithm 3 (proxy-Lagrangian with a
 //!   swap-regret λ-player, [`SwapRegretPlayer`]), Algorithm 4 ("0-1 ext"), Algorithm 5 ("Hinge")
-//!   and an unconstrained baseline, with [`Observer`]s and snapshots.
+//!   and an unconstrained baseline, with observers ([`Observe`]) and snapshots.
 //! * The oracle games ([`GameOpt::fit_oracle`], [`GameOpt::play_oracle`]): Algorithms 1–2 with a
 //!   best-response θ-player. With 0-1 rates the θ-player's Lagrangian is a cost-sensitive
 //!   classification problem; an [`Oracle`] answers it ([`LogisticOracle`]: full-batch weighted
@@ -75,10 +75,10 @@ mod stochastic;
 mod swap;
 
 pub use error::{GameOptError, Result};
-pub use game::{
-    FitReport, GameFit, GameOpt, IterInfo, NoObserver, Observer, Snapshot, SnapshotInfo, Solution,
-    StartInfo, Status, select_solution,
-};
+/// The shared vocabulary: observers see an [`IterInfo`] per step ([`Observe`]), and a fit
+/// ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
+pub use fair_core::{NoObserver, Observe, Termination};
+pub use game::{FitReport, GameFit, GameOpt, IterInfo, Snapshot, Solution, select_solution};
 pub use model::{Linear, Mlp, Model, Row};
 pub use oracle::{LogisticOracle, Oracle, OracleRounds};
 pub use params::{

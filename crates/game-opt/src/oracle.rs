@@ -12,14 +12,12 @@
 use crate::error::{GameOptError, Result};
 #[cfg(doc)]
 use crate::game::select_solution;
-use crate::game::{
-    FitReport, GameFit, GameOpt, IterInfo, Observer, Snapshot, SnapshotInfo, StartInfo, Status,
-    lagrangian_step,
-};
+use crate::game::{FitReport, GameFit, GameOpt, IterInfo, Snapshot, lagrangian_step};
 use crate::model::{Linear, Model};
 use crate::params::Algorithm;
 use crate::problem::{Evaluation, Examples, Problem, check_model, check_start};
 use crate::swap::SwapRegretPlayer;
+use fair_core::{Observe, Termination};
 use std::time::Instant;
 
 /// A (approximate) best-response oracle for the θ-player: fits `model` to a weighted binary
@@ -437,7 +435,7 @@ impl GameOpt {
         problem: &Problem,
         mut model: M,
         oracle: &mut O,
-        observer: &mut dyn Observer,
+        observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
     ) -> Result<GameFit<M>> {
         let ex = problem.examples();
         check_start(&model, ex.n_features())?;
@@ -513,7 +511,7 @@ impl GameOpt {
         &self,
         problem: &Problem,
         respond: &mut F,
-        observer: &mut dyn Observer,
+        observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
     ) -> Result<OracleRounds>
     where
         F: FnMut(&[bool], &[f64]) -> Result<Vec<f64>>,
@@ -546,7 +544,7 @@ impl GameOpt {
             multipliers: Vec::new(),
             report: FitReport {
                 algorithm: p.algorithm,
-                status: Status::Completed,
+                status: Termination::MaxIterations,
                 iterations: 0,
                 snapshots: 0,
                 train_error: f64::NAN,
@@ -554,11 +552,6 @@ impl GameOpt {
                 elapsed: start.elapsed(),
             },
         };
-        observer.on_start(&StartInfo {
-            algorithm: p.algorithm,
-            iterations: p.iterations,
-            n_constraints: m,
-        });
         for t in 0..p.iterations {
             let (w0, lam, dist) = match &swap {
                 Some(player) => {
@@ -599,23 +592,18 @@ impl GameOpt {
                     lagrangian_step(&mut multipliers, &train.constraints, p, t)?;
                 }
             }
-            let flow = observer.on_iter(&IterInfo {
+            let flow = observer.observe(&IterInfo {
                 iteration: t,
                 objective_weight: w0,
                 multipliers: &lam,
                 batch_loss: train.error,
                 batch_max_violation: train.max_violation_or_zero(),
             });
-            observer.on_snapshot(&SnapshotInfo {
-                index: t,
-                iteration: t + 1,
-                train: &train,
-            });
             rounds.train.push(train);
             rounds.lambda1.push(w0);
             rounds.multipliers.push(lam);
             if flow.is_break() {
-                rounds.report.status = Status::Stopped;
+                rounds.report.status = Termination::Interrupted;
                 break;
             }
         }
@@ -627,7 +615,6 @@ impl GameOpt {
             report.train_max_violation = last.max_violation_or_zero();
         }
         report.elapsed = start.elapsed();
-        observer.on_finish(report);
         Ok(rounds)
     }
 }
@@ -635,9 +622,9 @@ impl GameOpt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::NoObserver;
     use crate::params::{GameOptParams, SolutionType};
     use crate::rates::{Direction, Slack, goals};
+    use fair_core::NoObserver;
     use fair_data::Groups;
     use nalgebra::DMatrix;
 

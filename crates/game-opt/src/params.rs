@@ -340,3 +340,43 @@ impl GameOptValidParams {
         self.seed
     }
 }
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for GameOptParams {
+    type Checked = GameOptValidParams;
+    type Error = crate::GameOptError;
+
+    fn check_ref(&self) -> std::result::Result<GameOptValidParams, crate::GameOptError> {
+        GameOptParams::check(self)
+    }
+
+    fn check(self) -> std::result::Result<GameOptValidParams, crate::GameOptError> {
+        GameOptParams::check(&self)
+    }
+}
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Algorithm, "algorithm", {
+    Unconstrained => "unconstrained",
+    ProxyLagrangian => "proxy_lagrangian",
+    ZeroOneExt => "zero_one_ext",
+    Hinge => "hinge",
+    OracleProxyLagrangian => "oracle_proxy_lagrangian",
+    OracleLagrangian => "oracle_lagrangian",
+});
+fair_core::string_enum!(SolutionType, "solution", {
+    TStoch => "t_stoch",
+    TStochLambda1 => "t_stoch_lambda1",
+    MStoch => "m_stoch",
+    Best => "best",
+    Last => "last",
+});
+fair_core::string_enum!(Optimizer, "optimizer", {
+    Sgd => "sgd",
+    Adam => "adam",
+});
+fair_core::string_enum!(ObjectiveLoss, "objective loss", {
+    Hinge => "hinge",
+    Logistic => "logistic",
+});

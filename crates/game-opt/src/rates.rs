@@ -812,3 +812,10 @@ pub mod goals {
         )
     }
 }
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Direction, "direction", {
+    AtLeast => "at_least",
+    AtMost => "at_most",
+    Both => "both",
+});

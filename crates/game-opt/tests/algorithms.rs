@@ -3,8 +3,8 @@
 mod common;
 use common::two_group_problem;
 use game_opt::{
-    Algorithm, Evaluation, GameOpt, GameOptError, GameOptParams, IterInfo, Linear, Mlp, Observer,
-    Problem, ShrinkOutcome, SolutionType, Status, StochasticClassifier,
+    Algorithm, Evaluation, GameOpt, GameOptError, GameOptParams, IterInfo, Linear, Mlp, Observe,
+    Problem, ShrinkOutcome, SolutionType, StochasticClassifier, Termination,
 };
 use std::ops::ControlFlow;
 
@@ -40,7 +40,7 @@ fn constrained_games_reduce_violation() {
         Algorithm::Hinge,
     ] {
         let fit = params(alg).fit(&p, Linear::new(3)).unwrap();
-        assert_eq!(fit.report().status, Status::Completed);
+        assert_eq!(fit.report().status, Termination::MaxIterations);
         let sol = fit.solution(SolutionType::MStoch).unwrap();
         assert!(sol.weights.len() <= p.n_constraints() + 1);
         let train: Vec<Evaluation> = fit.snapshots().iter().map(|s| s.train.clone()).collect();
@@ -88,8 +88,8 @@ fn mlp_trains_under_constraints() {
 }
 
 struct StopAt(usize, usize);
-impl Observer for StopAt {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for StopAt {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.1 += 1;
         if info.iteration + 1 >= self.0 {
             ControlFlow::Break(())
@@ -107,10 +107,10 @@ fn observer_can_stop_the_run() {
     let fit = solver
         .fit_with_observer(&p, Linear::new(3), &mut obs)
         .unwrap();
-    assert_eq!(fit.report().status, Status::Stopped);
+    assert_eq!(fit.report().status, Termination::Interrupted);
     assert_eq!(fit.report().iterations, 37);
     assert_eq!(obs.1, 37);
-    assert!(fit.report().to_string().contains("Stopped"));
+    assert!(fit.report().to_string().contains("interrupted by observer"));
 }
 
 #[test]
@@ -145,8 +145,8 @@ fn public_types_are_send_sync() {
 /// Records every multiplier vector the λ-player plays.
 #[derive(Default)]
 struct Multipliers(Vec<Vec<f64>>);
-impl Observer for Multipliers {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for Multipliers {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.0.push(info.multipliers.to_vec());
         ControlFlow::Continue(())
     }

@@ -49,7 +49,8 @@ use crate::engine::{CHUNK, Lifted, Rows, add_into, chunked, scratch};
 use crate::error::{InfoProjectionError as E, Result};
 use crate::params::{Divergence, QpSolver};
 use crate::qp;
-use crate::report::Status;
+use crate::report::AdmmRound;
+use fair_core::Termination as Status;
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
@@ -421,7 +422,7 @@ pub(crate) fn solve(
     design: &Design,
     gbar: &[f64],
     set: &AdmmSettings,
-    before_round: &mut dyn FnMut() -> Result<()>,
+    before_round: &mut dyn FnMut(Option<AdmmRound>) -> bool,
 ) -> Result<AdmmOutcome> {
     let d = rows.data;
     let (n, c, k) = (d.n, d.c, design.k());
@@ -482,8 +483,12 @@ pub(crate) fn solve(
     let mut iterations: usize = 0;
     let (mut primal, mut dual) = (f64::INFINITY, f64::INFINITY);
     let mut lambda = vec![0.0; k];
+    let mut last_round = None;
     while iterations < set.max_iter {
-        before_round()?;
+        if before_round(last_round.take()) {
+            status = Status::Interrupted;
+            break;
+        }
         iterations += 1;
         let xi = (rho + zeta) / 2.0;
         let lifted = Lifted::new(design, &lam_y);
@@ -594,11 +599,18 @@ pub(crate) fn solve(
             residual,
             base,
         });
-        if std::env::var("ADMM_TRACE").is_ok() {
-            eprintln!(
-                "round {iterations} rho {rho:.4e} primal {primal:.3e} dual {dual:.3e} fp {residual:.3e} step {step:?}"
-            );
-        }
+        last_round = Some(AdmmRound {
+            round: iterations,
+            rho,
+            primal_residual: primal,
+            dual_residual: dual,
+            fixed_point_residual: residual,
+            anderson_accepted: match step {
+                Step::Plain => None,
+                Step::AndersonAccepted => Some(true),
+                Step::AndersonRejected => Some(false),
+            },
+        });
         lambda.clone_from(&lam_new);
         if primal <= set.tol && dual <= set.tol {
             status = Status::Converged;
@@ -761,7 +773,7 @@ mod tests {
             qp: QpSolver::ActiveSet,
             exact_v_step,
         };
-        solve(&rows, &design, &gbar, &set, &mut || Ok(())).unwrap()
+        solve(&rows, &design, &gbar, &set, &mut |_| false).unwrap()
     }
 
     fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {

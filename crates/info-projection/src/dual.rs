@@ -18,7 +18,7 @@
 
 use crate::error::Result;
 use crate::qp;
-use crate::report::Status;
+use fair_core::Termination as Status;
 use std::collections::VecDeque;
 
 pub(crate) struct DualOutcome {
@@ -29,6 +29,16 @@ pub(crate) struct DualOutcome {
 }
 
 impl DualOutcome {
+    /// The observer stopped the solve before a pass: `lambda` is the last accepted iterate.
+    fn interrupted(lambda: Vec<f64>, iterations: usize, evaluations: usize) -> Self {
+        DualOutcome {
+            lambda,
+            status: Status::Interrupted,
+            iterations,
+            evaluations,
+        }
+    }
+
     /// Final status of a loop that ended with `status`: a stalled line search or an exhausted
     /// iteration budget still counts as converged when the projected gradient is within `tol`.
     fn settle(
@@ -69,13 +79,15 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// Projected L-BFGS from the feasible start `x0`.
 pub(crate) fn solve(
     x0: Vec<f64>,
-    mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>)>,
+    mut eval: impl FnMut(&[f64]) -> Result<Option<(f64, Vec<f64>)>>,
     tol: f64,
     max_iter: usize,
     memory: usize,
 ) -> Result<DualOutcome> {
     let mut x = x0;
-    let (mut f, mut g) = eval(&x)?;
+    let Some((mut f, mut g)) = eval(&x)? else {
+        return Ok(DualOutcome::interrupted(x, 0, 0));
+    };
     let mut evaluations = 1;
     let mut pairs: VecDeque<(Vec<f64>, Vec<f64>, f64)> = VecDeque::new();
     let mut status = Status::MaxIterations;
@@ -127,7 +139,9 @@ pub(crate) fn solve(
                     .map(|(&xi, &di)| (xi + t * di).max(0.0))
                     .collect();
                 let step: Vec<f64> = xn.iter().zip(&x).map(|(a, b)| a - b).collect();
-                let (fnew, gnew) = eval(&xn)?;
+                let Some((fnew, gnew)) = eval(&xn)? else {
+                    return Ok(DualOutcome::interrupted(x, iterations, evaluations));
+                };
                 evaluations += 1;
                 let slack = 1e-14 * (1.0 + f.abs());
                 if fnew <= f + 1e-4 * dot(&g, &step) + slack {
@@ -181,13 +195,15 @@ pub(crate) fn solve(
 /// 12 → 9 passes; KL pass counts unchanged at every size.
 pub(crate) fn solve_newton(
     x0: Vec<f64>,
-    mut eval: impl FnMut(&[f64]) -> Result<(f64, Vec<f64>, Vec<f64>)>,
+    mut eval: impl FnMut(&[f64]) -> Result<Option<(f64, Vec<f64>, Vec<f64>)>>,
     tol: f64,
     max_iter: usize,
 ) -> Result<DualOutcome> {
     let k = x0.len();
     let mut x = x0;
-    let (mut f, mut g, mut h) = eval(&x)?;
+    let Some((mut f, mut g, mut h)) = eval(&x)? else {
+        return Ok(DualOutcome::interrupted(x, 0, 0));
+    };
     let mut evaluations = 1;
     let mut status = Status::MaxIterations;
     let mut iterations = 0;
@@ -219,7 +235,9 @@ pub(crate) fn solve_newton(
                 .zip(&d)
                 .map(|(&xi, &di)| (xi + t * di).max(0.0))
                 .collect();
-            let (fnew, gnew, hnew) = eval(&xn)?;
+            let Some((fnew, gnew, hnew)) = eval(&xn)? else {
+                return Ok(DualOutcome::interrupted(x, iterations, evaluations));
+            };
             evaluations += 1;
             let slack = 1e-14 * (1.0 + f.abs());
             if fnew <= f + 1e-4 * t * gd + slack {
@@ -300,7 +318,7 @@ mod tests {
             vec![0.0; 2],
             |x| {
                 let f = 0.5 * (x[0] - 1.0).powi(2) + 0.5 * (x[1] + 2.0).powi(2);
-                Ok((f, vec![x[0] - 1.0, x[1] + 2.0]))
+                Ok(Some((f, vec![x[0] - 1.0, x[1] + 2.0])))
             },
             1e-12,
             100,
@@ -322,7 +340,7 @@ mod tests {
                 let g = vec![2.0 * x[0] + x[1] - 1.0, x[0] + 2.0 * x[1] + 1.0];
                 let f =
                     0.5 * (2.0 * x[0] * x[0] + 2.0 * x[0] * x[1] + 2.0 * x[1] * x[1]) - x[0] + x[1];
-                Ok((f, g))
+                Ok(Some((f, g)))
             },
             1e-12,
             100,
@@ -346,7 +364,11 @@ mod tests {
             |x| {
                 let f = (0..2).map(|i| x[i].exp() - b[i] * x[i]).sum();
                 let g = (0..2).map(|i| x[i].exp() - b[i]).collect();
-                Ok((f, g, vec![x[0].exp() / 4.0, 0.0, 0.0, x[1].exp() / 4.0]))
+                Ok(Some((
+                    f,
+                    g,
+                    vec![x[0].exp() / 4.0, 0.0, 0.0, x[1].exp() / 4.0],
+                )))
             },
             1e-10,
             100,
@@ -373,7 +395,7 @@ mod tests {
                 let g = vec![2.0 * x[0] + x[1] - 1.0, x[0] + 2.0 * x[1] + 1.0];
                 let f =
                     0.5 * (2.0 * x[0] * x[0] + 2.0 * x[0] * x[1] + 2.0 * x[1] * x[1]) - x[0] + x[1];
-                Ok((f, g, vec![2.0, 1.0, 1.0, 2.0]))
+                Ok(Some((f, g, vec![2.0, 1.0, 1.0, 2.0])))
             },
             1e-12,
             100,

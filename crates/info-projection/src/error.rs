@@ -5,18 +5,11 @@ use thiserror::Error;
 /// Everything that can go wrong while configuring, fitting or applying a [`FairProjection`](crate::FairProjection).
 ///
 /// Bad input, bad settings and numerical breakdown are errors; reaching the iteration limit is
-/// not (it is [`Status::MaxIterations`](crate::Status::MaxIterations) in the fit report).
+/// not (it is [`Termination::MaxIterations`](crate::Termination::MaxIterations) in the fit report).
 /// Each message names the offending value and says what to fix.
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum InfoProjectionError {
-    /// The caller's interrupt hook asked the fit to stop
-    /// ([`FairProjectionValidParams::fit_interruptible`](crate::FairProjectionValidParams::fit_interruptible)).
-    #[error("the fit was interrupted by the caller after {passes} pass(es) over the rows")]
-    Interrupted {
-        /// Passes over the rows (dual evaluations or ADMM rounds) completed before the stop.
-        passes: usize,
-    },
     /// A partitioned fit's pieces do not fit together (see [`PartitionedFit`](crate::PartitionedFit)):
     /// sums of different shapes, a pass that saw other rows than the marginal pass, or a pass
     /// the caller's oracle could not run.
@@ -186,5 +179,13 @@ pub(crate) fn invalid(
         name,
         value: value.to_string(),
         expected,
+    }
+}
+
+/// Invalid group membership ([`fair_data::Groups`] is built in `fair-core`) is a data error:
+/// it becomes [`InfoProjectionError::Data`] with the same message.
+impl From<fair_data::GroupsError> for InfoProjectionError {
+    fn from(e: fair_data::GroupsError) -> Self {
+        InfoProjectionError::Data(e.into())
     }
 }

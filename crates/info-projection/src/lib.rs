@@ -47,7 +47,7 @@
 //!     .divergence(Divergence::CrossEntropy);
 //! let dual = params.clone().solver(Solver::Dual).fit(&probs, &groups)?;
 //! let admm = params.solver(Solver::Admm).fit(&probs, &groups)?;
-//! assert!(dual.report().status.is_success() && admm.report().status.is_success());
+//! assert!(dual.report().status.is_converged() && admm.report().status.is_converged());
 //! for (a, b) in dual.lambda().iter().zip(admm.lambda()) {
 //!     assert!((a - b).abs() < 1e-6);                      // same multipliers
 //! }
@@ -86,6 +86,9 @@ mod saved;
 mod thresholds;
 
 pub use error::{InfoProjectionError, Result};
+/// The shared vocabulary: the observer sees a [`PassInfo`] before every pass ([`Observe`]), and
+/// a fit ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
+pub use fair_core::{NoObserver, Observe, Termination};
 pub use input::GroupInfo;
 pub use params::{
     Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
@@ -93,5 +96,5 @@ pub use params::{
 };
 pub use partitioned::{MarginalSums, PartitionedFit, PassRequest, PassSums};
 pub use projection::{FairProjection, n_constraint_rows};
-pub use report::{FitReport, Status};
+pub use report::{AdmmRound, FitReport, PassInfo};
 pub use thresholds::{GroupRates, GroupThresholds, HardRate, RateBound, RateTerm};

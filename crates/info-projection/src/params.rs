@@ -467,3 +467,38 @@ impl FairProjectionValidParams {
         self.seed
     }
 }
+
+/// The shared parameter check ([`fair_core::ParamGuard`]): `check_ref(&self)` and `check(self)`
+/// both validate every setting and return the checked params, as the inherent methods do.
+impl fair_core::ParamGuard for FairProjectionParams {
+    type Checked = FairProjectionValidParams;
+    type Error = crate::InfoProjectionError;
+
+    fn check_ref(
+        &self,
+    ) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
+        FairProjectionParams::check(self)
+    }
+
+    fn check(self) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
+        FairProjectionParams::check(&self)
+    }
+}
+
+// `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
+fair_core::string_enum!(Divergence, "divergence", {
+    Kl => "kl",
+    CrossEntropy => "cross_entropy",
+});
+fair_core::string_enum!(Solver, "solver", {
+    Dual => "dual",
+    Admm => "admm",
+});
+fair_core::string_enum!(Constraint, "constraint", {
+    StatisticalParity => "statistical_parity" | "demographic_parity",
+    EqualizedOdds => "equalized_odds",
+    EqualizedOddsDiagonal => "equalized_odds_diagonal",
+    OverallAccuracy => "overall_accuracy" | "overall_accuracy_equality",
+    EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
+    FalsePositiveParity => "false_positive_rate_parity",
+});

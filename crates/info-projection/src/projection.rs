@@ -12,11 +12,11 @@ use crate::params::{
     Constraint, Decision, Divergence, DualMethod, FairProjectionParams, FairProjectionValidParams,
     Solver, VStep,
 };
-use crate::report::{FitReport, Status};
+use crate::report::{AdmmRound, FitReport, PassInfo};
 use crate::thresholds::{GroupThresholds, RateBound, RateTerm};
+use fair_core::{Observe, Termination as Status};
 use fair_data::Groups;
 use nalgebra::DMatrix;
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// A fitted FairProjection: the multipliers λ of the dual (8) and everything needed to map new
@@ -39,7 +39,7 @@ use std::time::Instant;
 ///     .alpha(0.0)
 ///     .zeta(1e-3)
 ///     .fit(&probs, &groups)?;
-/// assert!(fp.report().status.is_success());
+/// assert!(fp.report().status.is_converged());
 /// let fair = fp.predict_proba(&probs, &groups)?;
 /// let rate = |rows: [usize; 2]| rows.iter().map(|&i| fair[(i, 1)]).sum::<f64>() / 2.0;
 /// assert!((rate([0, 1]) - rate([2, 3])).abs() < 0.05); // the parity gap was 0.45
@@ -336,44 +336,45 @@ impl FairProjectionValidParams {
     }
 
     /// As [`fit`](Self::fit) (`labels: None`) or [`fit_with_labels`](Self::fit_with_labels),
-    /// asking `interrupt` before every pass over the rows (each dual evaluation, warm start
-    /// included, and each ADMM round): when it returns [`ControlFlow::Break`] the fit stops with
-    /// [`InfoProjectionError::Interrupted`](crate::InfoProjectionError::Interrupted). Front ends
-    /// use it for Ctrl-C or a time budget; a pass over 1.4M rows takes tens of milliseconds, so
-    /// the stop is prompt.
+    /// showing `observer` a [`PassInfo`] before every pass over the rows (each dual evaluation,
+    /// warm start included, and each ADMM round). When it returns
+    /// [`ControlFlow::Break`](std::ops::ControlFlow::Break) the fit ends with `Ok`: λ is the last
+    /// accepted iterate (0 if none), one diagnostic pass fills the report, and the report says
+    /// [`Termination::Interrupted`](fair_core::Termination::Interrupted). Front ends use it for
+    /// Ctrl-C or a time budget; a pass over 1.4M rows takes tens of milliseconds, so the stop is
+    /// prompt. ADMM's per-round diagnostics arrive in [`PassInfo::admm`].
     ///
     /// # Errors
-    /// As [`fit`](Self::fit), plus `Interrupted`.
+    /// As [`fit`](Self::fit).
     ///
     /// # Example
     /// ```
-    /// use info_projection::{Constraint, FairProjection, InfoProjectionError};
+    /// use info_projection::{Constraint, FairProjection, PassInfo, Termination};
     /// use fair_data::Groups;
+    /// use fair_core::ControlFlow;
     /// use nalgebra::DMatrix;
-    /// use std::ops::ControlFlow;
     /// let probs = DMatrix::from_row_slice(4, 2, &[0.9, 0.1, 0.2, 0.8, 0.6, 0.4, 0.3, 0.7]);
     /// let groups = Groups::new(vec![0, 0, 1, 1], vec!["a".into(), "b".into()])?;
     /// let params = FairProjection::params().constraint(Constraint::StatisticalParity).alpha(0.01).check()?;
-    /// // A hook that allows two passes, then stops.
-    /// let mut budget = 2;
-    /// let mut hook = || if budget == 0 { ControlFlow::Break(()) } else { budget -= 1; ControlFlow::Continue(()) };
-    /// let err = params.fit_interruptible(&probs, &groups, None, &mut hook).unwrap_err();
-    /// assert_eq!(err, InfoProjectionError::Interrupted { passes: 2 });
+    /// // An observer that allows two passes, then stops.
+    /// let mut budget = |info: &PassInfo| if info.passes >= 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+    /// let fit = params.fit_with_observer(&probs, &groups, None, &mut budget)?;
+    /// assert_eq!(fit.report().status, Termination::Interrupted);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn fit_interruptible<'a>(
+    pub fn fit_with_observer<'a>(
         &self,
         probs: &DMatrix<f64>,
         groups: impl Into<GroupInfo<'a>>,
         labels: Option<&[usize]>,
-        interrupt: &mut dyn FnMut() -> ControlFlow<()>,
+        observer: &mut dyn Observe<PassInfo>,
     ) -> Result<FairProjection> {
         fit_impl(
             self,
             probs,
             groups.into(),
             labels,
-            &mut Interrupt::new(interrupt),
+            &mut Interrupt::new(observer),
         )
     }
 
@@ -397,38 +398,49 @@ impl FairProjectionValidParams {
     }
 }
 
-/// The caller's stop hook with a count of the passes it allowed (for the error message).
+/// The caller's observer, with the count of passes it allowed; once it has said stop, every
+/// later question is answered "stop" without asking it again.
 pub(crate) struct Interrupt<'h> {
-    hook: Option<&'h mut dyn FnMut() -> ControlFlow<()>>,
+    observer: Option<&'h mut dyn Observe<PassInfo>>,
     passes: usize,
+    stopped: bool,
 }
 
 impl<'h> Interrupt<'h> {
-    fn new(hook: &'h mut dyn FnMut() -> ControlFlow<()>) -> Self {
+    fn new(observer: &'h mut dyn Observe<PassInfo>) -> Self {
         Self {
-            hook: Some(hook),
+            observer: Some(observer),
             passes: 0,
+            stopped: false,
         }
     }
 
     pub(crate) fn never() -> Self {
         Self {
-            hook: None,
+            observer: None,
             passes: 0,
+            stopped: false,
         }
     }
 
-    /// Asked before a pass over the rows: `Err(Interrupted)` when the hook says stop.
-    pub(crate) fn before_pass(&mut self) -> Result<()> {
-        if let Some(hook) = self.hook.as_mut()
-            && hook().is_break()
-        {
-            return Err(E::Interrupted {
+    /// Asked before a pass over the rows (`admm`: the round just completed): `true` when the
+    /// observer says stop (the pass must not run).
+    pub(crate) fn before_pass(&mut self, admm: Option<AdmmRound>) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(observer) = self.observer.as_mut() {
+            let info = PassInfo {
                 passes: self.passes,
-            });
+                admm,
+            };
+            if observer.observe(&info).is_break() {
+                self.stopped = true;
+                return true;
+            }
         }
         self.passes += 1;
-        Ok(())
+        false
     }
 }
 
@@ -705,14 +717,16 @@ pub(crate) fn solve_dual_with(
         dual::solve_newton(
             x0,
             |l| {
-                interrupt.before_pass()?;
+                if interrupt.before_pass(None) {
+                    return Ok(None);
+                }
                 let (e, extra, hm) = pass(l, want_h, true)?;
                 let hm = hm.ok_or_else(|| E::Numerical {
                     stage: "dual Hessian",
                     reason: "the pass returned no Hessian".into(),
                 })?;
                 keep(l, &e, extra);
-                Ok((e.objective, e.gradient, design.hessian(&hm, zeta)))
+                Ok(Some((e.objective, e.gradient, design.hessian(&hm, zeta))))
             },
             p.tol,
             p.max_iter,
@@ -721,10 +735,12 @@ pub(crate) fn solve_dual_with(
         dual::solve(
             x0,
             |l| {
-                interrupt.before_pass()?;
+                if interrupt.before_pass(None) {
+                    return Ok(None);
+                }
                 let (e, extra, _) = pass(l, want_h, false)?;
                 keep(l, &e, extra);
-                Ok((e.objective, e.gradient))
+                Ok(Some((e.objective, e.gradient)))
             },
             p.tol,
             p.max_iter,
@@ -864,9 +880,9 @@ fn fit_impl(
                     sub_p.tol = p.tol.max(WARM_TOL);
                     let x0 = vec![0.0; k];
                     match solve_dual(&sub_rows, &design, zeta, &sub_p, x0, None, interrupt) {
-                        Ok(out) if out.status.is_success() => (out.lambda, out.evaluations),
+                        Ok(out) if out.status.is_converged() => (out.lambda, out.evaluations),
+                        // Interrupted: the full solve below is asked again and stops at once.
                         Ok(out) => (vec![0.0; k], out.evaluations),
-                        Err(e @ E::Interrupted { .. }) => return Err(e),
                         Err(_) => (vec![0.0; k], 0),
                     }
                 }
@@ -900,7 +916,7 @@ fn fit_impl(
                     qp: p.qp_solver,
                     exact_v_step: p.v_step == VStep::Exact,
                 },
-                &mut || interrupt.before_pass(),
+                &mut |round| interrupt.before_pass(round),
             )?;
             Solved {
                 lambda: out.lambda,
@@ -1069,7 +1085,11 @@ mod tests {
             vec![0.0; k],
             |l| {
                 let (e, _, hm) = eval_at(rows, design, div, zeta, l, false, Some(plan))?;
-                Ok((e.objective, e.gradient, design.hessian(&hm.unwrap(), zeta)))
+                Ok(Some((
+                    e.objective,
+                    e.gradient,
+                    design.hessian(&hm.unwrap(), zeta),
+                )))
             },
             1e-10,
             500,
@@ -1079,15 +1099,15 @@ mod tests {
             vec![0.0; k],
             |l| {
                 let (e, _, _) = eval_at(rows, design, div, zeta, l, false, None)?;
-                Ok((e.objective, e.gradient))
+                Ok(Some((e.objective, e.gradient)))
             },
             1e-10,
             10_000,
             10,
         )
         .unwrap();
-        assert_eq!(newton.status, crate::report::Status::Converged);
-        assert_eq!(lbfgs.status, crate::report::Status::Converged);
+        assert_eq!(newton.status, Status::Converged);
+        assert_eq!(lbfgs.status, Status::Converged);
         assert!(newton.lambda.iter().any(|&l| l > 0.0));
         for (a, b) in newton.lambda.iter().zip(&lbfgs.lambda) {
             assert!((a - b).abs() < 1e-6, "{a} vs {b}");

@@ -1,44 +1,50 @@
-//! How a fit ended: an explicit [`Status`] and the diagnostics of [`FitReport`].
+//! How a fit ended: a [`Termination`] and the diagnostics of [`FitReport`]; what the observer sees.
 
 use crate::params::{Divergence, Solver};
+use fair_core::Termination;
 use std::fmt;
 use std::time::Duration;
 
-/// How the solver stopped. Not reaching the tolerance is a status, not an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Status {
-    /// The stopping rule of the solver held (see [`FairProjectionParams`](crate::FairProjectionParams) `tol`).
-    Converged,
-    /// `max_iter` was reached first; λ is the last iterate.
-    MaxIterations,
-    /// The dual line search could make no further progress (objective flat to rounding) before
-    /// the tolerance was met; λ is the best iterate.
-    Stalled,
+/// What the observer ([`fair_core::Observe`]) sees before every pass over the fitting rows
+/// (each dual evaluation, the warm start's included, and each ADMM round).
+///
+/// A pass over 1.4M rows takes tens of milliseconds, so an observer that stops the fit (Ctrl-C,
+/// a time budget) is obeyed promptly.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PassInfo {
+    /// Passes over the rows completed so far (warm-start subsample passes included).
+    pub passes: usize,
+    /// ADMM only: the diagnostics of the round just completed (`None` before the first round
+    /// and for the dual solver).
+    pub admm: Option<AdmmRound>,
 }
 
-impl Status {
-    /// True for [`Status::Converged`].
-    pub fn is_success(self) -> bool {
-        self == Status::Converged
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Status::Converged => "converged",
-            Status::MaxIterations => "iteration limit reached",
-            Status::Stalled => "stalled",
-        })
-    }
+/// The diagnostics of one ADMM round, shown to the observer before the next pass.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AdmmRound {
+    /// Round index (1-based).
+    pub round: usize,
+    /// The penalty ρ of the round.
+    pub rho: f64,
+    /// RMS primal residual `sqrt((1/N)Σ‖v_i + G_iᵀλ‖²)`.
+    pub primal_residual: f64,
+    /// Dual residual `ρ sqrt(Δλᵀ Ḡ Δλ)`.
+    pub dual_residual: f64,
+    /// RMS fixed-point residual at the evaluated point.
+    pub fixed_point_residual: f64,
+    /// `None` for a plain round, `Some(true)` for an accepted Anderson point, `Some(false)` for
+    /// one the safeguard rejected.
+    pub anderson_accepted: Option<bool>,
 }
 
 /// Diagnostics of one fit, all measured on the fitting rows at the returned λ.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitReport {
-    /// How the solver stopped.
-    pub status: Status,
+    /// How the solver stopped: [`Termination::Converged`], [`Termination::MaxIterations`] (λ is
+    /// the last iterate), [`Termination::Stalled`] (the dual line search could make no further
+    /// progress; λ is the best iterate) or [`Termination::Interrupted`] (the observer stopped the
+    /// fit; λ is the last iterate).
+    pub status: Termination,
     /// Which solver ran.
     pub solver: Solver,
     /// The divergence.

@@ -17,7 +17,8 @@ use crate::error::{InfoProjectionError as E, Result};
 use crate::input::GroupKind;
 use crate::params::{Divergence, FairProjectionValidParams, Solver};
 use crate::projection::FairProjection;
-use crate::report::{FitReport, Status};
+use crate::report::FitReport;
+use fair_core::Termination as Status;
 use std::time::Duration;
 
 const MAGIC: &[u8; 4] = b"FKFP";
@@ -72,6 +73,8 @@ impl FairProjection {
             Status::Converged => 0,
             Status::MaxIterations => 1,
             Status::Stalled => 2,
+            // An observer's stop; the method produces no other termination.
+            _ => 3,
         });
         w.0.push(match r.solver {
             Solver::Dual => 0,
@@ -212,6 +215,7 @@ fn read_report(r: &mut Reader<'_>) -> Result<FitReport> {
         0 => Status::Converged,
         1 => Status::MaxIterations,
         2 => Status::Stalled,
+        3 => Status::Interrupted,
         tag => return Err(decode(&format!("unknown status {tag}"))),
     };
     let solver = match r.byte()? {

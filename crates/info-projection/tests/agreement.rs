@@ -6,7 +6,7 @@ mod common;
 use common::{brute_force, lcg_instance, max_diff};
 use info_projection::{
     Constraint, Divergence, DualMethod, FairProjection, FairProjectionParams, GroupInfo, QpSolver,
-    Solver, Status, VStep,
+    Solver, Termination, VStep,
 };
 use nalgebra::DMatrix;
 
@@ -27,8 +27,18 @@ fn both<'a>(
         .solver(Solver::Admm)
         .fit(probs, groups)
         .unwrap();
-    assert_eq!(dual.report().status, Status::Converged, "{}", dual.report());
-    assert_eq!(admm.report().status, Status::Converged, "{}", admm.report());
+    assert_eq!(
+        dual.report().status,
+        Termination::Converged,
+        "{}",
+        dual.report()
+    );
+    assert_eq!(
+        admm.report().status,
+        Termination::Converged,
+        "{}",
+        admm.report()
+    );
     // Both methods of the direct solver, forced, reach the same λ as well.
     for method in [DualMethod::Newton, DualMethod::Lbfgs] {
         let other = params
@@ -39,7 +49,7 @@ fn both<'a>(
             .unwrap();
         assert_eq!(
             other.report().status,
-            Status::Converged,
+            Termination::Converged,
             "{}",
             other.report()
         );
@@ -139,7 +149,7 @@ fn clarabel_and_active_set_lambda_steps_agree() {
         .qp_solver(QpSolver::Clarabel)
         .fit(&inst.probs, &inst.groups)
         .unwrap();
-    assert_eq!(b.report().status, Status::Converged);
+    assert_eq!(b.report().status, Termination::Converged);
     assert!(max_diff(a.lambda(), b.lambda()) < AGREE);
 }
 
@@ -231,7 +241,7 @@ fn warm_start_reaches_the_cold_start_lambda() {
                                 .seed(seed)
                                 .fit(&inst.probs, groups)
                                 .unwrap();
-                            assert_eq!(warm.report().status, Status::Converged);
+                            assert_eq!(warm.report().status, Termination::Converged);
                             warmed += usize::from(warm.report().subsample_passes > 0);
                             let diff = max_diff(cold.lambda(), warm.lambda());
                             assert!(
@@ -286,7 +296,12 @@ fn plain_and_accelerated_admm_reach_the_dual_lambda() {
             .fit(&inst.probs, &inst.groups)
             .unwrap();
         for fp in [&fast, &exact, &plain] {
-            assert_eq!(fp.report().status, Status::Converged, "{}", fp.report());
+            assert_eq!(
+                fp.report().status,
+                Termination::Converged,
+                "{}",
+                fp.report()
+            );
             let diff = max_diff(dual.lambda(), fp.lambda());
             assert!(diff < AGREE, "{div:?}: |Δλ| = {diff:e}\n{}", fp.report());
         }

@@ -1,10 +1,11 @@
-//! The stop hook of `fit_interruptible`: a hook that never stops changes nothing (same bits as
-//! `fit`), and a hook that stops after k passes ends every solver with `Interrupted { passes: k }`
-//! — including during the dual solver's warm start on a subsample.
+//! The observer of `fit_with_observer`: one that never stops changes nothing (same bits as
+//! `fit`), and one that stops after k passes ends every solver with `Ok` and
+//! `Termination::Interrupted` after exactly k passes — including during the dual solver's warm
+//! start on a subsample.
 
 mod common;
 
-use info_projection::{Divergence, FairProjection, InfoProjectionError, Solver};
+use info_projection::{Divergence, FairProjection, PassInfo, Solver, Termination};
 use std::ops::ControlFlow;
 
 fn params(solver: Solver, warm: f64) -> info_projection::FairProjectionValidParams {
@@ -25,14 +26,15 @@ fn a_hook_that_never_stops_gives_the_same_bits_as_fit() {
         let p = params(solver, 1.0);
         let plain = p.fit(&inst.probs, &inst.groups).unwrap();
         let mut asked = 0;
-        let mut hook = || {
+        let mut hook = |_: &PassInfo| {
             asked += 1;
             ControlFlow::Continue(())
         };
         let hooked = p
-            .fit_interruptible(&inst.probs, &inst.groups, None, &mut hook)
+            .fit_with_observer(&inst.probs, &inst.groups, None, &mut hook)
             .unwrap();
         assert_eq!(plain.lambda(), hooked.lambda(), "{solver:?}");
+        assert_eq!(plain.report().status, hooked.report().status, "{solver:?}");
         assert!(asked >= 2, "{solver:?}: the hook was asked {asked} times");
     }
 }
@@ -48,24 +50,31 @@ fn a_hook_that_stops_ends_every_solver_with_interrupted() {
         (Solver::Admm, 1.0),
     ] {
         for allowed in [0, 1, 3] {
-            let mut left = allowed;
-            let mut hook = || {
-                if left == 0 {
+            let mut asked = 0;
+            let mut hook = |info: &PassInfo| {
+                asked += 1;
+                assert_eq!(info.passes, asked - 1);
+                if info.passes == allowed {
                     ControlFlow::Break(())
                 } else {
-                    left -= 1;
                     ControlFlow::Continue(())
                 }
             };
-            let err = params(solver, warm)
-                .fit_interruptible(&inst.probs, &inst.groups, None, &mut hook)
-                .unwrap_err();
+            let fit = params(solver, warm)
+                .fit_with_observer(&inst.probs, &inst.groups, None, &mut hook)
+                .unwrap();
+            assert_eq!(asked, allowed + 1, "{solver:?} warm {warm}");
             assert_eq!(
-                err,
-                InfoProjectionError::Interrupted { passes: allowed },
+                fit.report().status,
+                Termination::Interrupted,
                 "{solver:?} warm {warm}"
             );
-            assert!(err.to_string().contains("interrupted"), "{err}");
+            assert!(fit.lambda().iter().all(|l| l.is_finite() && *l >= 0.0));
+            assert!(
+                fit.report().to_string().contains("interrupted"),
+                "{}",
+                fit.report()
+            );
         }
     }
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{brute_force, instance};
-use info_projection::{Constraint, Decision, Divergence, FairProjection, Solver, Status};
+use info_projection::{Constraint, Decision, Divergence, FairProjection, Solver, Termination};
 use proptest::prelude::*;
 
 fn constraint(i: usize) -> Constraint {
@@ -47,7 +47,7 @@ proptest! {
         let (cons, div) = (constraint(ci), divergence(di));
         let fp = FairProjection::params().constraint(cons).divergence(div).alpha(alpha)
             .tol(1e-11).fit(&inst.probs, &inst.groups).unwrap();
-        prop_assert_eq!(fp.report().status, Status::Converged);
+        prop_assert_eq!(fp.report().status, Termination::Converged);
         let reference = brute_force(&inst, &[cons], alpha, div, 1e-10);
         for (x, y) in fp.lambda().iter().zip(&reference) {
             prop_assert!((x - y).abs() < 1e-6, "{} vs {}", x, y);
@@ -69,7 +69,7 @@ proptest! {
         let div = divergence(di);
         let fp = FairProjection::params().constraint(cons).divergence(div).alpha(alpha)
             .tol(1e-11).fit(&inst.probs, &inst.groups).unwrap();
-        prop_assert_eq!(fp.report().status, Status::Converged);
+        prop_assert_eq!(fp.report().status, Termination::Converged);
         let reference = brute_force(&inst, &[cons], alpha, div, 1e-10);
         for (x, y) in fp.lambda().iter().zip(&reference) {
             prop_assert!((x - y).abs() < 1e-6, "{} vs {}", x, y);
@@ -85,7 +85,7 @@ proptest! {
             .divergence(divergence(di)).alpha(alpha);
         let d = params.clone().fit(&inst.probs, &inst.groups).unwrap();
         let m = params.solver(Solver::Admm).fit(&inst.probs, &inst.groups).unwrap();
-        prop_assert_eq!(m.report().status, Status::Converged);
+        prop_assert_eq!(m.report().status, Termination::Converged);
         for (x, y) in d.lambda().iter().zip(m.lambda()) {
             prop_assert!((x - y).abs() < 1e-6, "{} vs {}", x, y);
         }
@@ -154,7 +154,12 @@ fn small_zeta_nearly_satisfies_the_original_constraints() {
         .zeta(1e-6)
         .fit(&inst.probs, &inst.groups)
         .unwrap();
-    assert_eq!(fp.report().status, Status::Converged, "{}", fp.report());
+    assert_eq!(
+        fp.report().status,
+        Termination::Converged,
+        "{}",
+        fp.report()
+    );
     let before = worst_ratio(&inst.probs);
     let after = worst_ratio(&fp.predict_proba(&inst.probs, &inst.groups).unwrap());
     assert!(

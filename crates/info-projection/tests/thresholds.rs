@@ -187,7 +187,7 @@ fn equal_opportunity_and_fpr_parity() {
             .alpha(0.0)
             .fit_with_labels(&probs, &groups, &y)
             .unwrap();
-        assert!(fp.report().status.is_success());
+        assert!(fp.report().status.is_converged());
         assert_eq!(fp.lambda().len(), 8); // 4A rows
         let rule = fp
             .fit_decision_rule(&probs, &groups, Some(&y), Some(RateBound::Difference(0.0)))

@@ -5,11 +5,11 @@
 //! fit runs with the GIL released; an observer re-acquires it every [`SIGNAL_CHECK_EVERY`]
 //! iterations to check for Ctrl-C.
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
-use fair_pca::{FairPca, FairPcaError, IterInfo, Objectives, Observer, Penalty, Projection};
+use fair_pca::{FairPca, FairPcaError, IterInfo, Objectives, Observe, Penalty, Projection};
 use nalgebra::{DMatrix, DVector};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
@@ -52,33 +52,6 @@ pub struct PcaSettings {
     pub seed: u64,
 }
 
-/// Parses `objectives` (`"per_group_and_pairwise"`, `"pairwise"` or `"per_group"`) and
-/// `penalty` (`"square"`, `"abs"`, `"neg_exp"`).
-pub fn parse_choices(objectives: &str, penalty: &str) -> PyResult<(Objectives, Penalty)> {
-    let o = match objectives {
-        "per_group_and_pairwise" => Objectives::SingleAndPairwise,
-        "pairwise" => Objectives::Pairwise,
-        "per_group" => Objectives::Single,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter objectives: {other:?}; expected \"per_group_and_pairwise\", \
-                 \"pairwise\" or \"per_group\""
-            )));
-        }
-    };
-    let p = match penalty {
-        "square" => Penalty::Square,
-        "abs" => Penalty::Abs,
-        "neg_exp" => Penalty::NegExp,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter penalty: {other:?}; expected \"square\", \"abs\" or \"neg_exp\""
-            )));
-        }
-    };
-    Ok((o, p))
-}
-
 /// Fits on dense rows `x` (N × d row-major) and group codes; returns the fitted model.
 ///
 /// # Errors
@@ -89,7 +62,7 @@ pub fn fit_buffers(
     codes: &[i64],
     names: Vec<String>,
     s: &PcaSettings,
-    observer: &mut dyn Observer,
+    observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
 ) -> Result<FairPca, FairPcaError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -109,8 +82,8 @@ pub fn fit_buffers(
 #[derive(Default)]
 struct SignalObserver(SignalCheck);
 
-impl Observer for SignalObserver {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for SignalObserver {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.0.poll_every(info.iteration, SIGNAL_CHECK_EVERY)
     }
 }
@@ -154,7 +127,8 @@ fn fair_pca_fit<'py>(
     random_starts: usize,
     seed: u64,
 ) -> PyResult<FitOutput<'py>> {
-    let (objectives, penalty) = parse_choices(objectives, penalty)?;
+    let objectives: Objectives = parse_param("objectives", objectives)?;
+    let penalty: Penalty = parse_param("penalty", penalty)?;
     let settings = PcaSettings {
         rank,
         objectives,

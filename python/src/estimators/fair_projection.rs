@@ -8,15 +8,15 @@
 //! spelling so every bad value is reported with the parameter's name.
 //!
 //! The fit runs with the GIL released and checks for Ctrl-C before every pass over the rows
-//! (the crate's interrupt hook, [`SignalCheck`]): an interrupt stops it within one pass.
+//! (the crate's observer, [`SignalCheck`]): an interrupt stops it within one pass.
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use info_projection::{
-    Constraint, Decision, Divergence, FairProjection, FairProjectionParams, GroupThresholds,
-    InfoProjectionError, RateBound, RowPolicy, Solver,
+    Constraint, Decision, FairProjection, FairProjectionParams, GroupThresholds,
+    InfoProjectionError, Observe, PassInfo, RateBound, RowPolicy,
 };
 use nalgebra::DMatrix;
 use numpy::{
@@ -25,7 +25,6 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use std::ops::ControlFlow;
 
 /// Adds the FairProjection binding to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -36,48 +35,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fair_projection_decision_rule, m)?)?;
     m.add_function(wrap_pyfunction!(group_thresholds_restore, m)?)?;
     Ok(())
-}
-
-/// A constraint name as written in Python (`constraints="equalized_odds"`).
-pub fn parse_constraint(name: &str) -> PyResult<Constraint> {
-    Ok(match name {
-        "statistical_parity" | "demographic_parity" => Constraint::StatisticalParity,
-        "equalized_odds" => Constraint::EqualizedOdds,
-        "equalized_odds_diagonal" => Constraint::EqualizedOddsDiagonal,
-        "overall_accuracy" | "overall_accuracy_equality" => Constraint::OverallAccuracy,
-        "equal_opportunity" | "true_positive_rate_parity" => Constraint::EqualOpportunity,
-        "false_positive_rate_parity" => Constraint::FalsePositiveParity,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter constraints: unknown constraint {other:?}; expected one of \
-                 \"statistical_parity\" (alias \"demographic_parity\"), \"equalized_odds\", \
-                 \"equalized_odds_diagonal\", \"overall_accuracy\", \"equal_opportunity\" \
-                 (alias \"true_positive_rate_parity\"), \"false_positive_rate_parity\""
-            )));
-        }
-    })
-}
-
-/// A divergence name (`divergence="kl"` or `"cross_entropy"`).
-pub fn parse_divergence(name: &str) -> PyResult<Divergence> {
-    match name {
-        "kl" => Ok(Divergence::Kl),
-        "cross_entropy" => Ok(Divergence::CrossEntropy),
-        other => Err(invalid(format!(
-            "invalid parameter divergence: {other:?}; expected \"kl\" or \"cross_entropy\""
-        ))),
-    }
-}
-
-/// A solver name (`solver="dual"` or `"admm"`).
-pub fn parse_solver(name: &str) -> PyResult<Solver> {
-    match name {
-        "dual" => Ok(Solver::Dual),
-        "admm" => Ok(Solver::Admm),
-        other => Err(invalid(format!(
-            "invalid parameter solver: {other:?}; expected \"dual\" or \"admm\""
-        ))),
-    }
 }
 
 /// The Python estimator's settings: the dict `fairkit.estimators.FairProjection` builds at fit
@@ -102,13 +59,13 @@ impl Settings {
         let constraints = self
             .constraints
             .iter()
-            .map(|c| parse_constraint(c))
+            .map(|c| parse_param::<Constraint>("constraints", c))
             .collect::<PyResult<Vec<_>>>()?;
         let mut params = FairProjection::params()
             .constraints(&constraints)
             .alpha(self.alpha)
-            .divergence(parse_divergence(&self.divergence)?)
-            .solver(parse_solver(&self.solver)?)
+            .divergence(parse_param("divergence", &self.divergence)?)
+            .solver(parse_param("solver", &self.solver)?)
             .tol(self.tol)
             .max_iter(self.max_iter)
             .floor(self.floor)
@@ -142,11 +99,12 @@ pub fn groups(codes: &[i64], names: Vec<String>) -> Result<Groups, InfoProjectio
 /// The binding's whole Rust path of a fit from numpy-shaped buffers (what the Python class
 /// runs with the GIL released; public so Rust benchmarks can time it without Python).
 ///
-/// `interrupt` is asked before every pass over the rows (see
-/// [`info_projection::FairProjectionValidParams::fit_interruptible`]).
+/// `observer` is asked before every pass over the rows (see
+/// [`info_projection::FairProjectionValidParams::fit_with_observer`]); its `Break` ends the fit
+/// with the last iterate.
 ///
 /// # Errors
-/// The crate's: invalid settings, probabilities, groups or labels; `Interrupted`.
+/// The crate's: invalid settings, probabilities, groups or labels.
 pub fn fit_buffers(
     params: &FairProjectionParams,
     proba: &[f64],
@@ -154,7 +112,7 @@ pub fn fit_buffers(
     codes: &[i64],
     names: Vec<String>,
     labels: Option<&[i64]>,
-    interrupt: &mut dyn FnMut() -> ControlFlow<()>,
+    observer: &mut dyn Observe<PassInfo>,
 ) -> Result<FairProjection, InfoProjectionError> {
     let n = proba.len().checked_div(n_classes).unwrap_or(0);
     let probs = probs_matrix(proba, n, n_classes);
@@ -162,7 +120,7 @@ pub fn fit_buffers(
     let labels = labels.map(i64_as_usize);
     params
         .check()?
-        .fit_interruptible(&probs, &groups, labels.as_deref(), interrupt)
+        .fit_with_observer(&probs, &groups, labels.as_deref(), observer)
 }
 
 /// `proba` as a row-major slice with its shape, or an error naming the input.
@@ -220,7 +178,11 @@ fn fair_projection_fit(
     let FitInputs { p, c, codes, y, .. } = fit_inputs(&proba, &group_codes, &labels)?;
     let names = group_names.clone();
     let mut signals = SignalCheck::default();
-    let result = py.detach(|| fit_buffers(&params, p, c, codes, names, y, &mut || signals.poll()));
+    let result = py.detach(|| {
+        fit_buffers(&params, p, c, codes, names, y, &mut |_: &PassInfo| {
+            signals.poll()
+        })
+    });
     let inner = signals.or(result)?.map_err(crate_error)?;
     Ok(FairProjectionCore { inner, group_names })
 }
@@ -363,7 +325,7 @@ impl FairProjectionCore {
         let r = self.inner.report();
         let d = PyDict::new(py);
         d.set_item("status", r.status.to_string())?;
-        d.set_item("converged", r.status.is_success())?;
+        d.set_item("converged", r.status.is_converged())?;
         d.set_item("solver", format!("{:?}", r.solver).to_lowercase())?;
         d.set_item("n_constraints", r.n_constraints)?;
         d.set_item("n_rows", r.n_rows)?;

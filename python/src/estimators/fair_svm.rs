@@ -5,11 +5,12 @@
 //! Ctrl-C before every convex–concave subproblem ([`SignalCheck`]), so an interrupt stops a fit
 //! once the running subproblem is solved.
 
-use crate::convert::contiguous;
+use crate::convert::{contiguous, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_svm::{
-    FairSvmError, FairSvmScorer, Fairness, Kernel, KernelFairSvm, Observer, SpectralFairSvm,
+    FairSvmError, FairSvmScorer, Fairness, IterInfo, Kernel, KernelFairSvm, Observe,
+    SpectralFairSvm,
 };
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -97,17 +98,17 @@ impl FittedSvm {
 
 /// Fits on dense rows (N × d row-major) with ±1 labels `y` and protected classes `z`.
 ///
-/// `observer` is the crate's (its `keep_going` can stop the fit).
+/// `observer` sees every iterate (its `Break` ends the fit with the last iterate).
 ///
 /// # Errors
-/// The crate's (invalid settings or data, solver failure, `Interrupted`).
+/// The crate's (invalid settings or data, solver failure).
 pub fn fit_buffers(
     x: &[f64],
     d: usize,
     y: &[f64],
     z: &[f64],
     s: &SvmSettings,
-    observer: &mut dyn Observer,
+    observer: &mut dyn Observe<IterInfo>,
 ) -> Result<FittedSvm, FairSvmError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -121,7 +122,7 @@ pub fn fit_buffers(
                 .tol(s.tol)
                 .max_iter(s.max_iter)
                 .check()?
-                .fit_observed(&xm, y, z, observer)?,
+                .fit_with_observer(&xm, y, z, observer)?,
         ),
         Some(kernel) => FittedSvm::Kernel(
             KernelFairSvm::params(kernel)
@@ -132,17 +133,18 @@ pub fn fit_buffers(
                 .tol(s.tol)
                 .max_iter(s.max_iter)
                 .check()?
-                .fit_observed(&xm, y, z, observer)?,
+                .fit_with_observer(&xm, y, z, observer)?,
         ),
     })
 }
 
-/// Checks for Ctrl-C before every subproblem (each takes milliseconds to seconds).
+/// Checks for Ctrl-C after the warm start and every convex–concave iteration (each takes
+/// milliseconds to seconds).
 #[derive(Default)]
 struct SignalObserver(SignalCheck);
 
-impl Observer for SignalObserver {
-    fn keep_going(&mut self) -> ControlFlow<()> {
+impl Observe<IterInfo> for SignalObserver {
+    fn observe(&mut self, _info: &IterInfo) -> ControlFlow<()> {
         self.0.poll()
     }
 }
@@ -174,16 +176,7 @@ fn fair_svm_fit(
     tol: f64,
     max_iter: usize,
 ) -> PyResult<FairSvmCore> {
-    let fairness = match fairness {
-        "demographic_parity" => Fairness::DemographicParity,
-        "equal_opportunity" => Fairness::EqualOpportunity,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter fairness: {other:?}; expected \"demographic_parity\" or \
-                 \"equal_opportunity\""
-            )));
-        }
-    };
+    let fairness: Fairness = parse_param("fairness", fairness)?;
     let settings = SvmSettings {
         kernel: parse_kernel(kernel, gamma, degree, coef0)?,
         lambda: lambda_,

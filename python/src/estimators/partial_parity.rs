@@ -6,12 +6,12 @@
 //! inexact DCA. The fit runs with the GIL released; an observer re-acquires it after every
 //! outer iteration to check for Ctrl-C.
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use dc_opt::{
-    CrossData, DcOptError, DpVariant, Idca, IterInfo, Observer, PartialDp, PartialSp, SparseRows,
-    Surrogate, cross_scores, percentile_grid,
+    CrossData, DcOptError, DpVariant, Idca, IterInfo, PartialDp, PartialSp, SparseRows, Surrogate,
+    cross_scores, percentile_grid,
 };
 use fair_data::Groups;
 use fair_metrics::partial::PercentileInterval;
@@ -84,17 +84,6 @@ pub fn parse_constraint(name: &str) -> PyResult<Option<DpVariant>> {
     })
 }
 
-/// The surrogate from its Python name.
-pub fn parse_surrogate(name: &str) -> PyResult<Surrogate> {
-    match name {
-        "hard_sigmoid" => Ok(Surrogate::HardSigmoid),
-        "logistic" => Ok(Surrogate::Logistic),
-        other => Err(invalid(format!(
-            "invalid parameter surrogate: {other:?}; expected \"hard_sigmoid\" or \"logistic\""
-        ))),
-    }
-}
-
 /// Runs IDCA on dense rows `x` (N × d row-major), 0/1 labels and group codes.
 ///
 /// # Errors
@@ -118,18 +107,19 @@ pub fn fit_buffers(
         .outer_iters(s.outer_iters)
         .inner_iters(s.inner_iters)
         .eps(s.eps);
-    let mut obs = FnObserver(observer);
+    // A closure is an observer (`fair_core::Observe`).
+    let obs = observer;
     let (fit, weights) = match s.constraint {
         None => {
             let grid = percentile_grid(interval, s.kappa, s.grid_size)?;
             let model = PartialSp::new(&data, interval, s.kappa, grid, surrogate)?;
-            let fit = idca.solve(&model, &model.initial_point(), &mut obs)?;
+            let fit = idca.fit_with_observer(&model, &model.initial_point(), obs)?;
             let w = model.weights(&fit.x).to_vec();
             (fit, w)
         }
         Some(variant) => {
             let model = PartialDp::new(&data, interval, s.kappa, s.threshold, surrogate, variant)?;
-            let fit = idca.solve(&model, &model.initial_point(), &mut obs)?;
+            let fit = idca.fit_with_observer(&model, &model.initial_point(), obs)?;
             let w = fit.x[..dc_opt::cross_dim(d).min(fit.x.len())].to_vec();
             (fit, w)
         }
@@ -141,14 +131,6 @@ pub fn fit_buffers(
         objective: fit.report.objective,
         max_violation: fit.report.max_violation,
     })
-}
-
-struct FnObserver<'a>(&'a mut dyn FnMut(&IterInfo) -> ControlFlow<()>);
-
-impl Observer for FnObserver<'_> {
-    fn on_iter(&mut self, info: &IterInfo) -> ControlFlow<()> {
-        (self.0)(info)
-    }
 }
 
 /// Scores `⟨w, (1, ξ, γ, γξ)⟩` of dense rows with group codes.
@@ -202,7 +184,7 @@ fn partial_parity_fit<'py>(
         kappa,
         grid_size,
         threshold,
-        surrogate: parse_surrogate(&surrogate)?,
+        surrogate: parse_param("surrogate", &surrogate)?,
         outer_iters,
         inner_iters,
         eps,

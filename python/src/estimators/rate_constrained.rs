@@ -3,17 +3,17 @@
 //! The Python class `fairkit.estimators.RateConstrainedClassifier` writes its constraints in a
 //! small Python form (`fairkit.estimators.rates`); each arrives here as a [`GoalSpec`] tuple and
 //! is turned into the crate's rate language ([`game_opt::goals`]). The fit runs with the GIL
-//! released; an [`Observer`] re-acquires it every [`SIGNAL_CHECK_EVERY`] steps to run
+//! released; an observer ([`game_opt::Observe`]) re-acquires it every [`SIGNAL_CHECK_EVERY`] steps to run
 //! `PyErr_CheckSignals`, so Ctrl-C stops a long fit (the interrupt is raised once the crate
 //! returns).
 
-use crate::convert::{contiguous, i64_as_usize};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use game_opt::{
     Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear,
-    LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observer, Optimizer, Problem, Slack,
+    LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observe, Optimizer, Problem, Slack,
     SolutionType, StochasticClassifier, Subset, goals, select_solution,
 };
 use nalgebra::DMatrix;
@@ -58,17 +58,8 @@ pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<C
                 Subset::group(ATTRIBUTE, g)
             }
         };
-        let direction = match direction.as_str() {
-            "at_least" => Direction::AtLeast,
-            "at_most" => Direction::AtMost,
-            "both" => Direction::Both,
-            other => {
-                return Err(invalid(format!(
-                    "constraint {kind}: direction {other:?}; expected \"at_least\", \"at_most\" \
-                     or \"both\""
-                )));
-            }
-        };
+        let direction: Direction =
+            parse_param(&format!("direction of constraint {kind}"), direction)?;
         let slack = match slack_kind.as_str() {
             "none" => Slack::None,
             "additive" => Slack::Additive(*slack_value),
@@ -106,59 +97,6 @@ pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<C
         }
     }
     Ok(out)
-}
-
-fn parse_algorithm(name: &str) -> PyResult<Algorithm> {
-    Ok(match name {
-        "proxy_lagrangian" => Algorithm::ProxyLagrangian,
-        "zero_one_ext" => Algorithm::ZeroOneExt,
-        "hinge" => Algorithm::Hinge,
-        "unconstrained" => Algorithm::Unconstrained,
-        "oracle_proxy_lagrangian" => Algorithm::OracleProxyLagrangian,
-        "oracle_lagrangian" => Algorithm::OracleLagrangian,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter algorithm: {other:?}; expected \"oracle_proxy_lagrangian\", \
-                 \"oracle_lagrangian\", \"proxy_lagrangian\", \"zero_one_ext\", \"hinge\" or \
-                 \"unconstrained\""
-            )));
-        }
-    })
-}
-
-fn parse_solution(name: &str) -> PyResult<SolutionType> {
-    Ok(match name {
-        "m_stoch" => SolutionType::MStoch,
-        "t_stoch" => SolutionType::TStoch,
-        "best" => SolutionType::Best,
-        "last" => SolutionType::Last,
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter solution: {other:?}; expected \"m_stoch\", \"t_stoch\", \
-                 \"best\" or \"last\""
-            )));
-        }
-    })
-}
-
-fn parse_optimizer(name: &str) -> PyResult<Optimizer> {
-    match name {
-        "adam" => Ok(Optimizer::Adam),
-        "sgd" => Ok(Optimizer::Sgd),
-        other => Err(invalid(format!(
-            "invalid parameter optimizer: {other:?}; expected \"adam\" or \"sgd\""
-        ))),
-    }
-}
-
-fn parse_loss(name: &str) -> PyResult<ObjectiveLoss> {
-    match name {
-        "hinge" => Ok(ObjectiveLoss::Hinge),
-        "logistic" => Ok(ObjectiveLoss::Logistic),
-        other => Err(invalid(format!(
-            "invalid parameter objective_loss: {other:?}; expected \"hinge\" or \"logistic\""
-        ))),
-    }
 }
 
 /// Numeric settings of a fit, as the Python class passes them.
@@ -287,7 +225,7 @@ pub fn fit_buffers(
     hidden: usize,
     settings: &GameSettings,
     sample_weight: Option<&[f64]>,
-    observer: &mut dyn Observer,
+    observer: &mut dyn for<'i> Observe<IterInfo<'i>>,
 ) -> Result<(FittedClassifier, FitSummary), GameOptError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
@@ -314,7 +252,7 @@ pub fn fit_buffers(
         let report = fit.report();
         let summary = FitSummary {
             report: report.to_string(),
-            completed: report.status.is_success(),
+            completed: !report.status.is_interrupted(),
             iterations: report.iterations,
             train_error: eval.error,
             train_constraints: eval.constraints.clone(),
@@ -351,8 +289,8 @@ pub fn fit_buffers(
 #[derive(Default)]
 struct SignalObserver(SignalCheck);
 
-impl Observer for SignalObserver {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for SignalObserver {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.0.poll_every(info.iteration, SIGNAL_CHECK_EVERY)
     }
 }
@@ -406,10 +344,10 @@ fn rate_constrained_fit<'py>(
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(RateClassifierCore, Bound<'py, PyDict>)> {
     let settings = GameSettings {
-        algorithm: parse_algorithm(algorithm)?,
-        solution: parse_solution(solution)?,
-        optimizer: parse_optimizer(optimizer)?,
-        objective_loss: parse_loss(objective_loss)?,
+        algorithm: parse_param("algorithm", algorithm)?,
+        solution: parse_param("solution", solution)?,
+        optimizer: parse_param("optimizer", optimizer)?,
+        objective_loss: parse_param("objective_loss", objective_loss)?,
         iterations,
         batch_size,
         lr_theta,
@@ -493,7 +431,7 @@ fn rate_constrained_play<'py>(
     multiplier_radius: Option<f64>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(MixtureWeights, Bound<'py, PyDict>)> {
-    let algorithm = parse_algorithm(algorithm)?;
+    let algorithm: Algorithm = parse_param("algorithm", algorithm)?;
     if !algorithm.uses_oracle() {
         return Err(invalid(format!(
             "invalid parameter algorithm: {:?} with an estimator; expected \
@@ -501,7 +439,7 @@ fn rate_constrained_play<'py>(
             algorithm.label()
         )));
     }
-    let kind = parse_solution(solution)?;
+    let kind: SolutionType = parse_param("solution", solution)?;
     let constraints = build_constraints(&goals, &group_names)?;
     let ys = contiguous(y.as_slice(), "y")?;
     let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
@@ -570,7 +508,7 @@ fn rate_constrained_play<'py>(
     let eval = sol.evaluate(&rounds.train).map_err(to_py_err)?;
     let info = PyDict::new(py);
     info.set_item("summary", rounds.report.to_string())?;
-    info.set_item("completed", rounds.report.status.is_success())?;
+    info.set_item("completed", !rounds.report.status.is_interrupted())?;
     info.set_item("iterations", rounds.report.iterations)?;
     info.set_item("train_error", eval.error)?;
     info.set_item("train_constraints", eval.constraints)?;

@@ -4,7 +4,7 @@ use crate::dataset::{Dataset, SensitiveAttribute};
 use crate::embedded::{ADULT_DATA, ADULT_TEST, EmbeddedFile, malformed};
 use crate::encode::{ColumnBuilder, OneHotEncoder, quantile};
 use crate::error::Result;
-use crate::groups::Groups;
+use fair_core::Groups;
 
 /// Rows of adult.data (the official training part); the rest come from adult.test.
 pub const ADULT_TRAIN_ROWS: usize = 32_561;

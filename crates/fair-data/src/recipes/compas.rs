@@ -4,8 +4,8 @@ use crate::dataset::{Dataset, SensitiveAttribute};
 use crate::embedded::{COMPAS, malformed};
 use crate::encode::{ColumnBuilder, OneHotEncoder};
 use crate::error::Result;
-use crate::groups::Groups;
 use crate::recipes::Table;
+use fair_core::Groups;
 
 /// Rows in the raw ProPublica file.
 pub const COMPAS_RAW_ROWS: usize = 7_214;

@@ -4,8 +4,8 @@ use crate::dataset::{Dataset, SensitiveAttribute};
 use crate::embedded::{DEFAULT_CREDIT, GERMAN, malformed};
 use crate::encode::{ColumnBuilder, OneHotEncoder};
 use crate::error::Result;
-use crate::groups::Groups;
 use crate::recipes::Table;
+use fair_core::Groups;
 
 /// German credit attribute names (UCI `german.doc`), in file order.
 const GERMAN_ATTRIBUTES: [(&str, bool); 20] = [

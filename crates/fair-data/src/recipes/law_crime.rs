@@ -4,8 +4,8 @@ use crate::dataset::{Dataset, SensitiveAttribute};
 use crate::embedded::{CRIME, LAW, malformed};
 use crate::encode::{ColumnBuilder, quantile};
 use crate::error::{DataError, Result};
-use crate::groups::Groups;
 use crate::recipes::Table;
+use fair_core::Groups;
 
 const LAW_RACES: [&str; 8] = [
     "Amerindian",

@@ -219,7 +219,7 @@ pub(super) fn run(cases: &[Case]) -> Result<Hypotheses> {
                         Cell {
                             score: Some(score(m.projection(), case)?),
                             status: format!("{} ({} it)", rep.status, rep.iterations),
-                            converged: rep.status.is_success(),
+                            converged: rep.status.is_converged(),
                             seconds: clock.elapsed().as_secs_f64(),
                         }
                     }

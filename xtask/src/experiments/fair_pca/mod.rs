@@ -31,7 +31,7 @@ use fair_metrics::pca_losses::PcaDisparity;
 use fair_metrics::{GroupConfusion, Rate, ZeroDivision};
 use fair_pca::{
     AlphaBounds, Centering, FairPca, FairPcaParams, Geometry, IterInfo, LossScale, MwFairPca,
-    MwFairPcaParams, Normalization, Objectives, Observer, Projection, StepRule,
+    MwFairPcaParams, Normalization, Objectives, Observe, Projection, StepRule,
     regularization_bounds, vanilla_pca,
 };
 use fair_report::Table;

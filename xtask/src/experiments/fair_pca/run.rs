@@ -130,8 +130,8 @@ pub(super) struct Trace {
     pub(super) points: Vec<(f64, f64, f64, f64)>,
 }
 
-impl Observer for Trace {
-    fn on_iter(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
+impl Observe<IterInfo<'_>> for Trace {
+    fn observe(&mut self, info: &IterInfo<'_>) -> ControlFlow<()> {
         self.points.push((
             info.iteration as f64,
             info.total_loss,

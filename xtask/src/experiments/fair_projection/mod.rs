@@ -19,7 +19,7 @@ use fair_metrics::multiclass::{
 use fair_report::Table;
 use fair_report::tradeoff::{Curve, tradeoff};
 use indicatif::{ProgressBar, ProgressStyle};
-use info_projection::{Constraint, Decision, Divergence, FairProjection, Status};
+use info_projection::{Constraint, Decision, Divergence, FairProjection, Termination};
 use nalgebra::DMatrix;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -360,7 +360,8 @@ impl Experiment for FairProjectionRepro {
                                 r.meo.push(m.meo);
                                 r.sp.push(m.sp);
                                 r.seconds.push(secs);
-                                r.converged += usize::from(fp.report().status == Status::Converged);
+                                r.converged +=
+                                    usize::from(fp.report().status == Termination::Converged);
                                 if (alpha - 1.0).abs() < 1e-12 {
                                     alpha1_max_dev[bi] =
                                         alpha1_max_dev[bi].max((&h - &pte).abs().max());

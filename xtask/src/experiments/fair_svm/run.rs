@@ -201,8 +201,8 @@ fn fit_cells(
         let r = model.report();
         cell.iterations.push(r.iterations);
         match r.status {
-            Status::Converged => cell.converged += 1,
-            Status::MaxIterations => cell.max_iterations += 1,
+            Termination::Converged => cell.converged += 1,
+            Termination::MaxIterations => cell.max_iterations += 1,
             _ => cell.stalled += 1,
         }
         bar.inc(1);

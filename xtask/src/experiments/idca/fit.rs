@@ -43,7 +43,7 @@ pub(super) fn gauc_point(
         .inner_iters(budget.gauc_inner)
         .eps(budget.eps)
         .checkpoints(budget.gauc_checkpoints.clone())
-        .solve(&p, &p.initial_point(), &mut NoObserver)?;
+        .fit(&p, &p.initial_point())?;
     let (k, w) = best_checkpoint(&fit.checkpoints, split, interval, "IDCA (49)")?;
     let (_, viol) = dc_opt::objective_and_violation(&p, w);
     let (acc, psp, pdp) = evaluate(w, &split.test, interval)?;
@@ -89,7 +89,7 @@ pub(super) fn fixed_fit<P: dc_opt::DcProblem>(
         .inner_iters(t)
         .eps(e)
         .checkpoints(budget.checkpoints(spec).to_vec())
-        .solve(problem, x0, &mut NoObserver)?;
+        .fit(problem, x0)?;
     let end = format!(
         "{} at k={}, T={t} ε={e}",
         fit.report.status, fit.report.iterations
@@ -131,7 +131,7 @@ pub(super) fn protocol_fit<P: dc_opt::DcProblem + Sync>(
                 .inner_iters(t)
                 .eps(e)
                 .checkpoints(early.clone())
-                .solve(problem, x0, &mut NoObserver)?;
+                .fit(problem, x0)?;
             let (acc, _, _) = evaluate(&fit.x[..nw], &split.val, interval)?;
             Ok((acc, fit))
         })
@@ -163,7 +163,7 @@ pub(super) fn protocol_fit<P: dc_opt::DcProblem + Sync>(
     let mut checkpoints = trial.checkpoints;
     let mut end = format!("{} at k={}", trial.report.status, trial.report.iterations);
     if let Some(&more) = late.iter().max() {
-        if trial.report.status == Status::Stationary {
+        if trial.report.status == Termination::Stationary {
             // A fixed point: every later outer iteration repeats it.
             checkpoints.extend(late.iter().map(|&k| (k + grid.outer, trial.x.clone())));
         } else {
@@ -172,7 +172,7 @@ pub(super) fn protocol_fit<P: dc_opt::DcProblem + Sync>(
                 .inner_iters(t)
                 .eps(e)
                 .checkpoints(late)
-                .solve(problem, &trial.x, &mut NoObserver)?;
+                .fit(problem, &trial.x)?;
             checkpoints.extend(
                 rest.checkpoints
                     .into_iter()
@@ -270,11 +270,11 @@ pub(super) fn run_pair<P: dc_opt::DcProblem>(
         .outer_iters(budget.outer(spec))
         .inner_iters(budget.inner(spec))
         .eps(budget.eps)
-        .solve(p, x0, &mut hi)?;
+        .fit_with_observer(p, x0, &mut hi)?;
     let mut hs = History::every((total / 400).max(1));
     Ssg::params()
         .iters(total)
         .tolerance(Tolerance::Constant(budget.eps))
-        .solve(p, x0, &mut hs)?;
+        .fit_with_observer(p, x0, &mut hs)?;
     Ok((hi.iters, hs.iters))
 }

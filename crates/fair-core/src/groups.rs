@@ -1,7 +1,54 @@
 //! Group membership: one code per row plus one name per group.
 
-use crate::error::{DataError, Result};
 use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Why a [`Groups`] could not be built. `fair-data` converts each variant into the
+/// `DataError` variant of the same name and message.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GroupsError {
+    /// Two inputs that must describe the same rows have different lengths.
+    #[error("length mismatch for {what}: expected {expected}, got {got}")]
+    LengthMismatch {
+        /// Which input is too short or too long.
+        what: &'static str,
+        /// The length implied by the other inputs.
+        expected: usize,
+        /// The length that was passed.
+        got: usize,
+    },
+    /// A group code refers to a group that was not declared.
+    #[error(
+        "group code {code} at row {row} is out of range: only {n_groups} group names were given"
+    )]
+    GroupCodeOutOfRange {
+        /// Row index (0-based).
+        row: usize,
+        /// The code found.
+        code: usize,
+        /// Number of declared groups.
+        n_groups: usize,
+    },
+    /// An input that must have rows has none.
+    #[error("{what} is empty: at least one row is needed")]
+    Empty {
+        /// Which input is empty.
+        what: &'static str,
+    },
+    /// A parameter is outside its valid range.
+    #[error("invalid parameter {name} = {value}: expected {expected}")]
+    InvalidParameter {
+        /// Parameter name.
+        name: &'static str,
+        /// The value passed, formatted.
+        value: String,
+        /// The valid range, in words.
+        expected: &'static str,
+    },
+}
+
+type Result<T> = std::result::Result<T, GroupsError>;
 
 /// Group membership of every row: a code in `0..n_groups()` per row and a name per group.
 ///
@@ -11,7 +58,7 @@ use std::collections::BTreeMap;
 ///
 /// # Examples
 /// ```
-/// use fair_data::Groups;
+/// use fair_core::Groups;
 /// let g = Groups::from_labels(&["b", "a", "b"]);
 /// assert_eq!(g.names(), &["a".to_string(), "b".to_string()]);
 /// assert_eq!(g.codes(), &[1, 0, 1]);
@@ -27,16 +74,16 @@ impl Groups {
     /// Builds groups from codes and names.
     ///
     /// # Errors
-    /// [`DataError::GroupCodeOutOfRange`] when a code is `>= names.len()`, and
-    /// [`DataError::Empty`] when no group name is given.
+    /// [`GroupsError::GroupCodeOutOfRange`] when a code is `>= names.len()`, and
+    /// [`GroupsError::Empty`] when no group name is given.
     pub fn new(codes: Vec<usize>, names: Vec<String>) -> Result<Self> {
         if names.is_empty() {
-            return Err(DataError::Empty {
+            return Err(GroupsError::Empty {
                 what: "group names",
             });
         }
         if let Some((row, &code)) = codes.iter().enumerate().find(|(_, c)| **c >= names.len()) {
-            return Err(DataError::GroupCodeOutOfRange {
+            return Err(GroupsError::GroupCodeOutOfRange {
                 row,
                 code,
                 n_groups: names.len(),
@@ -53,18 +100,18 @@ impl Groups {
     /// `0..k` that all occur keep their codes (no re-coding).
     ///
     /// # Errors
-    /// [`DataError::Empty`] for an empty slice.
+    /// [`GroupsError::Empty`] for an empty slice.
     ///
     /// # Examples
     /// ```
-    /// use fair_data::Groups;
+    /// use fair_core::Groups;
     /// let g = Groups::from_codes(&[1_000_000, 7, 1_000_000, usize::MAX])?;
     /// assert_eq!(g.names(), &["7", "1000000", &usize::MAX.to_string()]);
     /// assert_eq!(g.codes(), &[1, 0, 1, 2]);
-    /// # Ok::<(), fair_data::DataError>(())
+    /// # Ok::<(), fair_core::GroupsError>(())
     /// ```
     pub fn from_codes(codes: &[usize]) -> Result<Self> {
-        let max = *codes.iter().max().ok_or(DataError::Empty {
+        let max = *codes.iter().max().ok_or(GroupsError::Empty {
             what: "group codes",
         })?;
         // Dense fast path: ids below the row count, checked with a bitmap no larger than the rows.
@@ -111,16 +158,16 @@ impl Groups {
     /// depend on row order.
     ///
     /// # Errors
-    /// [`DataError::Empty`] for no attributes, [`DataError::LengthMismatch`] when the attributes
+    /// [`GroupsError::Empty`] for no attributes, [`GroupsError::LengthMismatch`] when the attributes
     /// cover different numbers of rows.
     pub fn intersect(parts: &[&Groups]) -> Result<Self> {
-        let first = parts.first().ok_or(DataError::Empty {
+        let first = parts.first().ok_or(GroupsError::Empty {
             what: "attributes to intersect",
         })?;
         let n = first.len();
         for p in parts {
             if p.len() != n {
-                return Err(DataError::LengthMismatch {
+                return Err(GroupsError::LengthMismatch {
                     what: "intersected attribute",
                     expected: n,
                     got: p.len(),
@@ -183,7 +230,7 @@ impl Groups {
     /// The rows at `indices`, keeping every declared group (even those left without rows).
     ///
     /// # Errors
-    /// [`DataError::InvalidParameter`] when an index is out of bounds.
+    /// [`GroupsError::InvalidParameter`] when an index is out of bounds.
     pub fn select(&self, indices: &[usize]) -> Result<Self> {
         let codes = indices
             .iter()
@@ -191,7 +238,7 @@ impl Groups {
                 self.codes
                     .get(i)
                     .copied()
-                    .ok_or_else(|| DataError::InvalidParameter {
+                    .ok_or_else(|| GroupsError::InvalidParameter {
                         name: "row index",
                         value: i.to_string(),
                         expected: "an index below the number of rows",
@@ -242,7 +289,7 @@ mod tests {
         let err = Groups::new(vec![0, 2], vec!["a".into(), "b".into()]).unwrap_err();
         assert!(matches!(
             err,
-            DataError::GroupCodeOutOfRange {
+            GroupsError::GroupCodeOutOfRange {
                 row: 1,
                 code: 2,
                 ..
@@ -264,7 +311,7 @@ mod tests {
         let b = Groups::from_labels(&["x"]);
         assert!(matches!(
             Groups::intersect(&[&a, &b]),
-            Err(DataError::LengthMismatch { .. })
+            Err(GroupsError::LengthMismatch { .. })
         ));
     }
 }

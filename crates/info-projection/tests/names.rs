@@ -1,0 +1,45 @@
+//! `Display`/`FromStr` of the crate's option enums: every name round-trips, aliases parse, and a
+//! bad string is a typed error naming every accepted spelling.
+
+use fair_core::ParseEnumError;
+
+fn round_trip<T>(names: &[&str], what: &str)
+where
+    T: std::str::FromStr<Err = ParseEnumError> + std::fmt::Display + std::fmt::Debug,
+{
+    for name in names {
+        let v: T = name.parse().unwrap();
+        assert_eq!(v.to_string(), *name);
+    }
+    for bad in ["", "bogus", "Kl", " kl"] {
+        let err = bad.parse::<T>().unwrap_err();
+        assert_eq!(err.what, what);
+        assert_eq!(err.got, bad);
+        for name in names {
+            assert!(err.expected.contains(&format!("{name:?}")), "{err}");
+        }
+    }
+}
+
+#[test]
+fn names_round_trip_and_bad_strings_are_rejected() {
+    round_trip::<info_projection::Divergence>(info_projection::Divergence::NAMES, "divergence");
+    round_trip::<info_projection::Solver>(info_projection::Solver::NAMES, "solver");
+    round_trip::<info_projection::Constraint>(info_projection::Constraint::NAMES, "constraint");
+}
+
+#[test]
+fn aliases_parse() {
+    assert_eq!(
+        "demographic_parity".parse::<info_projection::Constraint>(),
+        Ok(info_projection::Constraint::StatisticalParity)
+    );
+    assert_eq!(
+        "overall_accuracy_equality".parse::<info_projection::Constraint>(),
+        Ok(info_projection::Constraint::OverallAccuracy)
+    );
+    assert_eq!(
+        "true_positive_rate_parity".parse::<info_projection::Constraint>(),
+        Ok(info_projection::Constraint::EqualOpportunity)
+    );
+}
