@@ -44,6 +44,8 @@ pub struct CompareSettings {
     pub seed: u64,
     /// How the changes are computed.
     pub method: &'static str,
+    /// How the rates' changes are computed.
+    pub rate_method: &'static str,
     /// Whether the two audits are two prediction columns of the same rows (a paired
     /// comparison) rather than two sets of rows.
     pub paired: bool,
@@ -84,6 +86,182 @@ pub struct SliceChange {
     pub slice: String,
     /// One entry per count gap.
     pub gaps: Vec<GapChange>,
+    /// Every rate of every group both audits have, before and after, with the change.
+    pub rates: Vec<RateChangeEntry>,
+}
+
+/// One rate of one group in both audits ([`RATE_CHANGE_METHOD`] / [`PAIRED_RATE_METHOD`]).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RateChangeEntry {
+    /// Group name.
+    pub group: String,
+    /// Rate key, e.g. "selection_rate".
+    pub rate: &'static str,
+    /// The rate in the first audit (null when its denominator is empty there).
+    pub before: Option<f64>,
+    /// The rate in the second audit.
+    pub after: Option<f64>,
+    /// `after − before`.
+    pub change: Option<f64>,
+    /// Lower end of the change's interval.
+    pub lower: Option<f64>,
+    /// Upper end.
+    pub upper: Option<f64>,
+    /// p-value of "the rate did not change".
+    pub p_value: Option<f64>,
+}
+
+/// How the rates' changes of two audits are computed.
+pub const RATE_CHANGE_METHOD: &str = "rates: Newcombe's hybrid score interval of the difference of two proportions (from the Wilson intervals) and the two-sided pooled z-test";
+
+/// How the rates' changes of two prediction columns of the same rows are computed.
+pub const PAIRED_RATE_METHOD: &str = "rates: the rows where the models disagree (b counted by the first only, c by the second only): change (c − b)/n with the paired Wald interval, and McNemar's exact two-sided test";
+
+/// The rates compared, with their (numerator, denominator) cells over (tn, fp, fn, tp).
+const COMPARED_RATES: [(&str, [bool; 4], [bool; 4]); 4] = [
+    (
+        "selection_rate",
+        [false, true, false, true],
+        [true, true, true, true],
+    ),
+    (
+        "true_positive_rate",
+        [false, false, false, true],
+        [false, false, true, true],
+    ),
+    (
+        "false_positive_rate",
+        [false, true, false, false],
+        [true, true, false, false],
+    ),
+    (
+        "accuracy",
+        [true, false, false, true],
+        [true, true, true, true],
+    ),
+];
+
+fn masked(cells: &[f64; 4], mask: [bool; 4]) -> u64 {
+    cells
+        .iter()
+        .zip(mask)
+        .filter(|(_, m)| *m)
+        .map(|(c, _)| *c)
+        .sum::<f64>() as u64
+}
+
+fn rate_entry(
+    group: &str,
+    rate: &'static str,
+    r: Option<fair_metrics::ci::RateChange>,
+) -> RateChangeEntry {
+    RateChangeEntry {
+        group: group.to_string(),
+        rate,
+        before: r.map(|r| r.before),
+        after: r.map(|r| r.after),
+        change: r.map(|r| r.change),
+        lower: r.map(|r| r.interval.lower),
+        upper: r.map(|r| r.interval.upper),
+        p_value: r.map(|r| r.p_value),
+    }
+}
+
+/// Every rate of every group of both two-sample states (groups in both, by name).
+fn two_sample_rates(
+    a: &ConfusionState,
+    b: &ConfusionState,
+    confidence: f64,
+) -> Result<Vec<RateChangeEntry>, AuditError> {
+    let cells = |s: &ConfusionState| -> Result<NamedCells, AuditError> {
+        let gc = s
+            .to_group_confusion()
+            .map_err(|source| AuditError::Metric {
+                what: "a comparison's rates".into(),
+                source,
+            })?;
+        Ok(gc
+            .names()
+            .iter()
+            .zip(gc.by_group())
+            .map(|(n, c)| (n.clone(), [c.tn, c.fp, c.fn_, c.tp]))
+            .collect())
+    };
+    let (ca, cb) = (cells(a)?, cells(b)?);
+    let mut out = Vec::new();
+    for (group, x) in &ca {
+        let Some((_, y)) = cb.iter().find(|(g, _)| g == group) else {
+            continue;
+        };
+        for (rate, num, den) in COMPARED_RATES {
+            let r = fair_metrics::ci::proportion_change(
+                (masked(x, num), masked(x, den)),
+                (masked(y, num), masked(y, den)),
+                confidence,
+            )
+            .map_err(|source| AuditError::Metric {
+                what: "a rate's change".into(),
+                source,
+            })?;
+            out.push(rate_entry(group, rate, r));
+        }
+    }
+    Ok(out)
+}
+
+/// Every rate of every group of a paired comparison, from each group's joint cells (the first
+/// model's cells where the second says 0, and where it says 1).
+fn paired_rates(
+    names: &[String],
+    joint: &[[[f64; 4]; 2]],
+    confidence: f64,
+) -> Result<Vec<RateChangeEntry>, AuditError> {
+    let mut out = Vec::new();
+    for (group, j) in names.iter().zip(joint) {
+        let [z, o] = j;
+        let total = |m: [bool; 4]| masked(z, m) + masked(o, m);
+        let u = |v: f64| v as u64;
+        // (first model's successes, b: first only, c: second only, denominator rows)
+        let rates = [
+            (
+                "selection_rate",
+                total([false, true, false, true]),
+                u(z[1] + z[3]),
+                u(o[0] + o[2]),
+                total([true; 4]),
+            ),
+            (
+                "true_positive_rate",
+                total([false, false, false, true]),
+                u(z[3]),
+                u(o[2]),
+                total([false, false, true, true]),
+            ),
+            (
+                "false_positive_rate",
+                total([false, true, false, false]),
+                u(z[1]),
+                u(o[0]),
+                total([true, true, false, false]),
+            ),
+            (
+                "accuracy",
+                total([true, false, false, true]),
+                u(o[0] + z[3]),
+                u(z[1] + o[2]),
+                total([true; 4]),
+            ),
+        ];
+        for (rate, before, b, c, n) in rates {
+            let r = fair_metrics::ci::paired_proportion_change(before, (b, c), n, confidence)
+                .map_err(|source| AuditError::Metric {
+                    what: "a rate's paired change".into(),
+                    source,
+                })?;
+            out.push(rate_entry(group, rate, r));
+        }
+    }
+    Ok(out)
 }
 
 /// The whole comparison.
@@ -271,6 +449,7 @@ pub fn compare_reports(
             threshold: *threshold,
             slice: name.clone(),
             gaps,
+            rates: two_sample_rates(a, b, confidence)?,
         });
     }
     if changes.is_empty() {
@@ -289,6 +468,7 @@ pub fn compare_reports(
             resamples,
             seed,
             method: CHANGE_METHOD,
+            rate_method: RATE_CHANGE_METHOD,
             paired: false,
         },
         changes,
@@ -487,6 +667,7 @@ pub fn compare_paired(
             threshold: None,
             slice: slice.name.clone(),
             gaps,
+            rates: paired_rates(&names, &joint, stats.confidence)?,
         });
     }
     let mut c = Comparison {
@@ -499,6 +680,7 @@ pub fn compare_paired(
             resamples: stats.resamples,
             seed: stats.seed,
             method: PAIRED_METHOD,
+            rate_method: PAIRED_RATE_METHOD,
             paired: true,
         },
         changes,
@@ -661,6 +843,7 @@ pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditErro
     comparison_tables(&mut doc, c, &mut figures)?;
     doc.heading("Method");
     doc.paragraph(c.settings.method);
+    doc.paragraph(c.settings.rate_method);
     let figures = figures.into_iter().map(|(svg, file)| (file, svg)).collect();
     Ok((doc.to_markdown(), doc.to_html(), figures))
 }
@@ -716,8 +899,52 @@ pub fn comparison_tables(
             ]);
         }
         doc.table(&t);
+        rates_table(doc, s, &level);
     }
     Ok(())
+}
+
+/// Rows of a slice's rates table at most; beyond, the smallest p-values (compare.json keeps
+/// every rate).
+const MAX_RATE_ROWS: usize = 48;
+
+/// Each group's rates before and after, smallest p-value first.
+fn rates_table(doc: &mut HtmlReport, s: &SliceChange, level: &str) {
+    let mut rows: Vec<&RateChangeEntry> = s.rates.iter().filter(|r| r.change.is_some()).collect();
+    if rows.is_empty() {
+        return;
+    }
+    rows.sort_by(|a, b| {
+        a.p_value
+            .unwrap_or(1.0)
+            .total_cmp(&b.p_value.unwrap_or(1.0))
+    });
+    let n = rows.len();
+    if n > MAX_RATE_ROWS {
+        doc.paragraph(&format!(
+            "Rates: the {MAX_RATE_ROWS} changes with the smallest p-values of {n} (compare.json lists every rate)."
+        ));
+        rows.truncate(MAX_RATE_ROWS);
+    }
+    let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
+    let mut t = Table::new(&[
+        "group", "rate", "before", "after", "change", level, "p-value",
+    ]);
+    for r in rows {
+        t.text_row(vec![
+            r.group.clone(),
+            r.rate.to_string(),
+            opt(r.before),
+            opt(r.after),
+            opt(r.change),
+            match (r.lower, r.upper) {
+                (Some(l), Some(u)) => format!("[{}, {}]", value_text(l), value_text(u)),
+                _ => "n/a".into(),
+            },
+            r.p_value.map_or("n/a".into(), |p| p_text(p, None)),
+        ]);
+    }
+    doc.table(&t);
 }
 
 /// The before/after bars of one slice (`None` when no gap is defined in both audits).

@@ -146,7 +146,7 @@ pub struct ThresholdAudit {
 }
 
 /// A value with a confidence interval.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Estimate {
     /// Point estimate.
     pub value: f64,

@@ -134,6 +134,69 @@ pub struct WindowSlice {
     pub slice: String,
     /// The eight count gaps.
     pub gaps: Vec<WindowGap>,
+    /// Each group's rates in this window.
+    pub groups: Vec<WindowGroup>,
+}
+
+/// One group's rates in one window: selection rate, true and false positive rates and accuracy,
+/// each with its interval (the audit's rate interval method; null when the denominator is empty
+/// in this window).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WindowGroup {
+    /// Group name.
+    pub group: String,
+    /// Rows of the group in the window.
+    pub rows: u64,
+    /// Rate key → value with its interval.
+    pub rates: std::collections::BTreeMap<&'static str, Option<crate::model::Estimate>>,
+}
+
+/// The rates each window reports per group.
+const WINDOW_RATES: [fair_metrics::Rate; 4] = [
+    fair_metrics::Rate::Selection,
+    fair_metrics::Rate::TruePositive,
+    fair_metrics::Rate::FalsePositive,
+    fair_metrics::Rate::Accuracy,
+];
+
+/// Each group's [`WINDOW_RATES`] with intervals.
+fn window_groups(
+    state: &fair_metrics::state::ConfusionState,
+    stats: &Stats,
+) -> Result<Vec<WindowGroup>, AuditError> {
+    let metric = |source| AuditError::Metric {
+        what: "a window's rates".into(),
+        source,
+    };
+    let per_rate = WINDOW_RATES
+        .iter()
+        .map(|&r| fair_metrics::ci::rate_intervals(state, r, stats.confidence, stats.method))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(metric)?;
+    let names = state.group_names();
+    Ok(names
+        .iter()
+        .enumerate()
+        .map(|(g, name)| WindowGroup {
+            group: name.clone(),
+            rows: state.rows(name).unwrap_or(0),
+            rates: per_rate
+                .iter()
+                .map(|ri| {
+                    let gi = &ri.groups[g];
+                    let est = match (gi.estimate, gi.interval) {
+                        (Some(value), Some(iv)) => Some(crate::model::Estimate {
+                            value,
+                            lower: iv.lower,
+                            upper: iv.upper,
+                        }),
+                        _ => None,
+                    };
+                    (crate::compute::rate_key(ri.rate), est)
+                })
+                .collect(),
+        })
+        .collect())
 }
 
 /// One window.
@@ -461,6 +524,7 @@ fn window_audit(
         window_slices.push(WindowSlice {
             slice: slice.clone(),
             gaps,
+            groups: window_groups(&drawn.state, stats)?,
         });
     }
     let audit = WindowAudit {

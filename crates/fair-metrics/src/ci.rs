@@ -51,12 +51,14 @@
 //! ```
 
 mod change;
+mod rate_change;
 mod scores;
 
 pub use change::{
     CellDraws, ChangeInference, PairedDraws, change_interval, gap_change_inference,
     paired_change_inference,
 };
+pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
     ks_inference, ks_two_sample_p_value,

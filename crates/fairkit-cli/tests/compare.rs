@@ -80,6 +80,24 @@ fn a_fairer_model_passes_the_gate_and_a_worse_one_fails_it() {
     assert_eq!(dp["after"], 0.0);
     assert!(dp["p_value"].as_f64().unwrap() < 0.05);
     assert_eq!(dp["worse"], false);
+    // Every rate of every group too: f's selection rate 0.6 → 0.5 (Newcombe interval, z-test).
+    let sel_f = c["changes"][0]["rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["group"] == "f" && r["rate"] == "selection_rate")
+        .unwrap();
+    assert!(
+        (sel_f["change"].as_f64().unwrap() + 0.1).abs() < 1e-12,
+        "{sel_f}"
+    );
+    assert!(sel_f["lower"].as_f64().unwrap() < -0.1 && sel_f["upper"].as_f64().unwrap() > -0.1);
+    // z = 0.1 / sqrt(0.55 · 0.45 · 2/200) = 2.0101: p = 0.0444.
+    assert!(
+        (sel_f["p_value"].as_f64().unwrap() - 0.0444).abs() < 1e-3,
+        "{sel_f}"
+    );
+    assert_eq!(c["changes"][0]["rates"].as_array().unwrap().len(), 8);
     let summary: Vec<&str> = c["summary"]
         .as_array()
         .unwrap()
@@ -222,6 +240,19 @@ fn two_prediction_columns_of_one_file_compare_paired() {
     assert!((dp["before"].as_f64().unwrap() - 0.2).abs() < 1e-12);
     assert_eq!(dp["after"], 0.0);
     assert!(dp["upper"].as_f64().unwrap() < 0.0 && dp["p_value"].as_f64().unwrap() < 0.05);
+    // Rates, paired: the new model selects a subset of the old one's rows in f (100 of its
+    // 120), so b = 20, c = 0: change −0.1 and McNemar's p = 2 · 0.5^20.
+    let sel_f = c["changes"][0]["rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["group"] == "f" && r["rate"] == "selection_rate")
+        .unwrap();
+    assert!(
+        (sel_f["change"].as_f64().unwrap() + 0.1).abs() < 1e-12,
+        "{sel_f}"
+    );
+    assert!((sel_f["p_value"].as_f64().unwrap() - 2.0 * 0.5f64.powi(20)).abs() < 1e-15);
     // The audit itself is the audit of --pred.
     assert!((r["headline"]["dp_difference"]["value"].as_f64().unwrap() - 0.2).abs() < 1e-12);
     assert!(
@@ -249,6 +280,16 @@ fn two_prediction_columns_of_one_file_compare_paired() {
             (&g["change"], &g["lower"], &g["upper"], &g["p_value"]),
             (&0.0.into(), &0.0.into(), &0.0.into(), &1.0.into()),
             "{g}"
+        );
+    }
+    for r in common::report(&out)["comparison"]["changes"][0]["rates"]
+        .as_array()
+        .unwrap()
+    {
+        assert_eq!(
+            (&r["change"], &r["lower"], &r["upper"], &r["p_value"]),
+            (&0.0.into(), &0.0.into(), &0.0.into(), &1.0.into()),
+            "{r}"
         );
     }
     // A third value in the second column is an error naming it.

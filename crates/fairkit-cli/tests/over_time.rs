@@ -71,6 +71,14 @@ fn monthly_windows_with_changes_against_the_first_month() {
     assert_eq!(windows[2]["baseline"], "2026-09");
     let dp = |w: usize| &windows[w]["slices"][0]["gaps"][0];
     assert!((dp(0)["value"].as_f64().unwrap() - 0.2).abs() < 1e-12);
+    // Each group's rates per window, with their intervals: f selects 0.6, 0.5, 0.7 in turn.
+    for (w, want) in [(0, 0.6), (1, 0.5), (2, 0.7)] {
+        let f = &windows[w]["slices"][0]["groups"][0];
+        assert_eq!((f["group"].as_str(), f["rows"].as_u64()), (Some("f"), Some(200)));
+        let sel = &f["rates"]["selection_rate"];
+        assert!((sel["value"].as_f64().unwrap() - want).abs() < 1e-12, "{sel}");
+        assert!(sel["lower"].as_f64().unwrap() < want && sel["upper"].as_f64().unwrap() > want);
+    }
     assert!(dp(0)["change"].is_null());
     // 0.2 → 0.4 by November: a distinguishable rise of 0.2.
     assert!((dp(2)["change"].as_f64().unwrap() - 0.2).abs() < 1e-12);
