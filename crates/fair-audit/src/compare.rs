@@ -458,6 +458,7 @@ pub fn compare_reports(
             reason: "they have no sensitive column and prediction source in common: audit both with the same --sensitive columns and the same --pred or --threshold values".into(),
         });
     }
+    let differing = differing_groups(&slices_a, &slices_b);
     let mut c = Comparison {
         schema: COMPARE_SCHEMA,
         schema_version: 1,
@@ -476,7 +477,43 @@ pub fn compare_reports(
         fail_if: Vec::new(),
     };
     c.summary = sentences(&c);
+    c.summary.extend(differing);
     Ok(c)
+}
+
+/// A sentence per slice whose groups differ between the two audits (each gap is then measured
+/// over its own audit's groups, and only the common groups' rates are compared).
+fn differing_groups(a: &Slices, b: &Slices) -> Vec<String> {
+    let mut out = Vec::new();
+    for (threshold, name, sa) in a {
+        let Some((_, _, sb)) = b
+            .iter()
+            .find(|(t, n, _)| n == name && same_source(*t, *threshold))
+        else {
+            continue;
+        };
+        let (ga, gb) = (sa.group_names(), sb.group_names());
+        let only = |x: &[String], y: &[String]| -> Vec<String> {
+            x.iter().filter(|g| !y.contains(g)).cloned().collect()
+        };
+        let (before_only, after_only) = (only(&ga, &gb), only(&gb, &ga));
+        if before_only.is_empty() && after_only.is_empty() {
+            continue;
+        }
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        out.push(format!(
+            "The groups of {name} differ: only before: {}; only after: {}. Each gap is measured over its own audit's groups; rates are compared for the groups in both.",
+            list(&before_only),
+            list(&after_only)
+        ));
+    }
+    out
 }
 
 /// One gap's entry from its inference (a bad setting is the caller's error, any other failure

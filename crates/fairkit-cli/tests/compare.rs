@@ -426,3 +426,33 @@ fn two_predictions_files_are_audited_with_the_flags_after_the_separator() {
         run.stderr
     );
 }
+
+#[test]
+fn audits_whose_groups_differ_compare_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = std::fs::read_to_string(csv(dir.path(), "new.csv", 100, 100)).unwrap();
+    for i in 0..200 {
+        s.push_str(&format!("{},{},x,1.0\n", i % 2, usize::from(i < 90)));
+    }
+    let new = write(dir.path(), "new3.csv", &s);
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    audit(&csv(dir.path(), "old.csv", 120, 80), &a, &[]);
+    audit(&new, &b, &[]);
+    let out = dir.path().join("c");
+    let run = compare(&a, &b, &out, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let c = json(&out);
+    let summary = c["summary"].to_string();
+    assert!(
+        summary.contains("The groups of sex differ: only before: none; only after: x."),
+        "{summary}"
+    );
+    // Rates are compared for f and m only.
+    assert!(
+        c["changes"][0]["rates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["group"] != "x")
+    );
+}

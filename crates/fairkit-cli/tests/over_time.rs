@@ -74,9 +74,15 @@ fn monthly_windows_with_changes_against_the_first_month() {
     // Each group's rates per window, with their intervals: f selects 0.6, 0.5, 0.7 in turn.
     for (w, want) in [(0, 0.6), (1, 0.5), (2, 0.7)] {
         let f = &windows[w]["slices"][0]["groups"][0];
-        assert_eq!((f["group"].as_str(), f["rows"].as_u64()), (Some("f"), Some(200)));
+        assert_eq!(
+            (f["group"].as_str(), f["rows"].as_u64()),
+            (Some("f"), Some(200))
+        );
         let sel = &f["rates"]["selection_rate"];
-        assert!((sel["value"].as_f64().unwrap() - want).abs() < 1e-12, "{sel}");
+        assert!(
+            (sel["value"].as_f64().unwrap() - want).abs() < 1e-12,
+            "{sel}"
+        );
         assert!(sel["lower"].as_f64().unwrap() < want && sel["upper"].as_f64().unwrap() > want);
     }
     assert!(dp(0)["change"].is_null());
