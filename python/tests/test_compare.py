@@ -33,6 +33,11 @@ def test_a_fairer_model_is_a_distinguishable_better_change(tmp_path):
     assert dp["after"] == 0.0
     assert dp["change"] == pytest.approx(-0.3, abs=1e-12)
     assert dp["upper"] < 0 and dp["p_value"] < 0.05 and not dp["worse"]
+    # Every rate of every group too: a's selection rate 0.8 → 0.5.
+    sel_a = next(r for r in c["changes"][0]["rates"]
+                 if r["group"] == "a" and r["rate"] == "selection_rate")
+    assert sel_a["change"] == pytest.approx(-0.3) and sel_a["p_value"] < 0.001
+    assert sel_a["lower"] < -0.3 < sel_a["upper"]
     assert any(s.startswith("The demographic parity difference across g went from 0.300 to 0")
                for s in c["summary"])
     assert json.loads((tmp_path / "c" / "compare.json").read_text()) == c
