@@ -75,9 +75,9 @@ impl GroupScores {
         &self,
         metric: &'static str,
         names: &[String],
-        transform: impl Fn(f64) -> f64 + Copy,
+        transform: impl Fn(f64) -> f64 + Copy + Sync,
     ) -> PairwiseSummary {
-        PairwiseSummary::build(metric, names.to_vec(), |a, b| {
+        PairwiseSummary::build_par(metric, names.to_vec(), |a, b| {
             max_ccdf_gap(
                 &self.buckets[a],
                 &self.buckets[b],

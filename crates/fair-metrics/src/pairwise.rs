@@ -58,21 +58,49 @@ impl PairwiseSummary {
         mut gap: impl FnMut(usize, usize) -> f64,
     ) -> Self {
         let g = names.len();
+        let pairs: Vec<f64> = (0..g)
+            .flat_map(|a| (a + 1..g).map(move |b| (a, b)))
+            .map(|(a, b)| gap(a, b))
+            .collect();
+        Self::from_pair_values(metric, names, &pairs)
+    }
+
+    /// [`build`](Self::build) with the pairs evaluated on rayon's threads: each pair's value is
+    /// computed alone, so the summary is the same bits as the sequential one.
+    pub(crate) fn build_par(
+        metric: &'static str,
+        names: Vec<String>,
+        gap: impl Fn(usize, usize) -> f64 + Sync,
+    ) -> Self {
+        use rayon::prelude::*;
+        let g = names.len();
+        let index: Vec<(usize, usize)> = (0..g)
+            .flat_map(|a| (a + 1..g).map(move |b| (a, b)))
+            .collect();
+        let pairs: Vec<f64> = index
+            .par_iter()
+            .with_max_len(1)
+            .map(|&(a, b)| gap(a, b))
+            .collect();
+        Self::from_pair_values(metric, names, &pairs)
+    }
+
+    /// The summary from the values of the pairs `a < b` in row-major order.
+    fn from_pair_values(metric: &'static str, names: Vec<String>, pairs: &[f64]) -> Self {
+        let g = names.len();
         let mut matrix = DMatrix::zeros(g, g);
         let mut max = 0.0;
         let mut worst_pair = GroupPair::default();
-        for a in 0..g {
-            for b in a + 1..g {
-                let v = gap(a, b);
-                matrix[(a, b)] = v;
-                matrix[(b, a)] = v;
-                if v > max {
-                    max = v;
-                    worst_pair = GroupPair {
-                        first: a,
-                        second: b,
-                    };
-                }
+        let index = (0..g).flat_map(|a| (a + 1..g).map(move |b| (a, b)));
+        for ((a, b), &v) in index.zip(pairs) {
+            matrix[(a, b)] = v;
+            matrix[(b, a)] = v;
+            if v > max {
+                max = v;
+                worst_pair = GroupPair {
+                    first: a,
+                    second: b,
+                };
             }
         }
         Self {
