@@ -52,6 +52,7 @@
 
 mod change;
 mod rate_change;
+mod score_change;
 mod scores;
 
 pub use change::{
@@ -59,9 +60,10 @@ pub use change::{
     paired_change_inference,
 };
 pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
+pub use score_change::score_gap_change;
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
-    ks_inference, ks_two_sample_p_value,
+    ks_inference, ks_inference_of_max, ks_two_sample_p_value,
 };
 
 use crate::confusion::Rate;

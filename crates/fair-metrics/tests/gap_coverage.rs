@@ -188,3 +188,78 @@ fn paired_change_intervals_cover_and_hold_their_level() {
     assert!(cover >= 0.85, "coverage {cover}");
     assert!(size <= 0.10, "size {size}");
 }
+
+/// Coverage of the score gaps' change (KS DP-Δ, [`score_gap_change`]): two groups of `n` rows,
+/// scores N(0, 1) in one and N(δ, 1) in the other, whose true KS distance is 2Φ(δ/2) − 1. Before
+/// and after are two independent samples, or (`paired`) two score columns of the same rows
+/// (after = the same noise with the other shift), where the audits are strongly dependent.
+fn simulate_score_change(
+    shifts: (f64, f64),
+    n: usize,
+    sims: usize,
+    paired: bool,
+    seed: u64,
+) -> (f64, f64) {
+    use fair_metrics::ci::{ks_inference_of_max, score_gap_change};
+    use rand_distr::{Distribution, StandardNormal};
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let ks_true = |d: f64| 2.0 * Normal::standard().cdf(d / 2.0) - 1.0;
+    let truth = ks_true(shifts.1) - ks_true(shifts.0);
+    let labels: Vec<&str> = (0..2 * n).map(|i| if i < n { "a" } else { "b" }).collect();
+    let groups = Groups::from_labels(&labels);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let noise = |rng: &mut ChaCha8Rng| -> Vec<f64> {
+        (0..2 * n).map(|_| StandardNormal.sample(rng)).collect()
+    };
+    let shifted = |x: &[f64], d: f64| -> Vec<f64> {
+        x.iter()
+            .enumerate()
+            .map(|(i, v)| v + if i < n { 0.0 } else { d })
+            .collect()
+    };
+    let (mut covered, mut rejected) = (0usize, 0usize);
+    for _ in 0..sims {
+        let x = noise(&mut rng);
+        let y = if paired { x.clone() } else { noise(&mut rng) };
+        let ks = |s: &[f64]| {
+            fair_metrics::ks::ks_statistic(s, &groups, None)
+                .unwrap()
+                .max
+        };
+        let (d0, d1) = (ks(&shifted(&x, shifts.0)), ks(&shifted(&y, shifts.1)));
+        let side = |d: f64| move |c: f64| ks_inference_of_max(d, &[n as f64; 2], 1.0, c).map(Some);
+        let c = score_gap_change(side(d0), side(d1), 0.95).unwrap().unwrap();
+        covered += usize::from(c.interval.lower <= truth && truth <= c.interval.upper);
+        rejected += usize::from(c.p_value < 0.05);
+    }
+    (covered as f64 / sims as f64, rejected as f64 / sims as f64)
+}
+
+#[test]
+fn score_change_intervals_cover_two_sample_and_paired() {
+    for paired in [false, true] {
+        let (cover, power) = simulate_score_change((1.2, 0.2), 200, 200, paired, 7);
+        let (null_cover, size) = simulate_score_change((0.6, 0.6), 200, 200, paired, 8);
+        let (_, power_2000) = simulate_score_change((1.2, 0.2), 2000, 100, paired, 9);
+        println!(
+            "change of KS DP-Δ, 2 groups × 200 rows, {} (nominal 0.95, conservative by construction): true {:+.3} covered {cover:.3} (power {power:.3}; {power_2000:.3} at 2,000 rows per group); no change covered {null_cover:.3}, p < 0.05 in {size:.3}",
+            if paired {
+                "paired (two score columns of the same rows)"
+            } else {
+                "two samples"
+            },
+            {
+                let k = |d: f64| {
+                    2.0 * statrs::distribution::ContinuousCDF::cdf(
+                        &statrs::distribution::Normal::standard(),
+                        d / 2.0,
+                    ) - 1.0
+                };
+                k(0.2) - k(1.2)
+            }
+        );
+        assert!(cover >= 0.95, "coverage {cover}");
+        assert!(null_cover >= 0.95 && size <= 0.05, "{null_cover} {size}");
+        assert!(power_2000 >= 0.9, "power {power_2000} at 2,000 rows per group");
+    }
+}

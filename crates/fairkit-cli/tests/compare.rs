@@ -456,3 +456,99 @@ fn audits_whose_groups_differ_compare_and_say_so() {
             .all(|r| r["group"] != "x")
     );
 }
+
+/// 500 rows per group (f, m), labels alternating; `fair` scores ignore the group, `unfair`
+/// scores add 0.3 for m. Deterministic, so both columns of one file are two models on the same
+/// rows.
+fn scored_csv(dir: &Path) -> PathBuf {
+    let mut s = String::from("y,y_hat,sex,fair,unfair\n");
+    for g in ["f", "m"] {
+        for i in 0..500 {
+            let y = i % 2;
+            let base = 0.35 * y as f64 + 0.6 * ((i * 37 % 500) as f64 / 500.0);
+            let shift = if g == "m" { 0.3 } else { 0.0 };
+            s.push_str(&format!("{y},{},{g},{base},{}\n", i % 3 % 2, base + shift));
+        }
+    }
+    write(dir, "scored.csv", &s)
+}
+
+#[test]
+fn score_gaps_change_between_two_score_columns_of_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scored_csv(dir.path());
+    let (unfair, fair) = (dir.path().join("unfair"), dir.path().join("fair"));
+    audit(&file, &unfair, &["--score", "unfair"]);
+    audit(&file, &fair, &["--score", "fair"]);
+    let out = dir.path().join("cmp");
+    let run = compare(
+        &unfair,
+        &fair,
+        &out,
+        &["--fail-if", "change(ks_dp) < -0.1 and p < 0.05"],
+    );
+    assert_eq!(run.code, 1, "the gate holds, so it fails: {}", run.stderr);
+    let c = json(&out);
+    assert!(
+        c["settings"]["score_method"]
+            .as_str()
+            .unwrap()
+            .contains("Bonferroni")
+    );
+    let gaps = c["score_changes"][0]["gaps"].as_array().unwrap();
+    let ks = gaps.iter().find(|g| g["key"] == "ks_dp").unwrap();
+    let before = ks["before"].as_f64().unwrap();
+    assert!(before > 0.4, "{ks}");
+    assert!(ks["after"].as_f64().unwrap() < 1e-12, "{ks}");
+    assert!(ks["upper"].as_f64().unwrap() < 0.0 && ks["p_value"].as_f64().unwrap() < 0.05);
+    assert!(gaps.iter().any(|g| g["key"] == "auc_difference"));
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(
+        md.contains("score gaps")
+            && md.contains("demographic parity difference over all thresholds"),
+        "{md}"
+    );
+    assert!(out.join("figures/compare-sex-scores.svg").exists());
+
+    // The same audit twice: every score gap changes by exactly 0 with p = 1.
+    let same = dir.path().join("same");
+    assert_eq!(compare(&unfair, &unfair, &same, &[]).code, 0);
+    for g in json(&same)["score_changes"][0]["gaps"].as_array().unwrap() {
+        assert_eq!(g["change"].as_f64(), Some(0.0), "{g}");
+        assert_eq!(g["p_value"].as_f64(), Some(1.0), "{g}");
+        assert!(g["lower"].as_f64().unwrap() < 0.0 && g["upper"].as_f64().unwrap() > 0.0);
+    }
+
+    // The change interval at 95 % is built from each audit's own 97.5 % interval: audited at
+    // 97.5 %, the reports hold exactly those ends.
+    let (u975, f975) = (dir.path().join("u975"), dir.path().join("f975"));
+    audit(
+        &file,
+        &u975,
+        &["--score", "unfair", "--confidence", "0.975"],
+    );
+    audit(&file, &f975, &["--score", "fair", "--confidence", "0.975"]);
+    let report = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap()
+    };
+    let (ru, rf) = (report(&u975), report(&f975));
+    for (key, field) in [
+        ("ks_dp", "ks_dp"),
+        ("ks_eo", "ks_eo"),
+        ("auc_difference", "auc_gap"),
+    ] {
+        let g = gaps.iter().find(|g| g["key"] == key).unwrap();
+        let end =
+            |r: &serde_json::Value, e: &str| r["score_metrics"][0][field][e].as_f64().unwrap();
+        let lower = end(&rf, "lower") - end(&ru, "upper");
+        let upper = end(&rf, "upper") - end(&ru, "lower");
+        assert!(
+            (g["lower"].as_f64().unwrap() - lower).abs() < 1e-12,
+            "{key}: {g} vs {lower}"
+        );
+        assert!(
+            (g["upper"].as_f64().unwrap() - upper).abs() < 1e-12,
+            "{key}: {g} vs {upper}"
+        );
+    }
+}

@@ -15,6 +15,9 @@ use fair_report::{HtmlReport, Table};
 use serde::Serialize;
 use serde_json::Value;
 
+mod scores;
+pub use scores::SCORE_CHANGE_METHOD;
+
 /// The schema name written in every comparison JSON.
 pub const COMPARE_SCHEMA: &str = "fairkit-compare";
 
@@ -49,6 +52,9 @@ pub struct CompareSettings {
     /// Whether the two audits are two prediction columns of the same rows (a paired
     /// comparison) rather than two sets of rows.
     pub paired: bool,
+    /// How the score gaps' changes are computed, when any is ([`SCORE_CHANGE_METHOD`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_method: Option<&'static str>,
 }
 
 /// One gap in both audits and its change.
@@ -279,6 +285,10 @@ pub struct Comparison {
     pub settings: CompareSettings,
     /// Per prediction source and slice.
     pub changes: Vec<SliceChange>,
+    /// Per slice, the score gaps' changes (AUC difference, KS, partial SP) when both audits
+    /// have score metrics (threshold null, no rates); absent from the JSON otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub score_changes: Vec<SliceChange>,
     /// Plain-language sentences: every distinguishable change, largest first, then the rule.
     pub summary: Vec<String>,
     /// The verdicts of `--fail-if` gates evaluated on this comparison ([`gate`]); absent from
@@ -288,10 +298,14 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// Every slice change: the count gaps' per prediction source, then the score gaps'.
+    pub fn slices(&self) -> impl Iterator<Item = &SliceChange> {
+        self.changes.iter().chain(&self.score_changes)
+    }
+
     /// Whether any of `keys` (report keys) got worse distinguishably in any slice.
     pub fn worse(&self, keys: &[String]) -> Vec<&GapChange> {
-        self.changes
-            .iter()
+        self.slices()
             .flat_map(|s| &s.gaps)
             .filter(|g| g.worse && keys.iter().any(|k| k == g.key))
             .collect()
@@ -459,6 +473,7 @@ pub fn compare_reports(
         });
     }
     let differing = differing_groups(&slices_a, &slices_b);
+    let score_changes = scores::score_changes(before, after, confidence)?;
     let mut c = Comparison {
         schema: COMPARE_SCHEMA,
         schema_version: 1,
@@ -471,8 +486,10 @@ pub fn compare_reports(
             method: CHANGE_METHOD,
             rate_method: RATE_CHANGE_METHOD,
             paired: false,
+            score_method: (!score_changes.is_empty()).then_some(SCORE_CHANGE_METHOD),
         },
         changes,
+        score_changes,
         summary: Vec::new(),
         fail_if: Vec::new(),
     };
@@ -719,8 +736,10 @@ pub fn compare_paired(
             method: PAIRED_METHOD,
             rate_method: PAIRED_RATE_METHOD,
             paired: true,
+            score_method: None,
         },
         changes,
+        score_changes: Vec::new(),
         summary: Vec::new(),
         fail_if: Vec::new(),
     };
@@ -777,7 +796,7 @@ fn sentences(c: &Comparison) -> Vec<String> {
     let conf = c.settings.confidence;
     let level = format!("{:.0} %", conf * 100.0);
     let mut items: Vec<(f64, String)> = Vec::new();
-    for s in &c.changes {
+    for s in c.slices() {
         let at = s
             .threshold
             .map_or(String::new(), |t| format!(" at threshold {t}"));
@@ -881,6 +900,9 @@ pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditErro
     doc.heading("Method");
     doc.paragraph(c.settings.method);
     doc.paragraph(c.settings.rate_method);
+    if let Some(m) = c.settings.score_method {
+        doc.paragraph(m);
+    }
     let figures = figures.into_iter().map(|(svg, file)| (file, svg)).collect();
     Ok((doc.to_markdown(), doc.to_html(), figures))
 }
@@ -900,15 +922,17 @@ pub fn comparison_tables(
 ) -> Result<(), AuditError> {
     let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
     let level = format!("{:.0} % interval", c.settings.confidence * 100.0);
-    for s in &c.changes {
+    let scores = c.score_changes.iter().map(|s| (s, " (score gaps)"));
+    for (s, kind) in c.changes.iter().map(|s| (s, "")).chain(scores) {
         let at = s
             .threshold
-            .map_or(String::new(), |t| format!(" (threshold {t})"));
+            .map_or(kind.to_string(), |t| format!(" (threshold {t})"));
         doc.subheading(&format!("{}{at}", s.slice));
         if let Some((svg, title)) = before_after_chart(s, &at, &level)? {
             let file = format!(
-                "figures/compare-{}{}.svg",
+                "figures/compare-{}{}{}.svg",
                 crate::render::stem(&s.slice),
+                if kind.is_empty() { "" } else { "-scores" },
                 s.threshold.map_or(String::new(), |t| format!(
                     "-t{}",
                     crate::render::stem(&t.to_string())

@@ -149,13 +149,51 @@ pub fn ks_inference(
     scale: f64,
     confidence: f64,
 ) -> Result<ScoreGapInference> {
-    let alpha = check(confidence)?;
-    let g = summary.names.len();
-    let positive = |x: f64| x > 0.0; // false for NaN too
-    if n.len() != g || !n.iter().all(|&x| positive(x)) || scale.is_nan() || scale < 1.0 {
+    if n.len() != summary.names.len() {
         return Err(MetricError::InvalidParameter {
             name: "KS inference inputs",
-            value: format!("{} sample sizes for {g} groups, scale {scale}", n.len()),
+            value: format!(
+                "{} sample sizes for {} groups",
+                n.len(),
+                summary.names.len()
+            ),
+            expected: "one positive sample size per group and a scale >= 1",
+        });
+    }
+    ks_inference_of_max(summary.max, n, scale, confidence)
+}
+
+/// [`ks_inference`] from the largest pairwise distance `d` alone (what a saved report holds),
+/// with one sample size per group of the summary.
+///
+/// # Errors
+/// As [`ks_inference`].
+///
+/// # Example
+/// ```
+/// use fair_metrics::ci::ks_inference_of_max;
+/// let i = ks_inference_of_max(0.3, &[1000.0, 1000.0], 1.0, 0.95)?;
+/// let eps = ((4.0_f64 / 0.05).ln() / 2000.0).sqrt(); // DKW per group, 2 groups
+/// assert!((i.interval.lower - (0.3 - 2.0 * eps)).abs() < 1e-12);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+pub fn ks_inference_of_max(
+    d: f64,
+    n: &[f64],
+    scale: f64,
+    confidence: f64,
+) -> Result<ScoreGapInference> {
+    let alpha = check(confidence)?;
+    let g = n.len();
+    let positive = |x: f64| x > 0.0; // false for NaN too
+    if !n.iter().all(|&x| positive(x))
+        || scale.is_nan()
+        || scale < 1.0
+        || !(d >= 0.0 && d.is_finite())
+    {
+        return Err(MetricError::InvalidParameter {
+            name: "KS inference inputs",
+            value: format!("{g} sample sizes, scale {scale}, distance {d}"),
             expected: "one positive sample size per group and a scale >= 1",
         });
     }
@@ -165,7 +203,6 @@ pub fn ks_inference(
         .collect();
     let mut widest = 0.0_f64;
     let mut p = 0.0;
-    let d = summary.max;
     for a in 0..g {
         for b in a + 1..g {
             widest = widest.max(eps[a] + eps[b]);
