@@ -87,3 +87,28 @@ def test_fail_if_gates_on_the_change_slice_by_slice():
         old.compare(new, fail_if="p < 0.01")
     with pytest.raises(FairkitError, match="unknown key 'change\\(ks_dp\\)'"):
         old.compare(new, fail_if="change(ks_dp) > 0")
+
+
+def test_score_gaps_compare_between_two_score_columns():
+    # Two models' scores for the same rows: one shifts group m by 0.3, the other ignores the group.
+    n = 500
+    base = [0.35 * (i % 2) + 0.6 * ((i * 37 % n) / n) for i in range(n)] * 2
+    shift = [0.0] * n + [0.3] * n
+    t = pa.table({
+        "y": [i % 2 for i in range(n)] * 2,
+        "p": [i % 3 % 2 for i in range(n)] * 2,
+        "g": ["f"] * n + ["m"] * n,
+        "fair": base,
+        "unfair": [b + s for b, s in zip(base, shift)],
+    })
+    old, new = (audit_arrow(t, label="y", pred="p", score=s, sensitive=["g"])
+                for s in ("unfair", "fair"))
+    c = old.compare(new, fail_if=["change(ks_dp) < -0.1 and p < 0.05"])
+    assert "Bonferroni" in c["settings"]["score_method"]
+    ks = next(g for g in c["score_changes"][0]["gaps"] if g["key"] == "ks_dp")
+    assert ks["before"] > 0.4 and ks["after"] < 1e-12
+    assert ks["upper"] < 0 and ks["p_value"] < 0.05
+    assert c["fail_if"][0]["failed"] is True
+    same = old.compare(old)
+    for g in same["score_changes"][0]["gaps"]:
+        assert g["change"] == 0.0 and g["p_value"] == 1.0

@@ -91,6 +91,23 @@ pub struct CompareArgs {
     #[arg(long, value_name = "EXPR")]
     pub fail_if: Vec<String>,
 
+    /// For an AFTER predictions file: audit this score column instead of the `--score` of the
+    /// audit flags. With the same file as BEFORE, this compares two models' score columns on
+    /// the same rows (the score gaps' changes hold whatever the dependence).
+    ///
+    /// Example: `fairkit compare f.csv f.csv --after-score new_p -- --label y --score old_p
+    /// --threshold 0.5 --sensitive race`
+    #[arg(long, value_name = "COLUMN")]
+    pub after_score: Option<String>,
+
+    /// For an AFTER predictions file: audit this prediction column instead of the `--pred` of
+    /// the audit flags (for a paired comparison of two prediction columns of one file, prefer
+    /// `fairkit audit --pred OLD --against NEW`).
+    ///
+    /// Example: `--after-pred new_pred`
+    #[arg(long, value_name = "COLUMN")]
+    pub after_pred: Option<String>,
+
     /// Print nothing but errors.
     #[arg(long)]
     pub quiet: bool,

@@ -70,8 +70,16 @@ fn audited(
     let out = args
         .out
         .join(if flag == "BEFORE" { "before" } else { "after" });
+    let mut flags = args.audit_flags.clone();
+    if flag == "AFTER" {
+        for (name, value) in [("--score", &args.after_score), ("--pred", &args.after_pred)] {
+            if let Some(v) = value {
+                replace_flag(&mut flags, name, v)?;
+            }
+        }
+    }
     let mut argv: Vec<std::ffi::OsString> = vec!["fairkit".into(), "audit".into(), path.into()];
-    argv.extend(args.audit_flags.iter().map(Into::into));
+    argv.extend(flags.iter().map(Into::into));
     argv.extend([
         "--out".into(),
         out.clone().into_os_string(),
@@ -100,6 +108,31 @@ fn audited(
     report_json(flag, &out.join("report.json"), args)
 }
 
+/// Replaces the value of `name` (`--score X` or `--score=X`) in the audit flags by `value`.
+fn replace_flag(flags: &mut [String], name: &'static str, value: &str) -> Result<(), CliError> {
+    let prefix = format!("{name}=");
+    if let Some(i) = flags.iter().position(|f| f == name) {
+        if let Some(v) = flags.get_mut(i + 1) {
+            *v = value.to_string();
+            return Ok(());
+        }
+    } else if let Some(f) = flags.iter_mut().find(|f| f.starts_with(&prefix)) {
+        *f = format!("{prefix}{value}");
+        return Ok(());
+    }
+    Err(CliError::InvalidFlag {
+        flag: if name == "--score" {
+            "--after-score"
+        } else {
+            "--after-pred"
+        },
+        value: value.to_string(),
+        expected: format!(
+            "{name} COLUMN among the audit flags after `--`: the AFTER audit replaces that column"
+        ),
+    })
+}
+
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(|source| CliError::Write {
         path: path.to_path_buf(),
@@ -113,6 +146,21 @@ fn write(path: &Path, text: &str) -> Result<(), CliError> {
 /// [`CliError::InvalidFlag`] for an unreadable report, a bad setting or an unknown gap key;
 /// [`CliError::Audit`] when the reports cannot be compared; [`CliError::Write`] for the output.
 pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
+    for (flag, value) in [
+        ("--after-score", &args.after_score),
+        ("--after-pred", &args.after_pred),
+    ] {
+        if let (Some(v), false) = (value, is_predictions(&args.after)) {
+            return Err(CliError::InvalidFlag {
+                flag,
+                value: v.clone(),
+                expected: format!(
+                    "an AFTER that is a predictions file audited with the flags after `--` ({} is a saved audit)",
+                    args.after.display()
+                ),
+            });
+        }
+    }
     let keys: Vec<&str> = fair_audit::compute::GAPS.iter().map(|g| g.0).collect();
     if let Some(k) = args
         .fail_if_worse

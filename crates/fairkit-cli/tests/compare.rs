@@ -510,6 +510,71 @@ fn score_gaps_change_between_two_score_columns_of_one_file() {
     );
     assert!(out.join("figures/compare-sex-scores.svg").exists());
 
+    // The same from the file alone: the AFTER audit takes --after-score instead of --score.
+    let direct = dir.path().join("direct");
+    let f = file.to_str().unwrap();
+    let mut argv = vec![
+        "compare",
+        f,
+        f,
+        "--out",
+        direct.to_str().unwrap(),
+        "--resamples",
+        "500",
+    ];
+    argv.extend([
+        "--after-score",
+        "fair",
+        "--",
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+    ]);
+    argv.extend([
+        "--sensitive",
+        "sex",
+        "--resamples",
+        "200",
+        "--score",
+        "unfair",
+    ]);
+    let run = fairkit(&argv);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json(&direct)["score_changes"], c["score_changes"]);
+    // --after-score needs a --score to replace, and a predictions file to audit.
+    let run = fairkit(&[
+        "compare",
+        f,
+        f,
+        "--out",
+        direct.to_str().unwrap(),
+        "--after-score",
+        "fair",
+        "--",
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "sex",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--after-score") && run.stderr.contains("--score COLUMN"),
+        "{}",
+        run.stderr
+    );
+    let run = fairkit(&[
+        "compare",
+        unfair.to_str().unwrap(),
+        fair.to_str().unwrap(),
+        "--after-score",
+        "fair",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("saved audit"), "{}", run.stderr);
+
     // The same audit twice: every score gap changes by exactly 0 with p = 1.
     let same = dir.path().join("same");
     assert_eq!(compare(&unfair, &unfair, &same, &[]).code, 0);

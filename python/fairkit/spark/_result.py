@@ -530,7 +530,9 @@ class AuditResult:
         change", plus a sentence for every change distinguishable at ``1 - confidence``.
 
         Returns the parsed ``compare.json`` (``changes[].gaps[]`` with ``before``, ``after``,
-        ``change``, ``lower``, ``upper``, ``p_value``, ``worse``; ``summary``); with ``out``,
+        ``change``, ``lower``, ``upper``, ``p_value``, ``worse``; ``summary``; when both audits
+        have a score, ``score_changes[].gaps[]`` for the AUC difference, KS and partial SP, from
+        the two audits' own intervals, valid for two score columns of the same rows too); with ``out``,
         also writes ``compare.json``, ``compare.md`` (with ``figures/``: each slice's gaps before
         and after) and ``compare.html`` there. Both audits
         must be unweighted (the comparison redraws rows from the per-group counts).
