@@ -260,6 +260,9 @@ fn score_change_intervals_cover_two_sample_and_paired() {
         );
         assert!(cover >= 0.95, "coverage {cover}");
         assert!(null_cover >= 0.95 && size <= 0.05, "{null_cover} {size}");
-        assert!(power_2000 >= 0.9, "power {power_2000} at 2,000 rows per group");
+        assert!(
+            power_2000 >= 0.9,
+            "power {power_2000} at 2,000 rows per group"
+        );
     }
 }

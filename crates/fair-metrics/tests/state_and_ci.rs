@@ -81,6 +81,35 @@ proptest! {
         }
     }
 
+    /// Batches much smaller than the dictionary of group names (the sparse path of
+    /// `update_coded`: an ID column as the group) build the bytes of one dense batch.
+    #[test]
+    fn small_batches_of_many_groups_build_the_same_state(
+        rows in rows_strategy(),
+        batch in 1usize..5,
+        weighted in any::<bool>(),
+    ) {
+        // 40 declared groups, rows in 4 of them (codes spread out so most names never occur).
+        let dictionary: Vec<String> = (0..40).map(|c| format!("id{c:02}")).collect();
+        let y: Vec<usize> = rows.iter().map(|r| r.0).collect();
+        let p: Vec<usize> = rows.iter().map(|r| r.1).collect();
+        let codes: Vec<usize> = rows.iter().map(|r| r.2 * 9 + 3).collect();
+        let w: Vec<f64> = rows.iter().map(|r| r.3).collect();
+        let w = weighted.then_some(&w[..]);
+        let mut small = ConfusionState::new();
+        for start in (0..rows.len()).step_by(batch) {
+            let end = (start + batch).min(rows.len());
+            small
+                .update_coded(&y[start..end], &p[start..end], &codes[start..end], &dictionary, w.map(|w| &w[start..end]))
+                .unwrap();
+        }
+        let names: Vec<String> = codes.iter().map(|&c| dictionary[c].clone()).collect();
+        let g = Groups::from_labels(&names);
+        let mut whole = ConfusionState::new();
+        whole.update(&y, &p, &g, w).unwrap();
+        prop_assert_eq!(small.to_bytes(), whole.to_bytes());
+    }
+
     /// The unweighted state gives exactly the counts of the one-pass GroupConfusion.
     #[test]
     fn confusion_state_equals_group_confusion(rows in rows_strategy()) {

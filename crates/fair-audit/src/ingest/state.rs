@@ -11,7 +11,6 @@ use super::{FlagStyle, GROUP_SEPARATOR};
 use crate::compute::SliceDef;
 use crate::error::AuditError;
 use crate::finest::FinestGroups;
-use fair_data::Groups;
 use fair_metrics::state::ConfusionState;
 
 const MAGIC: &[u8; 4] = b"FKAS";
@@ -85,8 +84,6 @@ impl AuditState {
                 thresholds.len()
             )));
         }
-        let groups = Groups::new(batch.finest.clone(), decoder.finest_names().to_vec())
-            .map_err(|e| IngestError::State(format!("finest group codes: {e}")))?;
         let weights = batch.weights.as_deref();
         for (s, state) in self.sources.iter_mut().enumerate() {
             let derived;
@@ -107,7 +104,13 @@ impl AuditState {
                 }
             };
             state
-                .update(&batch.labels, preds, &groups, weights)
+                .update_coded(
+                    &batch.labels,
+                    preds,
+                    &batch.finest,
+                    decoder.finest_names(),
+                    weights,
+                )
                 .map_err(|e| IngestError::State(e.to_string()))?;
         }
         if let Some(n) = decoder.labels().negative() {

@@ -5,7 +5,7 @@ use super::exact_sum::{ExactSum, ExactSumParts};
 use super::weighting::Weighting;
 use crate::confusion::{ConfusionCounts, GroupConfusion, Rate};
 use crate::error::{MetricError, Result};
-use crate::validate::{bad_weight, check_groups, check_len, weight_ok};
+use crate::validate::{bad_weight, check_group_code, check_groups, check_len, weight_ok};
 use fair_data::Groups;
 use std::collections::BTreeMap;
 
@@ -146,9 +146,39 @@ impl ConfusionState {
         groups: &Groups,
         weights: Option<&[f64]>,
     ) -> Result<()> {
+        check_groups(groups, y_true.len())?;
+        self.update_coded(y_true, y_pred, groups.codes(), groups.names(), weights)
+    }
+
+    /// [`update`](Self::update) with each row's group as a code into `names`, so a caller that
+    /// keeps one dictionary of group names across batches (the audit's decoder) passes it
+    /// without building a [`Groups`] per batch.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update), plus [`MetricError::InvalidParameter`] for a code that is
+    /// not below `names.len()`. On error the state is unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::state::ConfusionState;
+    /// let names = vec!["a".to_string(), "b".to_string()];
+    /// let mut s = ConfusionState::new();
+    /// s.update_coded(&[1, 0, 1], &[1, 1, 0], &[0, 1, 1], &names, None)?;
+    /// assert_eq!(s.group_names(), names);
+    /// assert!(s.update_coded(&[1], &[1], &[2], &names, None).is_err());
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn update_coded(
+        &mut self,
+        y_true: &[usize],
+        y_pred: &[usize],
+        codes: &[usize],
+        names: &[String],
+        weights: Option<&[f64]>,
+    ) -> Result<()> {
         let n = y_true.len();
         check_len("predictions", n, y_pred.len())?;
-        check_groups(groups, n)?;
+        check_len("groups", n, codes.len())?;
         if let Some(w) = weights {
             check_len("sample weights", n, w.len())?;
         }
@@ -157,32 +187,72 @@ impl ConfusionState {
         }
         let weighted = weights.is_some();
         self.weighted.check(weighted)?;
-        let codes = groups.codes();
-        let mut local = vec![GroupCells::default(); groups.n_groups()];
+        // A batch touches at most n groups. With many more declared groups than rows (an ID
+        // column passed as a group: 100,000 groups, batches of a few thousand rows), a slot per
+        // declared group would be allocated and zeroed per batch; count into a table of the
+        // groups present instead. The exact weight sums (about 2 kB a group) are kept only for
+        // a weighted batch.
+        let dense = names.len() <= n;
+        let mut slot_of = if dense {
+            Vec::new()
+        } else {
+            vec![u32::MAX; names.len()]
+        };
+        let mut present: Vec<usize> = Vec::new();
+        let slots = if dense { names.len() } else { 0 };
+        let mut rows = vec![[0_u64; CELLS]; slots];
+        let mut sums = vec![GroupCells::default(); if weighted { slots } else { 0 }];
         for i in 0..n {
-            let (y, p) = (y_true[i], y_pred[i]);
+            let (y, p, code) = (y_true[i], y_pred[i], codes[i]);
             if y > 1 {
                 return Err(label_error("labels", i, y));
             }
             if p > 1 {
                 return Err(label_error("predictions", i, p));
             }
+            check_group_code("group code", code, names.len())?;
+            let slot = if dense {
+                code
+            } else if slot_of[code] == u32::MAX {
+                slot_of[code] = present.len() as u32;
+                present.push(code);
+                rows.push([0; CELLS]);
+                if weighted {
+                    sums.push(GroupCells::default());
+                }
+                rows.len() - 1
+            } else {
+                slot_of[code] as usize
+            };
             let cell = 2 * y + p;
-            let slot = &mut local[codes[i]];
-            slot.rows[cell] += 1;
+            rows[slot][cell] += 1;
             if let Some(w) = weights {
                 let w = w[i];
                 if !weight_ok(w) {
                     return Err(bad_weight(i, w));
                 }
-                slot.weight[cell].add(w);
-                slot.weight_sq[cell].add(w * w);
+                sums[slot].weight[cell].add(w);
+                sums[slot].weight_sq[cell].add(w * w);
             }
         }
         self.weighted.set(weighted);
-        for (cells, name) in local.iter().zip(groups.names()) {
-            if cells.rows.iter().any(|&r| r > 0) {
-                self.groups.entry(name.clone()).or_default().merge(cells);
+        for (slot, counts) in rows.iter().enumerate() {
+            if counts.iter().all(|&r| r == 0) {
+                continue;
+            }
+            let name = &names[if dense { slot } else { present[slot] }];
+            let group = match self.groups.get_mut(name) {
+                Some(g) => g,
+                None => self.groups.entry(name.clone()).or_default(),
+            };
+            for (total, &r) in group.rows.iter_mut().zip(counts) {
+                *total = total.saturating_add(r);
+            }
+            if let Some(s) = sums.get(slot) {
+                for c in 0..CELLS {
+                    group.weight[c].merge(&s.weight[c]);
+                    group.weight_sq[c].merge(&s.weight_sq[c]);
+                }
             }
         }
         Ok(())
