@@ -632,6 +632,32 @@ fn one_group_too_many_groups_and_identifiers_name_the_flag_that_allows_them() {
     );
     let run = audit(&f, &out, &["--pred", "y_hat", "--max-groups", "30"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // Past the size that announces a long run, the refusal comes alone: no "takes a while"
+    // notice for an audit that is not going to run.
+    let mut many = String::from("y,y_hat,sex\n");
+    for i in 0..2_500 {
+        many.push_str(&format!("{},{},user{i}\n", i % 2, (i / 2) % 2));
+    }
+    let f = write(dir.path(), "many.csv", &many);
+    let run = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "sex",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--max-groups 2500") && !run.stderr.contains("takes a while"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// `--min-group-size` keeps small groups out of gaps; 0 keeps them in (GOOD_CSV has 4 rows a

@@ -110,7 +110,9 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         }
     };
     let groups = acc.state.finest_names().len();
-    if groups >= MANY_GROUPS && !args.quiet {
+    // Not when the group guard is about to refuse the column (no --max-groups, past the limit).
+    let guarded = args.max_groups.is_none() && groups > DEFAULT_MAX_GROUPS;
+    if groups >= MANY_GROUPS && !args.quiet && !guarded {
         eprintln!(
             "fairkit audit: {groups} groups: every gap's bootstrap interval and permutation test redraw each group {} times, which takes a while at this size (--resamples lowers it)",
             args.resamples
