@@ -58,6 +58,7 @@
 pub mod baselines;
 mod data;
 mod error;
+mod estimator;
 mod gauc;
 mod idca;
 mod models;
@@ -70,6 +71,9 @@ mod unconstrained;
 
 pub use data::{CrossData, SparseRows, cross_dim, cross_scores};
 pub use error::{DcOptError, Result};
+pub use estimator::{
+    PartialConstraint, PartialParity, PartialParityParams, PartialParityValidParams,
+};
 /// The shared vocabulary: observers see an [`IterInfo`] per iteration ([`Observe`]), and a
 /// fit ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
 pub use fair_core::{NoObserver, Observe, Termination};
