@@ -8,7 +8,7 @@
 //! fitted [`CrossModel`] (weights and group names, saved as the crate's `FKDC` bytes) and the
 //! solver's [`FitReport`] with its [`Termination`].
 
-use crate::data::{CrossData, SparseRows, cross_dim};
+use crate::data::{CrossData, SparseRows};
 use crate::error::{DcOptError, Result, check_len};
 use crate::idca::Idca;
 use crate::models::{DpVariant, PartialDp, PartialSp, percentile_grid};
@@ -68,6 +68,7 @@ impl PartialConstraint {
 /// | `max_iter` | 40 | ≥ 1 | IDCA outer iterations K |
 /// | `max_inner_iter` | 100 | ≥ 1 | inner switching-subgradient iterations T |
 /// | `eps` | 1e-3 | > 0, finite | constraint tolerance ε of the inner solver |
+/// | `checkpoints` | none | outer iterations | iterates kept by [`PartialParityValidParams::fit_cross`] |
 ///
 /// # Errors
 /// [`PartialParityParams::check`] returns [`DcOptError::InvalidParameter`] naming the first bad
@@ -100,6 +101,7 @@ pub struct PartialParityValidParams {
     max_iter: usize,
     max_inner_iter: usize,
     eps: f64,
+    checkpoints: Vec<usize>,
 }
 
 impl Default for PartialParityParams {
@@ -114,6 +116,7 @@ impl Default for PartialParityParams {
             max_iter: 40,
             max_inner_iter: 100,
             eps: 1e-3,
+            checkpoints: Vec::new(),
         })
     }
 }
@@ -149,6 +152,9 @@ impl PartialParityParams {
         max_inner_iter: usize);
     setter!(/// Constraint tolerance ε.
         eps: f64);
+    setter!(/// Outer iterations whose iterates [`PartialParityValidParams::fit_cross`] keeps
+        /// (model selection by validation, the paper's G.2.2 protocol).
+        checkpoints: Vec<usize>);
 
     /// The percentile interval `[alpha, beta)`.
     pub fn interval(mut self, alpha: f64, beta: f64) -> Self {
@@ -261,6 +267,10 @@ impl PartialParityValidParams {
     pub fn eps(&self) -> f64 {
         self.eps
     }
+    /// The kept outer iterations.
+    pub fn checkpoints(&self) -> &[usize] {
+        &self.checkpoints
+    }
 
     fn percentile_interval(&self) -> Result<PercentileInterval> {
         Ok(PercentileInterval::new(self.interval.0, self.interval.1)?)
@@ -321,6 +331,32 @@ impl PartialParityValidParams {
             .outer_iters(self.max_iter)
             .inner_iters(self.max_inner_iter)
             .eps(self.eps)
+            .checkpoints(self.checkpoints.clone())
+    }
+
+    /// The DC problem of the fairness model on prepared data.
+    fn problem<'a>(&self, data: &'a CrossData) -> Result<Problem<'a>> {
+        let interval = self.percentile_interval()?;
+        Ok(match self.constraint.dp_variant() {
+            None => {
+                let grid = percentile_grid(interval, self.kappa, self.grid_size)?;
+                Problem::Sp(PartialSp::new(
+                    data,
+                    interval,
+                    self.kappa,
+                    grid,
+                    self.surrogate,
+                )?)
+            }
+            Some(variant) => Problem::Dp(PartialDp::new(
+                data,
+                interval,
+                self.kappa,
+                self.threshold,
+                self.surrogate,
+                variant,
+            )?),
+        })
     }
 
     /// Builds the DC problem on prepared cross-term data and runs IDCA from its feasible start;
@@ -333,30 +369,61 @@ impl PartialParityValidParams {
         data: &CrossData,
         observer: &mut O,
     ) -> Result<(Vec<f64>, FitReport)> {
-        let interval = self.percentile_interval()?;
+        let fit = self.solve(data, None, observer)?;
+        let nw = data.dim().min(fit.x.len());
+        Ok((fit.x[..nw].to_vec(), fit.report))
+    }
+
+    /// The whole IDCA run on prepared cross-term data, from the model's feasible start or from
+    /// `start` (a previous run's last iterate `x`, to continue it): the last iterate, the
+    /// iterates at the [`checkpoints`](PartialParityParams::checkpoints) and the report. The
+    /// variable `x` may hold auxiliary entries after the weights (percentile parity's `θ`); its
+    /// first `data.dim()` entries are `w`. This is what model selection over outer iterations
+    /// (the paper's G.2.2 protocol) needs; [`fit`](Self::fit) is the plain estimator.
+    ///
+    /// # Errors
+    /// As [`fit`](Self::fit), and [`DcOptError::InfeasibleStart`] for a `start` that violates a
+    /// constraint by more than `eps`.
+    pub fn fit_cross(&self, data: &CrossData, start: Option<&[f64]>) -> Result<Idca> {
+        self.solve(data, start, &mut NoObserver)
+    }
+
+    /// `(f_0(x), max_i f_i(x))` of the fairness model on `data` at a variable `x` of
+    /// [`fit_cross`](Self::fit_cross).
+    ///
+    /// # Errors
+    /// As the problem's construction in [`fit`](Self::fit).
+    pub fn objective_and_violation(&self, data: &CrossData, x: &[f64]) -> Result<(f64, f64)> {
+        Ok(match self.problem(data)? {
+            Problem::Sp(p) => crate::problem::objective_and_violation(&p, x),
+            Problem::Dp(p) => crate::problem::objective_and_violation(&p, x),
+        })
+    }
+
+    fn solve<O: Observe<IterInfo> + ?Sized>(
+        &self,
+        data: &CrossData,
+        start: Option<&[f64]>,
+        observer: &mut O,
+    ) -> Result<Idca> {
         let idca = self.idca();
-        match self.constraint.dp_variant() {
-            None => {
-                let grid = percentile_grid(interval, self.kappa, self.grid_size)?;
-                let model = PartialSp::new(data, interval, self.kappa, grid, self.surrogate)?;
-                let fit = idca.fit_with_observer(&model, &model.initial_point(), observer)?;
-                Ok((model.weights(&fit.x).to_vec(), fit.report))
+        match self.problem(data)? {
+            Problem::Sp(p) => {
+                let x0 = start.map_or_else(|| p.initial_point(), <[f64]>::to_vec);
+                idca.fit_with_observer(&p, &x0, observer)
             }
-            Some(variant) => {
-                let model = PartialDp::new(
-                    data,
-                    interval,
-                    self.kappa,
-                    self.threshold,
-                    self.surrogate,
-                    variant,
-                )?;
-                let fit = idca.fit_with_observer(&model, &model.initial_point(), observer)?;
-                let nw = cross_dim(data.n_features()).min(fit.x.len());
-                Ok((fit.x[..nw].to_vec(), fit.report))
+            Problem::Dp(p) => {
+                let x0 = start.map_or_else(|| p.initial_point(), <[f64]>::to_vec);
+                idca.fit_with_observer(&p, &x0, observer)
             }
         }
     }
+}
+
+/// The DC problem of one fairness model.
+enum Problem<'a> {
+    Sp(PartialSp<'a>),
+    Dp(PartialDp<'a>),
 }
 
 /// A fitted partial-parity classifier: the cross-term model `h_w(ξ, γ) = ⟨w, (1, ξ, γ, γξ)⟩`
@@ -526,6 +593,28 @@ mod tests {
             fit.report().objective.to_bits(),
             idca.report.objective.to_bits()
         );
+    }
+
+    /// IDCA carries only the iterate between outer iterations: two runs of 2 and 1 outer
+    /// iterations through `fit_cross` end where one run of 3 does, with the checkpoints kept.
+    #[test]
+    fn fit_cross_continues_and_keeps_checkpoints() {
+        let (x, y, g) = toy();
+        let rows = SparseRows::from_dense(&x).unwrap();
+        let data = CrossData::new(&rows, &y, &g).unwrap();
+        let p = quick().checkpoints(vec![1, 2]).check().unwrap();
+        let whole = p.fit_cross(&data, None).unwrap();
+        assert_eq!(whole.checkpoints.len(), 2);
+        let first = quick().max_iter(2).check().unwrap();
+        let first = first.fit_cross(&data, None).unwrap();
+        let rest = quick().max_iter(1).check().unwrap();
+        let rest = rest.fit_cross(&data, Some(&first.x)).unwrap();
+        assert_eq!(rest.x, whole.x);
+        let (obj, viol) = p.objective_and_violation(&data, &whole.x).unwrap();
+        assert_eq!(obj.to_bits(), whole.report.objective.to_bits());
+        assert_eq!(viol.to_bits(), whole.report.max_violation.to_bits());
+        let (w, _) = p.fit_data(&data, &mut NoObserver).unwrap();
+        assert_eq!(w, whole.x[..data.dim()]);
     }
 
     #[test]
