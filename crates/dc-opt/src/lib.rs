@@ -19,6 +19,14 @@
 //! hard-sigmoid or logistic [`Surrogate`]. The baselines of the paper's Appendix G.4 are in
 //! [`baselines`]. Evaluate the trained scores with `fair_metrics::partial`.
 //!
+//! # The estimator
+//! [`PartialParity`] trains the cross-term model on plain data (a dense feature matrix, 0/1
+//! labels and `fair_data::Groups`) in the house style: [`PartialParity::params`] →
+//! [`PartialParityParams::check`] → [`PartialParityValidParams::fit`] (or `fit_with_observer`)
+//! → a fitted [`PartialParity`] with `decision_function`/`predict`, its [`FitReport`] and
+//! [`Termination`], and the versioned bytes of its [`CrossModel`]. The fairness model is a
+//! [`PartialConstraint`]; the problem types and [`Idca`] below stay available for custom models.
+//!
 //! # Example
 //! A one-dimensional DC problem with a known solution: `min (x − ½)²` s.t. `1 − x² ≤ 0`
 //! (i.e. `|x| ≥ 1`) from `x = 2`; the solution is `x = 1`.
@@ -58,6 +66,7 @@
 pub mod baselines;
 mod data;
 mod error;
+mod estimator;
 mod gauc;
 mod idca;
 mod models;
@@ -70,6 +79,9 @@ mod unconstrained;
 
 pub use data::{CrossData, SparseRows, cross_dim, cross_scores};
 pub use error::{DcOptError, Result};
+pub use estimator::{
+    PartialConstraint, PartialParity, PartialParityParams, PartialParityValidParams,
+};
 /// The shared vocabulary: observers see an [`IterInfo`] per iteration ([`Observe`]), and a
 /// fit ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
 pub use fair_core::{NoObserver, Observe, Termination};

@@ -146,7 +146,7 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])
         w, info = _core.partial_parity_fit(
             X, codes, group_codes, index.names,
-            constraint=_CORE_NAMES[constraint], interval=(lo, hi), kappa=float(self.kappa),
+            constraint=constraint, interval=(lo, hi), kappa=float(self.kappa),
             grid_size=int(self.grid_size), threshold=float(self.threshold),
             surrogate=self.surrogate, outer_iters=int(iters["max_iter"]),
             inner_iters=int(iters["max_inner_iter"]), eps=float(self.eps),
@@ -171,7 +171,7 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
                 FutureWarning,
                 stacklevel=3,
             )
-        return canonical_constraint(name, "PartialParityClassifier", tuple(_CORE_NAMES))
+        return canonical_constraint(name, "PartialParityClassifier", _CONSTRAINTS)
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Scores ``<w, (1, x, g, g x)>``; positive favours ``classes_[1]``."""
@@ -227,10 +227,5 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-# Canonical constraint name -> the binding's name of the dc-opt model.
-_CORE_NAMES = {
-    "percentile_parity": "statistical_parity",
-    "demographic_parity": "demographic_parity",
-    "equal_opportunity": "equal_opportunity",
-    "equalized_odds": "equalized_odds",
-}
+# The canonical constraint names, which are also dc-opt's `PartialConstraint` names.
+_CONSTRAINTS = ("percentile_parity", "demographic_parity", "equal_opportunity", "equalized_odds")

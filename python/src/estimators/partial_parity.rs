@@ -9,12 +9,8 @@
 use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
-use dc_opt::{
-    CrossData, DcOptError, DpVariant, Idca, IterInfo, PartialDp, PartialSp, SparseRows, Surrogate,
-    cross_scores, percentile_grid,
-};
+use dc_opt::{CrossModel, DcOptError, IterInfo, PartialParity, PartialParityValidParams};
 use fair_data::Groups;
-use fair_metrics::partial::PercentileInterval;
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -30,107 +26,34 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Settings of one fit.
-#[derive(Debug, Clone)]
-pub struct PartialSettings {
-    /// `None`: partial statistical parity (model (15)); otherwise the model (21) variant.
-    pub constraint: Option<DpVariant>,
-    /// Percentile interval `[α, β)`.
-    pub interval: (f64, f64),
-    /// Tolerance κ.
-    pub kappa: f64,
-    /// Grid points for partial statistical parity.
-    pub grid_size: usize,
-    /// θ̂ of the partial demographic-parity models.
-    pub threshold: f64,
-    /// The sigmoid surrogate.
-    pub surrogate: Surrogate,
-    /// IDCA outer iterations K.
-    pub outer_iters: usize,
-    /// Inner switching-subgradient iterations T.
-    pub inner_iters: usize,
-    /// Constraint tolerance ε.
-    pub eps: f64,
+/// Dense rows (N × d row-major) and group codes as the crate's types.
+fn inputs(
+    x: &[f64],
+    d: usize,
+    codes: &[i64],
+    names: Vec<String>,
+) -> Result<(DMatrix<f64>, Groups), DcOptError> {
+    let n = x.len().checked_div(d).unwrap_or(0);
+    let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
+    Ok((DMatrix::from_row_slice(n, d, x), groups))
 }
 
-/// What a fit returns: the model weights `w` (length `2d + 2`) and the report.
-#[derive(Debug, Clone)]
-pub struct PartialFit {
-    /// Cross-term weights.
-    pub weights: Vec<f64>,
-    /// The crate's report as text.
-    pub summary: String,
-    /// Outer iterations run.
-    pub iterations: usize,
-    /// Objective at the last iterate.
-    pub objective: f64,
-    /// Largest constraint value at the last iterate.
-    pub max_violation: f64,
-}
-
-/// The constraint family from its Python name (`None` = partial statistical parity).
-pub fn parse_constraint(name: &str) -> PyResult<Option<DpVariant>> {
-    Ok(match name {
-        "statistical_parity" => None,
-        "demographic_parity" => Some(DpVariant::DemographicParity),
-        "equal_opportunity" => Some(DpVariant::EqualOpportunity),
-        "equalized_odds" => Some(DpVariant::EqualizedOdds),
-        other => {
-            return Err(invalid(format!(
-                "invalid parameter constraint: {other:?}; expected \"statistical_parity\", \
-                 \"demographic_parity\", \"equal_opportunity\" or \"equalized_odds\""
-            )));
-        }
-    })
-}
-
-/// Runs IDCA on dense rows `x` (N × d row-major), 0/1 labels and group codes.
+/// Fits the crate's estimator on dense rows `x` (N × d row-major), 0/1 labels and group codes.
 ///
 /// # Errors
-/// The crate's (invalid settings or data, infeasible start, numerical breakdown).
+/// The crate's (invalid data, numerical breakdown).
 pub fn fit_buffers(
     x: &[f64],
     d: usize,
     y: &[usize],
     codes: &[i64],
     names: Vec<String>,
-    s: &PartialSettings,
+    params: &PartialParityValidParams,
     observer: &mut dyn FnMut(&IterInfo) -> ControlFlow<()>,
-) -> Result<PartialFit, DcOptError> {
-    let n = x.len().checked_div(d).unwrap_or(0);
-    let rows = SparseRows::from_dense(&DMatrix::from_row_slice(n, d, x))?;
-    let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
-    let data = CrossData::new(&rows, y, &groups)?;
-    let interval = PercentileInterval::new(s.interval.0, s.interval.1)?;
-    let surrogate = s.surrogate;
-    let idca = Idca::params()
-        .outer_iters(s.outer_iters)
-        .inner_iters(s.inner_iters)
-        .eps(s.eps);
+) -> Result<PartialParity, DcOptError> {
+    let (x, groups) = inputs(x, d, codes, names)?;
     // A closure is an observer (`fair_core::Observe`).
-    let obs = observer;
-    let (fit, weights) = match s.constraint {
-        None => {
-            let grid = percentile_grid(interval, s.kappa, s.grid_size)?;
-            let model = PartialSp::new(&data, interval, s.kappa, grid, surrogate)?;
-            let fit = idca.fit_with_observer(&model, &model.initial_point(), obs)?;
-            let w = model.weights(&fit.x).to_vec();
-            (fit, w)
-        }
-        Some(variant) => {
-            let model = PartialDp::new(&data, interval, s.kappa, s.threshold, surrogate, variant)?;
-            let fit = idca.fit_with_observer(&model, &model.initial_point(), obs)?;
-            let w = fit.x[..dc_opt::cross_dim(d).min(fit.x.len())].to_vec();
-            (fit, w)
-        }
-    };
-    Ok(PartialFit {
-        weights,
-        summary: fit.report.to_string(),
-        iterations: fit.report.iterations,
-        objective: fit.report.objective,
-        max_violation: fit.report.max_violation,
-    })
+    params.fit_with_observer(&x, y, &groups, observer)
 }
 
 /// Scores `⟨w, (1, ξ, γ, γξ)⟩` of dense rows with group codes.
@@ -144,10 +67,8 @@ pub fn scores_buffers(
     codes: &[i64],
     names: Vec<String>,
 ) -> Result<Vec<f64>, DcOptError> {
-    let n = x.len().checked_div(d).unwrap_or(0);
-    let rows = SparseRows::from_dense(&DMatrix::from_row_slice(n, d, x))?;
-    let groups = Groups::new(i64_as_usize(codes).into_owned(), names)?;
-    cross_scores(w, &rows, &groups)
+    let (x, groups) = inputs(x, d, codes, names)?;
+    dc_opt::cross_scores(w, &dc_opt::SparseRows::from_dense(&x)?, &groups)
 }
 
 fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, usize)> {
@@ -178,17 +99,18 @@ fn partial_parity_fit<'py>(
     inner_iters: usize,
     eps: f64,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyDict>)> {
-    let settings = PartialSettings {
-        constraint: parse_constraint(&constraint)?,
-        interval,
-        kappa,
-        grid_size,
-        threshold,
-        surrogate: parse_param("surrogate", &surrogate)?,
-        outer_iters,
-        inner_iters,
-        eps,
-    };
+    let params = PartialParity::params()
+        .constraint(parse_param("constraint", &constraint)?)
+        .interval(interval.0, interval.1)
+        .kappa(kappa)
+        .grid_size(grid_size)
+        .threshold(threshold)
+        .surrogate(parse_param("surrogate", &surrogate)?)
+        .max_iter(outer_iters)
+        .max_inner_iter(inner_iters)
+        .eps(eps)
+        .check()
+        .map_err(to_py_err)?;
     let (xs, n, d) = matrix(&x)?;
     let ys = contiguous(y.as_slice(), "y")?;
     let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
@@ -203,15 +125,16 @@ fn partial_parity_fit<'py>(
     let result = py.detach(|| {
         let y = i64_as_usize(ys);
         let mut check = |_: &IterInfo| signals.poll();
-        fit_buffers(xs, d, &y, codes, group_names, &settings, &mut check)
+        fit_buffers(xs, d, &y, codes, group_names, &params, &mut check)
     });
     let fit = signals.or(result)?.map_err(to_py_err)?;
+    let report = fit.report();
     let info = PyDict::new(py);
-    info.set_item("summary", fit.summary)?;
-    info.set_item("iterations", fit.iterations)?;
-    info.set_item("objective", fit.objective)?;
-    info.set_item("max_violation", fit.max_violation)?;
-    Ok((fit.weights.into_pyarray(py), info))
+    info.set_item("summary", report.to_string())?;
+    info.set_item("iterations", report.iterations)?;
+    info.set_item("objective", report.objective)?;
+    info.set_item("max_violation", report.max_violation)?;
+    Ok((fit.weights().to_vec().into_pyarray(py), info))
 }
 
 /// Scores of rows under fitted weights.
@@ -241,7 +164,7 @@ fn partial_parity_to_bytes<'py>(
     group_names: Vec<String>,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
     let ws = contiguous(w.as_slice(), "weights")?;
-    let model = dc_opt::CrossModel::new(ws.to_vec(), group_names).map_err(to_py_err)?;
+    let model = CrossModel::new(ws.to_vec(), group_names).map_err(to_py_err)?;
     Ok(pyo3::types::PyBytes::new(py, &model.to_bytes()))
 }
 
@@ -252,7 +175,7 @@ fn partial_parity_from_bytes<'py>(
     py: Python<'py>,
     data: &[u8],
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Vec<String>)> {
-    let model = dc_opt::CrossModel::from_bytes(data).map_err(to_py_err)?;
+    let model = CrossModel::from_bytes(data).map_err(to_py_err)?;
     Ok((
         model.weights().to_vec().into_pyarray(py),
         model.group_names().to_vec(),

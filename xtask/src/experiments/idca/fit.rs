@@ -73,23 +73,40 @@ pub(super) fn gauc_point(
     })
 }
 
+/// The estimator settings of model (15) on `interval` with tolerance κ and `m` grid points
+/// (hard sigmoid); the budget sets T, ε and K per fit.
+pub(super) fn percentile_parity(
+    interval: PercentileInterval,
+    kappa: f64,
+    m: usize,
+) -> PartialParityParams {
+    PartialParity::params()
+        .constraint(PartialConstraint::PercentileParity)
+        .interval(interval.alpha(), interval.beta())
+        .kappa(kappa)
+        .grid_size(m)
+        .surrogate(Surrogate::HardSigmoid)
+}
+
 /// Checkpoints `(K, x)` of one IDCA fit and how it ended (with the T and ε used).
 pub(super) type Fitted = (Vec<(usize, Vec<f64>)>, String);
 
 /// IDCA with the budget's fixed T and ε, keeping the budget's checkpoints.
-pub(super) fn fixed_fit<P: dc_opt::DcProblem>(
+pub(super) fn fixed_fit(
     spec: &Spec,
     budget: &Budget,
-    problem: &P,
-    x0: &[f64],
+    model: &PartialParityParams,
+    data: &CrossData,
 ) -> Result<Fitted> {
     let (t, e) = (budget.inner(spec), budget.eps);
-    let fit = IdcaSolver::params()
-        .outer_iters(budget.outer(spec))
-        .inner_iters(t)
+    let fit = model
+        .clone()
+        .max_iter(budget.outer(spec))
+        .max_inner_iter(t)
         .eps(e)
         .checkpoints(budget.checkpoints(spec).to_vec())
-        .fit(problem, x0)?;
+        .check()?
+        .fit_cross(data, None)?;
     let end = format!(
         "{} at k={}, T={t} ε={e}",
         fit.report.status, fit.report.iterations
@@ -103,11 +120,10 @@ pub(super) fn fixed_fit<P: dc_opt::DcProblem>(
 /// iterations, so this equals a fresh run of K iterations — and the checkpoints `ks` are kept for
 /// the choice of K. A trial that fails (ε below the start's violation) is skipped; if all fail,
 /// the last error is returned.
-pub(super) fn protocol_fit<P: dc_opt::DcProblem + Sync>(
+pub(super) fn protocol_fit(
     protocol: &Protocol,
     split: &Split,
-    problem: &P,
-    x0: &[f64],
+    model: &PartialParityParams,
     interval: PercentileInterval,
 ) -> Result<Fitted> {
     let grid = &protocol.grid;
@@ -126,12 +142,14 @@ pub(super) fn protocol_fit<P: dc_opt::DcProblem + Sync>(
     let trials: Vec<Result<(f64, dc_opt::Idca)>> = pairs
         .par_iter()
         .map(|&(t, e)| {
-            let fit = IdcaSolver::params()
-                .outer_iters(grid.outer)
-                .inner_iters(t)
+            let fit = model
+                .clone()
+                .max_iter(grid.outer)
+                .max_inner_iter(t)
                 .eps(e)
                 .checkpoints(early.clone())
-                .fit(problem, x0)?;
+                .check()?
+                .fit_cross(&split.train, None)?;
             let (acc, _, _) = evaluate(&fit.x[..nw], &split.val, interval)?;
             Ok((acc, fit))
         })
@@ -167,12 +185,14 @@ pub(super) fn protocol_fit<P: dc_opt::DcProblem + Sync>(
             // A fixed point: every later outer iteration repeats it.
             checkpoints.extend(late.iter().map(|&k| (k + grid.outer, trial.x.clone())));
         } else {
-            let rest = IdcaSolver::params()
-                .outer_iters(more)
-                .inner_iters(t)
+            let rest = model
+                .clone()
+                .max_iter(more)
+                .max_inner_iter(t)
                 .eps(e)
                 .checkpoints(late)
-                .fit(problem, &trial.x)?;
+                .check()?
+                .fit_cross(&split.train, Some(&trial.x))?;
             checkpoints.extend(
                 rest.checkpoints
                     .into_iter()
@@ -211,11 +231,10 @@ pub(super) fn pairwise(
 /// Runs IDCA (fixed settings or the G.2.2 protocol), picks the checkpoint K with the best
 /// validation accuracy, evaluates it on test (and its exact pSP fairness on the training rows).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn idca_point<P: dc_opt::DcProblem + Sync>(
+pub(super) fn idca_point(
     spec: &Spec,
     split: &Split,
-    problem: &P,
-    x0: &[f64],
+    model: &PartialParityParams,
     budget: &Budget,
     tuning: Tuning,
     method: String,
@@ -226,12 +245,15 @@ pub(super) fn idca_point<P: dc_opt::DcProblem + Sync>(
     let start = Instant::now();
     let nw = split.train.dim();
     let (checkpoints, end) = match tuning {
-        Tuning::Fixed => fixed_fit(spec, budget, problem, x0)?,
-        Tuning::Protocol(p) => protocol_fit(p, split, problem, x0, eval_interval)?,
+        Tuning::Fixed => fixed_fit(spec, budget, model, &split.train)?,
+        Tuning::Protocol(p) => protocol_fit(p, split, model, eval_interval)?,
     };
     let (k, x) = best_checkpoint(&checkpoints, split, eval_interval, "IDCA")?;
     let w = x[..nw].to_vec();
-    let (_, viol) = dc_opt::objective_and_violation(problem, x);
+    let (_, viol) = model
+        .clone()
+        .check()?
+        .objective_and_violation(&split.train, x)?;
     let (acc, psp, pdp) = evaluate(&w, &split.test, eval_interval)?;
     let (_, train_psp, _) = evaluate(&w, &split.train_eval, eval_interval)?;
     Ok((

@@ -19,9 +19,9 @@ use dc_opt::baselines::{
     PairwiseKind, PairwiseParams, Penalty, RegularizedParams, fit_pairwise, fit_regularized,
 };
 use dc_opt::{
-    CrossData, DcOptError, DpVariant, History, Idca as IdcaSolver, PartialDp, PartialGauc,
-    PartialSp, SparseRows, Ssg, Surrogate, Termination, Tolerance, cross_scores, fit_unconstrained,
-    percentile_grid,
+    CrossData, DcOptError, DpVariant, History, Idca as IdcaSolver, PartialConstraint, PartialDp,
+    PartialGauc, PartialParity, PartialParityParams, PartialSp, SparseRows, Ssg, Surrogate,
+    Termination, Tolerance, cross_scores, fit_unconstrained, percentile_grid,
 };
 use fair_data::{Dataset, Groups, Splitter, Standardizer};
 use fair_metrics::partial::{

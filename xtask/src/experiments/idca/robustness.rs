@@ -7,10 +7,10 @@
 //! per seed and scored on every interval; (15) and the regularisation baseline (114) are refitted
 //! per interval.
 
-use super::{Budget, Split, Tuning, evaluate, idca_point};
+use super::{Budget, Split, Tuning, evaluate, idca_point, percentile_parity};
 use crate::report::Result;
 use dc_opt::baselines::{PairwiseKind, Penalty, RegularizedParams, fit_regularized};
-use dc_opt::{PartialSp, Surrogate, percentile_grid};
+use dc_opt::{Surrogate, percentile_grid};
 use fair_metrics::partial::PercentileInterval;
 
 /// The fixed parameters of Figure 9 for one dataset (notes §5.3, "Figure 9").
@@ -103,19 +103,11 @@ pub(super) fn run(
             });
             Ok(())
         };
-        let grid = percentile_grid(interval, robust.kappa_idca, 10)?;
-        let p = PartialSp::new(
-            &split.train,
-            interval,
-            robust.kappa_idca,
-            grid,
-            Surrogate::HardSigmoid,
-        )?;
+        let model = percentile_parity(interval, robust.kappa_idca, 10);
         let (_, w) = idca_point(
             spec,
             split,
-            &p,
-            &p.initial_point(),
+            &model,
             budget,
             Tuning::Fixed,
             METHODS[0].into(),

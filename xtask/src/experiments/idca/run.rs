@@ -222,14 +222,11 @@ fn psp_fits(run: &SeedRun, extra: bool, out: &mut DatasetOut) -> Result<()> {
         let fits: Vec<(f64, Point, Vec<f64>)> = pick(spec.kappa_sp)
             .par_iter()
             .map(|&kappa| {
-                let grid = percentile_grid(interval, kappa, m)?;
-                let p =
-                    PartialSp::new(&split.train, interval, kappa, grid, Surrogate::HardSigmoid)?;
+                let model = percentile_parity(interval, kappa, m);
                 let (pt, w) = idca_point(
                     spec,
                     split,
-                    &p,
-                    &p.initial_point(),
+                    &model,
                     budget,
                     tuning,
                     format!("IDCA pSP (15), #Î={m}"),
@@ -295,19 +292,16 @@ fn dp_fits(run: &SeedRun, side: bool, out: &mut DatasetOut) -> Result<()> {
     let fits: Vec<(f64, Point, Vec<f64>)> = kappas_dp
         .par_iter()
         .map(|&kappa| {
-            let p = PartialDp::new(
-                &split.train,
-                interval,
-                kappa,
-                0.0,
-                Surrogate::HardSigmoid,
-                DpVariant::DemographicParity,
-            )?;
+            let model = PartialParity::params()
+                .constraint(PartialConstraint::DemographicParity)
+                .interval(interval.alpha(), interval.beta())
+                .kappa(kappa)
+                .threshold(0.0)
+                .surrogate(Surrogate::HardSigmoid);
             let (pt, w) = idca_point(
                 spec,
                 split,
-                &p,
-                &p.initial_point(),
+                &model,
                 budget,
                 tuning_dp,
                 "IDCA pDP (21)".into(),
@@ -486,13 +480,11 @@ fn table3(run: &SeedRun, extra: bool, out: &mut DatasetOut) -> Result<()> {
         let m_full = (1.0 / spacing).round() as usize;
         for kappa in pick(spec.kappa_sp) {
             let full = PercentileInterval::FULL;
-            let grid = percentile_grid(full, kappa, m_full)?;
-            let p = PartialSp::new(&split.train, full, kappa, grid, Surrogate::HardSigmoid)?;
+            let model = percentile_parity(full, kappa, m_full);
             let (pt, _) = idca_point(
                 spec,
                 split,
-                &p,
-                &p.initial_point(),
+                &model,
                 budget,
                 if budget.protocol_all {
                     Tuning::Protocol(&budget.protocol)
