@@ -333,12 +333,19 @@ impl FairProjectionParams {
         self
     }
 
-    /// Validates every setting.
+    /// Validates every setting and returns the checked settings, consuming these (as every
+    /// method crate's `check(self)`; [`fair_core::ParamGuard::check_ref`] borrows instead).
     ///
     /// # Errors
     /// [`InfoProjectionError::InvalidParameter`](crate::InfoProjectionError::InvalidParameter)
     /// for the first setting outside the range in the table above.
-    pub fn check(&self) -> Result<FairProjectionValidParams> {
+    pub fn check(self) -> Result<FairProjectionValidParams> {
+        self.validate()?;
+        Ok(self.0)
+    }
+
+    /// The checks of [`check`](Self::check), without consuming the settings.
+    fn validate(&self) -> Result<()> {
         let p = &self.0;
         if p.constraints.is_empty() {
             return Err(invalid("constraints", "[]", "at least one constraint"));
@@ -389,7 +396,7 @@ impl FairProjectionParams {
                 "a fraction of the rows in (0, 1]",
             ));
         }
-        Ok(p.clone())
+        Ok(())
     }
 }
 
@@ -477,11 +484,12 @@ impl fair_core::ParamGuard for FairProjectionParams {
     fn check_ref(
         &self,
     ) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
-        FairProjectionParams::check(self)
+        self.validate()?;
+        Ok(self.0.clone())
     }
 
     fn check(self) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
-        FairProjectionParams::check(&self)
+        FairProjectionParams::check(self)
     }
 }
 
