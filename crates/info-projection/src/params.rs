@@ -510,3 +510,58 @@ fair_core::string_enum!(Constraint, "constraint", {
     EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
     FalsePositiveParity => "false_positive_rate_parity",
 });
+fair_core::string_enum!(VStep, "V-step", {
+    Inexact => "inexact",
+    Exact => "exact",
+});
+fair_core::string_enum!(DualMethod, "dual method", {
+    Auto => "auto",
+    Newton => "newton",
+    Lbfgs => "lbfgs" | "l-bfgs",
+});
+fair_core::string_enum!(QpSolver, "QP solver", {
+    ActiveSet => "active_set",
+    Clarabel => "clarabel",
+});
+fair_core::string_enum!(RowPolicy, "row policy", {
+    Strict => "strict",
+    Renormalize => "renormalize" | "renormalise",
+});
+
+/// `Display`: `argmax` or `threshold(t)` with `t` in Rust's shortest round-trip form, so
+/// `FromStr` gives the same decision back.
+///
+/// # Examples
+/// ```
+/// use info_projection::Decision;
+/// assert_eq!(Decision::Threshold(0.5).to_string(), "threshold(0.5)");
+/// assert_eq!("threshold( 0.25 )".parse::<Decision>()?, Decision::Threshold(0.25));
+/// assert_eq!("argmax".parse::<Decision>()?, Decision::Argmax);
+/// assert!("median".parse::<Decision>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Decision::Argmax => f.write_str("argmax"),
+            Decision::Threshold(t) => write!(f, "threshold({t})"),
+        }
+    }
+}
+
+impl std::str::FromStr for Decision {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the threshold).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || fair_core::ParseEnumError::new("decision", s, &["argmax", "threshold(t)"]);
+        if s == "argmax" {
+            return Ok(Decision::Argmax);
+        }
+        s.strip_prefix("threshold(")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .map(Decision::Threshold)
+            .ok_or_else(error)
+    }
+}
