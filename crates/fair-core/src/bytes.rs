@@ -47,7 +47,7 @@
 pub enum DecodeError {
     /// The bytes do not start with the model's magic.
     #[error(
-        "not a saved {what} (the bytes do not start with {})",
+        "not a saved {what} (the bytes do not start with its magic {})",
         String::from_utf8_lossy(expected)
     )]
     BadMagic {
