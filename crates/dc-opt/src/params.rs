@@ -88,6 +88,63 @@ impl FeasibleSet {
     }
 }
 
+/// `Display`: `whole`, `box(lower, upper)`, `ball(radius)`, each `f64` in Rust's shortest
+/// round-trip form, so `FromStr` gives the same set back (it parses, [`FeasibleSet::check`]
+/// validates).
+///
+/// # Examples
+/// ```
+/// use dc_opt::FeasibleSet;
+/// let set = FeasibleSet::Box { lower: -1.0, upper: 0.25 };
+/// assert_eq!(set.to_string(), "box(-1, 0.25)");
+/// assert_eq!("box(-1, 0.25)".parse::<FeasibleSet>()?, set);
+/// assert_eq!(" Ball( 2.5 ) ".parse::<FeasibleSet>()?, FeasibleSet::Ball { radius: 2.5 });
+/// assert!("ball(-1)".parse::<FeasibleSet>()?.check().is_err());
+/// assert!("sphere(1)".parse::<FeasibleSet>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
+impl std::fmt::Display for FeasibleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            FeasibleSet::Whole => f.write_str("whole"),
+            FeasibleSet::Box { lower, upper } => write!(f, "box({lower}, {upper})"),
+            FeasibleSet::Ball { radius } => write!(f, "ball({radius})"),
+        }
+    }
+}
+
+impl std::str::FromStr for FeasibleSet {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (case-insensitive names, spaces allowed around the numbers).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || {
+            fair_core::ParseEnumError::new(
+                "feasible set",
+                s,
+                &["whole", "box(lower, upper)", "ball(radius)"],
+            )
+        };
+        let t = s.trim().to_ascii_lowercase();
+        if t == "whole" {
+            return Ok(FeasibleSet::Whole);
+        }
+        let (name, rest) = t.split_once('(').ok_or_else(error)?;
+        let args: Vec<f64> = rest
+            .strip_suffix(')')
+            .ok_or_else(error)?
+            .split(',')
+            .map(|a| a.trim().parse::<f64>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| error())?;
+        match (name.trim(), args.as_slice()) {
+            ("box", &[lower, upper]) => Ok(FeasibleSet::Box { lower, upper }),
+            ("ball", &[radius]) => Ok(FeasibleSet::Ball { radius }),
+            _ => Err(error()),
+        }
+    }
+}
+
 /// The smooth or piecewise-linear surrogate `σ(x) ≈ 1[x > 0]`, written as a scalar DC function
 /// `σ = σ⁺ − σ⁻` with both parts convex.
 ///

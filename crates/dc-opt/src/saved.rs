@@ -7,12 +7,13 @@
 //!
 //! Layout (little-endian), in the style of `info-projection`'s saved projector: magic `FKDC`,
 //! format version `u8`, `w` as a `u64` length and `f64` bit patterns, the group count `u64`,
-//! then each name as a `u64` length and UTF-8 bytes. Decoding checks every length against the
-//! bytes that are left before allocating and rejects NaN/inf: bad bytes give
-//! [`DcOptError::Decode`], never a panic.
+//! then each name as a `u64` length and UTF-8 bytes, written and read with
+//! [`fair_core::bytes`]. Decoding checks every length against the bytes that are left before
+//! allocating and rejects NaN/inf: bad bytes give [`DcOptError::Decode`], never a panic.
 
 use crate::data::{SparseRows, cross_dim, cross_scores};
 use crate::error::{DcOptError as E, Result};
+use fair_core::bytes::{DecodeError, Reader, Writer};
 use fair_data::Groups;
 
 const MAGIC: &[u8; 4] = b"FKDC";
@@ -103,14 +104,11 @@ impl CrossModel {
 
     /// The model as versioned bytes; [`CrossModel::from_bytes`] gives an equal model back.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer::header();
-        w.floats(&self.weights);
+        let mut w = Writer::with_header(MAGIC, VERSION);
+        w.f64s(&self.weights);
         w.count(self.group_names.len());
-        for name in &self.group_names {
-            w.count(name.len());
-            w.0.extend_from_slice(name.as_bytes());
-        }
-        w.0
+        self.group_names.iter().for_each(|name| w.str(name));
+        w.into_bytes()
     }
 
     /// A model from [`CrossModel::to_bytes`].
@@ -119,121 +117,23 @@ impl CrossModel {
     /// [`DcOptError::Decode`] for bytes that are not a saved model (wrong magic or version,
     /// truncated, trailing bytes, NaN/inf, wrong lengths).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut r = Reader::open(bytes)?;
-        let weights = r.floats("the model weights")?;
-        let n = r.count()?;
-        // Every name takes at least its 8-byte length: cap the allocation by the bytes left.
-        if n.checked_mul(8)
-            .is_none_or(|need| need > bytes.len() - r.at)
-        {
-            return Err(decode(&format!(
-                "{n} group names do not fit in the bytes left"
-            )));
-        }
-        let mut group_names = Vec::with_capacity(n);
-        for _ in 0..n {
-            group_names.push(r.string()?);
-        }
+        let mut r = Reader::open(bytes, MAGIC, VERSION, WHAT)?;
+        let weights = r.finite_f64s("the model weights")?;
+        let n = r.count("the group count")?;
+        let group_names = r.strings(n, "a group name")?;
         r.finish()?;
         Self::new(weights, group_names).map_err(|e| decode(&e.to_string()))
     }
 }
 
 fn decode(reason: &str) -> E {
-    E::Decode {
-        reason: reason.to_owned(),
-    }
+    DecodeError::Invalid(reason.to_owned()).into()
 }
 
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn header() -> Self {
-        let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(MAGIC);
-        w.0.push(VERSION);
-        w
-    }
-    fn count(&mut self, n: usize) {
-        self.0.extend_from_slice(&(n as u64).to_le_bytes());
-    }
-    fn float(&mut self, x: f64) {
-        self.0.extend_from_slice(&x.to_bits().to_le_bytes());
-    }
-    fn floats(&mut self, xs: &[f64]) {
-        self.count(xs.len());
-        xs.iter().for_each(|&x| self.float(x));
-    }
-}
-
-struct Reader<'b> {
-    bytes: &'b [u8],
-    at: usize,
-}
-
-impl<'b> Reader<'b> {
-    /// Checks the magic and the format version.
-    fn open(bytes: &'b [u8]) -> Result<Self> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(4)? != MAGIC {
-            return Err(decode(&format!(
-                "not a saved {WHAT} (the bytes do not start with {})",
-                String::from_utf8_lossy(MAGIC)
-            )));
-        }
-        let version = r.byte()?;
-        if version != VERSION {
-            return Err(decode(&format!(
-                "saved with format version {version}; this build reads version {VERSION}"
-            )));
-        }
-        Ok(r)
-    }
-    fn take(&mut self, len: usize) -> Result<&'b [u8]> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&end| end <= self.bytes.len())
-            .ok_or_else(|| decode("truncated (the bytes end inside a field)"))?;
-        let out = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(out)
-    }
-    fn byte(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-    fn u64(&mut self) -> Result<u64> {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(b))
-    }
-    fn count(&mut self) -> Result<usize> {
-        usize::try_from(self.u64()?).map_err(|_| decode("a count does not fit this platform"))
-    }
-    /// A length-prefixed vector of finite floats; the length is checked against the bytes that
-    /// are left before anything is allocated.
-    fn floats(&mut self, what: &str) -> Result<Vec<f64>> {
-        let n = self.count()?;
-        let bytes = self.take(n.checked_mul(8).ok_or_else(|| decode("length overflow"))?)?;
-        let xs: Vec<f64> = bytes
-            .chunks_exact(8)
-            .map(|b| f64::from_bits(u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))))
-            .collect();
-        if let Some(x) = xs.iter().find(|x| !x.is_finite()) {
-            return Err(decode(&format!("{what} has a non-finite value ({x})")));
-        }
-        Ok(xs)
-    }
-    fn string(&mut self) -> Result<String> {
-        let len = self.count()?;
-        let s = std::str::from_utf8(self.take(len)?).map_err(|_| decode("a name is not UTF-8"))?;
-        Ok(s.to_owned())
-    }
-    fn finish(&self) -> Result<()> {
-        if self.at == self.bytes.len() {
-            Ok(())
-        } else {
-            Err(decode(&format!("trailing bytes after the saved {WHAT}")))
+impl From<DecodeError> for E {
+    fn from(e: DecodeError) -> Self {
+        E::Decode {
+            reason: e.to_string(),
         }
     }
 }

@@ -8,6 +8,8 @@
 //! - [`ParamGuard`]: `check_ref(&self)` / `check(self)`, the one way to validate settings.
 //! - [`Groups`]: group membership of every row (re-exported by `fair-data`).
 //! - [`ParseEnumError`]: the error of every `FromStr` of a fairkit enum.
+//! - [`bytes`]: the codec of every fitted model's versioned bytes ([`bytes::Writer`],
+//!   [`bytes::Reader`], typed [`bytes::DecodeError`]).
 //!
 //! # Conventions (argmin `Observe` + `TerminationReason`, linfa `ParamGuard`/`Fit`)
 //!
@@ -44,6 +46,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
+pub mod bytes;
 mod groups;
 mod observe;
 mod param_guard;

@@ -10,7 +10,7 @@
 //! format version `u8`, model tag `u8` (0 = linear, 1 = kernel), the intercept (`f64` bit
 //! pattern); linear: `w` as a `u64` length and `f64`s; kernel: kernel tag `u8` (0 = linear,
 //! 1 = RBF γ, 2 = polynomial degree `u64`, γ, c₀), features `p` `u64`, the support vectors as a
-//! `u64` length and `f64`s (row-major, `m × p`), then `β` (`m` values). Decoding checks every
+//! `u64` length and `f64`s (row-major, `m × p`), then `β` (`m` values), written and read with [`fair_core::bytes`]. Decoding checks every
 //! length against the bytes left before allocating, rejects NaN/inf and invalid kernels: bad
 //! bytes give [`FairSvmError::Decode`], never a panic.
 
@@ -19,6 +19,7 @@ use crate::input::check_predict;
 use crate::kernel::KernelFairSvm;
 use crate::linear::SpectralFairSvm;
 use crate::params::Kernel;
+use fair_core::bytes::{DecodeError, Reader, Writer};
 use nalgebra::{DMatrix, DVector};
 
 const MAGIC: &[u8; 4] = b"FKSV";
@@ -139,43 +140,43 @@ impl FairSvmScorer {
 
     /// The scorer as versioned bytes; [`FairSvmScorer::from_bytes`] gives an equal scorer back.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer::header();
+        let mut w = Writer::with_header(MAGIC, VERSION);
         match &self.kind {
             Kind::Linear { weights } => {
-                w.0.push(0);
-                w.float(self.intercept);
-                w.floats(weights.as_slice());
+                w.u8(0);
+                w.f64(self.intercept);
+                w.f64s(weights.as_slice());
             }
             Kind::Kernel {
                 kernel,
                 support,
                 coef,
             } => {
-                w.0.push(1);
-                w.float(self.intercept);
+                w.u8(1);
+                w.f64(self.intercept);
                 match *kernel {
-                    Kernel::Linear => w.0.push(0),
+                    Kernel::Linear => w.u8(0),
                     Kernel::Rbf { gamma } => {
-                        w.0.push(1);
-                        w.float(gamma);
+                        w.u8(1);
+                        w.f64(gamma);
                     }
                     Kernel::Polynomial {
                         degree,
                         gamma,
                         coef0,
                     } => {
-                        w.0.push(2);
+                        w.u8(2);
                         w.count(degree as usize);
-                        w.float(gamma);
-                        w.float(coef0);
+                        w.f64(gamma);
+                        w.f64(coef0);
                     }
                 }
                 w.count(support.ncols());
-                w.floats(support.transpose().as_slice());
-                w.floats(coef.as_slice());
+                w.f64s(support.transpose().as_slice());
+                w.f64s(coef.as_slice());
             }
         }
-        w.0
+        w.into_bytes()
     }
 
     /// A scorer from [`FairSvmScorer::to_bytes`].
@@ -184,12 +185,12 @@ impl FairSvmScorer {
     /// [`FairSvmError::Decode`] for bytes that are not a saved fair SVM (wrong magic or
     /// version, truncated, trailing bytes, NaN/inf, an invalid kernel, inconsistent lengths).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut r = Reader::open(bytes)?;
-        let tag = r.byte()?;
-        let intercept = r.finite("the intercept")?;
+        let mut r = Reader::open(bytes, MAGIC, VERSION, WHAT)?;
+        let tag = r.u8("the model tag")?;
+        let intercept = r.finite_f64("the intercept")?;
         let kind = match tag {
             0 => {
-                let weights = r.floats("the weights")?;
+                let weights = r.finite_f64s("the weights")?;
                 if weights.is_empty() {
                     return Err(decode("a linear model with no weights"));
                 }
@@ -198,28 +199,34 @@ impl FairSvmScorer {
                 }
             }
             1 => {
-                let kernel = match r.byte()? {
+                let kernel = match r.u8("the kernel tag")? {
                     0 => Kernel::Linear,
                     1 => Kernel::Rbf {
-                        gamma: r.finite("the kernel gamma")?,
+                        gamma: r.finite_f64("the kernel gamma")?,
                     },
                     2 => {
-                        let degree = u32::try_from(r.count()?)
+                        let degree = u32::try_from(r.count("the kernel degree")?)
                             .map_err(|_| decode("the kernel degree does not fit 32 bits"))?;
                         Kernel::Polynomial {
                             degree,
-                            gamma: r.finite("the kernel gamma")?,
-                            coef0: r.finite("the kernel coef0")?,
+                            gamma: r.finite_f64("the kernel gamma")?,
+                            coef0: r.finite_f64("the kernel coef0")?,
                         }
                     }
-                    other => return Err(decode(&format!("unknown kernel tag {other}"))),
+                    tag => {
+                        return Err(DecodeError::UnknownTag {
+                            field: "kernel",
+                            tag,
+                        }
+                        .into());
+                    }
                 };
                 kernel
                     .check()
                     .map_err(|e| decode(&format!("invalid kernel: {e}")))?;
-                let p = r.count()?;
-                let flat = r.floats("the support vectors")?;
-                let coef = r.floats("the dual coefficients")?;
+                let p = r.count("the feature count")?;
+                let flat = r.finite_f64s("the support vectors")?;
+                let coef = r.finite_f64s("the dual coefficients")?;
                 // With no support vectors p is not bounded by the bytes: cap it.
                 if p == 0 || p > MAX_FEATURES || flat.len() != coef.len().saturating_mul(p) {
                     return Err(decode(&format!(
@@ -234,7 +241,13 @@ impl FairSvmScorer {
                     coef: DVector::from_vec(coef),
                 }
             }
-            other => return Err(decode(&format!("unknown model tag {other}"))),
+            tag => {
+                return Err(DecodeError::UnknownTag {
+                    field: "model",
+                    tag,
+                }
+                .into());
+            }
         };
         r.finish()?;
         Ok(Self { intercept, kind })
@@ -242,107 +255,13 @@ impl FairSvmScorer {
 }
 
 fn decode(reason: &str) -> E {
-    E::Decode {
-        reason: reason.to_owned(),
-    }
+    DecodeError::Invalid(reason.to_owned()).into()
 }
 
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn header() -> Self {
-        let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(MAGIC);
-        w.0.push(VERSION);
-        w
-    }
-    fn count(&mut self, n: usize) {
-        self.0.extend_from_slice(&(n as u64).to_le_bytes());
-    }
-    fn float(&mut self, x: f64) {
-        self.0.extend_from_slice(&x.to_bits().to_le_bytes());
-    }
-    fn floats(&mut self, xs: &[f64]) {
-        self.count(xs.len());
-        xs.iter().for_each(|&x| self.float(x));
-    }
-}
-
-struct Reader<'b> {
-    bytes: &'b [u8],
-    at: usize,
-}
-
-impl<'b> Reader<'b> {
-    /// Checks the magic and the format version.
-    fn open(bytes: &'b [u8]) -> Result<Self> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(4)? != MAGIC {
-            return Err(decode(&format!(
-                "not a saved {WHAT} (the bytes do not start with {})",
-                String::from_utf8_lossy(MAGIC)
-            )));
-        }
-        let version = r.byte()?;
-        if version != VERSION {
-            return Err(decode(&format!(
-                "saved with format version {version}; this build reads version {VERSION}"
-            )));
-        }
-        Ok(r)
-    }
-    fn take(&mut self, len: usize) -> Result<&'b [u8]> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&end| end <= self.bytes.len())
-            .ok_or_else(|| decode("truncated (the bytes end inside a field)"))?;
-        let out = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(out)
-    }
-    fn byte(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-    fn u64(&mut self) -> Result<u64> {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(b))
-    }
-    fn count(&mut self) -> Result<usize> {
-        usize::try_from(self.u64()?).map_err(|_| decode("a count does not fit this platform"))
-    }
-    fn float(&mut self) -> Result<f64> {
-        Ok(f64::from_bits(self.u64()?))
-    }
-    /// A finite float (NaN and ±inf are decode errors).
-    fn finite(&mut self, what: &str) -> Result<f64> {
-        let x = self.float()?;
-        if x.is_finite() {
-            Ok(x)
-        } else {
-            Err(decode(&format!("{what} is not finite ({x})")))
-        }
-    }
-    /// A length-prefixed vector of finite floats; the length is checked against the bytes that
-    /// are left before anything is allocated.
-    fn floats(&mut self, what: &str) -> Result<Vec<f64>> {
-        let n = self.count()?;
-        let bytes = self.take(n.checked_mul(8).ok_or_else(|| decode("length overflow"))?)?;
-        let xs: Vec<f64> = bytes
-            .chunks_exact(8)
-            .map(|b| f64::from_bits(u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))))
-            .collect();
-        if let Some(x) = xs.iter().find(|x| !x.is_finite()) {
-            return Err(decode(&format!("{what} has a non-finite value ({x})")));
-        }
-        Ok(xs)
-    }
-    fn finish(&self) -> Result<()> {
-        if self.at == self.bytes.len() {
-            Ok(())
-        } else {
-            Err(decode(&format!("trailing bytes after the saved {WHAT}")))
+impl From<DecodeError> for E {
+    fn from(e: DecodeError) -> Self {
+        E::Decode {
+            reason: e.to_string(),
         }
     }
 }

@@ -223,11 +223,18 @@ impl GameOptParams {
     setter!(/// Seed of the minibatch order.
         seed: u64);
 
-    /// Validates every setting.
+    /// Validates every setting and returns the checked settings, consuming these (as every
+    /// method crate's `check(self)`; [`fair_core::ParamGuard::check_ref`] borrows instead).
     ///
     /// # Errors
     /// [`GameOptError::InvalidParam`] for the first setting out of range.
-    pub fn check(&self) -> Result<GameOptValidParams> {
+    pub fn check(self) -> Result<GameOptValidParams> {
+        self.validate()?;
+        Ok(self.0)
+    }
+
+    /// The checks of [`check`](Self::check), without consuming the settings.
+    fn validate(&self) -> Result<()> {
         let p = &self.0;
         let bad = |name: &'static str, value: String, expected: &'static str| {
             Err(GameOptError::InvalidParam {
@@ -274,7 +281,7 @@ impl GameOptParams {
         if !positive(p.lp_tolerance) {
             return bad("lp_tolerance", p.lp_tolerance.to_string(), "finite and > 0");
         }
-        Ok(p.clone())
+        Ok(())
     }
 }
 
@@ -348,11 +355,12 @@ impl fair_core::ParamGuard for GameOptParams {
     type Error = crate::GameOptError;
 
     fn check_ref(&self) -> std::result::Result<GameOptValidParams, crate::GameOptError> {
-        GameOptParams::check(self)
+        self.validate()?;
+        Ok(self.0.clone())
     }
 
     fn check(self) -> std::result::Result<GameOptValidParams, crate::GameOptError> {
-        GameOptParams::check(&self)
+        GameOptParams::check(self)
     }
 }
 

@@ -173,7 +173,7 @@ fn invalid_settings() {
         GameOptParams::new().lp_tolerance(0.0),
     ] {
         assert!(
-            matches!(p.check(), Err(GameOptError::InvalidParam { .. })),
+            matches!(p.clone().check(), Err(GameOptError::InvalidParam { .. })),
             "{p:?}"
         );
     }

@@ -333,12 +333,19 @@ impl FairProjectionParams {
         self
     }
 
-    /// Validates every setting.
+    /// Validates every setting and returns the checked settings, consuming these (as every
+    /// method crate's `check(self)`; [`fair_core::ParamGuard::check_ref`] borrows instead).
     ///
     /// # Errors
     /// [`InfoProjectionError::InvalidParameter`](crate::InfoProjectionError::InvalidParameter)
     /// for the first setting outside the range in the table above.
-    pub fn check(&self) -> Result<FairProjectionValidParams> {
+    pub fn check(self) -> Result<FairProjectionValidParams> {
+        self.validate()?;
+        Ok(self.0)
+    }
+
+    /// The checks of [`check`](Self::check), without consuming the settings.
+    fn validate(&self) -> Result<()> {
         let p = &self.0;
         if p.constraints.is_empty() {
             return Err(invalid("constraints", "[]", "at least one constraint"));
@@ -389,7 +396,7 @@ impl FairProjectionParams {
                 "a fraction of the rows in (0, 1]",
             ));
         }
-        Ok(p.clone())
+        Ok(())
     }
 }
 
@@ -477,11 +484,12 @@ impl fair_core::ParamGuard for FairProjectionParams {
     fn check_ref(
         &self,
     ) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
-        FairProjectionParams::check(self)
+        self.validate()?;
+        Ok(self.0.clone())
     }
 
     fn check(self) -> std::result::Result<FairProjectionValidParams, crate::InfoProjectionError> {
-        FairProjectionParams::check(&self)
+        FairProjectionParams::check(self)
     }
 }
 
@@ -502,3 +510,58 @@ fair_core::string_enum!(Constraint, "constraint", {
     EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
     FalsePositiveParity => "false_positive_rate_parity",
 });
+fair_core::string_enum!(VStep, "V-step", {
+    Inexact => "inexact",
+    Exact => "exact",
+});
+fair_core::string_enum!(DualMethod, "dual method", {
+    Auto => "auto",
+    Newton => "newton",
+    Lbfgs => "lbfgs" | "l-bfgs",
+});
+fair_core::string_enum!(QpSolver, "QP solver", {
+    ActiveSet => "active_set",
+    Clarabel => "clarabel",
+});
+fair_core::string_enum!(RowPolicy, "row policy", {
+    Strict => "strict",
+    Renormalize => "renormalize" | "renormalise",
+});
+
+/// `Display`: `argmax` or `threshold(t)` with `t` in Rust's shortest round-trip form, so
+/// `FromStr` gives the same decision back.
+///
+/// # Examples
+/// ```
+/// use info_projection::Decision;
+/// assert_eq!(Decision::Threshold(0.5).to_string(), "threshold(0.5)");
+/// assert_eq!("threshold( 0.25 )".parse::<Decision>()?, Decision::Threshold(0.25));
+/// assert_eq!("argmax".parse::<Decision>()?, Decision::Argmax);
+/// assert!("median".parse::<Decision>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Decision::Argmax => f.write_str("argmax"),
+            Decision::Threshold(t) => write!(f, "threshold({t})"),
+        }
+    }
+}
+
+impl std::str::FromStr for Decision {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the threshold).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || fair_core::ParseEnumError::new("decision", s, &["argmax", "threshold(t)"]);
+        if s == "argmax" {
+            return Ok(Decision::Argmax);
+        }
+        s.strip_prefix("threshold(")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .map(Decision::Threshold)
+            .ok_or_else(error)
+    }
+}

@@ -70,7 +70,8 @@ use crate::projection::{
     FairProjection, FitParts, Interrupt, LastEval, NEWTON_MAX_K, Solved, finish_fit, from_sums,
     solve_dual_with,
 };
-use crate::saved::{Reader, Writer, decode};
+use crate::saved::decode;
+use fair_core::bytes::{Reader, Writer};
 use fair_data::Groups;
 use nalgebra::DMatrix;
 use std::time::Instant;
@@ -131,15 +132,13 @@ impl MarginalSums {
 
     /// Canonical bytes (for shipping between processes).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(SUMS_MAGIC);
-        w.0.push(VERSION);
+        let mut w = Writer::with_header(SUMS_MAGIC, VERSION);
         w.count(self.c);
         w.count(self.a);
-        w.0.extend_from_slice(&self.rows.to_le_bytes());
-        w.0.push(u8::from(self.labelled));
-        w.floats(&self.joint);
-        w.0
+        w.u64(self.rows);
+        w.bool(self.labelled);
+        w.f64s(&self.joint);
+        w.into_bytes()
     }
 
     /// Sums from [`to_bytes`](Self::to_bytes).
@@ -149,14 +148,13 @@ impl MarginalSums {
     /// (wrong magic or version, truncated, trailing bytes, inconsistent sizes, negative or
     /// non-finite sums).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut r = Reader { bytes, at: 0 };
-        header(&mut r, SUMS_MAGIC, "marginal sums")?;
-        let c = r.count()?;
-        let a = r.count()?;
-        let rows = r.u64()?;
-        let labelled = flag(r.byte()?)?;
-        let joint = r.floats()?;
-        end(&r)?;
+        let mut r = Reader::open(bytes, SUMS_MAGIC, VERSION, "marginal sums")?;
+        let c = r.count("the class count")?;
+        let a = r.count("the group count")?;
+        let rows = r.u64("the row count")?;
+        let labelled = r.bool("the labels flag")?;
+        let joint = r.f64s("the joint sums")?;
+        r.finish()?;
         if c < 2 || a < 2 || c.checked_mul(a) != Some(joint.len()) {
             return Err(decode("marginal sums with inconsistent sizes"));
         }
@@ -175,34 +173,6 @@ impl MarginalSums {
 
 fn labelled_word(labelled: bool) -> &'static str {
     if labelled { "labels" } else { "plug-in" }
-}
-
-fn header(r: &mut Reader<'_>, magic: &[u8; 4], what: &str) -> Result<()> {
-    if r.take(4)? != magic {
-        return Err(decode(&format!("not {what} (wrong magic bytes)")));
-    }
-    let version = r.byte()?;
-    if version != VERSION {
-        return Err(decode(&format!(
-            "{what} of format version {version}; this build reads version {VERSION}"
-        )));
-    }
-    Ok(())
-}
-
-fn flag(b: u8) -> Result<bool> {
-    match b {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(decode("a flag byte is neither 0 nor 1")),
-    }
-}
-
-fn end(r: &Reader<'_>) -> Result<()> {
-    if r.at != r.bytes.len() {
-        return Err(decode("trailing bytes"));
-    }
-    Ok(())
 }
 
 /// What the driver asks of every part of the rows for one dual pass.
@@ -287,20 +257,18 @@ impl PassSums {
 
     /// Canonical bytes (for shipping between processes).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(PASS_MAGIC);
-        w.0.push(VERSION);
-        w.0.extend_from_slice(&self.rows.to_le_bytes());
-        w.float(self.conj);
-        w.float(self.usq);
-        w.floats(&self.s);
+        let mut w = Writer::with_header(PASS_MAGIC, VERSION);
+        w.u64(self.rows);
+        w.f64(self.conj);
+        w.f64(self.usq);
+        w.f64s(&self.s);
         for part in [&self.s_h, &self.hess] {
-            w.0.push(u8::from(part.is_some()));
+            w.bool(part.is_some());
             if let Some(v) = part {
-                w.floats(v);
+                w.f64s(v);
             }
         }
-        w.0
+        w.into_bytes()
     }
 
     /// Sums from [`to_bytes`](Self::to_bytes).
@@ -309,22 +277,21 @@ impl PassSums {
     /// [`InfoProjectionError::Decode`](crate::InfoProjectionError::Decode) for anything else
     /// (wrong magic or version, truncated or trailing bytes, a NaN sum).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut r = Reader { bytes, at: 0 };
-        header(&mut r, PASS_MAGIC, "pass sums")?;
-        let rows = r.u64()?;
-        let conj = r.float()?;
-        let usq = r.float()?;
-        let s = r.floats()?;
-        let mut optional = || -> Result<Option<Vec<f64>>> {
-            Ok(if flag(r.byte()?)? {
-                Some(r.floats()?)
+        let mut r = Reader::open(bytes, PASS_MAGIC, VERSION, "pass sums")?;
+        let rows = r.u64("the row count")?;
+        let conj = r.f64("the conjugate sum")?;
+        let usq = r.f64("the squared sum")?;
+        let s = r.f64s("the gradient sums")?;
+        let mut optional = |field| -> Result<Option<Vec<f64>>> {
+            Ok(if r.bool(field)? {
+                Some(r.f64s(field)?)
             } else {
                 None
             })
         };
-        let s_h = optional()?;
-        let hess = optional()?;
-        end(&r)?;
+        let s_h = optional("the Hessian-vector sums")?;
+        let hess = optional("the Hessian sums")?;
+        r.finish()?;
         let all = [conj, usq]
             .into_iter()
             .chain(s.iter().copied())

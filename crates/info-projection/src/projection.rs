@@ -304,7 +304,7 @@ impl FairProjectionParams {
         probs: &DMatrix<f64>,
         groups: impl Into<GroupInfo<'a>>,
     ) -> Result<FairProjection> {
-        self.check()?.fit(probs, groups)
+        fair_core::ParamGuard::check_ref(self)?.fit(probs, groups)
     }
 
     /// As [`fit`](Self::fit), with the marginals estimated from the true labels of the fitting
@@ -318,7 +318,7 @@ impl FairProjectionParams {
         groups: impl Into<GroupInfo<'a>>,
         labels: &[usize],
     ) -> Result<FairProjection> {
-        self.check()?.fit_with_labels(probs, groups, labels)
+        fair_core::ParamGuard::check_ref(self)?.fit_with_labels(probs, groups, labels)
     }
 }
 

@@ -8,8 +8,8 @@
 //! that was saved (the design is rebuilt by the same code from the same numbers).
 //!
 //! Layout (little-endian): magic `FKFP`, version `u8`, then `u64` counts, `f64` bit patterns,
-//! `u8` tags and length-prefixed UTF-8 strings, in the order of [`FairProjection::to_bytes`].
-//! Decoding checks every length against the bytes that are left before allocating, so
+//! `u8` tags and length-prefixed UTF-8 strings, in the order of [`FairProjection::to_bytes`],
+//! written and read with [`fair_core::bytes`]. Decoding checks every length against the bytes that are left before allocating, so
 //! truncated or hostile input is an error, never a panic or a huge allocation.
 
 use crate::constraints::{Design, Marginals};
@@ -19,6 +19,7 @@ use crate::params::{Divergence, FairProjectionValidParams, Solver};
 use crate::projection::FairProjection;
 use crate::report::FitReport;
 use fair_core::Termination as Status;
+use fair_core::bytes::{DecodeError, Reader, Writer};
 use std::time::Duration;
 
 const MAGIC: &[u8; 4] = b"FKFP";
@@ -43,22 +44,17 @@ impl FairProjection {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::new());
-        w.0.extend_from_slice(MAGIC);
-        w.0.push(VERSION);
+        let mut w = Writer::with_header(MAGIC, VERSION);
         w.count(self.design.c);
         w.count(self.n_groups);
         match &self.kind {
             GroupKind::Labels(names) => {
-                w.0.push(0);
+                w.u8(0);
                 w.count(names.len());
-                for name in names {
-                    w.count(name.len());
-                    w.0.extend_from_slice(name.as_bytes());
-                }
+                names.iter().for_each(|name| w.str(name));
             }
-            GroupKind::ProbaGivenX => w.0.push(1),
-            GroupKind::ProbaGivenXY => w.0.push(2),
+            GroupKind::ProbaGivenX => w.u8(1),
+            GroupKind::ProbaGivenXY => w.u8(2),
         }
         for values in [
             &self.joint,
@@ -66,21 +62,21 @@ impl FairProjection {
             &self.constraint_values,
             &self.allowances,
         ] {
-            w.floats(values);
+            w.f64s(values);
         }
         let r = &self.report;
-        w.0.push(match r.status {
+        w.u8(match r.status {
             Status::Converged => 0,
             Status::MaxIterations => 1,
             Status::Stalled => 2,
             // An observer's stop; the method produces no other termination.
             _ => 3,
         });
-        w.0.push(match r.solver {
+        w.u8(match r.solver {
             Solver::Dual => 0,
             Solver::Admm => 1,
         });
-        w.0.push(match r.divergence {
+        w.u8(match r.divergence {
             Divergence::Kl => 0,
             Divergence::CrossEntropy => 1,
         });
@@ -100,19 +96,19 @@ impl FairProjection {
             r.max_violation,
             r.max_excess,
         ] {
-            w.float(x);
+            w.f64(x);
         }
         for x in [r.primal_residual, r.dual_residual] {
-            w.0.push(u8::from(x.is_some()));
-            w.float(x.unwrap_or(0.0));
+            w.bool(x.is_some());
+            w.f64(x.unwrap_or(0.0));
         }
-        w.0.push(u8::from(r.anderson_steps.is_some()));
+        w.bool(r.anderson_steps.is_some());
         let (acc, rej) = r.anderson_steps.unwrap_or((0, 0));
         w.count(acc);
         w.count(rej);
-        w.count(r.elapsed.as_secs() as usize);
-        w.count(r.elapsed.subsec_nanos() as usize);
-        w.0
+        w.u64(r.elapsed.as_secs());
+        w.u64(u64::from(r.elapsed.subsec_nanos()));
+        w.into_bytes()
     }
 }
 
@@ -126,45 +122,27 @@ impl FairProjectionValidParams {
     /// values), or when these settings give a different number of constraint rows than the
     /// saved λ has; design errors as at fitting time.
     pub fn restore(&self, bytes: &[u8]) -> Result<FairProjection> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(4)? != MAGIC {
-            return Err(decode(
-                "not a saved FairProjection (the bytes do not start with FKFP)",
-            ));
-        }
-        let version = r.byte()?;
-        if version != VERSION {
-            return Err(decode(&format!(
-                "saved with format version {version}; this build reads version {VERSION}"
-            )));
-        }
-        let c = r.count()?;
-        let a = r.count()?;
+        let mut r = Reader::open(bytes, MAGIC, VERSION, "FairProjection")?;
+        let c = r.count("the class count")?;
+        let a = r.count("the group count")?;
         if c < 2 || a < 2 {
             return Err(decode(&format!(
                 "{c} classes and {a} groups (at least 2 of each)"
             )));
         }
-        let kind = match r.byte()? {
+        let kind = match r.u8("the group kind")? {
             0 => {
-                let n = r.count()?;
+                let n = r.count("the group name count")?;
                 if n != a {
                     return Err(decode(&format!("{n} group names for {a} groups")));
                 }
-                let mut names = Vec::with_capacity(n);
-                for _ in 0..n {
-                    let len = r.count()?;
-                    let name = std::str::from_utf8(r.take(len)?)
-                        .map_err(|_| decode("a group name is not UTF-8"))?;
-                    names.push(name.to_owned());
-                }
-                GroupKind::Labels(names)
+                GroupKind::Labels(r.strings(n, "a group name")?)
             }
             1 => GroupKind::ProbaGivenX,
             2 => GroupKind::ProbaGivenXY,
-            tag => return Err(decode(&format!("unknown group kind {tag}"))),
+            tag => return Err(unknown("group kind", tag)),
         };
-        let joint = r.floats()?;
+        let joint = r.f64s("the joint P(Y, S)")?;
         if joint.len() != c.saturating_mul(a) || joint.iter().any(|p| !p.is_finite() || *p < 0.0) {
             return Err(decode("the joint P(Y, S) must be C × A finite values >= 0"));
         }
@@ -173,7 +151,7 @@ impl FairProjectionValidParams {
             return Err(decode("a group has no mass in the saved joint P(Y, S)"));
         }
         let design = Design::build(&self.constraints, self.alpha, &marginals, c, a, &kind)?;
-        let lambda = r.floats()?;
+        let lambda = r.f64s("λ")?;
         if lambda.len() != design.k() {
             return Err(decode(&format!(
                 "the saved projector has {} constraint rows, these settings give {}: restore \
@@ -185,17 +163,15 @@ impl FairProjectionValidParams {
         if lambda.iter().any(|l| !l.is_finite() || *l < 0.0) {
             return Err(decode("λ must be finite and >= 0"));
         }
-        let constraint_values = r.floats()?;
-        let allowances = r.floats()?;
+        let constraint_values = r.f64s("the constraint values")?;
+        let allowances = r.f64s("the allowances")?;
         if constraint_values.len() != lambda.len() || allowances.len() != lambda.len() {
             return Err(decode(
                 "one constraint value and one allowance per constraint row",
             ));
         }
         let report = read_report(&mut r)?;
-        if r.at != bytes.len() {
-            return Err(decode("trailing bytes after the saved projector"));
-        }
+        r.finish()?;
         Ok(FairProjection {
             params: self.clone(),
             joint: marginals.joint,
@@ -211,37 +187,49 @@ impl FairProjectionValidParams {
 }
 
 fn read_report(r: &mut Reader<'_>) -> Result<FitReport> {
-    let status = match r.byte()? {
+    let status = match r.u8("the status")? {
         0 => Status::Converged,
         1 => Status::MaxIterations,
         2 => Status::Stalled,
         3 => Status::Interrupted,
-        tag => return Err(decode(&format!("unknown status {tag}"))),
+        tag => return Err(unknown("status", tag)),
     };
-    let solver = match r.byte()? {
+    let solver = match r.u8("the solver")? {
         0 => Solver::Dual,
         1 => Solver::Admm,
-        tag => return Err(decode(&format!("unknown solver {tag}"))),
+        tag => return Err(unknown("solver", tag)),
     };
-    let divergence = match r.byte()? {
+    let divergence = match r.u8("the divergence")? {
         0 => Divergence::Kl,
         1 => Divergence::CrossEntropy,
-        tag => return Err(decode(&format!("unknown divergence {tag}"))),
+        tag => return Err(unknown("divergence", tag)),
     };
-    let (n_constraints, n_rows, iterations, data_passes, subsample_passes) =
-        (r.count()?, r.count()?, r.count()?, r.count()?, r.count()?);
-    let (zeta, objective, stationarity, max_violation, max_excess) =
-        (r.float()?, r.float()?, r.float()?, r.float()?, r.float()?);
-    let mut optional = || -> Result<Option<f64>> {
-        let present = r.byte()? == 1;
-        let x = r.float()?;
+    let n_constraints = r.count("the report's constraint count")?;
+    let n_rows = r.count("the report's row count")?;
+    let iterations = r.count("the report's iterations")?;
+    let data_passes = r.count("the report's data passes")?;
+    let subsample_passes = r.count("the report's subsample passes")?;
+    let zeta = r.f64("the report's zeta")?;
+    let objective = r.f64("the report's objective")?;
+    let stationarity = r.f64("the report's stationarity")?;
+    let max_violation = r.f64("the report's largest violation")?;
+    let max_excess = r.f64("the report's largest excess")?;
+    // Presence bytes: 1 is present, anything else absent (as the first reader decoded them).
+    let mut optional = |field| -> Result<Option<f64>> {
+        let present = r.u8(field)? == 1;
+        let x = r.f64(field)?;
         Ok(present.then_some(x))
     };
-    let (primal_residual, dual_residual) = (optional()?, optional()?);
-    let has_anderson = r.byte()? == 1;
-    let steps = (r.count()?, r.count()?);
-    let secs = r.count()? as u64;
-    let nanos = u32::try_from(r.count()?).map_err(|_| decode("elapsed nanoseconds"))?;
+    let primal_residual = optional("the report's primal residual")?;
+    let dual_residual = optional("the report's dual residual")?;
+    let has_anderson = r.u8("the report's Anderson flag")? == 1;
+    let steps = (
+        r.count("the report's Anderson steps")?,
+        r.count("the report's Anderson steps")?,
+    );
+    let secs = r.u64("the elapsed seconds")?;
+    let nanos = u32::try_from(r.u64("the elapsed nanoseconds")?)
+        .map_err(|_| decode("elapsed nanoseconds must be below 10⁹"))?;
     if nanos >= 1_000_000_000 {
         return Err(decode("elapsed nanoseconds must be below 10⁹"));
     }
@@ -267,63 +255,17 @@ fn read_report(r: &mut Reader<'_>) -> Result<FitReport> {
 }
 
 pub(crate) fn decode(reason: &str) -> E {
-    E::Decode {
-        reason: reason.to_owned(),
-    }
+    DecodeError::Invalid(reason.to_owned()).into()
 }
 
-pub(crate) struct Writer(pub(crate) Vec<u8>);
-
-impl Writer {
-    pub(crate) fn count(&mut self, n: usize) {
-        self.0.extend_from_slice(&(n as u64).to_le_bytes());
-    }
-    pub(crate) fn float(&mut self, x: f64) {
-        self.0.extend_from_slice(&x.to_bits().to_le_bytes());
-    }
-    pub(crate) fn floats(&mut self, xs: &[f64]) {
-        self.count(xs.len());
-        xs.iter().for_each(|&x| self.float(x));
-    }
+fn unknown(field: &'static str, tag: u8) -> E {
+    DecodeError::UnknownTag { field, tag }.into()
 }
 
-pub(crate) struct Reader<'b> {
-    pub(crate) bytes: &'b [u8],
-    pub(crate) at: usize,
-}
-
-impl<'b> Reader<'b> {
-    pub(crate) fn take(&mut self, len: usize) -> Result<&'b [u8]> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|&end| end <= self.bytes.len())
-            .ok_or_else(|| decode("truncated (the bytes end inside a field)"))?;
-        let out = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(out)
-    }
-    pub(crate) fn byte(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-    pub(crate) fn u64(&mut self) -> Result<u64> {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(b))
-    }
-    pub(crate) fn count(&mut self) -> Result<usize> {
-        usize::try_from(self.u64()?).map_err(|_| decode("a count does not fit this platform"))
-    }
-    pub(crate) fn float(&mut self) -> Result<f64> {
-        Ok(f64::from_bits(self.u64()?))
-    }
-    pub(crate) fn floats(&mut self) -> Result<Vec<f64>> {
-        let n = self.count()?;
-        // Check the length against what is left before allocating.
-        let bytes = self.take(n.checked_mul(8).ok_or_else(|| decode("length overflow"))?)?;
-        Ok(bytes
-            .chunks_exact(8)
-            .map(|b| f64::from_bits(u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))))
-            .collect())
+impl From<DecodeError> for E {
+    fn from(e: DecodeError) -> Self {
+        E::Decode {
+            reason: e.to_string(),
+        }
     }
 }

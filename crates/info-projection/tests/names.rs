@@ -26,6 +26,10 @@ fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<info_projection::Divergence>(info_projection::Divergence::NAMES, "divergence");
     round_trip::<info_projection::Solver>(info_projection::Solver::NAMES, "solver");
     round_trip::<info_projection::Constraint>(info_projection::Constraint::NAMES, "constraint");
+    round_trip::<info_projection::VStep>(info_projection::VStep::NAMES, "V-step");
+    round_trip::<info_projection::DualMethod>(info_projection::DualMethod::NAMES, "dual method");
+    round_trip::<info_projection::QpSolver>(info_projection::QpSolver::NAMES, "QP solver");
+    round_trip::<info_projection::RowPolicy>(info_projection::RowPolicy::NAMES, "row policy");
 }
 
 #[test]

@@ -119,6 +119,7 @@ pub fn fit_buffers(
     let groups = groups(codes, names)?;
     let labels = labels.map(i64_as_usize);
     params
+        .clone()
         .check()?
         .fit_with_observer(&probs, &groups, labels.as_deref(), observer)
 }
