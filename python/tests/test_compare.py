@@ -85,7 +85,10 @@ def test_fail_if_gates_on_the_change_slice_by_slice():
     assert "fail_if" not in old.compare(new, n_resamples=500)
     with pytest.raises(FairkitError, match="exactly one change"):
         old.compare(new, fail_if="p < 0.01")
-    with pytest.raises(FairkitError, match="unknown key 'change\\(ks_dp\\)'"):
+    with pytest.raises(FairkitError, match="unknown key 'change\\(ks_probe\\)'"):
+        old.compare(new, fail_if="change(ks_probe) > 0")
+    # A score gap's change is a known key, but these audits have no score.
+    with pytest.raises(FairkitError, match="needs both audits run with --score"):
         old.compare(new, fail_if="change(ks_dp) > 0")
 
 

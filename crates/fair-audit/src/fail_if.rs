@@ -567,9 +567,18 @@ fn evaluate_conjunction(
                 });
             }
             None => {
+                let score_change = row.is_some()
+                    && compute::SCORE_KEYS
+                        .iter()
+                        .any(|k| c.key.ends_with(&format!("({k})")));
                 return Err(FailIfError::Unavailable {
                     key: c.key.clone(),
-                    reason: "no audit produced it".into(),
+                    reason: if score_change {
+                        "a score gap's change needs both audits run with --score (score= in Python)"
+                            .into()
+                    } else {
+                        "no audit produced it".into()
+                    },
                 });
             }
         };
