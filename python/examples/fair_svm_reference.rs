@@ -6,10 +6,11 @@
 //!
 //! `<dir>` holds `settings.txt` (`n d kernel gamma lambda d_bound mu`, kernel =
 //! linear_primal|linear|rbf; demographic parity, default tolerance and iteration limit) and the
-//! little-endian raw buffers `x.f64` (N × d row-major), `y.f64` and `z.f64` (±1). Writes
+//! little-endian raw buffers `x.f64` (N × d row-major), `y.f64` and `z.f64` (±1, the paper's
+//! notation; mapped here to the crate's 0/1 classes and two groups, +1 → code 1). Writes
 //! `scores.f64` (the decision function on the training rows).
 
-use fair_svm::{Kernel, KernelFairSvm, SpectralFairSvm};
+use fair_svm::{Groups, Kernel, KernelFairSvm, SpectralFairSvm};
 use nalgebra::DMatrix;
 use std::error::Error;
 use std::path::Path;
@@ -37,8 +38,12 @@ fn main() -> Res<()> {
     let gamma: f64 = s[3].parse()?;
     let (lambda, bound, mu): (f64, f64, f64) = (s[4].parse()?, s[5].parse()?, s[6].parse()?);
     let x = DMatrix::from_row_slice(n, d, &read_f64(&dir.join("x.f64"))?);
-    let y = read_f64(&dir.join("y.f64"))?;
-    let z = read_f64(&dir.join("z.f64"))?;
+    let code = |v: &f64| usize::from(*v > 0.0);
+    let y: Vec<usize> = read_f64(&dir.join("y.f64"))?.iter().map(code).collect();
+    let z = Groups::new(
+        read_f64(&dir.join("z.f64"))?.iter().map(code).collect(),
+        vec!["z=-1".into(), "z=+1".into()],
+    )?;
     let scores = match s[2] {
         "linear_primal" => SpectralFairSvm::params()
             .lambda(lambda)

@@ -6,14 +6,14 @@
 
 use divan::Bencher;
 use fair_data::{FairSvmSynthetic, GaussianMixture, Standardizer};
-use fair_svm::{Kernel, KernelFairSvm, SpectralFairSvm, signs_from_classes, signs_from_groups};
+use fair_svm::{Groups, Kernel, KernelFairSvm, SpectralFairSvm, one_vs_rest};
 use nalgebra::DMatrix;
 
 fn main() {
     divan::main();
 }
 
-type Problem = (DMatrix<f64>, Vec<f64>, Vec<f64>);
+type Problem = (DMatrix<f64>, Vec<usize>, Groups);
 
 /// 1,000 × 60 Gaussian mixture (two groups shifted, labels correlated with groups).
 fn linear_problem() -> Problem {
@@ -25,8 +25,8 @@ fn linear_problem() -> Problem {
     let x = Standardizer::fit(ds.x())
         .and_then(|s| s.transform(ds.x()))
         .expect("scaling");
-    let y = signs_from_classes(ds.y()).expect("labels");
-    let z = signs_from_groups(ds.groups("group").expect("attribute"), &["1"]).expect("groups");
+    let y = ds.y().to_vec();
+    let z = one_vs_rest(ds.groups("group").expect("attribute"), &["1"]).expect("groups");
     (x, y, z)
 }
 
@@ -42,8 +42,9 @@ fn kernel_problem(n: usize) -> Problem {
     let x = Standardizer::fit(data.x())
         .and_then(|s| s.transform(data.x()))
         .expect("scaling");
-    let y = signs_from_classes(data.y()).expect("labels");
-    let z = signs_from_groups(data.groups("z").expect("attribute"), &["z=+1"]).expect("groups");
+    let y = data.y().to_vec();
+    // Groups "z=-1" (code 0) and "z=+1" (code 1).
+    let z = data.groups("z").expect("attribute").clone();
     (x, y, z)
 }
 

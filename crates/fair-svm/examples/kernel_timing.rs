@@ -5,7 +5,7 @@
 //! Run: `cargo run --release -p fair-svm --example kernel_timing -- <n> [exact|cap=<r>]...`
 
 use fair_data::{FairSvmSynthetic, Standardizer};
-use fair_svm::{Kernel, KernelFairSvm, signs_from_classes, signs_from_groups};
+use fair_svm::{Kernel, KernelFairSvm};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -18,8 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let data = FairSvmSynthetic::new().n(n).p(5).seed(2).generate()?.data;
     let x = Standardizer::fit(data.x())?.transform(data.x())?;
-    let y = signs_from_classes(data.y())?;
-    let z = signs_from_groups(data.groups("z")?, &["z=+1"])?;
+    let (y, z) = (data.y(), data.groups("z")?); // "z=+1" is group code 1
     let mut reference: Option<nalgebra::DVector<f64>> = None;
     for v in &variants {
         let cap = match v.strip_prefix("cap=") {
@@ -31,7 +30,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .d(0.01)
             .mu(0.1)
             .max_rank(cap)
-            .fit(&x, &y, &z)?;
+            .fit(&x, y, z)?;
         let total = start.elapsed().as_secs_f64();
         let scores = fit.decision_function(&x)?;
         // Against the first fit: the largest score difference relative to the largest score,

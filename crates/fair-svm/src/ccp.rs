@@ -53,7 +53,8 @@ pub struct FitReport {
     /// The final penalised objective. Linear: `(1/n)Σᵢ max(0, 1 − yᵢ(xᵢᵀw + b)) + λ‖w‖² +
     /// μ|wᵀ(Σ₊ − Σ₋)w|`; kernel: `½βᵀKβ − Σαᵢ + (μ/2λ)|βᵀ(S₊ − S₋)β|`.
     pub objective: f64,
-    /// The signed mean gap `mᵀw` (kernel: `k_mᵀβ`), bounded by d in absolute value.
+    /// The signed mean gap `mᵀw` (kernel: `k_mᵀβ`), bounded by d in absolute value: the mean
+    /// score of group code 1 (z = +1) minus that of group code 0.
     pub mean_gap: f64,
     /// The signed covariance gap of the final iterate.
     pub covariance_gap: f64,

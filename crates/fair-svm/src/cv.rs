@@ -1,8 +1,9 @@
 //! λ by k-fold cross-validation of the plain SVM, maximising AUC (the paper's protocol, §6.2).
 
 use crate::error::{FairSvmError, Result, invalid};
-use crate::input::is_sign;
+use crate::input::signs_from_classes;
 use crate::params::SpectralFairSvmParams;
+use fair_data::Groups;
 use fair_metrics::roc::roc_auc;
 use nalgebra::DMatrix;
 use rand::SeedableRng;
@@ -27,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 /// use fair_svm::LambdaSearch;
 /// use nalgebra::DMatrix;
 /// let x = DMatrix::from_fn(40, 1, |i, _| i as f64 / 40.0 + if i % 2 == 0 { 0.3 } else { 0.0 });
-/// let y: Vec<f64> = (0..40).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+/// let y: Vec<usize> = (0..40).map(|i| usize::from(i % 2 == 0)).collect();
 /// let cv = LambdaSearch::new(vec![0.001, 0.1, 10.0]).folds(4).seed(1).run(&x, &y)?;
 /// assert_eq!(cv.mean_auc.len(), 3);
 /// assert!(cv.best_auc >= cv.mean_auc[2]);
@@ -73,13 +74,13 @@ impl LambdaSearch {
         self
     }
 
-    /// Runs the search on features `x` and labels `y ∈ {−1, +1}ⁿ`.
+    /// Runs the search on features `x` and 0/1 class labels `y` (class 1 is positive).
     ///
     /// # Errors
     /// [`FairSvmError::InvalidParam`] for an empty grid, a grid value outside `(0, ∞)` or a fold
     /// count outside `2..=(rows of the smaller class)`; the input errors of
     /// [`crate::SpectralFairSvmValidParams::fit`].
-    pub fn run(&self, x: &DMatrix<f64>, y: &[f64]) -> Result<LambdaSearchResult> {
+    pub fn run(&self, x: &DMatrix<f64>, y: &[usize]) -> Result<LambdaSearchResult> {
         if self.grid.is_empty() {
             return Err(invalid("grid", "[]", "at least one λ"));
         }
@@ -93,15 +94,9 @@ impl LambdaSearch {
                 got: y.len(),
             });
         }
-        if let Some(row) = y.iter().position(|&v| !is_sign(v)) {
-            return Err(FairSvmError::InvalidLabel {
-                what: "y",
-                row,
-                value: y[row],
-            });
-        }
-        let mut pos: Vec<usize> = (0..y.len()).filter(|&i| y[i] > 0.0).collect();
-        let mut neg: Vec<usize> = (0..y.len()).filter(|&i| y[i] < 0.0).collect();
+        let signs = signs_from_classes(y)?;
+        let mut pos: Vec<usize> = (0..y.len()).filter(|&i| signs[i] > 0.0).collect();
+        let mut neg: Vec<usize> = (0..y.len()).filter(|&i| signs[i] < 0.0).collect();
         let smaller = pos.len().min(neg.len());
         if self.folds < 2 || self.folds > smaller {
             return Err(invalid(
@@ -128,18 +123,17 @@ impl LambdaSearch {
                 let train: Vec<usize> = (0..y.len()).filter(|&i| fold_of[i] != f).collect();
                 let test: Vec<usize> = (0..y.len()).filter(|&i| fold_of[i] == f).collect();
                 let xt = x.select_rows(&train);
-                let yt: Vec<f64> = train.iter().map(|&i| y[i]).collect();
-                // The plain SVM ignores z; any two-class z satisfies the input checks.
-                let zt: Vec<f64> = (0..train.len())
-                    .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 })
-                    .collect();
+                let yt: Vec<usize> = train.iter().map(|&i| y[i]).collect();
+                // The plain SVM ignores the groups; any two non-empty groups pass the checks.
+                let codes = (0..train.len()).map(|k| usize::from(k % 2 == 0)).collect();
+                let zt = Groups::new(codes, vec!["odd".into(), "even".into()])?;
                 let model = params.fit(&xt, &yt, &zt)?;
                 let scores: Vec<f64> = model
                     .decision_function(&x.select_rows(&test))?
                     .iter()
                     .copied()
                     .collect();
-                let labels: Vec<usize> = test.iter().map(|&i| usize::from(y[i] > 0.0)).collect();
+                let labels: Vec<usize> = test.iter().map(|&i| y[i]).collect();
                 total += roc_auc(&labels, &scores, None)?;
             }
             mean_auc.push(total / self.folds as f64);

@@ -84,34 +84,46 @@ pub enum FairSvmError {
         /// The offending value.
         value: f64,
     },
-    /// A label or protected-class value is not −1 or +1.
+    /// A label is not one of the classes 0 and 1.
     #[error(
-        "{what} has value {value} at row {row}: only -1 and +1 are accepted; map 0/1 class \
-         indices with fair_svm::signs_from_classes or groups with fair_svm::signs_from_groups"
+        "y has class {value} at row {row}: only the classes 0 and 1 are accepted (1 is the \
+         positive class, the paper's y = +1)"
     )]
     InvalidLabel {
-        /// `"y"` (label) or `"z"` (protected class).
-        what: &'static str,
         /// Row index (0-based).
         row: usize,
-        /// The offending value.
-        value: f64,
+        /// The offending class index.
+        value: usize,
     },
     /// All labels are equal: an SVM needs both classes.
-    #[error("every label y is {label}: an SVM needs rows of both classes -1 and +1")]
+    #[error("every label y is class {class}: an SVM needs rows of both classes 0 and 1")]
     SingleClass {
-        /// The only label present.
-        label: f64,
+        /// The only class present.
+        class: usize,
+    },
+    /// The sensitive groups are not exactly two.
+    #[error(
+        "the sensitive groups have {got} group(s) ({names}): the spectral fair SVM compares \
+         exactly two (group code 1 is the paper's z = +1, code 0 is z = -1); merge groups with \
+         fair_svm::one_vs_rest, or drop unused ones with Groups::compact"
+    )]
+    GroupCount {
+        /// The number of groups declared.
+        got: usize,
+        /// The first few group names, comma-separated.
+        names: String,
     },
     /// One protected class has no rows among the rows the fairness terms use.
     #[error(
-        "protected class z = {class} has no rows{condition}: the fairness terms compare both \
-         classes; check the protected attribute (or use demographic parity)"
+        "group {group:?} (code {code}) has no rows{condition}: the fairness terms compare both \
+         groups; check the protected attribute (or use demographic parity)"
     )]
     EmptyGroup {
-        /// `-1` or `+1`.
-        class: i8,
-        /// `""` for demographic parity, `" with y = +1"` for equal opportunity.
+        /// The group's name.
+        group: String,
+        /// Its code: 1 (the paper's z = +1) or 0 (z = −1).
+        code: usize,
+        /// `""` for demographic parity, `" with y = 1"` for equal opportunity.
         condition: &'static str,
     },
     /// The data are so large in magnitude that a covariance or kernel matrix overflowed.

@@ -1,4 +1,5 @@
-//! Input validation and the ±1 label convention.
+//! Input validation and the conventions: 0/1 classes and two [`Groups`], mapped to the
+//! paper's ±1 labels and protected classes inside the crate.
 
 use crate::error::{FairSvmError, Result, invalid};
 use crate::params::Fairness;
@@ -10,32 +11,25 @@ use nalgebra::DMatrix;
 ///
 /// # Errors
 /// [`FairSvmError::InvalidLabel`] for an index other than 0 or 1.
-///
-/// # Examples
-/// ```
-/// assert_eq!(fair_svm::signs_from_classes(&[0, 1, 1])?, vec![-1.0, 1.0, 1.0]);
-/// assert!(fair_svm::signs_from_classes(&[2]).is_err());
-/// # Ok::<(), fair_svm::FairSvmError>(())
-/// ```
-pub fn signs_from_classes(classes: &[usize]) -> Result<Vec<f64>> {
+pub(crate) fn signs_from_classes(classes: &[usize]) -> Result<Vec<f64>> {
     classes
         .iter()
         .enumerate()
         .map(|(row, &c)| match c {
             0 => Ok(-1.0),
             1 => Ok(1.0),
-            _ => Err(FairSvmError::InvalidLabel {
-                what: "class index",
-                row,
-                value: c as f64,
-            }),
+            _ => Err(FairSvmError::InvalidLabel { row, value: c }),
         })
         .collect()
 }
 
-/// Maps group membership to the protected class: rows in one of the `positive` groups get
-/// z = +1, every other row z = −1 (e.g. German credit: `["rent"]` → renters +1, owners and
-/// "for free" −1).
+/// Merges the groups of a protected attribute into the two protected classes the spectral fair
+/// SVM compares: rows in one of the `positive` groups get group code 1 (the paper's z = +1),
+/// every other row code 0 (z = −1). The two groups are named by the names they merge, joined
+/// with `" | "` (e.g. German credit: `["rent"]` → `"for free | own"` (0) and `"rent"` (1)).
+///
+/// An attribute that already has exactly two groups needs no merging: its group with code 1
+/// (the second of [`Groups::names`]) is z = +1.
 ///
 /// # Errors
 /// [`FairSvmError::InvalidParam`] when a name in `positive` is not a group of `groups`, or when
@@ -45,11 +39,12 @@ pub fn signs_from_classes(classes: &[usize]) -> Result<Vec<f64>> {
 /// ```
 /// use fair_data::Groups;
 /// let housing = Groups::from_labels(&["own", "rent", "for free", "rent"]);
-/// let z = fair_svm::signs_from_groups(&housing, &["rent"])?;
-/// assert_eq!(z, vec![-1.0, 1.0, -1.0, 1.0]);
+/// let z = fair_svm::one_vs_rest(&housing, &["rent"])?;
+/// assert_eq!(z.codes(), &[0, 1, 0, 1]);
+/// assert_eq!(z.names(), &["for free | own", "rent"]);
 /// # Ok::<(), fair_svm::FairSvmError>(())
 /// ```
-pub fn signs_from_groups(groups: &Groups, positive: &[&str]) -> Result<Vec<f64>> {
+pub fn one_vs_rest(groups: &Groups, positive: &[&str]) -> Result<Groups> {
     if positive.is_empty() {
         return Err(invalid("positive", "[]", "at least one group name"));
     }
@@ -66,27 +61,59 @@ pub fn signs_from_groups(groups: &Groups, positive: &[&str]) -> Result<Vec<f64>>
             }
         }
     }
-    Ok(groups
+    let joined = |want: bool| {
+        let names: Vec<&str> = groups
+            .names()
+            .iter()
+            .zip(&is_pos)
+            .filter(|&(_, &p)| p == want)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if names.is_empty() {
+            "(none)".to_string()
+        } else {
+            names.join(" | ")
+        }
+    };
+    let codes = groups
         .codes()
         .iter()
-        .map(|&c| {
-            if is_pos.get(c).copied().unwrap_or(false) {
-                1.0
-            } else {
-                -1.0
-            }
+        .map(|&c| usize::from(is_pos.get(c).copied().unwrap_or(false)))
+        .collect();
+    Ok(Groups::new(codes, vec![joined(false), joined(true)])?)
+}
+
+/// The paper's protected class of every row from two groups: group code 1 → z = +1, code 0 →
+/// z = −1.
+///
+/// # Errors
+/// [`FairSvmError::GroupCount`] unless `groups` declares exactly two groups.
+pub(crate) fn check_two_groups(groups: &Groups) -> Result<()> {
+    if groups.n_groups() == 2 {
+        Ok(())
+    } else {
+        Err(FairSvmError::GroupCount {
+            got: groups.n_groups(),
+            names: groups
+                .names()
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
         })
-        .collect())
+    }
 }
 
 /// Training data that passed every check, with the rows of each protected class that the
 /// fairness terms use (all rows for demographic parity, rows with y = +1 for equal opportunity).
 pub(crate) struct TrainData<'a> {
     pub x: &'a DMatrix<f64>,
-    pub y: &'a [f64],
-    /// Fairness rows with z = +1 (the paper's P).
+    /// The labels as the paper's ±1 (class 1 → +1, class 0 → −1).
+    pub y: Vec<f64>,
+    /// Fairness rows of group code 1, z = +1 (the paper's P).
     pub pos: Vec<usize>,
-    /// Fairness rows with z = −1 (the paper's N).
+    /// Fairness rows of group code 0, z = −1 (the paper's N).
     pub neg: Vec<usize>,
 }
 
@@ -107,34 +134,17 @@ pub(crate) fn check_finite_matrix(what: &'static str, x: &DMatrix<f64>) -> Resul
     Ok(())
 }
 
-/// `true` for exactly −1 or +1 (labels are exact codes, so exact comparison is intended).
-#[allow(clippy::float_cmp)]
-pub(crate) fn is_sign(v: f64) -> bool {
-    v == 1.0 || v == -1.0
-}
-
-fn check_signs(what: &'static str, v: &[f64]) -> Result<()> {
-    match v.iter().position(|&s| !is_sign(s)) {
-        Some(row) => Err(FairSvmError::InvalidLabel {
-            what,
-            row,
-            value: v[row],
-        }),
-        None => Ok(()),
-    }
-}
-
 pub(crate) fn validate<'a>(
     x: &'a DMatrix<f64>,
-    y: &'a [f64],
-    z: &[f64],
+    y: &[usize],
+    groups: &Groups,
     fairness: Fairness,
 ) -> Result<TrainData<'a>> {
     let n = x.nrows();
     if n == 0 || x.ncols() == 0 {
         return Err(FairSvmError::Empty { what: "x" });
     }
-    for (what, len) in [("y", y.len()), ("z", z.len())] {
+    for (what, len) in [("y", y.len()), ("groups", groups.len())] {
         if len != n {
             return Err(FairSvmError::LengthMismatch {
                 what,
@@ -143,33 +153,33 @@ pub(crate) fn validate<'a>(
             });
         }
     }
+    check_two_groups(groups)?;
     check_finite_matrix("x", x)?;
-    check_signs("y", y)?;
-    check_signs("z", z)?;
+    let y = signs_from_classes(y)?;
     if y.iter().all(|&v| v > 0.0) || y.iter().all(|&v| v < 0.0) {
-        return Err(FairSvmError::SingleClass { label: y[0] });
+        return Err(FairSvmError::SingleClass {
+            class: usize::from(y[0] > 0.0),
+        });
     }
     let use_row = |i: usize| match fairness {
         Fairness::DemographicParity => true,
         Fairness::EqualOpportunity => y[i] > 0.0,
     };
-    let pos: Vec<usize> = (0..n).filter(|&i| use_row(i) && z[i] > 0.0).collect();
-    let neg: Vec<usize> = (0..n).filter(|&i| use_row(i) && z[i] < 0.0).collect();
+    let codes = groups.codes();
+    let pos: Vec<usize> = (0..n).filter(|&i| use_row(i) && codes[i] == 1).collect();
+    let neg: Vec<usize> = (0..n).filter(|&i| use_row(i) && codes[i] == 0).collect();
     let condition = match fairness {
         Fairness::DemographicParity => "",
-        Fairness::EqualOpportunity => " with y = +1",
+        Fairness::EqualOpportunity => " with y = 1",
     };
-    if pos.is_empty() {
-        return Err(FairSvmError::EmptyGroup {
-            class: 1,
-            condition,
-        });
-    }
-    if neg.is_empty() {
-        return Err(FairSvmError::EmptyGroup {
-            class: -1,
-            condition,
-        });
+    for (code, rows) in [(1, &pos), (0, &neg)] {
+        if rows.is_empty() {
+            return Err(FairSvmError::EmptyGroup {
+                group: groups.names()[code].clone(),
+                code,
+                condition,
+            });
+        }
     }
     Ok(TrainData { x, y, pos, neg })
 }

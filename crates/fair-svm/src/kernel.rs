@@ -6,6 +6,7 @@ use crate::input::{check_predict, validate};
 use crate::params::{Common, Kernel, KernelFairSvmParams, KernelFairSvmValidParams};
 use crate::socp::{Cone, ConicProblem, Outcome, Row, quadratic_constraint};
 use crate::spectral::{SpectralSplit, mean_and_covariance};
+use fair_data::Groups;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 
 impl Kernel {
@@ -166,6 +167,7 @@ pub(crate) fn pivoted_cholesky(
 ///
 /// # Examples
 /// ```
+/// use fair_data::Groups;
 /// use fair_svm::{Kernel, KernelFairSvm};
 /// use nalgebra::DMatrix;
 /// // XOR-like labels: no linear separator, an RBF kernel separates them.
@@ -173,8 +175,8 @@ pub(crate) fn pivoted_cholesky(
 ///     1.0, 1.0,  -1.0, -1.0,  1.0, -1.0,  -1.0, 1.0,
 ///     1.2, 0.9,  -0.9, -1.1,  0.9, -1.2,  -1.1, 0.8,
 /// ]);
-/// let y = [1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0];
-/// let z = [1.0, -1.0, 1.0, -1.0, -1.0, 1.0, -1.0, 1.0];
+/// let y = [1, 1, 0, 0, 1, 1, 0, 0];
+/// let z = Groups::new(vec![1, 0, 1, 0, 0, 1, 0, 1], vec!["a".into(), "b".into()])?;
 /// let svm = KernelFairSvm::params(Kernel::Rbf { gamma: 1.0 }).lambda(0.001).mu(0.1).fit(&x, &y, &z)?;
 /// assert_eq!(svm.predict(&x)?, y.to_vec());
 /// # Ok::<(), fair_svm::FairSvmError>(())
@@ -252,15 +254,15 @@ impl KernelFairSvm {
         Ok((k * &self.beta).add_scalar(self.intercept))
     }
 
-    /// Labels ±1: `+1` when the score is ≥ 0.
+    /// Classes 0/1: class 1 (positive) when the score is ≥ 0.
     ///
     /// # Errors
     /// As [`KernelFairSvm::decision_function`].
-    pub fn predict(&self, x: &DMatrix<f64>) -> Result<Vec<f64>> {
+    pub fn predict(&self, x: &DMatrix<f64>) -> Result<Vec<usize>> {
         Ok(self
             .decision_function(x)?
             .iter()
-            .map(|&s| if s >= 0.0 { 1.0 } else { -1.0 })
+            .map(|&s| usize::from(s >= 0.0))
             .collect())
     }
 }
@@ -270,9 +272,9 @@ impl KernelFairSvmParams {
     ///
     /// # Errors
     /// [`FairSvmError::InvalidParam`], then the errors of [`KernelFairSvmValidParams::fit`].
-    pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<KernelFairSvm> {
+    pub fn fit(&self, x: &DMatrix<f64>, y: &[usize], groups: &Groups) -> Result<KernelFairSvm> {
         self.check_ref()?;
-        self.0.fit(x, y, z)
+        self.0.fit(x, y, groups)
     }
 
     /// Validates the settings, then fits reporting every iteration to `observer` (see
@@ -283,24 +285,25 @@ impl KernelFairSvmParams {
     pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
-        y: &[f64],
-        z: &[f64],
+        y: &[usize],
+        groups: &Groups,
         observer: &mut dyn fair_core::Observe<crate::IterInfo>,
     ) -> Result<KernelFairSvm> {
         self.check_ref()?;
-        self.0.fit_with_observer(x, y, z, observer)
+        self.0.fit_with_observer(x, y, groups, observer)
     }
 }
 
 impl KernelFairSvmValidParams {
-    /// Fits on features `x` (n × p), labels `y ∈ {−1, +1}ⁿ` and protected classes
-    /// `z ∈ {−1, +1}ⁿ`.
+    /// Fits on features `x` (n × p), 0/1 class labels `y` (class 1 is positive) and two sensitive
+    /// `groups` (group code 1 is the paper's z = +1), as
+    /// [`crate::SpectralFairSvmValidParams::fit`].
     ///
     /// # Errors
     /// The input errors of [`crate::SpectralFairSvmValidParams::fit`], plus
     /// [`FairSvmError::TooLarge`] when `n > max_rows`.
-    pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<KernelFairSvm> {
-        self.fit_with_observer(x, y, z, &mut fair_core::NoObserver)
+    pub fn fit(&self, x: &DMatrix<f64>, y: &[usize], groups: &Groups) -> Result<KernelFairSvm> {
+        self.fit_with_observer(x, y, groups, &mut fair_core::NoObserver)
     }
 
     /// [`KernelFairSvmValidParams::fit`], reporting every iteration to `observer`
@@ -313,11 +316,12 @@ impl KernelFairSvmValidParams {
     pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
-        y: &[f64],
-        z: &[f64],
+        y: &[usize],
+        groups: &Groups,
         observer: &mut dyn fair_core::Observe<crate::IterInfo>,
     ) -> Result<KernelFairSvm> {
-        let data = validate(x, y, z, self.common.fairness)?;
+        let data = validate(x, y, groups, self.common.fairness)?;
+        let y = data.y.as_slice();
         let n = x.nrows();
         if n > self.max_rows {
             return Err(FairSvmError::TooLarge {
@@ -746,11 +750,13 @@ mod tests {
     //! `k_m = Kδ`, `S₊ − S₋` of eq. (18)), with no factor anywhere.
 
     use super::*;
-    use crate::input::{signs_from_classes, signs_from_groups};
+    use crate::input::signs_from_classes;
     use crate::spectral::kernel_group_covariances;
     use fair_data::{FairSvmSynthetic, Standardizer};
 
-    fn problem(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>, Vec<f64>) {
+    /// (x, 0/1 classes, ±1 labels, groups, ±1 protected classes).
+    #[allow(clippy::type_complexity)]
+    fn problem(n: usize, seed: u64) -> (DMatrix<f64>, Vec<usize>, Vec<f64>, Groups, Vec<f64>) {
         let data = FairSvmSynthetic::new()
             .n(n)
             .p(3)
@@ -762,9 +768,15 @@ mod tests {
             .unwrap()
             .transform(data.x())
             .unwrap();
-        let y = signs_from_classes(data.y()).unwrap();
-        let z = signs_from_groups(data.groups("z").unwrap(), &["z=+1"]).unwrap();
-        (x, y, z)
+        let classes = data.y().to_vec();
+        let y = signs_from_classes(&classes).unwrap();
+        let groups = data.groups("z").unwrap().clone();
+        let z = groups
+            .codes()
+            .iter()
+            .map(|&c| if c == 1 { 1.0 } else { -1.0 })
+            .collect();
+        (x, classes, y, groups, z)
     }
 
     /// `min ½αᵀYKYα − 1ᵀα + gᵀα` s.t. `yᵀα = 0`, `0 ≤ α ≤ C`, `|k_mᵀ(y∘α)| ≤ d`, on dense K.
@@ -816,13 +828,13 @@ mod tests {
     /// μ = 0: the factor-based fit is the literal dual (15) with the mean constraint.
     #[test]
     fn exact_factor_zafar_equals_the_literal_dual() {
-        let (x, y, z) = problem(60, 4);
+        let (x, classes, y, groups, z) = problem(60, 4);
         let kernel = Kernel::Rbf { gamma: 0.5 };
         let svm = KernelFairSvm::params(kernel)
             .max_rank(None)
             .d(0.05)
             .mu(0.0)
-            .fit(&x, &y, &z)
+            .fit(&x, &classes, &groups)
             .unwrap();
         assert!(svm.factor_is_exact());
         let k = kernel.matrix(&x, &x).unwrap();
@@ -840,7 +852,7 @@ mod tests {
     /// spectral split of `Cov₊(R) − Cov₋(R)` reaches a fixed point of the paper's problem.
     #[test]
     fn exact_factor_spectral_fixed_point_is_stationary_for_the_literal_problem() {
-        let (x, y, z) = problem(60, 4);
+        let (x, classes, y, groups, z) = problem(60, 4);
         let kernel = Kernel::Rbf { gamma: 0.5 };
         let (lambda, mu) = (0.01, 0.002);
         let svm = KernelFairSvm::params(kernel)
@@ -850,12 +862,12 @@ mod tests {
             .mu(mu)
             .tol(1e-9)
             .max_iter(2000)
-            .fit(&x, &y, &z)
+            .fit(&x, &classes, &groups)
             .unwrap();
         assert!(svm.factor_is_exact());
         assert_eq!(svm.report().status, fair_core::Termination::Converged);
         let k = kernel.matrix(&x, &x).unwrap();
-        let (s_pos, s_neg) = kernel_group_covariances(&k, &z).unwrap();
+        let (s_pos, s_neg) = kernel_group_covariances(&k, &groups).unwrap();
         let s = s_pos - s_neg;
         let beta = svm.beta();
         let q = beta.dot(&(&s * beta));
@@ -884,10 +896,10 @@ mod tests {
     /// sign conditions at the bounds.
     #[test]
     fn working_set_subproblem_equals_the_all_rows_subproblem() {
-        let (x, y, z) = problem(300, 5);
+        let (x, classes, y, groups, _) = problem(300, 5);
         let kernel = Kernel::Rbf { gamma: 0.5 };
         let k = kernel.matrix(&x, &x).unwrap();
-        let data = validate(&x, &y, &z, crate::Fairness::DemographicParity).unwrap();
+        let data = validate(&x, &classes, &groups, crate::Fairness::DemographicParity).unwrap();
         let basis = Basis::new(&k, 1e-12, None, &data.pos, &data.neg).unwrap();
         let settings = Common {
             lambda: 0.01,
@@ -935,7 +947,7 @@ mod tests {
 
     #[test]
     fn uncapped_pivoted_cholesky_reassembles_an_rbf_kernel() {
-        let (x, _, _) = problem(200, 9);
+        let (x, ..) = problem(200, 9);
         let k = Kernel::Rbf { gamma: 2.0 }.matrix(&x, &x).unwrap();
         let l = pivoted_cholesky(&k, 1e-12, None);
         let residual = (&k - &l * l.transpose()).norm() / k.norm();

@@ -39,24 +39,29 @@
 //! `C = 1/(2λn)` and the penalty weight `μ/(2λ)`, so that λ, d and μ are on the scale of the
 //! linear primal for the linear kernel (the same problem for the plain SVM; the paper puts the
 //! fairness terms on β inside the dual, which is not the dual of the primal's fair terms, so the
-//! fair kernel fits with the linear kernel differ from the linear fair fits). Labels and protected classes are ±1; map fairkit's 0/1
-//! classes with [`signs_from_classes`] and groups with [`signs_from_groups`].
+//! fair kernel fits with the linear kernel differ from the linear fair fits).
+//!
+//! Inputs follow the other fairkit methods: labels are 0/1 classes (`&[usize]`, class 1 is
+//! positive — the paper's y = +1) and the protected attribute is a [`Groups`] with exactly two
+//! groups: **group code 1 (the second of [`Groups::names`]) is the paper's z = +1** and code 0 is
+//! z = −1 (the fit is symmetric in the two, up to the sign of the reported mean and covariance
+//! gaps). [`one_vs_rest`] merges a many-group attribute into two. The paper's ±1 encoding is
+//! formed inside the crate.
 //!
 //! # Example
 //! ```
-//! use fair_svm::{signs_from_classes, signs_from_groups, SpectralFairSvm, Termination};
+//! use fair_svm::{SpectralFairSvm, Termination};
 //! use fair_data::{FairSvmSynthetic, Standardizer};
 //! use fair_metrics::ks::ks_statistic;
 //!
 //! let data = FairSvmSynthetic::new().seed(1).generate()?.data;     // the paper's 2-D generator
 //! let x = Standardizer::fit(data.x())?.transform(data.x())?;
-//! let y = signs_from_classes(data.y())?;
-//! let groups = data.groups("z")?;
-//! let z = signs_from_groups(groups, &["z=+1"])?;
+//! let y = data.y();                  // classes 0 ("y=-1") and 1 ("y=+1")
+//! let z = data.groups("z")?;         // groups "z=-1" (code 0) and "z=+1" (code 1)
 //!
-//! let plain = SpectralFairSvm::params().lambda(0.01).d(f64::INFINITY).mu(0.0).fit(&x, &y, &z)?;
-//! let zafar = SpectralFairSvm::params().lambda(0.01).d(0.075).mu(0.0).fit(&x, &y, &z)?;
-//! let fair = SpectralFairSvm::params().lambda(0.01).d(0.075).mu(0.1).fit(&x, &y, &z)?;
+//! let plain = SpectralFairSvm::params().lambda(0.01).d(f64::INFINITY).mu(0.0).fit(&x, y, z)?;
+//! let zafar = SpectralFairSvm::params().lambda(0.01).d(0.075).mu(0.0).fit(&x, y, z)?;
+//! let fair = SpectralFairSvm::params().lambda(0.01).d(0.075).mu(0.1).fit(&x, y, z)?;
 //! assert_eq!(fair.report().status, Termination::Converged);
 //! // The mean constraint holds, and the covariance penalty shrinks the variance gap.
 //! assert!(fair.report().mean_gap.abs() <= 0.075 + 1e-6);
@@ -66,7 +71,7 @@
 //! assert!(h.windows(2).all(|p| p[1].objective <= p[0].objective + 1e-7));
 //!
 //! // All-threshold demographic-parity gap (KS) of the training scores.
-//! let delta = |s: nalgebra::DVector<f64>| ks_statistic(s.as_slice(), groups, None).map(|k| k.max);
+//! let delta = |s: nalgebra::DVector<f64>| ks_statistic(s.as_slice(), z, None).map(|k| k.max);
 //! assert!(delta(zafar.decision_function(&x)?)? < delta(plain.decision_function(&x)?)?);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -88,10 +93,12 @@ mod spectral;
 pub use ccp::{FitReport, IterInfo};
 pub use cv::{LambdaSearch, LambdaSearchResult};
 pub use error::{FairSvmError, Result, SolverFailure};
+/// The sensitive-group type every fairkit method takes (from `fair-core`).
+pub use fair_core::Groups;
 /// The shared vocabulary: observers see an [`IterInfo`] per iterate ([`Observe`]), and a fit
 /// ends with a [`Termination`] (an observer's stop is `Ok` with [`Termination::Interrupted`]).
 pub use fair_core::{NoObserver, Observe, Termination};
-pub use input::{signs_from_classes, signs_from_groups};
+pub use input::one_vs_rest;
 pub use kernel::{EXACT_FACTOR_TOL, KernelFairSvm};
 pub use linear::SpectralFairSvm;
 pub use params::{

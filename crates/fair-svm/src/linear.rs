@@ -10,6 +10,7 @@ use crate::params::{
 };
 use crate::socp::{Cone, ConicProblem, Outcome, Row, quadratic_constraint};
 use crate::spectral::GroupMoments;
+use fair_data::Groups;
 use nalgebra::{DMatrix, DVector};
 
 /// A fitted linear fair SVM: score `s(x) = xᵀw + b`, prediction `sign(s(x))`.
@@ -20,8 +21,10 @@ use nalgebra::{DMatrix, DVector};
 /// solved by clarabel, until the relative change of w falls below `tol` or `max_iter` is hit.
 /// With μ = 0 one convex QP is solved (Zafar et al.'s SVM, or the plain SVM when d = ∞).
 ///
-/// Labels and protected classes are ±1 (`signs_from_classes`, `signs_from_groups` map fairkit's
-/// 0/1 classes and groups). Standardize the features first: λ, d and μ act on the raw scale.
+/// Labels are fairkit's 0/1 classes (class 1 is positive, the paper's y = +1) and the protected
+/// attribute is two [`Groups`] (group code 1 is the paper's z = +1, code 0 is z = −1; merge a
+/// many-group attribute with [`crate::one_vs_rest`]). Standardize the features first: λ, d and
+/// μ act on the raw scale.
 ///
 /// Speed: each convex–concave subproblem is solved on a *working set* of rows (`shrinking`,
 /// on by default, as in LIBSVM): the rows whose margin `yᵢ(xᵢᵀw_k + b_k)` at the previous
@@ -35,15 +38,16 @@ use nalgebra::{DMatrix, DVector};
 ///
 /// # Examples
 /// ```
+/// use fair_data::Groups;
 /// use fair_svm::SpectralFairSvm;
 /// use nalgebra::DMatrix;
-/// // Feature 0 separates y; feature 1 is spread out only in the z = +1 group.
+/// // Feature 0 separates y; feature 1 is spread out only in group "wide".
 /// let x = DMatrix::from_row_slice(8, 2, &[
 ///     -2.0, -3.0,  -1.0, 3.0,   1.0, -3.0,  2.0, 3.0,
 ///     -2.0, -0.1,  -1.0, 0.1,   1.0, -0.1,  2.0, 0.1,
 /// ]);
-/// let y = [-1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0];
-/// let z = [1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0];
+/// let y = [0, 0, 1, 1, 0, 0, 1, 1];
+/// let z = Groups::from_labels(&["wide", "wide", "wide", "wide", "narrow", "narrow", "narrow", "narrow"]);
 /// let svm = SpectralFairSvm::params().lambda(0.1).d(0.1).mu(10.0).fit(&x, &y, &z)?;
 /// assert!(svm.report().status.is_converged());
 /// assert_eq!(svm.predict(&x)?, y.to_vec());
@@ -96,15 +100,15 @@ impl SpectralFairSvm {
         Ok(x * &self.weights).map(|s| s.add_scalar(self.intercept))
     }
 
-    /// Labels ±1: `+1` when the score is ≥ 0.
+    /// Classes 0/1: class 1 (positive) when the score is ≥ 0.
     ///
     /// # Errors
     /// As [`SpectralFairSvm::decision_function`].
-    pub fn predict(&self, x: &DMatrix<f64>) -> Result<Vec<f64>> {
+    pub fn predict(&self, x: &DMatrix<f64>) -> Result<Vec<usize>> {
         Ok(self
             .decision_function(x)?
             .iter()
-            .map(|&s| if s >= 0.0 { 1.0 } else { -1.0 })
+            .map(|&s| usize::from(s >= 0.0))
             .collect())
     }
 }
@@ -115,9 +119,9 @@ impl SpectralFairSvmParams {
     /// # Errors
     /// [`crate::FairSvmError::InvalidParam`], then the errors of
     /// [`SpectralFairSvmValidParams::fit`].
-    pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<SpectralFairSvm> {
+    pub fn fit(&self, x: &DMatrix<f64>, y: &[usize], groups: &Groups) -> Result<SpectralFairSvm> {
         self.check_ref()?;
-        self.0.fit(x, y, z)
+        self.0.fit(x, y, groups)
     }
 
     /// Validates the settings, then fits reporting every iteration to `observer` (see
@@ -128,28 +132,31 @@ impl SpectralFairSvmParams {
     pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
-        y: &[f64],
-        z: &[f64],
+        y: &[usize],
+        groups: &Groups,
         observer: &mut dyn fair_core::Observe<crate::IterInfo>,
     ) -> Result<SpectralFairSvm> {
         self.check_ref()?;
-        self.0.fit_with_observer(x, y, z, observer)
+        self.0.fit_with_observer(x, y, groups, observer)
     }
 }
 
 impl SpectralFairSvmValidParams {
-    /// Fits on features `x` (n × p), labels `y ∈ {−1, +1}ⁿ` and protected classes
-    /// `z ∈ {−1, +1}ⁿ`.
+    /// Fits on features `x` (n × p), 0/1 class labels `y` (class 1 is positive, the paper's
+    /// y = +1) and two sensitive `groups` (group code 1 — the second of [`Groups::names`] — is
+    /// the paper's z = +1, code 0 is z = −1; the fit is symmetric in the two up to the sign of
+    /// [`FitReport::mean_gap`] and [`FitReport::covariance_gap`]).
     ///
     /// # Errors
     /// [`crate::FairSvmError::Empty`], [`crate::FairSvmError::LengthMismatch`],
-    /// [`crate::FairSvmError::NonFinite`], [`crate::FairSvmError::InvalidLabel`],
-    /// [`crate::FairSvmError::SingleClass`], [`crate::FairSvmError::EmptyGroup`] (for equal
-    /// opportunity: no y = +1 row in a class), [`crate::FairSvmError::Overflow`], and
+    /// [`crate::FairSvmError::GroupCount`] (not two groups),
+    /// [`crate::FairSvmError::NonFinite`], [`crate::FairSvmError::InvalidLabel`] (a class other
+    /// than 0 or 1), [`crate::FairSvmError::SingleClass`], [`crate::FairSvmError::EmptyGroup`]
+    /// (a group without rows; for equal opportunity: without class-1 rows), [`crate::FairSvmError::Overflow`], and
     /// [`crate::FairSvmError::Solver`] when the warm-start QP cannot be solved. Iteration limits
     /// and later subproblem failures are reported in [`FitReport::status`], not as errors.
-    pub fn fit(&self, x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<SpectralFairSvm> {
-        self.fit_with_observer(x, y, z, &mut fair_core::NoObserver)
+    pub fn fit(&self, x: &DMatrix<f64>, y: &[usize], groups: &Groups) -> Result<SpectralFairSvm> {
+        self.fit_with_observer(x, y, groups, &mut fair_core::NoObserver)
     }
 
     /// [`SpectralFairSvmValidParams::fit`], reporting every iteration to `observer`
@@ -163,11 +170,12 @@ impl SpectralFairSvmValidParams {
     /// # Examples
     /// ```
     /// use fair_svm::{IterInfo, SpectralFairSvm, Termination};
-    /// use fair_core::ControlFlow;
+    /// use fair_core::{ControlFlow, Groups};
     /// use nalgebra::DMatrix;
     ///
     /// let x = DMatrix::from_row_slice(6, 1, &[-1.0, 1.0, -3.0, 3.0, -0.5, 2.0]);
-    /// let (y, z) = ([-1.0, 1.0, -1.0, 1.0, -1.0, 1.0], [-1.0, -1.0, 1.0, 1.0, -1.0, 1.0]);
+    /// let y = [0, 1, 0, 1, 0, 1];
+    /// let z = Groups::from_codes(&[0, 0, 1, 1, 0, 1])?;
     /// // Record the slack τ of every iterate; stop after the first convex–concave iteration.
     /// let mut slacks = Vec::new();
     /// let mut log = |it: &IterInfo| {
@@ -182,11 +190,11 @@ impl SpectralFairSvmValidParams {
     pub fn fit_with_observer(
         &self,
         x: &DMatrix<f64>,
-        y: &[f64],
-        z: &[f64],
+        y: &[usize],
+        groups: &Groups,
         observer: &mut dyn fair_core::Observe<crate::IterInfo>,
     ) -> Result<SpectralFairSvm> {
-        let data = validate(x, y, z, self.common.fairness)?;
+        let data = validate(x, y, groups, self.common.fairness)?;
         let ddof = match self.covariance_normalisation {
             CovarianceNormalisation::Population => 0,
             CovarianceNormalisation::Sample => 1,
@@ -236,7 +244,7 @@ impl LinearProblem<'_> {
     /// `F(w, b) = (1/n)Σ hinge + λ‖w‖² + μ|wᵀ(Σ₊ − Σ₋)w|` (divided by ‖w‖² for the direction
     /// penalty).
     fn objective(&self, w: &DVector<f64>, b: f64) -> (f64, f64) {
-        let (x, y) = (self.data.x, self.data.y);
+        let (x, y) = (self.data.x, &self.data.y);
         let scores = x * w;
         let hinge: f64 = scores
             .iter()
@@ -279,7 +287,7 @@ impl LinearProblem<'_> {
     fn margins(&self, w: &DVector<f64>, b: f64) -> Vec<f64> {
         let s = self.data.x * w;
         s.iter()
-            .zip(self.data.y)
+            .zip(&self.data.y)
             .map(|(&si, &yi)| yi * (si + b))
             .collect()
     }
@@ -288,7 +296,7 @@ impl LinearProblem<'_> {
     /// every row) when that is most rows or misses a label class (the reduced problem would be
     /// unbounded in b).
     fn working_set(&self, margins: &[f64], keep: &[bool]) -> Option<Vec<usize>> {
-        let y = self.data.y;
+        let y = &self.data.y;
         let rows: Vec<usize> = (0..margins.len())
             .filter(|&i| keep[i] || margins[i] < 1.0 + WORKING_MARGIN)
             .collect();
@@ -310,7 +318,7 @@ impl LinearProblem<'_> {
         anchor: Option<&DVector<f64>>,
         rows: Option<&[usize]>,
     ) -> Result<std::result::Result<RowSolution, SolverFailure>> {
-        let (x, y) = (self.data.x, self.data.y);
+        let (x, y) = (self.data.x, &self.data.y);
         let (n, p) = (x.nrows(), x.ncols());
         let all: Vec<usize>;
         let rows = match rows {

@@ -40,8 +40,8 @@ const MAX_FEATURES: usize = 1 << 24;
 ///     -2.0, -3.0,  -1.0, 3.0,   1.0, -3.0,  2.0, 3.0,
 ///     -2.0, -0.1,  -1.0, 0.1,   1.0, -0.1,  2.0, 0.1,
 /// ]);
-/// let y = [-1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0];
-/// let z = [1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0];
+/// let y = [0, 0, 1, 1, 0, 0, 1, 1];
+/// let z = fair_svm::Groups::from_codes(&[1, 1, 1, 1, 0, 0, 0, 0])?;
 /// let svm = SpectralFairSvm::params().lambda(0.1).d(0.1).mu(10.0).fit(&x, &y, &z)?;
 /// let scorer = FairSvmScorer::from(&svm);
 /// let restored = FairSvmScorer::from_bytes(&scorer.to_bytes())?;

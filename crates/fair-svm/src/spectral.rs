@@ -2,8 +2,9 @@
 //! (16), (18), (20)–(22), (24)–(25)).
 
 use crate::error::{FairSvmError, Result};
-use crate::input::{check_finite_matrix, is_sign, validate};
+use crate::input::{check_finite_matrix, check_two_groups, validate};
 use crate::params::Fairness;
+use fair_data::Groups;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 
 /// Eigenvalues with `|ζ| ≤ ZERO_EIGEN_REL · max|ζ|` are treated as exact zeros (round-off).
@@ -197,14 +198,17 @@ pub(crate) fn mean_and_covariance_ddof(
 ///
 /// # Examples
 /// ```
+/// use fair_data::Groups;
 /// use fair_svm::{Fairness, GroupMoments};
 /// use nalgebra::DMatrix;
 /// let x = DMatrix::from_row_slice(4, 1, &[0.0, 2.0, 1.0, 1.0]);
-/// let (y, z) = ([1.0, -1.0, 1.0, -1.0], [1.0, 1.0, -1.0, -1.0]);
+/// let y = [1, 0, 1, 0];
+/// // Code 1 ("b") is the paper's z = +1, code 0 ("a") is z = −1.
+/// let z = Groups::new(vec![1, 1, 0, 0], vec!["a".into(), "b".into()])?;
 /// let m = GroupMoments::new(&x, &y, &z, Fairness::DemographicParity)?;
 /// assert_eq!(m.mean_difference()[0], 0.0);          // both groups have mean 1
-/// assert_eq!(m.covariance_positive()[(0, 0)], 1.0);  // z = +1: {0, 2}
-/// assert_eq!(m.covariance_negative()[(0, 0)], 0.0);  // z = −1: {1, 1}
+/// assert_eq!(m.covariance_positive()[(0, 0)], 1.0);  // "b": {0, 2}
+/// assert_eq!(m.covariance_negative()[(0, 0)], 0.0);  // "a": {1, 1}
 /// # Ok::<(), fair_svm::FairSvmError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -216,12 +220,13 @@ pub struct GroupMoments {
 }
 
 impl GroupMoments {
-    /// Computes the moments from ±1 labels `y` and protected classes `z`.
+    /// Computes the moments from 0/1 class labels `y` and two sensitive `groups` (code 1 is the
+    /// paper's z = +1: `mean_difference` is its mean minus the code-0 group's).
     ///
     /// # Errors
     /// The input errors of [`crate::SpectralFairSvmParams::fit`].
-    pub fn new(x: &DMatrix<f64>, y: &[f64], z: &[f64], fairness: Fairness) -> Result<Self> {
-        let data = validate(x, y, z, fairness)?;
+    pub fn new(x: &DMatrix<f64>, y: &[usize], groups: &Groups, fairness: Fairness) -> Result<Self> {
+        let data = validate(x, y, groups, fairness)?;
         Self::from_rows(x, &data.pos, &data.neg)
     }
 
@@ -255,15 +260,16 @@ impl GroupMoments {
         })
     }
 
-    /// `m = mean(x | z = +1) − mean(x | z = −1)`; the mean constraint is `|mᵀw| ≤ d`.
+    /// `m = mean(x | z = +1) − mean(x | z = −1)` (z = +1: group code 1); the mean constraint is
+    /// `|mᵀw| ≤ d`.
     pub fn mean_difference(&self) -> &DVector<f64> {
         &self.mean_difference
     }
-    /// `Σ₊`, the covariance of the z = +1 rows.
+    /// `Σ₊`, the covariance of the z = +1 rows (group code 1).
     pub fn covariance_positive(&self) -> &DMatrix<f64> {
         &self.covariance_positive
     }
-    /// `Σ₋`, the covariance of the z = −1 rows.
+    /// `Σ₋`, the covariance of the z = −1 rows (group code 0).
     pub fn covariance_negative(&self) -> &DMatrix<f64> {
         &self.covariance_negative
     }
@@ -281,19 +287,21 @@ impl GroupMoments {
 /// reference for tests and small problems — [`crate::KernelFairSvm`] uses a low-rank
 /// factorisation instead).
 ///
-/// `S₊ = (1/#P) K(X, X₊)(I − eeᵀ/#P)K(X, X₊)ᵀ`, `S₋` likewise over `N = {i : zᵢ = −1}`; with
-/// the linear kernel `S± = XΣ±Xᵀ`.
+/// `S₊ = (1/#P) K(X, X₊)(I − eeᵀ/#P)K(X, X₊)ᵀ` over the rows P of group code 1 (z = +1),
+/// `S₋` likewise over the rows N of group code 0 (z = −1); with the linear kernel `S± = XΣ±Xᵀ`.
 ///
 /// # Errors
-/// [`FairSvmError::LengthMismatch`] when `k` is not `n × n` with `n = z.len()`,
-/// [`FairSvmError::NonFinite`], [`FairSvmError::InvalidLabel`] for `z` outside ±1,
-/// [`FairSvmError::EmptyGroup`] when a class is empty.
+/// [`FairSvmError::LengthMismatch`] when `k` is not `n × n` with `n = groups.len()`,
+/// [`FairSvmError::NonFinite`], [`FairSvmError::GroupCount`] unless there are two groups,
+/// [`FairSvmError::EmptyGroup`] when a group has no rows.
 ///
 /// # Examples
 /// ```
+/// use fair_data::Groups;
 /// use nalgebra::DMatrix;
 /// let k = DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 0.0, 0.0, 4.0, 2.0, 0.0, 2.0, 4.0]);
-/// let (s_pos, s_neg) = fair_svm::kernel_group_covariances(&k, &[1.0, 1.0, -1.0])?;
+/// let z = Groups::new(vec![1, 1, 0], vec!["N".into(), "P".into()])?;
+/// let (s_pos, s_neg) = fair_svm::kernel_group_covariances(&k, &z)?;
 /// // N has one row: a single point has no spread.
 /// assert_eq!(s_neg.norm(), 0.0);
 /// // P = {0, 1}: columns (1, 0, 0) and (0, 4, 2), centred ±(0.5, −2, −1), over #P = 2.
@@ -302,9 +310,9 @@ impl GroupMoments {
 /// ```
 pub fn kernel_group_covariances(
     k: &DMatrix<f64>,
-    z: &[f64],
+    groups: &Groups,
 ) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
-    let n = z.len();
+    let n = groups.len();
     for (what, got) in [("rows of k", k.nrows()), ("columns of k", k.ncols())] {
         if got != n {
             return Err(FairSvmError::LengthMismatch {
@@ -315,19 +323,15 @@ pub fn kernel_group_covariances(
         }
     }
     check_finite_matrix("k", k)?;
-    if let Some(row) = z.iter().position(|&v| !is_sign(v)) {
-        return Err(FairSvmError::InvalidLabel {
-            what: "z",
-            row,
-            value: z[row],
-        });
-    }
-    let pos: Vec<usize> = (0..n).filter(|&i| z[i] > 0.0).collect();
-    let neg: Vec<usize> = (0..n).filter(|&i| z[i] < 0.0).collect();
-    for (class, rows) in [(1, &pos), (-1, &neg)] {
+    check_two_groups(groups)?;
+    let codes = groups.codes();
+    let pos: Vec<usize> = (0..n).filter(|&i| codes[i] == 1).collect();
+    let neg: Vec<usize> = (0..n).filter(|&i| codes[i] == 0).collect();
+    for (code, rows) in [(1, &pos), (0, &neg)] {
         if rows.is_empty() {
             return Err(FairSvmError::EmptyGroup {
-                class,
+                group: groups.names()[code].clone(),
+                code,
                 condition: "",
             });
         }

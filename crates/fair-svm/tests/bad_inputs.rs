@@ -2,15 +2,15 @@
 
 mod common;
 
-use common::tiny;
+use common::{groups, tiny};
 use fair_data::Groups;
 use fair_svm::{
     FairSvmError, Fairness, Kernel, KernelFairSvm, LambdaSearch, SpectralFairSvm, SpectralSplit,
-    signs_from_classes, signs_from_groups,
+    one_vs_rest,
 };
 use nalgebra::DMatrix;
 
-fn fit(x: &DMatrix<f64>, y: &[f64], z: &[f64]) -> Result<SpectralFairSvm, FairSvmError> {
+fn fit(x: &DMatrix<f64>, y: &[usize], z: &Groups) -> Result<SpectralFairSvm, FairSvmError> {
     SpectralFairSvm::params().fit(x, y, z)
 }
 
@@ -26,94 +26,88 @@ fn fixture_is_valid() {
 }
 
 #[test]
-fn label_zero_is_rejected() {
+fn class_two_is_rejected() {
     let (x, mut y, z) = tiny();
-    y[2] = 0.0;
+    y[2] = 2;
     assert!(matches!(
         fit(&x, &y, &z),
-        Err(FairSvmError::InvalidLabel {
-            what: "y",
-            row: 2,
-            ..
-        })
+        Err(FairSvmError::InvalidLabel { row: 2, value: 2 })
     ));
+    let kernel = KernelFairSvm::params(Kernel::Linear).fit(&x, &y, &z);
+    assert!(matches!(
+        kernel,
+        Err(FairSvmError::InvalidLabel { row: 2, value: 2 })
+    ));
+    let msg = fit(&x, &y, &z).unwrap_err().to_string();
+    assert!(msg.contains("0 and 1"), "{msg}");
 }
 
 #[test]
-fn label_two_is_rejected() {
-    let (x, mut y, z) = tiny();
-    y[0] = 2.0;
-    assert!(matches!(
-        fit(&x, &y, &z),
-        Err(FairSvmError::InvalidLabel {
-            what: "y",
-            row: 0,
-            ..
-        })
-    ));
-}
-
-#[test]
-fn nan_label_is_rejected() {
-    let (x, mut y, z) = tiny();
-    y[1] = f64::NAN;
-    assert!(matches!(
-        fit(&x, &y, &z),
-        Err(FairSvmError::InvalidLabel {
-            what: "y",
-            row: 1,
-            ..
-        })
-    ));
-}
-
-#[test]
-fn protected_class_outside_plus_minus_one_is_rejected() {
-    let (x, y, mut z) = tiny();
-    z[3] = 0.5;
-    assert!(matches!(
-        fit(&x, &y, &z),
-        Err(FairSvmError::InvalidLabel {
-            what: "z",
-            row: 3,
-            ..
-        })
-    ));
-}
-
-#[test]
-fn empty_positive_protected_class_is_rejected() {
+fn one_group_is_rejected_naming_the_count() {
     let (x, y, _) = tiny();
-    let z = vec![-1.0; 4];
+    let one = Groups::new(vec![0; 4], vec!["all".into()]).unwrap();
+    let err = fit(&x, &y, &one).unwrap_err();
+    assert!(
+        matches!(&err, FairSvmError::GroupCount { got: 1, names } if names == "all"),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("1 group(s)"), "{err}");
     assert!(matches!(
-        fit(&x, &y, &z),
-        Err(FairSvmError::EmptyGroup { class: 1, .. })
+        KernelFairSvm::params(Kernel::Linear).fit(&x, &y, &one),
+        Err(FairSvmError::GroupCount { got: 1, .. })
     ));
 }
 
 #[test]
-fn empty_negative_protected_class_is_rejected() {
+fn three_groups_are_rejected_naming_the_count() {
     let (x, y, _) = tiny();
-    let z = vec![1.0; 4];
+    let three = Groups::from_labels(&["own", "rent", "free", "rent"]);
+    let err = fit(&x, &y, &three).unwrap_err();
+    assert!(
+        matches!(err, FairSvmError::GroupCount { got: 3, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("one_vs_rest"), "{err}");
+    // Merged into two, the same rows fit.
+    let two = one_vs_rest(&three, &["rent"]).unwrap();
+    assert_eq!(two.codes(), &[0, 1, 0, 1]);
+    assert!(fit(&x, &[0, 0, 1, 1], &two).is_ok());
+}
+
+#[test]
+fn empty_positive_group_is_rejected() {
+    let (x, y, _) = tiny();
+    let z = groups(&[0; 4]);
     assert!(matches!(
         fit(&x, &y, &z),
-        Err(FairSvmError::EmptyGroup { class: -1, .. })
+        Err(FairSvmError::EmptyGroup { code: 1, ref group, .. }) if group == "b"
     ));
 }
 
 #[test]
-fn equal_opportunity_needs_positives_in_both_classes() {
+fn empty_negative_group_is_rejected() {
+    let (x, y, _) = tiny();
+    let z = groups(&[1; 4]);
+    assert!(matches!(
+        fit(&x, &y, &z),
+        Err(FairSvmError::EmptyGroup { code: 0, ref group, .. }) if group == "a"
+    ));
+}
+
+#[test]
+fn equal_opportunity_needs_positives_in_both_groups() {
     let (x, _, z) = tiny();
-    // z = −1 rows are 0, 1; only row 0's label becomes the only... make the z = −1 positives vanish.
-    let y = vec![-1.0, -1.0, -1.0, 1.0];
+    // Group "a" (code 0) is rows 0 and 1: make neither of them class 1.
+    let y = vec![0, 0, 0, 1];
     let err = SpectralFairSvm::params()
         .fairness(Fairness::EqualOpportunity)
         .fit(&x, &y, &z);
     assert!(matches!(
         err,
         Err(FairSvmError::EmptyGroup {
-            class: -1,
-            condition: " with y = +1"
+            code: 0,
+            condition: " with y = 1",
+            ..
         })
     ));
 }
@@ -122,7 +116,7 @@ fn equal_opportunity_needs_positives_in_both_classes() {
 fn single_class_is_rejected() {
     let (x, _, z) = tiny();
     assert!(matches!(
-        fit(&x, &[1.0; 4], &z),
+        fit(&x, &[1; 4], &z),
         Err(FairSvmError::SingleClass { .. })
     ));
 }
@@ -172,18 +166,25 @@ fn short_labels_are_rejected() {
 }
 
 #[test]
-fn short_protected_classes_are_rejected() {
-    let (x, y, z) = tiny();
+fn short_groups_are_rejected() {
+    let (x, y, _) = tiny();
     assert!(matches!(
-        fit(&x, &y, &z[..2]),
-        Err(FairSvmError::LengthMismatch { what: "z", .. })
+        fit(&x, &y, &groups(&[0, 1])),
+        Err(FairSvmError::LengthMismatch {
+            what: "groups",
+            expected: 4,
+            got: 2
+        })
     ));
 }
 
 #[test]
 fn empty_matrix_is_rejected() {
     let x = DMatrix::<f64>::zeros(0, 1);
-    assert!(matches!(fit(&x, &[], &[]), Err(FairSvmError::Empty { .. })));
+    assert!(matches!(
+        fit(&x, &[], &groups(&[])),
+        Err(FairSvmError::Empty { .. })
+    ));
 }
 
 #[test]
@@ -310,23 +311,28 @@ fn predict_with_nan_is_rejected() {
 }
 
 #[test]
-fn class_index_two_is_rejected_by_the_mapping() {
+fn unknown_group_name_is_rejected_by_the_merge() {
+    let g = Groups::from_labels(&["own", "rent"]);
     assert!(matches!(
-        signs_from_classes(&[0, 1, 2]),
-        Err(FairSvmError::InvalidLabel { row: 2, .. })
+        one_vs_rest(&g, &["renting"]),
+        Err(FairSvmError::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        one_vs_rest(&g, &[]),
+        Err(FairSvmError::InvalidParam { .. })
     ));
 }
 
 #[test]
-fn unknown_group_name_is_rejected_by_the_mapping() {
-    let g = Groups::from_labels(&["own", "rent"]);
+fn kernel_group_covariances_need_two_groups() {
+    let k = DMatrix::identity(3, 3);
     assert!(matches!(
-        signs_from_groups(&g, &["renting"]),
-        Err(FairSvmError::InvalidParam { .. })
+        fair_svm::kernel_group_covariances(&k, &Groups::from_labels(&["a", "b", "c"])),
+        Err(FairSvmError::GroupCount { got: 3, .. })
     ));
     assert!(matches!(
-        signs_from_groups(&g, &[]),
-        Err(FairSvmError::InvalidParam { .. })
+        fair_svm::kernel_group_covariances(&k, &groups(&[1, 1, 1])),
+        Err(FairSvmError::EmptyGroup { code: 0, .. })
     ));
 }
 
@@ -345,6 +351,14 @@ fn non_square_matrix_cannot_be_split() {
 #[test]
 fn lambda_search_rejects_bad_grids_and_folds() {
     let (x, y, _) = tiny();
+    assert!(matches!(
+        LambdaSearch::new(vec![0.1]).run(&x, &[0, 1, 2, 1]),
+        Err(FairSvmError::InvalidLabel { row: 2, value: 2 })
+    ));
+    assert!(matches!(
+        LambdaSearch::new(vec![0.1]).run(&x, &y[..3]),
+        Err(FairSvmError::LengthMismatch { what: "y", .. })
+    ));
     assert!(matches!(
         LambdaSearch::new(vec![]).run(&x, &y),
         Err(FairSvmError::InvalidParam { name: "grid", .. })
@@ -366,11 +380,6 @@ fn errors_are_send_sync_and_say_what_to_fix() {
     assert_send_sync::<FairSvmError>();
     assert_send_sync::<SpectralFairSvm>();
     assert_send_sync::<KernelFairSvm>();
-    let msg = FairSvmError::InvalidLabel {
-        what: "y",
-        row: 0,
-        value: 0.0,
-    }
-    .to_string();
-    assert!(msg.contains("signs_from_classes"), "{msg}");
+    let msg = FairSvmError::InvalidLabel { row: 0, value: 3 }.to_string();
+    assert!(msg.contains("0 and 1"), "{msg}");
 }

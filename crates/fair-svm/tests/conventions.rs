@@ -3,12 +3,11 @@
 
 mod common;
 
-use common::{SOLVER, synthetic};
+use common::{SOLVER, signs, synthetic};
 use fair_data::FairSvmSynthetic;
 use fair_metrics::ks::ks_statistic;
 use fair_svm::{
     CovarianceNormalisation, CovariancePenalty, GroupMoments, MeanVector, SpectralFairSvm,
-    signs_from_groups,
 };
 use nalgebra::DVector;
 
@@ -67,7 +66,7 @@ fn sample_covariances_scale_each_group_by_its_count() {
         .fit(&x, &y, &z)
         .unwrap();
     let pop = GroupMoments::new(&x, &y, &z, fair_svm::Fairness::DemographicParity).unwrap();
-    let np = z.iter().filter(|&&v| v > 0.0).count() as f64;
+    let np = z.counts()[1] as f64;
     let nn = z.len() as f64 - np;
     let w = fit.weights();
     let sample = pop.covariance_positive() * (np / (np - 1.0))
@@ -103,8 +102,8 @@ fn direction_penalty_objective_is_scale_free() {
     let s = on_dir.decision_function(&x).unwrap();
     let hinge: f64 = s
         .iter()
-        .zip(&y)
-        .map(|(&si, &yi)| (1.0 - yi * si).max(0.0))
+        .zip(signs(&y))
+        .map(|(&si, yi)| (1.0 - yi * si).max(0.0))
         .sum::<f64>()
         / y.len() as f64;
     let q = on_dir.report().covariance_gap;
@@ -140,18 +139,17 @@ fn two_features_with_d_zero_leave_delta_unchanged_for_every_mu() {
             .unwrap()
             .transform(data.x())
             .unwrap();
-        let y = fair_svm::signs_from_classes(data.y()).unwrap();
-        let groups = data.groups("z").unwrap();
-        let z = signs_from_groups(groups, &["z=+1"]).unwrap();
+        let y = data.y();
+        let z = data.groups("z").unwrap();
         let delta = |w: &DVector<f64>| {
             let s: Vec<f64> = (&x * w).iter().copied().collect();
-            ks_statistic(&s, groups, None).unwrap().max
+            ks_statistic(&s, z, None).unwrap().max
         };
         let zafar = SpectralFairSvm::params()
             .lambda(0.001)
             .d(0.0)
             .mu(0.0)
-            .fit(&x, &y, &z)
+            .fit(&x, y, z)
             .unwrap();
         let wz = zafar.weights().clone();
         for pen in [CovariancePenalty::OnWeights, CovariancePenalty::OnDirection] {
@@ -161,7 +159,7 @@ fn two_features_with_d_zero_leave_delta_unchanged_for_every_mu() {
                     .d(0.0)
                     .mu(mu)
                     .covariance_penalty(pen)
-                    .fit(&x, &y, &z)
+                    .fit(&x, y, z)
                     .unwrap();
                 let ws = ssvm.weights();
                 let cos = ws.dot(&wz) / (ws.norm() * wz.norm());
@@ -179,7 +177,7 @@ fn two_features_with_d_zero_leave_delta_unchanged_for_every_mu() {
             .lambda(0.001)
             .d(f64::INFINITY)
             .mu(0.0)
-            .fit(&x, &y, &z)
+            .fit(&x, y, z)
             .unwrap();
         assert!(delta(free.weights()) > delta(&wz) + 0.05);
     }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{SOLVER, tiny};
+use common::{SOLVER, groups, tiny};
 use fair_svm::{Kernel, KernelFairSvm, SpectralFairSvm, SpectralFairSvmParams, Termination};
 use nalgebra::DMatrix;
 
@@ -14,7 +14,7 @@ fn plain_svm_two_points() {
     let x = DMatrix::from_row_slice(2, 1, &[-1.0, 1.0]);
     let svm = SpectralFairSvmParams::plain()
         .lambda(0.01)
-        .fit(&x, &[-1.0, 1.0], &[-1.0, 1.0])
+        .fit(&x, &[0, 1], &groups(&[0, 1]))
         .unwrap();
     assert!((svm.weights()[0] - 1.0).abs() < SOLVER);
     assert!(svm.intercept().abs() < SOLVER);
@@ -30,7 +30,7 @@ fn zafar_svm_caps_the_mean_gap() {
     let x = DMatrix::from_row_slice(2, 1, &[-1.0, 1.0]);
     let svm = SpectralFairSvmParams::zafar(0.5)
         .lambda(0.01)
-        .fit(&x, &[-1.0, 1.0], &[-1.0, 1.0])
+        .fit(&x, &[0, 1], &groups(&[0, 1]))
         .unwrap();
     assert!((svm.weights()[0] - 0.25).abs() < SOLVER);
     assert!((svm.report().mean_gap - 0.5).abs() < SOLVER);
@@ -74,7 +74,7 @@ fn kernel_linear_two_points_matches_primal() {
     let svm = KernelFairSvm::params(Kernel::Linear)
         .lambda(0.01)
         .mu(0.0)
-        .fit(&x, &[-1.0, 1.0], &[-1.0, 1.0])
+        .fit(&x, &[0, 1], &groups(&[0, 1]))
         .unwrap();
     assert!((svm.alpha()[0] - 0.5).abs() < SOLVER);
     assert!((svm.alpha()[1] - 0.5).abs() < SOLVER);

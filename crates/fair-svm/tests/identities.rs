@@ -199,10 +199,8 @@ fn kernel_model_reproduces_training_labels_on_separable_data() {
         2,
         |i, j| if i < 10 { -2.0 } else { 2.0 } + 0.1 * ((i * 7 + j * 3) % 5) as f64,
     );
-    let y: Vec<f64> = (0..20).map(|i| if i < 10 { -1.0 } else { 1.0 }).collect();
-    let z: Vec<f64> = (0..20)
-        .map(|i| if i % 2 == 0 { -1.0 } else { 1.0 })
-        .collect();
+    let y: Vec<usize> = (0..20).map(|i| usize::from(i >= 10)).collect();
+    let z = common::groups(&(0..20).map(|i| i % 2).collect::<Vec<_>>());
     let svm = KernelFairSvm::params(Kernel::Polynomial {
         degree: 2,
         gamma: 1.0,
@@ -226,11 +224,11 @@ fn working_set_subproblems_match_full_subproblems() {
         .unwrap()
         .transform(ds.x())
         .unwrap();
-    let y = fair_svm::signs_from_classes(ds.y()).unwrap();
-    let z = fair_svm::signs_from_groups(ds.groups("group").unwrap(), &["1"]).unwrap();
+    let y = ds.y();
+    let z = fair_svm::one_vs_rest(ds.groups("group").unwrap(), &["1"]).unwrap();
     let params = SpectralFairSvm::params().lambda(0.01).d(0.01).mu(0.1);
-    let shrunk = params.clone().fit(&x, &y, &z).unwrap();
-    let full = params.shrinking(false).fit(&x, &y, &z).unwrap();
+    let shrunk = params.clone().fit(&x, y, &z).unwrap();
+    let full = params.shrinking(false).fit(&x, y, &z).unwrap();
     let (rs, rf) = (shrunk.report(), full.report());
     assert!(
         rs.history[1..].iter().any(|h| h.working_rows < x.nrows()),

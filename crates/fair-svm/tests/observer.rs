@@ -64,12 +64,12 @@ fn kernel_observer_sees_every_iteration() {
 #[test]
 fn failing_fit_never_calls_the_observer() {
     let (x, y, _) = synthetic(2, 7);
-    let one_class = vec![1.0; y.len()];
+    let one_group = common::groups(&vec![1; y.len()]);
     let mut rec = Recorder::default();
     let err = SpectralFairSvm::params()
         .check()
         .unwrap()
-        .fit_with_observer(&x, &y, &one_class, &mut rec);
+        .fit_with_observer(&x, &y, &one_group, &mut rec);
     assert!(err.is_err());
     assert!(rec.seen.is_empty());
 }

@@ -1,6 +1,8 @@
 //! Property tests: spectral-split identities on random symmetric matrices; the
 //! convex–concave objective is monotone on random problems.
 
+mod common;
+
 use fair_svm::{SpectralFairSvm, SpectralSplit};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -54,13 +56,14 @@ proptest! {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
         };
-        let z: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 1.0 } else { -1.0 }).collect();
+        let codes: Vec<usize> = (0..n).map(|i| usize::from(i % 3 == 0)).collect();
+        let z = common::groups(&codes);
         let x = DMatrix::from_fn(n, 3, |i, j| {
-            let spread = if z[i] > 0.0 { [2.0, 0.5, 1.0][j] } else { [0.5, 2.0, 1.0][j] };
+            let spread = if codes[i] == 1 { [2.0, 0.5, 1.0][j] } else { [0.5, 2.0, 1.0][j] };
             spread * next()
         });
-        let y: Vec<f64> = (0..n).map(|i| if x[(i, 0)] + x[(i, 1)] + 0.3 * next() > 0.0 { 1.0 } else { -1.0 }).collect();
-        prop_assume!(y.iter().any(|&v| v > 0.0) && y.iter().any(|&v| v < 0.0));
+        let y: Vec<usize> = (0..n).map(|i| usize::from(x[(i, 0)] + x[(i, 1)] + 0.3 * next() > 0.0)).collect();
+        prop_assume!(y.contains(&1) && y.contains(&0));
         let svm = SpectralFairSvm::params().lambda(0.01).d(d).mu(mu).max_iter(50).fit(&x, &y, &z).unwrap();
         for pair in svm.report().history.windows(2) {
             prop_assert!(pair[1].objective <= pair[0].objective + 1e-6, "{:?}", pair);

@@ -41,7 +41,7 @@ fn fitted_models_round_trip_and_score_the_same_bits() {
     let (xs, ys, zs) = (
         x.rows(0, 60).into_owned(),
         y[..60].to_vec(),
-        z[..60].to_vec(),
+        z.select(&(0..60).collect::<Vec<_>>()).unwrap(),
     );
     for kernel in [
         Kernel::Linear,

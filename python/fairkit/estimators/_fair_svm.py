@@ -130,9 +130,13 @@ class FairSVM(ClassifierMixin, BaseEstimator):
             mu=float(self.mu), fairness=constraint, tol=float(self.tol),
             max_iter=int(self.max_iter),
         )
-        y_pm = np.where(codes == 1, 1.0, -1.0)
-        z_pm = np.where(group_codes == 1, 1.0, -1.0)
-        fitted = _core.fair_svm_fit(X, y_pm, z_pm, **settings)
+        # 0/1 class codes (classes_[1] is 1) and the two groups' codes: the crate takes group
+        # code 1 (groups_[1]) as the paper's z = +1; the fit is symmetric in the two groups.
+        fitted = _core.fair_svm_fit(
+            X, np.ascontiguousarray(codes, dtype=np.int64),
+            np.ascontiguousarray(group_codes, dtype=np.int64),
+            [str(name) for name in index.names], **settings,
+        )
         # Predict through the saved score function, so a pickled copy (which restores exactly
         # these bytes) gives the same bits as this one.
         self._core = _core.fair_svm_from_bytes(fitted.to_bytes())

@@ -1,15 +1,15 @@
 //! `fairkit._core.estimators`: the spectral fair SVM (crate `fair-svm`), linear and kernel.
 //!
-//! Labels and protected classes are ±1 in the crate; the Python class maps its two classes and
-//! its two groups to them. The fit runs with the GIL released; the crate's observer checks for
+//! The crate takes 0/1 class codes and two groups (group code 1 is the paper's z = +1), as the
+//! Python class encodes its two classes and its two groups. The fit runs with the GIL released; the crate's observer checks for
 //! Ctrl-C before every convex–concave subproblem ([`SignalCheck`]), so an interrupt stops a fit
 //! once the running subproblem is solved.
 
-use crate::convert::{contiguous, parse_param};
+use crate::convert::{contiguous, i64_as_usize, parse_param};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_svm::{
-    FairSvmError, FairSvmScorer, Fairness, IterInfo, Kernel, KernelFairSvm, Observe,
+    FairSvmError, FairSvmScorer, Fairness, Groups, IterInfo, Kernel, KernelFairSvm, Observe,
     SpectralFairSvm,
 };
 use nalgebra::DMatrix;
@@ -96,22 +96,26 @@ impl FittedSvm {
     }
 }
 
-/// Fits on dense rows (N × d row-major) with ±1 labels `y` and protected classes `z`.
+/// Fits on dense rows (N × d row-major) with 0/1 class codes `y` and the codes and names of
+/// two sensitive groups (code 1 is the paper's z = +1).
 ///
 /// `observer` sees every iterate (its `Break` ends the fit with the last iterate).
 ///
 /// # Errors
-/// The crate's (invalid settings or data, solver failure).
+/// The crate's (invalid settings or data — labels not 0/1, not two groups —, solver failure).
 pub fn fit_buffers(
     x: &[f64],
     d: usize,
-    y: &[f64],
-    z: &[f64],
+    y: &[i64],
+    group_codes: &[i64],
+    group_names: Vec<String>,
     s: &SvmSettings,
     observer: &mut dyn Observe<IterInfo>,
 ) -> Result<FittedSvm, FairSvmError> {
     let n = x.len().checked_div(d).unwrap_or(0);
     let xm = DMatrix::from_row_slice(n, d, x);
+    let y = i64_as_usize(y);
+    let z = Groups::new(i64_as_usize(group_codes).into_owned(), group_names)?;
     Ok(match s.kernel {
         None => FittedSvm::Linear(
             SpectralFairSvm::params()
@@ -122,7 +126,7 @@ pub fn fit_buffers(
                 .tol(s.tol)
                 .max_iter(s.max_iter)
                 .check()?
-                .fit_with_observer(&xm, y, z, observer)?,
+                .fit_with_observer(&xm, &y, &z, observer)?,
         ),
         Some(kernel) => FittedSvm::Kernel(
             KernelFairSvm::params(kernel)
@@ -133,7 +137,7 @@ pub fn fit_buffers(
                 .tol(s.tol)
                 .max_iter(s.max_iter)
                 .check()?
-                .fit_with_observer(&xm, y, z, observer)?,
+                .fit_with_observer(&xm, &y, &z, observer)?,
         ),
     })
 }
@@ -154,17 +158,20 @@ fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, u
     Ok((contiguous(x.as_slice(), "X")?, shape[0], shape[1]))
 }
 
-/// Fits the fair SVM; `y` and `z` hold ±1.
+/// Fits the fair SVM; `y` holds 0/1 class codes, `group_codes` the codes of the two groups named
+/// `group_names` (code 1 is the paper's z = +1).
 #[pyfunction]
 #[pyo3(signature = (
-    x, y, z, *, kernel, gamma, degree, coef0, lambda_, d, mu, fairness, tol, max_iter
+    x, y, group_codes, group_names, *, kernel, gamma, degree, coef0, lambda_, d, mu, fairness,
+    tol, max_iter
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fair_svm_fit(
     py: Python<'_>,
     x: PyReadonlyArray2<'_, f64>,
-    y: PyReadonlyArray1<'_, f64>,
-    z: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, i64>,
+    group_codes: PyReadonlyArray1<'_, i64>,
+    group_names: Vec<String>,
     kernel: &str,
     gamma: f64,
     degree: u32,
@@ -188,7 +195,7 @@ fn fair_svm_fit(
     };
     let (xs, n, dim) = matrix(&x)?;
     let ys = contiguous(y.as_slice(), "y")?;
-    let zs = contiguous(z.as_slice(), "sensitive_features")?;
+    let zs = contiguous(group_codes.as_slice(), "sensitive_features")?;
     for (len, what) in [(ys.len(), "y"), (zs.len(), "sensitive_features")] {
         if len != n {
             return Err(invalid(format!(
@@ -197,7 +204,7 @@ fn fair_svm_fit(
         }
     }
     let mut observer = SignalObserver::default();
-    let result = py.detach(|| fit_buffers(xs, dim, ys, zs, &settings, &mut observer));
+    let result = py.detach(|| fit_buffers(xs, dim, ys, zs, group_names, &settings, &mut observer));
     let inner = observer.0.or(result)?.map_err(to_py_err)?;
     Ok(FairSvmCore { inner })
 }

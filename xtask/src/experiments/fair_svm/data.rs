@@ -92,16 +92,21 @@ pub(super) fn load(name: &str) -> Result<Source> {
 /// One train/test split, standardized on the training part.
 pub(super) struct Split {
     pub(super) x_train: DMatrix<f64>,
-    pub(super) y_train: Vec<f64>,
-    pub(super) z_train: Vec<f64>,
+    /// Classes 0/1.
+    pub(super) y_train: Vec<usize>,
+    /// Two groups: the protected class (code 1, z = +1) and the rest (code 0).
+    pub(super) z_train: Groups,
     pub(super) x_test: DMatrix<f64>,
     pub(super) y_test: Vec<usize>,
     pub(super) z_test: Groups,
 }
 
-pub(super) fn binary_groups(z: &[f64]) -> Result<Groups> {
-    let codes: Vec<usize> = z.iter().map(|&v| usize::from(v > 0.0)).collect();
-    Ok(Groups::new(codes, vec!["z=-1".into(), "z=+1".into()])?)
+/// The paper's ±1 of 0/1 codes (class or group code 1 → +1), for statistics in its notation.
+pub(super) fn signs(codes: &[usize]) -> Vec<f64> {
+    codes
+        .iter()
+        .map(|&c| if c == 1 { 1.0 } else { -1.0 })
+        .collect()
 }
 
 pub(super) fn split(src: &Source, seed: u64) -> Result<Split> {
@@ -112,14 +117,11 @@ pub(super) fn split(src: &Source, seed: u64) -> Result<Split> {
     let scaler = Standardizer::fit(train.x())?;
     Ok(Split {
         x_train: scaler.transform(train.x())?,
-        y_train: signs_from_classes(train.y())?,
-        z_train: signs_from_groups(train.groups(src.attribute)?, src.positive)?,
+        y_train: train.y().to_vec(),
+        z_train: one_vs_rest(train.groups(src.attribute)?, src.positive)?,
         x_test: scaler.transform(test.x())?,
         y_test: test.y().to_vec(),
-        z_test: binary_groups(&signs_from_groups(
-            test.groups(src.attribute)?,
-            src.positive,
-        )?)?,
+        z_test: one_vs_rest(test.groups(src.attribute)?, src.positive)?,
     })
 }
 

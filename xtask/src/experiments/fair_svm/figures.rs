@@ -257,13 +257,13 @@ pub(super) fn figure2(ctx: &Context) -> Result<String> {
     let data = FairSvmSynthetic::new().seed(0).generate()?.data;
     let scaler = Standardizer::fit(data.x())?;
     let x = scaler.transform(data.x())?;
-    let y = signs_from_classes(data.y())?;
-    let groups = data.groups("z")?;
-    let z = signs_from_groups(groups, &["z=+1"])?;
+    // Classes 0/1 and the groups "z=-1" (code 0) and "z=+1" (code 1, the paper's z = +1).
+    let (y, groups) = (data.y(), data.groups("z")?);
     let n = data.n_rows() as f64;
     let mu = FIG2_MU_PAPER / n;
-    let cv = LambdaSearch::new(vec![1e-4, 1e-3, 1e-2, 1e-1, 1.0]).run(&x, &y)?;
+    let cv = LambdaSearch::new(vec![1e-4, 1e-3, 1e-2, 1e-1, 1.0]).run(&x, y)?;
     let corr = {
+        let (y, z) = (signs(y), signs(groups.codes()));
         let (my, mz) = (mean(&y), mean(&z));
         let cov: f64 = y.iter().zip(&z).map(|(a, b)| (a - my) * (b - mz)).sum();
         let vy: f64 = y.iter().map(|a| (a - my).powi(2)).sum();
@@ -276,7 +276,7 @@ pub(super) fn figure2(ctx: &Context) -> Result<String> {
     let mut dz = Vec::new();
     let mut dy = Vec::new();
     for method in [Method::Plain, Method::Zafar, Method::Spectral] {
-        let m = params(method, cv.best_lambda, FIG2_D, mu).fit(&x, &y, &z)?;
+        let m = params(method, cv.best_lambda, FIG2_D, mu).fit(&x, y, groups)?;
         let s: Vec<f64> = scores(&m, &x)?;
         let delta = ks_statistic(&s, groups, None)?.max;
         let auc = roc_auc(data.y(), &s, None)?;
@@ -297,7 +297,7 @@ pub(super) fn figure2(ctx: &Context) -> Result<String> {
             (m.weights(), m.intercept()),
             (delta, auc),
         ));
-        density_rows(method, &s, (&y, &z), &mut dz, &mut dy);
+        density_rows(method, &s, (y, groups.codes()), &mut dz, &mut dy);
     }
     panels.extend(scat);
     panels.extend(dz);
@@ -407,7 +407,7 @@ fn scatter_panel(
 fn density_rows(
     method: Method,
     s: &[f64],
-    (y, z): (&[f64], &[f64]),
+    (y, z): (&[usize], &[usize]),
     dz: &mut Vec<Panel>,
     dy: &mut Vec<Panel>,
 ) {
@@ -419,12 +419,12 @@ fn density_rows(
         (0..s.len()).filter(|&i| keep(i)).map(|i| s[i]).collect()
     };
     let zl = [
-        density(&sel(&|i| z[i] > 0.0), &grid),
-        density(&sel(&|i| z[i] < 0.0), &grid),
+        density(&sel(&|i| z[i] == 1), &grid),
+        density(&sel(&|i| z[i] == 0), &grid),
     ];
     let yl = [
-        density(&sel(&|i| y[i] > 0.0), &grid),
-        density(&sel(&|i| y[i] < 0.0), &grid),
+        density(&sel(&|i| y[i] == 1), &grid),
+        density(&sel(&|i| y[i] == 0), &grid),
     ];
     for (target, pair, what) in [(dz, zl, "z"), (dy, yl, "y")] {
         let ymax = pair.iter().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.1 + 1e-9;

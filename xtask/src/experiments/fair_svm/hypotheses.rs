@@ -3,7 +3,7 @@
 //! synthetic protocol and Figure 2's fit, and reports whether the paper's order
 //! Δ(SSVM) < Δ(ZSVM) < Δ(LSVM) appears.
 
-use super::{TEST_FRACTION, binary_groups, mean};
+use super::{TEST_FRACTION, mean};
 use crate::report::Result;
 use fair_data::{FairSvmSynthetic, Splitter, Standardizer};
 use fair_metrics::ks::ks_statistic;
@@ -11,7 +11,7 @@ use fair_metrics::roc::roc_auc;
 use fair_report::Table;
 use fair_svm::{
     CovarianceNormalisation, CovariancePenalty, LambdaSearch, MeanVector, PAPER_D_GRID,
-    SpectralFairSvm, SpectralFairSvmParams, signs_from_classes, signs_from_groups,
+    SpectralFairSvm, SpectralFairSvmParams,
 };
 use nalgebra::DMatrix;
 use serde_json::{Value, json};
@@ -175,18 +175,17 @@ fn run_grid(v: &Variant, splits: u64, d_grid: &[f64]) -> Result<Grid> {
             .split_dataset(&data, true)?;
         let scaler = Standardizer::fit(train.x())?;
         let (xtr, xte) = (scaler.transform(train.x())?, scaler.transform(test.x())?);
-        let ytr = signs_from_classes(train.y())?;
-        let ztr = signs_from_groups(train.groups("z")?, &["z=+1"])?;
-        let zte = binary_groups(&signs_from_groups(test.groups("z")?, &["z=+1"])?)?;
+        // Groups "z=-1" (code 0) and "z=+1" (code 1, the paper's z = +1).
+        let (ytr, ztr, zte) = (train.y(), train.groups("z")?, test.groups("z")?);
         let lambda = LambdaSearch::new(vec![1e-4, 1e-3, 1e-2, 1e-1, 1.0])
             .seed(seed)
-            .run(&xtr, &ytr)?
+            .run(&xtr, ytr)?
             .best_lambda;
         let eval = |p: SpectralFairSvmParams| -> Result<(f64, f64)> {
-            let m = p.fit(&xtr, &ytr, &ztr)?;
+            let m = p.fit(&xtr, ytr, ztr)?;
             let s: Vec<f64> = m.decision_function(&xte)?.iter().copied().collect();
             Ok((
-                ks_statistic(&s, &zte, None)?.max,
+                ks_statistic(&s, zte, None)?.max,
                 roc_auc(test.y(), &s, None)?,
             ))
         };
@@ -226,18 +225,16 @@ fn figure2(v: &Variant) -> Result<[f64; 3]> {
         .generate()?
         .data;
     let x: DMatrix<f64> = Standardizer::fit(data.x())?.transform(data.x())?;
-    let y = signs_from_classes(data.y())?;
-    let groups = data.groups("z")?;
-    let z = signs_from_groups(groups, &["z=+1"])?;
+    let (y, groups) = (data.y(), data.groups("z")?);
     let lambda = LambdaSearch::new(vec![1e-4, 1e-3, 1e-2, 1e-1, 1.0])
-        .run(&x, &y)?
+        .run(&x, y)?
         .best_lambda;
     let mut out = [0.0; 3];
     for (k, (d, mu)) in [(f64::INFINITY, 0.0), (0.075, 0.0), (0.075, v.fig2_mu)]
         .into_iter()
         .enumerate()
     {
-        let m = v.params(lambda, d, mu).fit(&x, &y, &z)?;
+        let m = v.params(lambda, d, mu).fit(&x, y, groups)?;
         let s: Vec<f64> = m.decision_function(&x)?.iter().copied().collect();
         out[k] = ks_statistic(&s, groups, None)?.max;
     }
@@ -429,12 +426,11 @@ On the real data (p = 58, 78) the mean constraint removes one of p dimensions, s
 fn cone_section() -> Result<String> {
     let data = FairSvmSynthetic::new().seed(0).generate()?.data;
     let x: DMatrix<f64> = Standardizer::fit(data.x())?.transform(data.x())?;
-    let y = signs_from_classes(data.y())?;
-    let z = signs_from_groups(data.groups("z")?, &["z=+1"])?;
+    let (y, z) = (data.y(), data.groups("z")?);
     let lambda = LambdaSearch::new(vec![1e-4, 1e-3, 1e-2, 1e-1, 1.0])
-        .run(&x, &y)?
+        .run(&x, y)?
         .best_lambda;
-    let m_norm = fair_svm::GroupMoments::new(&x, &y, &z, fair_svm::Fairness::DemographicParity)?
+    let m_norm = fair_svm::GroupMoments::new(&x, y, z, fair_svm::Fairness::DemographicParity)?
         .mean_difference()
         .norm();
     let angle = |w_norm: f64, d: f64| (d / (m_norm * w_norm)).min(1.0).asin().to_degrees();
@@ -450,12 +446,12 @@ fn cone_section() -> Result<String> {
             .lambda(lambda)
             .d(d)
             .mu(0.0)
-            .fit(&x, &y, &z)?;
+            .fit(&x, y, z)?;
         let ws = SpectralFairSvm::params()
             .lambda(lambda)
             .d(d)
             .mu(1.0)
-            .fit(&x, &y, &z)?;
+            .fit(&x, y, z)?;
         let (nz, ns) = (wz.weights().norm(), ws.weights().norm());
         t.row(vec![
             format!("{d}"),

@@ -13,7 +13,7 @@ use fair_report::palette::{BLACK, BLUE, GREEN, GREY, ORANGE, RED, blue_shade};
 use fair_report::panels::{Dots, Line, Panel, density, padded_range, panel_grid};
 use fair_svm::{
     Fairness, LambdaSearch, PAPER_D_GRID, SpectralFairSvm, SpectralFairSvmParams, Termination,
-    signs_from_classes, signs_from_groups,
+    one_vs_rest,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use nalgebra::{DMatrix, DVector};

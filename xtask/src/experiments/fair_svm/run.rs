@@ -132,8 +132,7 @@ pub(super) fn run_dataset(ctx: &Context, cfg: &Config, src: &Source) -> Result<D
             .run(&sp.x_train, &sp.y_train)?;
         lambdas.push(cv.best_lambda);
         cv_auc.push(cv.best_auc);
-        let z_train_groups = binary_groups(&sp.z_train)?;
-        fit_cells(&mut cells, &sp, cv.best_lambda, &z_train_groups, &bar)?;
+        fit_cells(&mut cells, &sp, cv.best_lambda, &bar)?;
         fit_eo_rows(&mut eo_rows, &sp, cv.best_lambda)?;
         if seed == 0 {
             split0 = first_split(ctx, src, &sp, cv.best_lambda)?;
@@ -178,13 +177,7 @@ fn empty_cells(cfg: &Config) -> Vec<Cell> {
 }
 
 /// Fits every cell on one split and records its test / training Δ, AUC, weight norm and status.
-fn fit_cells(
-    cells: &mut [Cell],
-    sp: &Split,
-    lambda: f64,
-    z_train_groups: &Groups,
-    bar: &ProgressBar,
-) -> Result<()> {
+fn fit_cells(cells: &mut [Cell], sp: &Split, lambda: f64, bar: &ProgressBar) -> Result<()> {
     for cell in cells.iter_mut() {
         let model = params(cell.method, lambda, cell.d, cell.mu).fit(
             &sp.x_train,
@@ -195,7 +188,7 @@ fn fit_cells(
         cell.delta.push(ks_statistic(&s, &sp.z_test, None)?.max);
         let s_train = scores(&model, &sp.x_train)?;
         cell.delta_train
-            .push(ks_statistic(&s_train, z_train_groups, None)?.max);
+            .push(ks_statistic(&s_train, &sp.z_train, None)?.max);
         cell.auc.push(roc_auc(&sp.y_test, &s, None)?);
         cell.wnorm.push(model.weights().norm());
         let r = model.report();
