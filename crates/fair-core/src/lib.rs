@@ -7,7 +7,8 @@
 //!   [`NoObserver`] and closures `FnMut(&I) -> ControlFlow<()>` implement it.
 //! - [`ParamGuard`]: `check_ref(&self)` / `check(self)`, the one way to validate settings.
 //! - [`Groups`]: group membership of every row (re-exported by `fair-data`).
-//! - [`ParseEnumError`]: the error of every `FromStr` of a fairkit enum.
+//! - [`ParseEnumError`]: the error of every `FromStr` of a fairkit enum; [`split_call`] splits
+//!   the `name(a, b)` form of the data-carrying ones.
 //! - [`bytes`]: the codec of every fitted model's versioned bytes ([`bytes::Writer`],
 //!   [`bytes::Reader`], typed [`bytes::DecodeError`]).
 //!
@@ -56,6 +57,6 @@ mod termination;
 pub use groups::{Groups, GroupsError};
 pub use observe::{NoObserver, Observe};
 pub use param_guard::ParamGuard;
-pub use parse::ParseEnumError;
+pub use parse::{ParseEnumError, split_call};
 pub use std::ops::ControlFlow;
 pub use termination::Termination;

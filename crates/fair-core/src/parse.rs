@@ -100,3 +100,32 @@ macro_rules! string_enum {
         }
     };
 }
+
+/// Splits the call form `name(a, b, …)` of a data-carrying enum's `Display` into the name and
+/// its trimmed, comma-separated arguments (`name()` gives no arguments); `None` when `s` is not
+/// of that form. Spaces are allowed around the whole string, the name and each argument. The
+/// caller parses the arguments and builds its error (a [`ParseEnumError`] listing the forms).
+///
+/// # Examples
+/// ```
+/// use fair_core::split_call;
+/// assert_eq!(split_call(" box( -1, 0.25 ) "), Some(("box", vec!["-1", "0.25"])));
+/// assert_eq!(split_call("ball()"), Some(("ball", vec![])));
+/// assert_eq!(split_call("whole"), None);
+/// assert_eq!(split_call("ball(1"), None);
+/// assert_eq!(split_call("(1)"), None);
+/// ```
+pub fn split_call(s: &str) -> Option<(&str, Vec<&str>)> {
+    let (name, rest) = s.trim().split_once('(')?;
+    let inner = rest.strip_suffix(')')?;
+    let name = name.trim();
+    if name.is_empty() || inner.contains(['(', ')']) {
+        return None;
+    }
+    let args = if inner.trim().is_empty() {
+        Vec::new()
+    } else {
+        inner.split(',').map(str::trim).collect()
+    };
+    Some((name, args))
+}
