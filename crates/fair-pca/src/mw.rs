@@ -33,6 +33,14 @@ use nalgebra::DMatrix;
 use std::time::{Duration, Instant};
 
 /// How the averaged MW solution `P̄` becomes an orthonormal basis.
+///
+/// # Examples
+/// ```
+/// use fair_pca::MwRounding;
+/// assert_eq!(MwRounding::ExtraDimensionLp.to_string(), "extra_dimension_lp");
+/// assert_eq!("best_iterate".parse::<MwRounding>()?, MwRounding::BestIterate);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum MwRounding {
     /// The top-`r` eigenvectors of `P̄`: rank `r`, no extra dimension.
@@ -454,6 +462,13 @@ impl fair_core::ParamGuard for MwFairPcaParams {
         MwFairPcaParams::check(self)
     }
 }
+
+// `Display`/`FromStr` (issue 27: once, in the crate that owns the enum).
+fair_core::string_enum!(MwRounding, "MW rounding", {
+    TopEigenvectors => "top_eigenvectors",
+    BestIterate => "best_iterate",
+    ExtraDimensionLp => "extra_dimension_lp",
+});
 
 #[cfg(test)]
 mod tests {

@@ -74,6 +74,15 @@ impl Penalty {
 }
 
 /// The scale of the losses inside the objectives.
+///
+/// # Examples
+/// ```
+/// use fair_pca::LossScale;
+/// assert_eq!(LossScale::PerSample.to_string(), "per_sample");
+/// assert_eq!("raw".parse::<LossScale>()?, LossScale::Raw);
+/// assert!("sum".parse::<LossScale>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LossScale {
     /// Every group loss divided by its row count (`L_i / n_i`, `E_i / n_i`) and the total loss by
@@ -85,6 +94,15 @@ pub enum LossScale {
 }
 
 /// How gradients are balanced before the min-norm QP (Remark 1 gives no formula).
+///
+/// # Examples
+/// ```
+/// use fair_pca::Normalization;
+/// assert_eq!(Normalization::PenaltySlope.to_string(), "penalty_slope");
+/// assert_eq!("none".parse::<Normalization>()?, Normalization::None);
+/// assert_eq!(Normalization::NAMES, ["unit", "penalty_slope", "none"]);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Normalization {
     /// `Ĝ_i = G_i / ‖G_i‖_F` (zero gradients stay zero): every objective gets a unit vote. With
@@ -101,6 +119,14 @@ pub enum Normalization {
 }
 
 /// Which gradients enter the descent-direction QP.
+///
+/// # Examples
+/// ```
+/// use fair_pca::Geometry;
+/// assert_eq!(Geometry::Riemannian.to_string(), "riemannian");
+/// assert_eq!("euclidean".parse::<Geometry>()?, Geometry::Euclidean);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Geometry {
     /// The paper's Euclidean gradients of the trace forms (eq. 14), e.g. `−2AU`, projected back
@@ -121,6 +147,17 @@ pub enum Geometry {
 }
 
 /// Step-size rule.
+///
+/// # Examples
+/// ```
+/// use fair_pca::StepRule;
+/// // `Display`: `inverse_sqrt(eta0)`, `armijo(beta, max_halvings)`, `armijo_warm(beta, max_halvings)`.
+/// assert_eq!(StepRule::armijo_warm().to_string(), "armijo_warm(0.0001, 40)");
+/// assert_eq!("inverse_sqrt( 1 )".parse::<StepRule>()?, StepRule::InverseSqrt { eta0: 1.0 });
+/// assert_eq!("armijo(1e-4, 30)".parse::<StepRule>()?, StepRule::armijo());
+/// assert!("armijo(1e-4, 2.5)".parse::<StepRule>().is_err()); // max_halvings is a count
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StepRule {
     /// `η_t = eta0 / √t`, `t = 1, 2, …` (the paper's experiments use `eta0 = 1`).
@@ -185,6 +222,14 @@ impl StepRule {
 }
 
 /// Centring of the data before any loss is computed.
+///
+/// # Examples
+/// ```
+/// use fair_pca::Centering;
+/// assert_eq!(Centering::Global.to_string(), "global");
+/// assert_eq!("none".parse::<Centering>()?, Centering::None);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Centering {
     /// Subtract the column means of the fitting data (learned at fit time and reused by
@@ -198,6 +243,14 @@ pub enum Centering {
 
 /// How the result is chosen among several starts (Remark 2: each start may end at a different
 /// Pareto point).
+///
+/// # Examples
+/// ```
+/// use fair_pca::StartSelection;
+/// assert_eq!(StartSelection::LowestLoss.to_string(), "lowest_loss");
+/// assert_eq!("fairest".parse::<StartSelection>()?, StartSelection::Fairest);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum StartSelection {
     /// The smallest `max_{i<j} |E_i − E_j|` (on the objective's loss scale); ties go to the smaller
@@ -563,6 +616,74 @@ fair_core::string_enum!(Penalty, "penalty", {
     Abs => "abs",
     NegExp => "neg_exp",
 });
+fair_core::string_enum!(LossScale, "loss scale", {
+    PerSample => "per_sample",
+    Raw => "raw",
+});
+fair_core::string_enum!(Normalization, "normalization", {
+    Unit => "unit",
+    PenaltySlope => "penalty_slope",
+    None => "none",
+});
+fair_core::string_enum!(Geometry, "geometry", {
+    Euclidean => "euclidean",
+    Riemannian => "riemannian",
+});
+fair_core::string_enum!(Centering, "centering", {
+    Global => "global",
+    None => "none",
+});
+fair_core::string_enum!(StartSelection, "start selection", {
+    Fairest => "fairest",
+    LowestLoss => "lowest_loss",
+});
+
+/// The spellings [`StepRule`]'s `FromStr` accepts (in its error message).
+const STEP_RULE_FORMS: &[&str] = &[
+    "inverse_sqrt(eta0)",
+    "armijo(beta, max_halvings)",
+    "armijo_warm(beta, max_halvings)",
+];
+
+/// `Display`: `inverse_sqrt(eta0)`, `armijo(beta, max_halvings)` or
+/// `armijo_warm(beta, max_halvings)`, each `f64` in Rust's shortest round-trip form, so `FromStr`
+/// gives the same rule back (it parses; [`FairPcaParams::check`] validates the ranges).
+impl std::fmt::Display for StepRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            StepRule::InverseSqrt { eta0 } => write!(f, "inverse_sqrt({eta0})"),
+            StepRule::Armijo { beta, max_halvings } => write!(f, "armijo({beta}, {max_halvings})"),
+            StepRule::ArmijoWarm { beta, max_halvings } => {
+                write!(f, "armijo_warm({beta}, {max_halvings})")
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for StepRule {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the name and the numbers;
+    /// `max_halvings` is a non-negative integer).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || fair_core::ParseEnumError::new("step rule", s, STEP_RULE_FORMS);
+        let (name, args) = fair_core::split_call(s).ok_or_else(error)?;
+        let real = |a: &str| a.parse::<f64>().map_err(|_| error());
+        let count = |a: &str| a.parse::<u32>().map_err(|_| error());
+        match (name, args.as_slice()) {
+            ("inverse_sqrt", &[eta0]) => Ok(StepRule::InverseSqrt { eta0: real(eta0)? }),
+            ("armijo", &[beta, halvings]) => Ok(StepRule::Armijo {
+                beta: real(beta)?,
+                max_halvings: count(halvings)?,
+            }),
+            ("armijo_warm", &[beta, halvings]) => Ok(StepRule::ArmijoWarm {
+                beta: real(beta)?,
+                max_halvings: count(halvings)?,
+            }),
+            _ => Err(error()),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -25,4 +25,10 @@ where
 fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<fair_pca::Objectives>(fair_pca::Objectives::NAMES, "objectives");
     round_trip::<fair_pca::Penalty>(fair_pca::Penalty::NAMES, "penalty");
+    round_trip::<fair_pca::LossScale>(fair_pca::LossScale::NAMES, "loss scale");
+    round_trip::<fair_pca::Normalization>(fair_pca::Normalization::NAMES, "normalization");
+    round_trip::<fair_pca::Geometry>(fair_pca::Geometry::NAMES, "geometry");
+    round_trip::<fair_pca::Centering>(fair_pca::Centering::NAMES, "centering");
+    round_trip::<fair_pca::StartSelection>(fair_pca::StartSelection::NAMES, "start selection");
+    round_trip::<fair_pca::MwRounding>(fair_pca::MwRounding::NAMES, "MW rounding");
 }
