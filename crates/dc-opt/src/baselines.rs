@@ -20,6 +20,18 @@ use crate::params::{Surrogate, at_least_one, positive_finite};
 use fair_metrics::partial::PercentileInterval;
 
 /// Which penalty.
+///
+/// # Examples
+/// ```
+/// use dc_opt::baselines::Penalty;
+/// // `Display`: `partial_sp(p1, p2, …)` (the grid) or `partial_dp(threshold)`.
+/// let sp = Penalty::PartialSp { grid: vec![0.2, 0.25, 0.3] };
+/// assert_eq!(sp.to_string(), "partial_sp(0.2, 0.25, 0.3)");
+/// assert_eq!("partial_sp(0.2, 0.25, 0.3)".parse::<Penalty>()?, sp);
+/// assert_eq!("partial_dp( 0 )".parse::<Penalty>()?, Penalty::PartialDp { threshold: 0.0 });
+/// assert!("partial_dp(0, 1)".parse::<Penalty>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Penalty {
     /// (114): partial statistical parity on the grid `Î` (auxiliary thresholds θ_p are trained
@@ -202,4 +214,51 @@ pub fn fit_regularized(
     }
     x.truncate(nw);
     Ok(x)
+}
+
+/// `Display`: `partial_sp(p1, p2, …)` (the grid `Î`, possibly empty: `partial_sp()`) or
+/// `partial_dp(threshold)`, each `f64` in Rust's shortest round-trip form, so `FromStr` gives the
+/// same penalty back (it parses; the fit validates).
+impl std::fmt::Display for Penalty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Penalty::PartialSp { grid } => {
+                f.write_str("partial_sp(")?;
+                for (i, p) in grid.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                f.write_str(")")
+            }
+            Penalty::PartialDp { threshold } => write!(f, "partial_dp({threshold})"),
+        }
+    }
+}
+
+impl std::str::FromStr for Penalty {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the name and the numbers).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || {
+            fair_core::ParseEnumError::new(
+                "penalty",
+                s,
+                &["partial_sp(p1, p2, ...)", "partial_dp(threshold)"],
+            )
+        };
+        let (name, args) = fair_core::split_call(s).ok_or_else(error)?;
+        let values: Vec<f64> = args
+            .iter()
+            .map(|a| a.parse::<f64>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| error())?;
+        match (name, values.as_slice()) {
+            ("partial_sp", _) => Ok(Penalty::PartialSp { grid: values }),
+            ("partial_dp", &[threshold]) => Ok(Penalty::PartialDp { threshold }),
+            _ => Err(error()),
+        }
+    }
 }

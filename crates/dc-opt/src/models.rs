@@ -348,6 +348,16 @@ impl PartialSp<'_> {
 }
 
 /// Which parity the model (21) family constrains.
+///
+/// # Examples
+/// ```
+/// use dc_opt::DpVariant;
+/// assert_eq!(DpVariant::EqualizedOdds.to_string(), "equalized_odds");
+/// assert_eq!("demographic_parity".parse::<DpVariant>()?, DpVariant::DemographicParity);
+/// // The same spellings (and alias) as `PartialConstraint`'s model (21) variants.
+/// assert_eq!("true_positive_rate_parity".parse::<DpVariant>()?, DpVariant::EqualOpportunity);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DpVariant {
     /// Model (21): partial demographic parity, percentiles within each group.
@@ -611,3 +621,10 @@ mod kernel_tests {
         }
     }
 }
+
+// `Display`/`FromStr` with `PartialConstraint`'s spellings of the same models.
+fair_core::string_enum!(DpVariant, "partial-parity variant", {
+    DemographicParity => "demographic_parity",
+    EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
+    EqualizedOdds => "equalized_odds",
+});

@@ -10,6 +10,16 @@ use fair_core::{NoObserver, Observe, Termination};
 use std::time::Instant;
 
 /// The tolerance schedule `ε_t` of the direct SSG.
+///
+/// # Examples
+/// ```
+/// use dc_opt::Tolerance;
+/// // `Display`: `constant(eps)` or `diminishing(c)`.
+/// assert_eq!(Tolerance::Constant(1e-3).to_string(), "constant(0.001)");
+/// assert_eq!("diminishing( 0.5 )".parse::<Tolerance>()?, Tolerance::Diminishing(0.5));
+/// assert!("constant".parse::<Tolerance>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Tolerance {
     /// `ε_t = ε`.
@@ -195,5 +205,36 @@ impl SsgParams {
                 elapsed: start.elapsed(),
             },
         })
+    }
+}
+
+/// `Display`: `constant(eps)` or `diminishing(c)`, the number in Rust's shortest round-trip form,
+/// so `FromStr` gives the same schedule back (it parses; [`SsgParams`] validates).
+impl std::fmt::Display for Tolerance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Tolerance::Constant(e) => write!(f, "constant({e})"),
+            Tolerance::Diminishing(c) => write!(f, "diminishing({c})"),
+        }
+    }
+}
+
+impl std::str::FromStr for Tolerance {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the name and the number).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error =
+            || fair_core::ParseEnumError::new("tolerance", s, &["constant(eps)", "diminishing(c)"]);
+        let (name, args) = fair_core::split_call(s).ok_or_else(error)?;
+        let value = match args.as_slice() {
+            &[v] => v.parse::<f64>().map_err(|_| error())?,
+            _ => return Err(error()),
+        };
+        match name {
+            "constant" => Ok(Tolerance::Constant(value)),
+            "diminishing" => Ok(Tolerance::Diminishing(value)),
+            _ => Err(error()),
+        }
     }
 }

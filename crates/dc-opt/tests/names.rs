@@ -24,4 +24,23 @@ where
 #[test]
 fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<dc_opt::Surrogate>(dc_opt::Surrogate::NAMES, "surrogate");
+    round_trip::<dc_opt::baselines::PairwiseKind>(
+        dc_opt::baselines::PairwiseKind::NAMES,
+        "pairwise kind",
+    );
+    round_trip::<dc_opt::DpVariant>(dc_opt::DpVariant::NAMES, "partial-parity variant");
+}
+
+#[test]
+fn dp_variants_are_spelled_as_the_partial_constraints_of_the_same_models() {
+    use dc_opt::{DpVariant, PartialConstraint};
+    for c in [
+        PartialConstraint::DemographicParity,
+        PartialConstraint::EqualOpportunity,
+        PartialConstraint::EqualizedOdds,
+    ] {
+        let v = c.dp_variant().unwrap();
+        assert_eq!(v.to_string(), c.to_string());
+        assert_eq!(c.to_string().parse::<DpVariant>(), Ok(v));
+    }
 }

@@ -23,6 +23,15 @@ use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use std::ops::Range;
 
 /// Which pairwise fairness constraint.
+///
+/// # Examples
+/// ```
+/// use dc_opt::baselines::PairwiseKind;
+/// assert_eq!(PairwiseKind::GroupAuc.to_string(), "group_auc");
+/// assert_eq!("intra_group".parse::<PairwiseKind>()?, PairwiseKind::IntraGroup);
+/// assert_eq!(PairwiseKind::NAMES, ["group_auc", "inter_group", "intra_group"]);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairwiseKind {
     /// (102): `mean_{i∈D_k, j∈D_k'} σ(h_i − h_j) − ½ ≤ κ` (full-range group AUC).
@@ -437,6 +446,13 @@ pub fn fit_pairwise(
         max_violation,
     })
 }
+
+// `Display`/`FromStr` (issue 27: once, in the crate that owns the enum).
+fair_core::string_enum!(PairwiseKind, "pairwise kind", {
+    GroupAuc => "group_auc",
+    InterGroup => "inter_group",
+    IntraGroup => "intra_group",
+});
 
 #[cfg(test)]
 mod tests {
