@@ -118,6 +118,14 @@ impl Subset {
 }
 
 /// Which indicator an atom counts.
+///
+/// # Examples
+/// ```
+/// use game_opt::Prediction;
+/// assert_eq!(Prediction::Positive.to_string(), "positive");
+/// assert_eq!("negative".parse::<Prediction>()?, Prediction::Negative);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Prediction {
     /// `I[f(x) ≥ 0]` (the paper counts a zero score as positive).
@@ -430,6 +438,17 @@ impl Mul<Expression> for f64 {
 }
 
 /// How much a bound is loosened (§3.7: "always allow slack").
+///
+/// # Examples
+/// ```
+/// use game_opt::Slack;
+/// // `Display`: `none`, `additive(s)` or `multiplicative(k)`; the names are the binding's slack kinds.
+/// assert_eq!(Slack::Multiplicative(0.95).to_string(), "multiplicative(0.95)");
+/// assert_eq!("additive( 0.05 )".parse::<Slack>()?, Slack::Additive(0.05));
+/// assert_eq!("none".parse::<Slack>()?, Slack::None);
+/// assert!("additive".parse::<Slack>().is_err()); // the amount is part of the value
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Slack {
     /// No slack.
@@ -819,3 +838,49 @@ fair_core::string_enum!(Direction, "direction", {
     AtMost => "at_most",
     Both => "both",
 });
+fair_core::string_enum!(Prediction, "prediction", {
+    Positive => "positive",
+    Negative => "negative",
+});
+
+/// `Display`: `none`, `additive(s)` or `multiplicative(k)`, the number in Rust's shortest
+/// round-trip form, so `FromStr` gives the same slack back. The names are the slack kinds the
+/// Python binding takes (`"none"`, `"additive"`, `"multiplicative"`, with the amount passed
+/// separately there).
+impl std::fmt::Display for Slack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Slack::None => f.write_str("none"),
+            Slack::Additive(s) => write!(f, "additive({s})"),
+            Slack::Multiplicative(k) => write!(f, "multiplicative({k})"),
+        }
+    }
+}
+
+impl std::str::FromStr for Slack {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the name and the number).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || {
+            fair_core::ParseEnumError::new(
+                "slack",
+                s,
+                &["none", "additive(s)", "multiplicative(k)"],
+            )
+        };
+        if s.trim() == "none" {
+            return Ok(Slack::None);
+        }
+        let (name, args) = fair_core::split_call(s).ok_or_else(error)?;
+        let value = match args.as_slice() {
+            &[v] => v.parse::<f64>().map_err(|_| error())?,
+            _ => return Err(error()),
+        };
+        match name {
+            "additive" => Ok(Slack::Additive(value)),
+            "multiplicative" => Ok(Slack::Multiplicative(value)),
+            _ => Err(error()),
+        }
+    }
+}

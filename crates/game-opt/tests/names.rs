@@ -28,4 +28,5 @@ fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<game_opt::Optimizer>(game_opt::Optimizer::NAMES, "optimizer");
     round_trip::<game_opt::ObjectiveLoss>(game_opt::ObjectiveLoss::NAMES, "objective loss");
     round_trip::<game_opt::rates::Direction>(game_opt::rates::Direction::NAMES, "direction");
+    round_trip::<game_opt::Prediction>(game_opt::Prediction::NAMES, "prediction");
 }
