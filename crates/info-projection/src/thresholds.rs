@@ -29,6 +29,16 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A rate of hard decisions, measured per group.
+///
+/// # Examples
+/// ```
+/// use info_projection::HardRate;
+/// // The rate names of the metrics binding (`fairkit.metrics`).
+/// assert_eq!(HardRate::TruePositive.to_string(), "true_positive_rate");
+/// assert_eq!("selection_rate".parse::<HardRate>()?, HardRate::Selection);
+/// assert_eq!(HardRate::NAMES, ["selection_rate", "true_positive_rate", "false_positive_rate", "accuracy"]);
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HardRate {
     /// `P(Ŷ=1│S=s)`: demographic (statistical) parity.
@@ -104,6 +114,16 @@ impl RateTerm {
 }
 
 /// How far apart a group's rate may be from the others.
+///
+/// # Examples
+/// ```
+/// use info_projection::RateBound;
+/// // `Display`: `relative(alpha)` or `difference(eps)`.
+/// assert_eq!(RateBound::Difference(0.05).to_string(), "difference(0.05)");
+/// assert_eq!("relative( 0.01 )".parse::<RateBound>()?, RateBound::Relative(0.01));
+/// assert!("difference".parse::<RateBound>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RateBound {
     /// `|r_s / r − 1| ≤ α` for every group `s`, where `r` is the rate on all rows: the relative
@@ -741,6 +761,47 @@ fn sum_all(parts: &[Expression]) -> Expression {
         e += p.clone();
     }
     e
+}
+
+// `Display`/`FromStr` with the rate names of the metrics binding (`selection_rate`, …).
+fair_core::string_enum!(HardRate, "hard rate", {
+    Selection => "selection_rate",
+    TruePositive => "true_positive_rate",
+    FalsePositive => "false_positive_rate",
+    Accuracy => "accuracy",
+});
+
+/// `Display`: `relative(alpha)` or `difference(eps)`, the number in Rust's shortest round-trip
+/// form, so `FromStr` gives the same bound back (it parses; the fit validates). `difference` is
+/// the bound the Python binding's `difference_bound` argument sets.
+impl std::fmt::Display for RateBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            RateBound::Relative(a) => write!(f, "relative({a})"),
+            RateBound::Difference(e) => write!(f, "difference({e})"),
+        }
+    }
+}
+
+impl std::str::FromStr for RateBound {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form (spaces allowed around the name and the number).
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || {
+            fair_core::ParseEnumError::new("rate bound", s, &["relative(alpha)", "difference(eps)"])
+        };
+        let (name, args) = fair_core::split_call(s).ok_or_else(error)?;
+        let value = match args.as_slice() {
+            &[v] => v.parse::<f64>().map_err(|_| error())?,
+            _ => return Err(error()),
+        };
+        match name {
+            "relative" => Ok(RateBound::Relative(value)),
+            "difference" => Ok(RateBound::Difference(value)),
+            _ => Err(error()),
+        }
+    }
 }
 
 #[cfg(test)]

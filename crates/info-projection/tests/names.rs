@@ -30,6 +30,7 @@ fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<info_projection::DualMethod>(info_projection::DualMethod::NAMES, "dual method");
     round_trip::<info_projection::QpSolver>(info_projection::QpSolver::NAMES, "QP solver");
     round_trip::<info_projection::RowPolicy>(info_projection::RowPolicy::NAMES, "row policy");
+    round_trip::<info_projection::HardRate>(info_projection::HardRate::NAMES, "hard rate");
 }
 
 #[test]
