@@ -11,6 +11,7 @@
 //! slower than the standard pattern-defeating quicksort on the 2-core benchmark machine, so the
 //! standard sort stays.)
 
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 
 /// A monotone `u64` image of a finite `f64`: `a < b ⇔ key(a) < key(b)`, and `key(-0.0) == key(0.0)`.
@@ -105,6 +106,9 @@ pub(crate) fn bucket_sorted(
             sizes[b] += 1;
         }
     }
+    // Buckets sort on rayon's threads, one bucket per task; a bucket holding more than half the
+    // rows (one dominant group) is itself split over the threads.
+    let big = sizes.iter().sum::<usize>() / 2;
     match weights {
         None => {
             let mut keys: Vec<Vec<u64>> = sizes.iter().map(|&s| Vec::with_capacity(s)).collect();
@@ -113,12 +117,15 @@ pub(crate) fn bucket_sorted(
                     keys[b].push(score_key(s));
                 }
             }
-            // Each bucket is sorted by rayon's parallel pdqsort: the buckets' keys are plain
-            // integers, so any correct sort gives the same array and the result is the same bits
-            // on one core or many.
-            keys.into_iter()
+            // The keys are plain integers, so any correct sort gives the same array and the
+            // result is the same bits on one core or many.
+            keys.into_par_iter()
                 .map(|mut k| {
-                    k.par_sort_unstable();
+                    if k.len() > big {
+                        k.par_sort_unstable();
+                    } else {
+                        k.sort_unstable();
+                    }
                     Bucket::Unit(k)
                 })
                 .collect()
@@ -134,9 +141,14 @@ pub(crate) fn bucket_sorted(
             // Sorted by (key, weight bits), a total order, so equal scores meet their weights in
             // one order whatever the sort's schedule: the block sums are the same bits on any
             // number of threads. Weights are >= 0 here, so their bits order like their values.
-            keys.into_iter()
+            keys.into_par_iter()
                 .map(|mut k| {
-                    k.par_sort_unstable_by_key(|&(key, w)| (key, w.to_bits()));
+                    let order = |&(key, w): &(u64, f64)| (key, w.to_bits());
+                    if k.len() > big {
+                        k.par_sort_unstable_by_key(order);
+                    } else {
+                        k.sort_unstable_by_key(order);
+                    }
                     Bucket::Weighted(k)
                 })
                 .collect()
@@ -215,18 +227,15 @@ fn max_ccdf_gap_unit(
         let key = ka.max(kb);
         i -= usize::from(take_a);
         j -= usize::from(!take_a);
-        let next = match (i > 0, j > 0) {
-            (true, true) => a[i - 1].max(b[j - 1]),
-            (true, false) => a[i - 1],
-            (false, true) => b[j - 1],
-            (false, false) => 0,
-        };
-        if next < key || (i == 0 && j == 0) {
+        if i == 0 || j == 0 {
+            break; // the tail below ends this block
+        }
+        if a[i - 1].max(b[j - 1]) < key {
             best = best.max(gap(i, j));
         }
     }
     // One bucket is exhausted. If the other still holds rows at the key just consumed, the
-    // block ends with them; after that the exhausted bucket's CCDF is 1 and the other's only
+    // block ends with them (and the state after it is the last one that counts); after that the exhausted bucket's CCDF is 1 and the other's only
     // grows towards 1, so for a monotone transform the gap only shrinks.
     let consumed = |k: &[u64], n: usize| (n < k.len()).then(|| k[n]);
     if let Some(key) = consumed(a, i).into_iter().chain(consumed(b, j)).min() {
