@@ -596,3 +596,71 @@ fair_core::string_enum!(Fairness, "fairness", {
     DemographicParity => "demographic_parity",
     EqualOpportunity => "equal_opportunity",
 });
+fair_core::string_enum!(MeanVector, "mean vector", {
+    Raw => "raw",
+    Unit => "unit",
+});
+fair_core::string_enum!(CovarianceNormalisation, "covariance normalisation", {
+    Population => "population",
+    Sample => "sample",
+});
+fair_core::string_enum!(CovariancePenalty, "covariance penalty", {
+    OnWeights => "on_weights",
+    OnDirection => "on_direction",
+});
+
+/// `linear`, `rbf(gamma)` and `poly(degree, gamma, coef0)` — the Python binding's kernel names —
+/// with numbers in Rust's shortest round-trip form.
+///
+/// # Example
+/// ```
+/// use fair_svm::Kernel;
+/// let k: Kernel = "poly(3, 0.5, 1)".parse()?;
+/// assert_eq!(k, Kernel::Polynomial { degree: 3, gamma: 0.5, coef0: 1.0 });
+/// assert_eq!(k.to_string(), "poly(3, 0.5, 1)");
+/// assert_eq!("rbf( 0.25 )".parse::<Kernel>()?, Kernel::Rbf { gamma: 0.25 });
+/// assert!("rbf".parse::<Kernel>().is_err());
+/// # Ok::<(), fair_core::ParseEnumError>(())
+/// ```
+impl std::fmt::Display for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Kernel::Linear => f.write_str("linear"),
+            Kernel::Rbf { gamma } => write!(f, "rbf({gamma})"),
+            Kernel::Polynomial {
+                degree,
+                gamma,
+                coef0,
+            } => write!(f, "poly({degree}, {gamma}, {coef0})"),
+        }
+    }
+}
+
+impl std::str::FromStr for Kernel {
+    type Err = fair_core::ParseEnumError;
+
+    /// Parses the `Display` form; the values are checked when the params are.
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let error = || {
+            fair_core::ParseEnumError::new(
+                "kernel",
+                s,
+                &["linear", "rbf(gamma)", "poly(degree, gamma, coef0)"],
+            )
+        };
+        if s.trim() == "linear" {
+            return Ok(Kernel::Linear);
+        }
+        let (name, args) = fair_core::split_call(s).ok_or_else(error)?;
+        let num = |a: &str| a.parse::<f64>().map_err(|_| error());
+        match (name, args.as_slice()) {
+            ("rbf", [gamma]) => Ok(Kernel::Rbf { gamma: num(gamma)? }),
+            ("poly", [degree, gamma, coef0]) => Ok(Kernel::Polynomial {
+                degree: degree.parse().map_err(|_| error())?,
+                gamma: num(gamma)?,
+                coef0: num(coef0)?,
+            }),
+            _ => Err(error()),
+        }
+    }
+}

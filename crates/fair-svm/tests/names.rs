@@ -24,4 +24,47 @@ where
 #[test]
 fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<fair_svm::Fairness>(fair_svm::Fairness::NAMES, "fairness");
+    round_trip::<fair_svm::MeanVector>(fair_svm::MeanVector::NAMES, "mean vector");
+    round_trip::<fair_svm::CovarianceNormalisation>(
+        fair_svm::CovarianceNormalisation::NAMES,
+        "covariance normalisation",
+    );
+    round_trip::<fair_svm::CovariancePenalty>(
+        fair_svm::CovariancePenalty::NAMES,
+        "covariance penalty",
+    );
+}
+
+proptest::proptest! {
+    /// Every kernel prints to a form that parses back to the same bits.
+    #[test]
+    fn kernels_round_trip(gamma in proptest::num::f64::POSITIVE | proptest::num::f64::NORMAL, degree in 1u32..10, coef0 in 0.0f64..1e6) {
+        use fair_svm::Kernel;
+        for k in [Kernel::Linear, Kernel::Rbf { gamma }, Kernel::Polynomial { degree, gamma, coef0 }] {
+            let back: Kernel = k.to_string().parse().unwrap();
+            proptest::prop_assert_eq!(format!("{back:?}"), format!("{k:?}"));
+        }
+    }
+
+    /// No string makes the kernel parser panic.
+    #[test]
+    fn kernel_parsing_never_panics(s in ".*") {
+        let _ = s.parse::<fair_svm::Kernel>();
+    }
+}
+
+#[test]
+fn malformed_kernels_name_the_forms() {
+    for bad in [
+        "rbf",
+        "rbf()",
+        "rbf(a)",
+        "poly(3, 1)",
+        "poly(-1, 1, 0)",
+        "sigmoid(1)",
+        "linear(1)",
+    ] {
+        let e = bad.parse::<fair_svm::Kernel>().unwrap_err().to_string();
+        assert!(e.contains("poly(degree, gamma, coef0)"), "{bad}: {e}");
+    }
 }
