@@ -122,3 +122,17 @@ where
 {
     pythonize::pythonize(py, value).map_err(PyErr::from)
 }
+
+/// `#[serde(serialize_with = "crate::convert::pairs_as_map")]` for `(key, value)` pairs that
+/// cross to Python as a dict in their order (e.g. rendered figures: relative path → SVG).
+///
+/// # Errors
+/// Whatever the serializer returns.
+pub fn pairs_as_map<S, K, V>(pairs: &[(K, V)], serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+    K: serde::Serialize,
+    V: serde::Serialize,
+{
+    serializer.collect_map(pairs.iter().map(|(k, v)| (k, v)))
+}

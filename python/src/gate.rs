@@ -95,16 +95,8 @@ struct ComparedReports {
     markdown: String,
     html: String,
     /// `(relative path, SVG)` pairs, crossing as a dict in this order.
-    #[serde(serialize_with = "pairs_as_map")]
+    #[serde(serialize_with = "crate::convert::pairs_as_map")]
     figures: Vec<(String, String)>,
-}
-
-/// Serializes `(key, value)` pairs as a map, keeping their order.
-fn pairs_as_map<S: serde::Serializer>(
-    pairs: &[(String, String)],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
 /// Adds `check_report`, `gap_aliases` and `compare_reports` to the top-level `fairkit._core`
