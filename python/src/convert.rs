@@ -108,3 +108,31 @@ where
         .parse()
         .map_err(|err| invalid(format!("invalid parameter {param}: {value:?}; {err}")))
 }
+
+/// A result value as a Python object, through serde: the one conversion path from Rust results
+/// to Python (issue 27). Structs and maps become dicts (keys in field order), sequences lists,
+/// integers `int`, floats `float` (NaN and infinities kept), `None` options `None`, unit enum
+/// variants their names as `str`.
+///
+/// # Errors
+/// Whatever the serializer or Python raises (e.g. a map key that is not hashable in Python).
+pub fn to_py<'py, T>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>>
+where
+    T: serde::Serialize + ?Sized,
+{
+    pythonize::pythonize(py, value).map_err(PyErr::from)
+}
+
+/// `#[serde(serialize_with = "crate::convert::pairs_as_map")]` for `(key, value)` pairs that
+/// cross to Python as a dict in their order (e.g. rendered figures: relative path → SVG).
+///
+/// # Errors
+/// Whatever the serializer returns.
+pub fn pairs_as_map<S, K, V>(pairs: &[(K, V)], serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+    K: serde::Serialize,
+    V: serde::Serialize,
+{
+    serializer.collect_map(pairs.iter().map(|(k, v)| (k, v)))
+}

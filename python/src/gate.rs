@@ -2,9 +2,10 @@
 //! report.json text by the same code (`fair_audit::fail_if`): the same keys, the same fairlearn
 //! aliases, the same errors.
 
+use crate::convert::to_py;
 use crate::errors::to_py_err;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use serde::Serialize;
 
 /// Evaluates gate expressions on a schema-v1 report.json text.
 ///
@@ -23,25 +24,11 @@ pub fn check_report<'py>(
     py: Python<'py>,
     report_json: &str,
     expressions: Vec<String>,
-) -> PyResult<Bound<'py, PyList>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let outcomes = fair_audit::fail_if::check_json(report_json, &expressions).map_err(to_py_err)?;
-    let out = PyList::empty(py);
-    for o in outcomes {
-        let comparisons = PyList::empty(py);
-        for c in o.comparisons {
-            let d = PyDict::new(py);
-            d.set_item("comparison", c.comparison)?;
-            d.set_item("actual", c.actual)?;
-            d.set_item("holds", c.holds)?;
-            comparisons.append(d)?;
-        }
-        let d = PyDict::new(py);
-        d.set_item("expression", o.expression)?;
-        d.set_item("failed", o.failed)?;
-        d.set_item("comparisons", comparisons)?;
-        out.append(d)?;
-    }
-    Ok(out)
+    // `FailIfOutcome` / `ComparisonOutcome` are the crate's serde models: a list of
+    // `{"expression", "failed", "comparisons": [{"comparison", "actual", "holds"}]}`.
+    to_py(py, &outcomes)
 }
 
 /// fairlearn's gap names and the report key each stands for, in the order of the one table
@@ -75,7 +62,7 @@ pub fn compare_reports<'py>(
     n_resamples: usize,
     seed: u64,
     fail_if: Vec<String>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let gates = fair_audit::fail_if::parse_all(&fail_if).map_err(to_py_err)?;
     let parse = |which: &str, text: &str| {
         serde_json::from_str::<serde_json::Value>(text)
@@ -89,16 +76,27 @@ pub fn compare_reports<'py>(
     let json = serde_json::to_string_pretty(&c).map_err(to_py_err)?;
     let (markdown, html, figures) =
         fair_audit::compare::render_comparison(&c).map_err(to_py_err)?;
-    let d = PyDict::new(py);
-    d.set_item("json", json)?;
-    d.set_item("markdown", markdown)?;
-    d.set_item("html", html)?;
-    let figs = PyDict::new(py);
-    for (file, svg) in figures {
-        figs.set_item(file, svg)?;
-    }
-    d.set_item("figures", figs)?;
-    Ok(d)
+    to_py(
+        py,
+        &ComparedReports {
+            json,
+            markdown,
+            html,
+            figures,
+        },
+    )
+}
+
+/// `compare_reports`' dict as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct ComparedReports {
+    json: String,
+    markdown: String,
+    html: String,
+    /// `(relative path, SVG)` pairs, crossing as a dict in this order.
+    #[serde(serialize_with = "crate::convert::pairs_as_map")]
+    figures: Vec<(String, String)>,
 }
 
 /// Adds `check_report`, `gap_aliases` and `compare_reports` to the top-level `fairkit._core`

@@ -5,7 +5,7 @@
 //! fit runs with the GIL released; an observer re-acquires it every [`SIGNAL_CHECK_EVERY`]
 //! iterations to check for Ctrl-C.
 
-use crate::convert::{contiguous, i64_as_usize, parse_param};
+use crate::convert::{contiguous, i64_as_usize, parse_param, to_py};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
@@ -16,7 +16,7 @@ use numpy::{
     PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 use std::ops::ControlFlow;
 
 /// Iterations between two signal checks.
@@ -103,7 +103,7 @@ fn basis_array<'py>(py: Python<'py>, b: &DMatrix<f64>) -> PyResult<Bound<'py, Py
 type FitOutput<'py> = (
     Bound<'py, PyArray2<f64>>,
     Bound<'py, PyArray1<f64>>,
-    Bound<'py, PyDict>,
+    Bound<'py, PyAny>,
 );
 
 /// Fits FairPCA; returns `(basis d × r, mean d, info dict)`.
@@ -151,12 +151,16 @@ fn fair_pca_fit<'py>(
     let result = py.detach(|| fit_buffers(xs, d, codes, group_names, &settings, &mut observer));
     let fit = observer.0.or(result)?.map_err(to_py_err)?;
     let report = fit.report();
-    let info = PyDict::new(py);
-    info.set_item("summary", report.to_string())?;
-    info.set_item("status", format!("{:?}", report.status))?;
-    info.set_item("iterations", report.iterations)?;
-    info.set_item("objective", report.objective)?;
-    info.set_item("max_violation", report.max_violation)?;
+    let info = to_py(
+        py,
+        &FitInfo {
+            summary: report.to_string(),
+            status: format!("{:?}", report.status),
+            iterations: report.iterations,
+            objective: report.objective,
+            max_violation: report.max_violation,
+        },
+    )?;
     let basis = basis_array(py, fit.basis())?;
     let mean = fit.projection().mean().as_slice().to_vec().into_pyarray(py);
     Ok((basis, mean, info))
@@ -213,4 +217,15 @@ fn fair_pca_from_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Restored<'
     let basis = basis_array(py, projection.basis())?;
     let mean = projection.mean().as_slice().to_vec().into_pyarray(py);
     Ok((basis, mean))
+}
+
+/// The fit's `info` dict as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct FitInfo {
+    summary: String,
+    status: String,
+    iterations: usize,
+    objective: f64,
+    max_violation: f64,
 }

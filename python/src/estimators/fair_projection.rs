@@ -10,7 +10,7 @@
 //! The fit runs with the GIL released and checks for Ctrl-C before every pass over the rows
 //! (the crate's observer, [`SignalCheck`]): an interrupt stops it within one pass.
 
-use crate::convert::{contiguous, i64_as_usize, parse_param};
+use crate::convert::{contiguous, i64_as_usize, parse_param, to_py};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
@@ -24,7 +24,8 @@ use numpy::{
     PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyBytes;
+use serde::Serialize;
 
 /// Adds the FairProjection binding to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -322,26 +323,29 @@ impl FairProjectionCore {
     }
 
     /// The fit report as a dict (status, iterations, passes, objective, residuals, timings).
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let r = self.inner.report();
-        let d = PyDict::new(py);
-        d.set_item("status", r.status.to_string())?;
-        d.set_item("converged", r.status.is_converged())?;
-        d.set_item("solver", format!("{:?}", r.solver).to_lowercase())?;
-        d.set_item("n_constraints", r.n_constraints)?;
-        d.set_item("n_rows", r.n_rows)?;
-        d.set_item("zeta", r.zeta)?;
-        d.set_item("iterations", r.iterations)?;
-        d.set_item("data_passes", r.data_passes)?;
-        d.set_item("objective", r.objective)?;
-        d.set_item("stationarity", r.stationarity)?;
-        d.set_item("primal_residual", r.primal_residual)?;
-        d.set_item("dual_residual", r.dual_residual)?;
-        d.set_item("max_violation", r.max_violation)?;
-        d.set_item("max_excess", r.max_excess)?;
-        d.set_item("elapsed_seconds", r.elapsed.as_secs_f64())?;
-        d.set_item("summary", r.to_string())?;
-        Ok(d)
+        to_py(
+            py,
+            &ProjectionReport {
+                status: r.status.to_string(),
+                converged: r.status.is_converged(),
+                solver: format!("{:?}", r.solver).to_lowercase(),
+                n_constraints: r.n_constraints,
+                n_rows: r.n_rows,
+                zeta: r.zeta,
+                iterations: r.iterations,
+                data_passes: r.data_passes,
+                objective: r.objective,
+                stationarity: r.stationarity,
+                primal_residual: r.primal_residual,
+                dual_residual: r.dual_residual,
+                max_violation: r.max_violation,
+                max_excess: r.max_excess,
+                elapsed_seconds: r.elapsed.as_secs_f64(),
+                summary: r.to_string(),
+            },
+        )
     }
 }
 
@@ -455,15 +459,18 @@ impl GroupThresholdsCore {
 
     /// Expected rates on the fitting rows: dict of lists per group (selection, true_positive,
     /// false_positive, accuracy) and the overall `accuracy`.
-    fn fitted_rates<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn fitted_rates<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let r = self.inner.fitted_rates();
-        let d = PyDict::new(py);
-        d.set_item("selection_rate", r.selection.clone())?;
-        d.set_item("true_positive_rate", r.true_positive.clone())?;
-        d.set_item("false_positive_rate", r.false_positive.clone())?;
-        d.set_item("accuracy", r.accuracy.clone())?;
-        d.set_item("overall_accuracy", self.inner.fitted_accuracy())?;
-        Ok(d)
+        to_py(
+            py,
+            &DecisionRates {
+                selection_rate: &r.selection,
+                true_positive_rate: &r.true_positive,
+                false_positive_rate: &r.false_positive,
+                accuracy: &r.accuracy,
+                overall_accuracy: self.inner.fitted_accuracy(),
+            },
+        )
     }
 
     /// Per group: the thresholds (increasing) and `P(ŷ = 1)` from each one up to the next.
@@ -472,4 +479,37 @@ impl GroupThresholdsCore {
             .map(|g| self.inner.group_rule(g).unwrap_or_default())
             .collect()
     }
+}
+
+/// `FairProjectionCore.report()` as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct ProjectionReport {
+    status: String,
+    converged: bool,
+    solver: String,
+    n_constraints: usize,
+    n_rows: usize,
+    zeta: f64,
+    iterations: usize,
+    data_passes: usize,
+    objective: f64,
+    stationarity: f64,
+    primal_residual: Option<f64>,
+    dual_residual: Option<f64>,
+    max_violation: f64,
+    max_excess: f64,
+    elapsed_seconds: f64,
+    summary: String,
+}
+
+/// The decision rule's `fitted_rates()` as Python sees it (per-group lists, then the overall
+/// accuracy), converted by [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct DecisionRates<'a> {
+    selection_rate: &'a [f64],
+    true_positive_rate: &'a [f64],
+    false_positive_rate: &'a [f64],
+    accuracy: &'a [f64],
+    overall_accuracy: f64,
 }

@@ -5,7 +5,7 @@
 //! Ctrl-C before every convex–concave subproblem ([`SignalCheck`]), so an interrupt stops a fit
 //! once the running subproblem is solved.
 
-use crate::convert::{contiguous, i64_as_usize, parse_param};
+use crate::convert::{contiguous, i64_as_usize, parse_param, to_py};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_svm::{
@@ -15,7 +15,7 @@ use fair_svm::{
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 use std::ops::ControlFlow;
 
 /// Adds the fair-SVM binding to `fairkit._core.estimators`.
@@ -244,16 +244,19 @@ impl FairSvmCore {
     }
 
     /// The fit report as a dict.
-    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let r = self.inner.report();
-        let out = PyDict::new(py);
-        out.set_item("summary", r.to_string())?;
-        out.set_item("status", format!("{:?}", r.status))?;
-        out.set_item("iterations", r.iterations)?;
-        out.set_item("objective", r.objective)?;
-        out.set_item("mean_gap", r.mean_gap)?;
-        out.set_item("covariance_gap", r.covariance_gap)?;
-        Ok(out)
+        to_py(
+            py,
+            &SvmReport {
+                summary: r.to_string(),
+                status: format!("{:?}", r.status),
+                iterations: r.iterations,
+                objective: r.objective,
+                mean_gap: r.mean_gap,
+                covariance_gap: r.covariance_gap,
+            },
+        )
     }
 }
 
@@ -298,4 +301,16 @@ impl FairSvmScorerCore {
 fn fair_svm_from_bytes(data: &[u8]) -> PyResult<FairSvmScorerCore> {
     let inner = FairSvmScorer::from_bytes(data).map_err(to_py_err)?;
     Ok(FairSvmScorerCore { inner })
+}
+
+/// `FairSvmCore.report()` as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct SvmReport {
+    summary: String,
+    status: String,
+    iterations: usize,
+    objective: f64,
+    mean_gap: f64,
+    covariance_gap: f64,
 }

@@ -6,7 +6,7 @@
 //! inexact DCA. The fit runs with the GIL released; an observer re-acquires it after every
 //! outer iteration to check for Ctrl-C.
 
-use crate::convert::{contiguous, i64_as_usize, parse_param};
+use crate::convert::{contiguous, i64_as_usize, parse_param, to_py};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use dc_opt::{CrossModel, DcOptError, IterInfo, PartialParity, PartialParityValidParams};
@@ -14,7 +14,7 @@ use fair_data::Groups;
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 use std::ops::ControlFlow;
 
 /// Adds the partial-parity binding to `fairkit._core.estimators`.
@@ -98,7 +98,7 @@ fn partial_parity_fit<'py>(
     outer_iters: usize,
     inner_iters: usize,
     eps: f64,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyDict>)> {
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyAny>)> {
     let params = PartialParity::params()
         .constraint(parse_param("constraint", &constraint)?)
         .interval(interval.0, interval.1)
@@ -129,11 +129,15 @@ fn partial_parity_fit<'py>(
     });
     let fit = signals.or(result)?.map_err(to_py_err)?;
     let report = fit.report();
-    let info = PyDict::new(py);
-    info.set_item("summary", report.to_string())?;
-    info.set_item("iterations", report.iterations)?;
-    info.set_item("objective", report.objective)?;
-    info.set_item("max_violation", report.max_violation)?;
+    let info = to_py(
+        py,
+        &FitInfo {
+            summary: report.to_string(),
+            iterations: report.iterations,
+            objective: report.objective,
+            max_violation: report.max_violation,
+        },
+    )?;
     Ok((fit.weights().to_vec().into_pyarray(py), info))
 }
 
@@ -180,4 +184,14 @@ fn partial_parity_from_bytes<'py>(
         model.weights().to_vec().into_pyarray(py),
         model.group_names().to_vec(),
     ))
+}
+
+/// The fit's `info` dict as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct FitInfo {
+    summary: String,
+    iterations: usize,
+    objective: f64,
+    max_violation: f64,
 }

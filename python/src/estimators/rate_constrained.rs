@@ -7,7 +7,7 @@
 //! `PyErr_CheckSignals`, so Ctrl-C stops a long fit (the interrupt is raised once the crate
 //! returns).
 
-use crate::convert::{contiguous, i64_as_usize, parse_param};
+use crate::convert::{contiguous, i64_as_usize, parse_param, to_py};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
@@ -19,7 +19,7 @@ use game_opt::{
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 use std::ops::ControlFlow;
 
 /// Adds the rate-constrained classifier binding to `fairkit._core.estimators`.
@@ -192,9 +192,12 @@ impl FittedClassifier {
 }
 
 /// What a fit returns besides the classifier: the crate's report and the solution's weights.
-#[derive(Debug, Clone)]
+/// Serialized (field order = key order) as the fit's `info` dict by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Debug, Clone, Serialize)]
 pub struct FitSummary {
-    /// `FitReport` as text.
+    /// `FitReport` as text (key `summary`).
+    #[serde(rename = "summary")]
     pub report: String,
     /// Whether every step ran (false: stopped by the observer).
     pub completed: bool,
@@ -342,7 +345,7 @@ fn rate_constrained_fit<'py>(
     oracle_max_iter: usize,
     oracle_tol: f64,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
-) -> PyResult<(RateClassifierCore, Bound<'py, PyDict>)> {
+) -> PyResult<(RateClassifierCore, Bound<'py, PyAny>)> {
     let settings = GameSettings {
         algorithm: parse_param("algorithm", algorithm)?,
         solution: parse_param("solution", solution)?,
@@ -391,13 +394,7 @@ fn rate_constrained_fit<'py>(
         )
     });
     let (clf, summary) = observer.0.or(result)?.map_err(to_py_err)?;
-    let info = PyDict::new(py);
-    info.set_item("summary", summary.report)?;
-    info.set_item("completed", summary.completed)?;
-    info.set_item("iterations", summary.iterations)?;
-    info.set_item("train_error", summary.train_error)?;
-    info.set_item("train_constraints", summary.train_constraints)?;
-    info.set_item("constraint_names", summary.constraint_names)?;
+    let info = to_py(py, &summary)?;
     Ok((RateClassifierCore { inner: clf, d }, info))
 }
 
@@ -430,7 +427,7 @@ fn rate_constrained_play<'py>(
     lr_lambda: f64,
     multiplier_radius: Option<f64>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
-) -> PyResult<(MixtureWeights, Bound<'py, PyDict>)> {
+) -> PyResult<(MixtureWeights, Bound<'py, PyAny>)> {
     let algorithm: Algorithm = parse_param("algorithm", algorithm)?;
     if !algorithm.uses_oracle() {
         return Err(invalid(format!(
@@ -506,19 +503,20 @@ fn rate_constrained_play<'py>(
     let sol =
         select_solution(kind, &rounds.train, &rounds.lambda1, game.params()).map_err(to_py_err)?;
     let eval = sol.evaluate(&rounds.train).map_err(to_py_err)?;
-    let info = PyDict::new(py);
-    info.set_item("summary", rounds.report.to_string())?;
-    info.set_item("completed", !rounds.report.status.is_interrupted())?;
-    info.set_item("iterations", rounds.report.iterations)?;
-    info.set_item("train_error", eval.error)?;
-    info.set_item("train_constraints", eval.constraints)?;
-    info.set_item(
-        "constraint_names",
-        problem
-            .constraints()
-            .iter()
-            .map(|c| c.name().to_string())
-            .collect::<Vec<_>>(),
+    let info = to_py(
+        py,
+        &FitSummary {
+            report: rounds.report.to_string(),
+            completed: !rounds.report.status.is_interrupted(),
+            iterations: rounds.report.iterations,
+            train_error: eval.error,
+            train_constraints: eval.constraints,
+            constraint_names: problem
+                .constraints()
+                .iter()
+                .map(|c| c.name().to_string())
+                .collect(),
+        },
     )?;
     Ok((sol.weights, info))
 }

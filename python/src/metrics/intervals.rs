@@ -6,7 +6,7 @@
 //! methods are documented in the crate (`fair_metrics::ci`).
 
 use super::rate_by_name;
-use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
+use crate::convert::{BinaryArray, contiguous, i64_as_usize, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_data::Groups;
 use fair_metrics::ci::{self, GapKind, GapMetric, GapSettings, GroupRateInterval, RateCiMethod};
@@ -14,7 +14,7 @@ use fair_metrics::state::ConfusionState;
 use fair_metrics::{MetricError, ParityMethod};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 
 /// Adds the interval functions to `fairkit._core.metrics`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -38,7 +38,7 @@ fn state_of(
     Ok(state)
 }
 
-fn group_tuple(g: &GroupRateInterval) -> (String, Option<f64>, Option<f64>, Option<f64>, f64) {
+fn group_tuple(g: &GroupRateInterval) -> GroupRow {
     (
         g.group.clone(),
         g.estimate,
@@ -65,7 +65,7 @@ fn rate_intervals<'py>(
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
     confidence: f64,
     method: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let rate = rate_by_name(rate)?;
     let ci_method = ci_method_by_name("interval method", method)?;
     let (yt, yp) = (y_true.slice("y_true")?, y_pred.slice("y_pred")?);
@@ -77,15 +77,15 @@ fn rate_intervals<'py>(
             ci::rate_intervals(&state, rate, confidence, ci_method)
         })
         .map_err(to_py_err)?;
-    let d = PyDict::new(py);
-    d.set_item("method", r.method.name())?;
-    d.set_item("confidence", r.confidence)?;
-    d.set_item(
-        "groups",
-        r.groups.iter().map(group_tuple).collect::<Vec<_>>(),
-    )?;
-    d.set_item("overall", group_tuple(&r.overall))?;
-    Ok(d)
+    to_py(
+        py,
+        &RateIntervalsOut {
+            method: r.method.name(),
+            confidence: r.confidence,
+            groups: r.groups.iter().map(group_tuple).collect(),
+            overall: group_tuple(&r.overall),
+        },
+    )
 }
 
 /// The gap of `metric` (a rate name or `"equalized_odds"`) across groups with a seeded
@@ -108,7 +108,7 @@ fn gap_inference<'py>(
     confidence: f64,
     n_resamples: usize,
     seed: u64,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let metric = match metric {
         "equalized_odds" => GapMetric::EqualizedOdds,
         rate => GapMetric::Rate(rate_by_name(rate)?),
@@ -147,16 +147,19 @@ fn gap_inference<'py>(
             ci::gap_inference(&state, metric, &settings)
         })
         .map_err(to_py_err)?;
-    let d = PyDict::new(py);
-    d.set_item("estimate", g.estimate)?;
-    d.set_item("lower", g.interval.lower)?;
-    d.set_item("upper", g.interval.upper)?;
-    d.set_item("p_value", g.p_value)?;
-    d.set_item("n_resamples", g.n_resamples)?;
-    d.set_item("n_permutations", g.n_permutations)?;
-    d.set_item("seed", g.seed)?;
-    d.set_item("approximate", g.approximate)?;
-    Ok(d)
+    to_py(
+        py,
+        &GapInferenceOut {
+            estimate: g.estimate,
+            lower: g.interval.lower,
+            upper: g.interval.upper,
+            p_value: g.p_value,
+            n_resamples: g.n_resamples,
+            n_permutations: g.n_permutations,
+            seed: g.seed,
+            approximate: g.approximate,
+        },
+    )
 }
 
 /// The interval method named `name` in Python (`"wilson"` or `"clopper-pearson"`); `param` is
@@ -167,4 +170,32 @@ pub fn ci_method_by_name(param: &str, name: &str) -> PyResult<RateCiMethod> {
             "{param} must be 'wilson' or 'clopper-pearson', got {name:?}"
         ))
     })
+}
+
+/// One group's row of `rate_intervals`: `(name, estimate, lower, upper, effective_n)`, a
+/// Python tuple (serde tuples cross as tuples).
+type GroupRow = (String, Option<f64>, Option<f64>, Option<f64>, f64);
+
+/// `rate_intervals`' dict as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct RateIntervalsOut {
+    method: &'static str,
+    confidence: f64,
+    groups: Vec<GroupRow>,
+    overall: GroupRow,
+}
+
+/// `gap_inference`'s dict as Python sees it (keys in this order), converted by
+/// [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct GapInferenceOut {
+    estimate: f64,
+    lower: f64,
+    upper: f64,
+    p_value: f64,
+    n_resamples: usize,
+    n_permutations: usize,
+    seed: u64,
+    approximate: bool,
 }

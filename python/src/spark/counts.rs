@@ -6,6 +6,7 @@
 //! aggregate's irregularity key flags is reported back, and the Python side then runs the
 //! row-by-row path, which gives the exact message (row, column, value).
 
+use crate::convert::to_py;
 use crate::errors::{invalid, to_py_err};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
@@ -13,7 +14,8 @@ use arrow_array::{Array, Int64Array, RecordBatch};
 use fair_audit::ingest::{AuditState, CellCounts, Decoder, FlagStyle, LabelPair, Roles, Typing};
 use fair_metrics::state::ExactSumParts;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyBytes;
+use serde::Serialize;
 
 /// Row count of an aggregate row.
 const ROWS: &str = "__fk_rows";
@@ -36,28 +38,40 @@ const NEGATIVE_ZERO_LABEL: i64 = 100_003;
 const LOW_BITS: u32 = 31;
 
 /// The layout the Spark SQL aggregate must produce, for `_counts.py` (one source of truth).
-pub fn layout<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (k, v) in [
-        ("rows", ROWS),
-        ("key", KEY),
-        ("weight_high", WEIGHT_HIGH),
-        ("weight_low", WEIGHT_LOW),
-        ("square_high", SQUARE_HIGH),
-        ("square_low", SQUARE_LOW),
-    ] {
-        d.set_item(k, v)?;
-    }
-    for (k, v) in [
-        ("infinite_square", INFINITE_SQUARE),
-        ("bad_weight", BAD_WEIGHT),
-        ("bad_score", BAD_SCORE),
-        ("negative_zero_label", NEGATIVE_ZERO_LABEL),
-        ("low_bits", i64::from(LOW_BITS)),
-    ] {
-        d.set_item(k, v)?;
-    }
-    Ok(d)
+pub fn layout<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    to_py(
+        py,
+        &Layout {
+            rows: ROWS,
+            key: KEY,
+            weight_high: WEIGHT_HIGH,
+            weight_low: WEIGHT_LOW,
+            square_high: SQUARE_HIGH,
+            square_low: SQUARE_LOW,
+            infinite_square: INFINITE_SQUARE,
+            bad_weight: BAD_WEIGHT,
+            bad_score: BAD_SCORE,
+            negative_zero_label: NEGATIVE_ZERO_LABEL,
+            low_bits: i64::from(LOW_BITS),
+        },
+    )
+}
+
+/// [`layout`] as Python sees it (keys in this order: column names, then sentinel codes),
+/// converted by [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct Layout {
+    rows: &'static str,
+    key: &'static str,
+    weight_high: &'static str,
+    weight_low: &'static str,
+    square_high: &'static str,
+    square_low: &'static str,
+    infinite_square: i64,
+    bad_weight: i64,
+    bad_score: i64,
+    negative_zero_label: i64,
+    low_bits: i64,
 }
 
 /// The scale exponent of `fl(w * w)` for a weight of scale exponent `kw`: with

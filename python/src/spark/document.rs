@@ -4,6 +4,7 @@
 //! builds it from a file, each sensitive column's slice derived by merging finest groups.
 
 use super::scores::{audit_slices, settings};
+use crate::convert::to_py;
 use crate::errors::{invalid, to_py_err};
 use fair_audit::guard::{self, DEFAULT_MAX_GROUPS, GroupLimits};
 use fair_audit::ingest::AuditState;
@@ -14,7 +15,7 @@ use fair_metrics::ci::RateCiMethod;
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{SegmentScores, StreamTotals};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 
 /// The roles of the audited columns: `(label, prediction, score, weight, sensitive)`.
 type ColumnRoles = (String, String, Option<String>, Option<String>, Vec<String>);
@@ -92,7 +93,7 @@ pub fn audit_document<'py>(
     views: Vec<String>,
     over_time: Option<(Vec<u8>, String, String, String)>,
     against: Option<(Vec<u8>, String)>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let over_time_spec = match &over_time {
         None => None,
         Some((_, column, window, baseline)) => Some(fair_audit::over_time::OverTimeSpec {
@@ -216,14 +217,25 @@ pub fn audit_document<'py>(
             fair_audit::render(&report, &charts, wanted)
         })
         .map_err(to_py_err)?;
-    let out = PyDict::new(py);
-    out.set_item("json", text.json)?;
-    out.set_item("markdown", text.markdown)?;
-    out.set_item("html", text.html)?;
-    let figures = PyDict::new(py);
-    for (file, svg) in text.figures {
-        figures.set_item(file, svg)?;
-    }
-    out.set_item("figures", figures)?;
-    Ok(out)
+    to_py(
+        py,
+        &RenderedOut {
+            json: text.json,
+            markdown: text.markdown,
+            html: text.html,
+            figures: text.figures,
+        },
+    )
+}
+
+/// The rendered audit as Python sees it (keys in this order; a view not asked for is None),
+/// converted by [`to_py`](crate::convert::to_py).
+#[derive(Serialize)]
+struct RenderedOut {
+    json: Option<String>,
+    markdown: Option<String>,
+    html: Option<String>,
+    /// `(relative path, SVG)` pairs, crossing as a dict in this order.
+    #[serde(serialize_with = "crate::convert::pairs_as_map")]
+    figures: Vec<(String, String)>,
 }
