@@ -100,6 +100,24 @@ def test_extreme_weights_are_summed_exactly(spark):
     both_paths(f32, **kw)
 
 
+def test_every_binary_exponent_is_summed_exactly(spark):
+    # One weight per binary exponent, subnormals to the largest double, each with a full
+    # 53-bit mantissa: every entry of _scaled's power table and every shift 0..59 is used, for
+    # the weight and for its square (which underflows, is subnormal, normal or +inf by turns).
+    rng = np.random.default_rng(7)
+    weights = [math.ldexp(1.0 + rng.random(), e) for e in range(-1022, 1024)]
+    weights += [math.ldexp(float(rng.integers(1, 2 ** 52)), -1074) for _ in range(64)]
+    weights = [w for w in weights if math.isfinite(w)]
+    pdf = pd.DataFrame({
+        "label": np.tile([0, 1], len(weights)),
+        "pred": np.tile([1, 1], len(weights)),
+        "group": np.tile(["a", "a", "b", "b"], len(weights))[:2 * len(weights)],
+        "w": np.repeat(weights, 2),
+    })
+    sdf = spark.createDataFrame(pdf).repartition(3)
+    both_paths(sdf, label="label", pred="pred", sensitive=["group"], weight="w")
+
+
 @pytest.mark.parametrize("kind", ["str", "bool", "int", "float"])
 def test_label_column_types(spark, kind):
     y, p = FRAME["label"], FRAME["pred"]
