@@ -153,6 +153,80 @@ def test_with_score_column(spark):
         assert r.score_slice() is not None
 
 
+def test_scores_counted_by_sql_equal_the_range_sweep(spark, monkeypatch):
+    # Few distinct scores (rounded to 0.01), -0.0 beside 0.0, two sensitive columns: the score
+    # aggregate swept on the driver gives the range-partitioned sweep's report bit for bit
+    # (unweighted, and with integer weights, whose tied sums are exact either way).
+    pdf = FRAME.assign(score=np.where(np.arange(len(FRAME)) % 7 == 0,
+                                      np.where(np.arange(len(FRAME)) % 2 == 0, -0.0, 0.0),
+                                      FRAME["score"]))
+    sdf = spark.createDataFrame(pdf).repartition(3)
+    import fairkit.spark as fs
+
+    def refuse(*a, **k):
+        raise AssertionError("the range sweep ran")
+
+    for weight in (None, "iw"):
+        kw = dict(label="label", pred="pred", sensitive=["group", "region"], score="score",
+                  weight=weight, n_resamples=200)
+        want = audit(sdf, _path="rows", **kw)
+        with monkeypatch.context() as m:
+            m.setattr(fs, "_score_pass", refuse)
+            got = audit(sdf, **kw)  # auto: 600 rows, few scores
+        assert got.report_json == want.report_json
+
+
+def test_weighted_scores_counted_by_sql_are_close_to_the_range_sweep(spark):
+    # Real-valued weights: the totals are exact on both paths; a tied score's weight sum is
+    # rounded once here and added row by row there, so the last bits may differ.
+    import json
+    sdf = spark.createDataFrame(FRAME.assign(w=np.random.default_rng(2).uniform(0.1, 3.0,
+                                                                             len(FRAME))))
+    kw = dict(label="label", pred="pred", sensitive=["group"], score="score", weight="w",
+              n_resamples=200)
+    got = json.loads(audit(sdf, _path="sql", **kw).report_json)
+    want = json.loads(audit(sdf, _path="rows", **kw).report_json)
+
+    def numbers(x, path=""):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                yield from numbers(v, f"{path}.{k}")
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                yield from numbers(v, f"{path}[{i}]")
+        elif isinstance(x, float):
+            yield path, x
+
+    a, b = dict(numbers(got)), dict(numbers(want))
+    assert a.keys() == b.keys()
+    timing = [k for k in a if "seconds" in k]
+    for k in a.keys() - set(timing):
+        assert a[k] == pytest.approx(b[k], rel=1e-12, abs=1e-12), k
+
+
+def test_many_distinct_scores_take_the_range_sweep(spark, monkeypatch):
+    import fairkit.spark as fs
+    from fairkit.spark import _counts
+
+    sdf = spark.createDataFrame(FRAME).repartition(2)
+    kw = dict(label="label", pred="pred", sensitive=["group"], score="score", n_resamples=200)
+    want = audit(sdf, _path="rows", **kw)
+
+    def refuse(*a, **k):
+        raise AssertionError("the score aggregate ran")
+
+    with monkeypatch.context() as m:
+        m.setattr(fs, "SCORE_CELLS_LIMIT", 10)  # 600 rows with ~100 scores per cell: above
+        m.setattr(fs, "counted_scores", refuse)
+        got = audit(sdf, **kw)
+    assert got.report_json == want.report_json
+    # The estimate the choice reads: distinct scores per rates cell, summed.
+    cols = AuditColumns("label", "pred", ("group",), "score")
+    est = _counts.counted(sdf.select("label", "pred", "group", "score"), cols).score_cells
+    cells = FRAME.groupby(["label", "pred", "group"])["score"].nunique().sum()
+    assert est == pytest.approx(cells, rel=0.1)
+
+
 def error_of(fn) -> str:
     with pytest.raises(FairkitError) as e:
         fn()

@@ -43,12 +43,19 @@ The driver adds ``(Σhigh × 2^31 + Σlow) × 2^kw`` to the accumulator: the exa
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from fairkit._core import spark as _core
 from fairkit.spark._arrow import AuditColumns, label_text
 
 _LAYOUT = _core.COUNT_LAYOUT
+
+# The rates aggregate's estimate of distinct scores per row (with a score column).
+SCORE_VALUES = "__fk_score_values"
+
+# The score aggregate runs (and the driver holds its rows) when the rates aggregate estimates at
+# most this many of them: ~80 bytes per row in Arrow, ~80 in the sweep's cells (docs/spark.md).
+SCORE_CELLS_LIMIT = 2_000_000
 
 
 def _q(name: str) -> str:
@@ -86,18 +93,30 @@ def _scaled(x: str, k: str) -> str:
             "AS BIGINT)")
 
 
-def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
+def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
+                   by_score: bool = False) -> Any:
     """The aggregate: one row per (label, prediction, sensitive values, key) with the row count
     and, when weighted, the limb sums of the mantissas (layout: ``_core.COUNT_LAYOUT``).
+
+    ``by_score``: the score aggregate instead — one row per (label, sensitive values, score,
+    key), the score ``+ 0.0`` (one value for ``-0.0`` and ``0.0``, as the sweep has it) under
+    the score column's name. Otherwise, with a score column, the rows also carry
+    ``approx_count_distinct`` of the score per row (``SCORE_VALUES``): their sum bounds the
+    size of the score aggregate, whose rows the driver then holds.
 
     Built from SQL text (a handful of calls into the JVM, not one per literal and operator)."""
     from pyspark.sql import functions as F
 
     L = _LAYOUT
-    keys = [_q(c) for c in (cols.label, cols.pred, *cols.sensitive)]
+    label_cols = (cols.label,) if by_score else (cols.label, cols.pred)
+    names = [_q(c) for c in (*label_cols, *cols.sensitive)]
+    keys = list(names)
     extra = []
     if cols.score is not None:
         extra.append(f"CAST({_q(cols.score)} AS DOUBLE) AS __fk_s")
+    if by_score:
+        names.append(_q(cols.score))
+        keys.append(f"CAST({_q(cols.score)} AS DOUBLE) + 0.0D AS {_q(cols.score)}")
     if cols.weight is not None:
         extra.append(f"CAST({_q(cols.weight)} AS DOUBLE) AS __fk_w")
     frame = selected.selectExpr(*keys, *extra)
@@ -108,7 +127,7 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
     if cols.score is not None:
         checks.append((f"(__fk_s IS NULL OR isnan(__fk_s) OR abs(__fk_s) = {_INF})",
                        L["bad_score"]))
-    for c in (cols.label, cols.pred):
+    for c in label_cols:
         if c in float_labels:
             # -0.0: equal to 0.0 for groupBy, another value for the label coder. 1 / -0.0 is
             # -inf, but Spark's division refuses zero and its atan2 adds 0.0 to its arguments;
@@ -116,6 +135,10 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
             checks.append((f"({_q(c)} = 0 AND pow({_q(c)}, -1D) < 0)",
                            L["negative_zero_label"]))
     aggs = [f"count(1) AS {L['rows']}"]
+    carried = []
+    if cols.score is not None and not by_score:
+        aggs.append(f"approx_count_distinct(__fk_s) AS {SCORE_VALUES}")
+        carried.append("__fk_s")
     mantissas = []
     if cols.weight is not None:
         positive = f"(__fk_w > 0 AND __fk_w < {_INF})"  # false for 0, NaN, +inf, <0, null
@@ -139,35 +162,79 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set) -> Any:
     elif checks:
         key = "0L"
     else:
-        return frame.groupBy(*keys).agg(*[F.expr(a) for a in aggs])
+        return frame.groupBy(*names).agg(*[F.expr(a) for a in aggs])
     for cond, code in reversed(checks):
         key = f"CASE WHEN {cond} THEN {code}L ELSE {key} END"
     # The mantissas in a projection of their own: each computed once per row, not once per
     # aggregate that reads it.
-    frame = frame.selectExpr(*keys, f"{key} AS {L['key']}", *mantissas)
-    return frame.groupBy(*keys, L["key"]).agg(*[F.expr(a) for a in aggs])
+    frame = frame.selectExpr(*names, f"{key} AS {L['key']}", *mantissas, *carried)
+    return frame.groupBy(*names, L["key"]).agg(*[F.expr(a) for a in aggs])
 
 
-def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], str]:
-    """The audit state counted by Spark SQL, or ``(None, why)`` when the rows hold something the
-    row path must name (or the data is empty)."""
+def _collect(frame: Any) -> list:
+    """The aggregate's rows on the driver, as pyarrow batches (collected by the JVM)."""
+    if hasattr(frame, "toArrow"):  # pyspark >= 4.0
+        return frame.toArrow().to_batches()
+    return frame._collect_as_arrow()  # pyspark 3.5: the same Arrow collection, not yet public
+
+
+class Counted(NamedTuple):
+    """What the rates aggregate gave: the state (``None``: ``why`` it is not usable) and, with
+    a score column, an estimate of the score aggregate's rows (``None`` without a score)."""
+
+    state: Optional[bytes]
+    why: str
+    score_cells: Optional[float]
+
+
+def counted(selected: Any, cols: AuditColumns) -> Counted:
+    """The audit state counted by Spark SQL, with the score aggregate's estimated size."""
     from pyspark.sql.types import DoubleType, FloatType
 
     types = {f.name: f.dataType for f in selected.schema.fields}
     float_labels = {c for c in (cols.label, cols.pred)
                     if isinstance(types.get(c), (FloatType, DoubleType))}
-    frame = counting_frame(selected, cols, float_labels)
-    if hasattr(frame, "toArrow"):  # pyspark >= 4.0
-        batches = frame.toArrow().to_batches()
-    else:  # pyspark 3.5: the same Arrow collection, not yet public
-        batches = frame._collect_as_arrow()
+    batches = _collect(counting_frame(selected, cols, float_labels))
     if not sum(b.num_rows for b in batches):
-        return None, "no rows"
+        return Counted(None, "no rows", None)
+    score_cells = None
+    if cols.score is not None:
+        score_cells = float(sum(sum(v for v in b.column(SCORE_VALUES).to_pylist() if v)
+                                for b in batches))
     state = _core.CountedState(cols.label, cols.pred, list(cols.sensitive),
                                cols.weight is not None, label_text(cols.pos_label),
                                label_text(cols.neg_label))
     for batch in batches:
         why = state.add(batch)
         if why is not None:
+            return Counted(None, why, score_cells)
+    return Counted(bytes(state.to_bytes()), "", score_cells)
+
+
+def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], str]:
+    """The audit state counted by Spark SQL, or ``(None, why)`` when the rows hold something the
+    row path must name (or the data is empty)."""
+    c = counted(selected, cols)
+    return c.state, c.why
+
+
+def counted_scores(selected: Any, cols: AuditColumns, names: list, negative: Optional[str],
+                   interval: tuple) -> tuple[Optional[tuple], str]:
+    """The score metrics from the score aggregate, swept on the driver: the encoded
+    ``(segment, totals)`` of the range-partitioned sweep, or ``(None, why)`` when the aggregate
+    holds something that path must handle (it then runs)."""
+    from pyspark.sql.types import DoubleType, FloatType
+
+    types = {f.name: f.dataType for f in selected.schema.fields}
+    float_labels = {cols.label} if isinstance(types.get(cols.label),
+                                               (FloatType, DoubleType)) else set()
+    batches = _collect(counting_frame(selected, cols, float_labels, by_score=True))
+    acc = _core.CountedScores(cols.label, cols.score, list(cols.sensitive),
+                              cols.weight is not None, list(names), label_text(cols.pos_label),
+                              negative)
+    for batch in batches:
+        why = acc.add(batch)
+        if why is not None:
             return None, why
-    return bytes(state.to_bytes()), ""
+    segment, totals = acc.sweep(list(names), interval, len(cols.sensitive))
+    return (bytes(segment), bytes(totals)), ""

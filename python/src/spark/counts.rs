@@ -12,6 +12,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, Int64Array, RecordBatch};
 use fair_audit::ingest::{AuditState, CellCounts, Decoder, FlagStyle, LabelPair, Roles, Typing};
+use fair_metrics::score_sweep::{ScaledSum, ScoreCell, stream_of, sweep_counted};
 use fair_metrics::state::ExactSumParts;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -152,6 +153,113 @@ impl CountedState {
     }
 }
 
+/// The score metrics of an audit from a Spark SQL aggregate of the score rows — one row per
+/// (label value, sensitive values, score, weight exponent) with the same counts and limb sums
+/// as the rates' aggregate — swept on the driver (`fair_metrics::score_sweep::sweep_counted`):
+/// the result of the range-partitioned sweep with no row handed to Python. Used when the
+/// scores take few distinct values (`_counts.py`).
+#[pyclass(module = "fairkit._core.spark")]
+pub struct CountedScores {
+    decoder: Decoder,
+    cells: Vec<ScoreCell>,
+    weighted: bool,
+}
+
+#[pymethods]
+impl CountedScores {
+    /// An empty sweep for the columns named; `names` are the audit's finest groups (its counted
+    /// state's, in order) and `neg_label` the negative label value that state learned.
+    #[new]
+    #[pyo3(signature = (label, score, sensitive, weighted, names, pos_label, neg_label=None))]
+    fn new(
+        label: String,
+        score: String,
+        sensitive: Vec<String>,
+        weighted: bool,
+        names: Vec<String>,
+        pos_label: String,
+        neg_label: Option<String>,
+    ) -> PyResult<Self> {
+        let roles = Roles {
+            label,
+            pred: None,
+            score: Some(score),
+            sensitive,
+            weight: None,
+        };
+        let mut decoder = Decoder::new(
+            roles,
+            LabelPair {
+                positive: pos_label,
+                negative: neg_label,
+            },
+            "the DataFrame",
+            Typing::Typed,
+            FlagStyle::Python,
+        )
+        .map_err(to_py_err)?;
+        decoder.freeze_groups(&names);
+        Ok(Self {
+            decoder,
+            cells: Vec::new(),
+            weighted,
+        })
+    }
+
+    /// Adds one batch of aggregate rows. Returns `None` when added, or why the rows cannot be
+    /// counted this way (the range-partitioned sweep then runs); the cells are then unchanged.
+    fn add(&mut self, py: Python<'_>, batch: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let rb = crate::arrow_ffi::record_batch(batch)?;
+        let weighted = self.weighted;
+        let (decoder, cells) = (&mut self.decoder, &mut self.cells);
+        py.detach(|| {
+            let counted = match counted_rows(&rb, weighted)? {
+                Ok(c) => c,
+                Err(why) => return Ok(Some(why)),
+            };
+            let decoded = match decoder.decode(&rb, None) {
+                Ok(d) => d,
+                Err(e) => return Ok(Some(e.to_string())),
+            };
+            let Some(scores) = &decoded.scores else {
+                return Err(invalid("the score aggregate has no score column"));
+            };
+            for (i, (rows, weights)) in counted.into_iter().enumerate() {
+                cells.push(ScoreCell {
+                    stream: stream_of(decoded.finest[i], decoded.labels[i]),
+                    score: scores[i],
+                    rows,
+                    weights,
+                });
+            }
+            Ok(None)
+        })
+    }
+
+    /// Sweeps the cells as one segment (the slices of `audit_slices`): the encoded
+    /// `(segment, totals)` that the range-partitioned sweep's merged segments and totals are.
+    #[pyo3(signature = (group_names, partial_interval, n_sensitive=1))]
+    fn sweep<'py>(
+        &mut self,
+        py: Python<'py>,
+        group_names: Vec<String>,
+        partial_interval: (f64, f64),
+        n_sensitive: usize,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let slices = super::scores::audit_slices(group_names, n_sensitive).map_err(to_py_err)?;
+        let cells = std::mem::take(&mut self.cells);
+        let weighted = self.weighted;
+        let (segment, totals) = py
+            .detach(|| {
+                let settings = super::scores::settings(partial_interval)?;
+                let (seg, totals) = sweep_counted(cells, weighted, &slices, &settings)?;
+                Ok::<_, fair_metrics::MetricError>((seg.to_bytes(), totals.to_bytes()))
+            })
+            .map_err(to_py_err)?;
+        Ok((PyBytes::new(py, &segment), PyBytes::new(py, &totals)))
+    }
+}
+
 fn int_column<'a>(rb: &'a RecordBatch, name: &str) -> PyResult<Option<&'a Int64Array>> {
     match rb.column_by_name(name) {
         None => Ok(None),
@@ -162,8 +270,12 @@ fn int_column<'a>(rb: &'a RecordBatch, name: &str) -> PyResult<Option<&'a Int64A
     }
 }
 
+/// What one aggregate row counted: its rows and, when weighted, the exact sums of its weights
+/// and of their squares (`None`: a square overflowed to `+inf`) as integers times powers of two.
+type Counted = (u64, Option<(ScaledSum, Option<ScaledSum>)>);
+
 /// The counts of every aggregate row, or (inner `Err`) why they are not usable.
-fn cells(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<CellCounts>, String>> {
+fn counted_rows(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<Counted>, String>> {
     let need = |name: &str| {
         int_column(rb, name)?.ok_or_else(|| invalid(format!("aggregate column {name} missing")))
     };
@@ -215,24 +327,56 @@ fn cells(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<CellCounts>, S
                         "weight exponent {kw} outside the f64 range"
                     )));
                 }
-                let mut w = ExactSumParts::new();
-                let mut sq = ExactSumParts::new();
                 let scale = |x: i64| i32::try_from(x).expect("checked range");
-                w.add_scaled(whole(limb(cols[0])?, limb(cols[1])?), scale(kw))
-                    .map_err(to_py_err)?;
-                if infinite {
-                    sq.add_infinity();
-                } else {
-                    sq.add_scaled(
-                        whole(limb(cols[2])?, limb(cols[3])?),
-                        scale(square_scale(kw)),
-                    )
-                    .map_err(to_py_err)?;
-                }
+                let w = ScaledSum {
+                    integer: whole(limb(cols[0])?, limb(cols[1])?),
+                    exponent: scale(kw),
+                };
+                let sq = (!infinite)
+                    .then(|| {
+                        Ok::<_, PyErr>(ScaledSum {
+                            integer: whole(limb(cols[2])?, limb(cols[3])?),
+                            exponent: scale(square_scale(kw)),
+                        })
+                    })
+                    .transpose()?;
                 Some((w, sq))
             }
         };
-        out.push(CellCounts { rows: n, weights });
+        out.push((n, weights));
+    }
+    Ok(Ok(out))
+}
+
+/// The counts of every aggregate row as the audit state's cells, or (inner `Err`) why they
+/// are not usable.
+fn cells(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<CellCounts>, String>> {
+    let counted = match counted_rows(rb, weighted)? {
+        Ok(c) => c,
+        Err(why) => return Ok(Err(why)),
+    };
+    let parts = |s: &ScaledSum| {
+        let mut p = ExactSumParts::new();
+        p.add_scaled(s.integer, s.exponent).map_err(to_py_err)?;
+        Ok::<_, PyErr>(p)
+    };
+    let mut out = Vec::with_capacity(counted.len());
+    for (rows, weights) in counted {
+        let weights = match weights {
+            None => None,
+            Some((w, sq)) => {
+                let sq = match sq {
+                    Some(s) => parts(&s)?,
+                    None => {
+                        let mut p = ExactSumParts::new();
+                        p.add_infinity();
+                        p
+                    }
+                };
+                Some((parts(&w)?, sq))
+            }
+        };
+        out.push(CellCounts { rows, weights });
     }
     Ok(Ok(out))
 }

@@ -42,6 +42,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
     m.add_function(wrap_pyfunction!(document::check_groups, m)?)?;
     m.add_class::<counts::CountedState>()?;
+    m.add_class::<counts::CountedScores>()?;
     m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;
     projection::register(m)?;
     scores::register(m)?;

@@ -20,6 +20,7 @@
 //! Scores are passed as [`score_key`]s: `u64`s that order like the `f64`s (and merge `-0.0` with
 //! `0.0`), so sorting and merging compare integers.
 
+mod counted;
 mod slice;
 
 use crate::error::{MetricError, Result};
@@ -30,6 +31,7 @@ use std::collections::BinaryHeap;
 use std::collections::binary_heap::PeekMut;
 
 pub use crate::sorted_scores::{key_score, score_key};
+pub use counted::{ScaledSum, ScoreCell, sweep_counted};
 pub use slice::{EffectiveN, PairGaps, SliceScores};
 
 const TOTALS_MAGIC: &[u8; 4] = b"FKST";
@@ -100,6 +102,28 @@ impl StreamTotals {
             self.weight[stream].add(weight);
             self.weight_sq[stream].add(weight * weight);
         }
+    }
+
+    /// Counts `rows` rows of `stream` at once (unweighted totals; see
+    /// [`sweep_counted`]).
+    pub(crate) fn add_rows(&mut self, stream: usize, rows: u64) {
+        self.grow(stream);
+        self.rows[stream] += rows;
+    }
+
+    /// Counts `rows` rows of `stream` whose weights and squares sum exactly to `weight` and
+    /// `weight_sq` (weighted totals; see [`sweep_counted`]).
+    pub(crate) fn add_exact(
+        &mut self,
+        stream: usize,
+        rows: u64,
+        weight: &ExactSum,
+        weight_sq: &ExactSum,
+    ) {
+        self.grow(stream);
+        self.rows[stream] += rows;
+        self.weight[stream].merge(weight);
+        self.weight_sq[stream].merge(weight_sq);
     }
 
     /// Rows of a stream.

@@ -751,3 +751,121 @@ fn zero_weight_groups_have_no_curves() {
     let merged = run_segments(&d, &maps, &[score_key(0.4), score_key(0.25)], &settings);
     assert_eq!(merged, whole);
 }
+
+/// `w` (finite, `>= 0`) as `integer × 2^exponent`.
+fn scaled(w: f64) -> ScaledSum {
+    let bits = w.to_bits();
+    let (exp, mant) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
+    if exp == 0 {
+        ScaledSum {
+            integer: u128::from(mant),
+            exponent: -1074,
+        }
+    } else {
+        ScaledSum {
+            integer: u128::from(mant | (1 << 52)),
+            exponent: exp as i32 - 1075,
+        }
+    }
+}
+
+/// The rows of `d` as counted cells: unweighted, each (stream, score) cut into a random number
+/// of cells; weighted, one cell per row (so equal scores arrive as many cells to merge).
+fn cells_of(d: &Data, rng: &mut ChaCha8Rng) -> Vec<ScoreCell> {
+    let mut out: Vec<ScoreCell> = Vec::new();
+    for i in 0..d.y.len() {
+        let stream = stream_of(d.finest[i], d.y[i]);
+        let weights = d.w.as_ref().map(|w| {
+            let sq = w[i] * w[i];
+            (scaled(w[i]), sq.is_finite().then(|| scaled(sq)))
+        });
+        let same = out.iter_mut().find(|c| {
+            c.stream == stream && score_key(c.score) == score_key(d.s[i]) && weights.is_none()
+        });
+        match same {
+            Some(c) if rng.random_bool(0.7) => c.rows += 1,
+            _ => out.push(ScoreCell {
+                stream,
+                score: d.s[i],
+                rows: 1,
+                weights,
+            }),
+        }
+    }
+    out
+}
+
+#[test]
+fn counted_cells_sweep_like_the_rows() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let settings = SweepSettings {
+        interval: Some(PercentileInterval::new(0.1, 0.6).unwrap()),
+        curve_points: 40,
+    };
+    for (weighted, seed) in [(false, 1), (false, 2), (true, 3), (true, 4)] {
+        let d = data(700, 3, weighted, seed);
+        let maps = slices(d.n_finest);
+        let mut rows = SegmentRows::new(weighted, true);
+        rows.add_batch(&d.y, &d.s, &d.finest, d.w.as_deref())
+            .unwrap();
+        let totals = rows.totals().clone();
+        let from_rows = rows
+            .sweep(&maps, &totals, &StreamTotals::new(weighted), &settings)
+            .unwrap();
+        let mut cells = cells_of(&d, &mut rng);
+        cells.reverse(); // any order
+        let (from_cells, counted) = sweep_counted(cells, weighted, &maps, &settings).unwrap();
+        // The totals are exact: the same bytes however the rows were counted.
+        assert_eq!(counted.to_bytes(), totals.to_bytes(), "weighted {weighted}");
+        let got = from_cells.clone().finish(&maps, &counted, &settings).unwrap();
+        if !weighted {
+            assert_eq!(from_cells, from_rows);
+            assert_eq!(got, one_pass(&d, &maps, &settings));
+        } else {
+            let want = one_pass(&d, &maps, &settings);
+            for (g, w) in got.iter().zip(&want) {
+                for (a, b) in g.auc_by_group.iter().zip(&w.auc_by_group) {
+                    assert!(close(a.unwrap(), b.unwrap()), "{a:?} {b:?}");
+                }
+                let (a, b) = (g.ks_dp.as_ref().unwrap(), w.ks_dp.as_ref().unwrap());
+                assert!(close(a.summary.max, b.summary.max));
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_counted_cells_are_errors() {
+    let maps = slices(1);
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 0,
+    };
+    let cell = |score: f64, rows: u64, weights| ScoreCell {
+        stream: 0,
+        score,
+        rows,
+        weights,
+    };
+    let w = Some((scaled(1.0), Some(scaled(1.0))));
+    let cases = [
+        (vec![cell(0.5, 0, None)], false),
+        (vec![cell(f64::NAN, 1, None)], false),
+        (vec![cell(0.5, 1, w)], false),
+        (vec![cell(0.5, 1, None)], true),
+        (
+            vec![cell(
+                0.5,
+                2,
+                Some((scaled(f64::MAX), Some(scaled(1.0)))),
+            ), cell(0.5, 1, Some((scaled(f64::MAX), None)))],
+            true,
+        ),
+    ];
+    for (cells, weighted) in cases {
+        assert!(
+            sweep_counted(cells.clone(), weighted, &maps, &settings).is_err(),
+            "{cells:?}"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! The sweep of score rows counted elsewhere: one cell per (stream, score) — or several, when the
+//! counting split a score's rows further (Spark SQL splits them by the weights' binary exponent)
+//! — with its row count and, when weighted, the exact sums of its weights and of their `f64`
+//! squares as integers times powers of two. A front end that can group rows by score without
+//! handing every row over (Spark SQL's `groupBy`, when the scores take few distinct values)
+//! gets every score metric from the cells alone.
+//!
+//! **Equal to the sweep of the rows.** The sweep consumes each distinct score as one block, so
+//! it needs per (stream, score) only the row count and the block's weight sum. Unweighted, the
+//! block sum is the row count, an integer: the result equals [`sweep`](super::sweep) of the
+//! rows **bit for bit** (and the totals' bytes are equal). Weighted, the totals are exact and
+//! equal to the rows' byte for byte, and the block sum is the exact sum rounded once, where the
+//! row sweep adds the tied weights one by one: with ties, the last bits can differ (as between
+//! the distributed range sweep and one pass, [`SegmentScores`]).
+
+use super::{Run, SegmentScores, SliceMap, StreamTotals, SweepSettings, bad, sweep_segment};
+use crate::error::Result;
+use crate::state::{ExactSum, ExactSumParts};
+
+/// `integer × 2^exponent`: an exact sum of `f64` values given by its integer parts (see
+/// [`ExactSumParts::add_scaled`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScaledSum {
+    /// The integer.
+    pub integer: u128,
+    /// The power of two (at least -1074).
+    pub exponent: i32,
+}
+
+/// What one counted cell holds: rows of one stream sharing one score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreCell {
+    /// The stream, [`stream_of`](super::stream_of)`(finest group, label)`.
+    pub stream: usize,
+    /// The rows' score (finite; `-0.0` and `0.0` are one score).
+    pub score: f64,
+    /// Rows (at least one).
+    pub rows: u64,
+    /// When weighted: the exact sum of the rows' weights (finite, `>= 0`), and of their `f64`
+    /// squares (`None`: some square overflowed to `+inf`).
+    pub weights: Option<(ScaledSum, Option<ScaledSum>)>,
+}
+
+/// Sweeps counted cells as one segment holding every row: the result of
+/// [`SegmentRows::sweep`](super::SegmentRows::sweep) over the rows themselves with nothing
+/// above, and the totals of all rows.
+///
+/// # Example
+/// ```
+/// use fair_metrics::score_sweep::*;
+/// // Group 0: two negatives at 0.2 and a positive at 0.9; group 1: a negative and a positive at 0.5.
+/// let cell = |stream, score, rows| ScoreCell { stream, score, rows, weights: None };
+/// let cells = vec![cell(0, 0.2, 2), cell(1, 0.9, 1), cell(2, 0.5, 1), cell(3, 0.5, 1)];
+/// let slice = SliceMap { names: vec!["a".into(), "b".into()], group_of: vec![0, 1] };
+/// let settings = SweepSettings { interval: None, curve_points: 0 };
+/// let slices = [slice];
+/// let (segment, totals) = sweep_counted(cells, false, &slices, &settings)?;
+/// assert_eq!(totals.total_rows(), 5);
+/// let scores = segment.finish(&slices, &totals, &settings)?;
+/// assert_eq!(scores[0].auc_by_group, vec![Some(1.0), Some(0.5)]);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`](crate::MetricError::InvalidParameter) for a cell without
+/// rows, a non-finite score, weights in an unweighted sweep (or missing from a weighted one), a
+/// sum whose parts the exact accumulator refuses or whose rounded value is not finite; and the
+/// errors of [`sweep_segment`].
+pub fn sweep_counted(
+    mut cells: Vec<ScoreCell>,
+    weighted: bool,
+    slices: &[SliceMap],
+    settings: &SweepSettings,
+) -> Result<(SegmentScores, StreamTotals)> {
+    for c in &cells {
+        if c.rows == 0 || !c.score.is_finite() || c.weights.is_some() != weighted {
+            return Err(bad(
+                format!(
+                    "cell of stream {} (score {}, rows {}, weighted {})",
+                    c.stream,
+                    c.score,
+                    c.rows,
+                    c.weights.is_some()
+                ),
+                "cells with rows, a finite score, and weights exactly when weighted",
+            ));
+        }
+    }
+    let key = |c: &ScoreCell| super::score_key(c.score);
+    // Descending score within each stream: the order a run must have.
+    cells.sort_unstable_by_key(|c| (c.stream, std::cmp::Reverse(key(c))));
+    let mut totals = StreamTotals::new(weighted);
+    // Per stream, the distinct scores with their rows and block weight.
+    let mut streams: Vec<Vec<(u64, u64, f64)>> = Vec::new();
+    let mut i = 0;
+    while i < cells.len() {
+        let (stream, k) = (cells[i].stream, key(&cells[i]));
+        let mut j = i;
+        let (mut rows, mut w, mut sq) = (0_u64, ExactSumParts::new(), ExactSumParts::new());
+        while j < cells.len() && cells[j].stream == stream && key(&cells[j]) == k {
+            rows = rows.checked_add(cells[j].rows).ok_or_else(|| {
+                bad(
+                    format!("stream {stream}: more than 2^64 rows"),
+                    "row counts that fit u64",
+                )
+            })?;
+            if let Some((ws, sqs)) = &cells[j].weights {
+                w.add_scaled(ws.integer, ws.exponent)?;
+                match sqs {
+                    Some(s) => sq.add_scaled(s.integer, s.exponent)?,
+                    None => sq.add_infinity(),
+                }
+            }
+            j += 1;
+        }
+        let block = if weighted {
+            let (w, sq) = (ExactSum::from_parts(&w, rows), ExactSum::from_parts(&sq, rows));
+            let value = w.value();
+            if !value.is_finite() {
+                return Err(bad(
+                    format!("stream {stream}: weights summing to {value} at one score"),
+                    "finite weight sums",
+                ));
+            }
+            totals.add_exact(stream, rows, &w, &sq);
+            value
+        } else {
+            totals.add_rows(stream, rows);
+            rows as f64
+        };
+        if stream >= streams.len() {
+            streams.resize(stream + 1, Vec::new());
+        }
+        streams[stream].push((k, rows, block));
+        i = j;
+    }
+    // One run per stream: a score's block is one item carrying its weight sum, then zeros, so
+    // the sweep counts every row and adds the block sum once.
+    let runs = streams
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(stream, s)| {
+            Run::new(
+                stream,
+                s.iter().flat_map(|&(k, rows, block)| {
+                    std::iter::once(Ok((k, block)))
+                        .chain(std::iter::repeat_n(Ok((k, 0.0)), usize::try_from(rows - 1).unwrap_or(usize::MAX)))
+                }),
+            )
+        })
+        .collect();
+    let above = StreamTotals::new(weighted);
+    let segment = sweep_segment(slices, &totals, &above, runs, settings)?;
+    Ok((segment, totals))
+}
