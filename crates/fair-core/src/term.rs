@@ -328,9 +328,7 @@ impl Reader<'_> {
         loop {
             match self.peek() {
                 None => {
-                    return Err(self.error(format!(
-                        "closing '\"' of the string opened at byte {open}"
-                    )));
+                    return Err(self.error(format!("closing '\"' (string opened at byte {open})")));
                 }
                 Some('"') => {
                     self.bump('"');
@@ -435,7 +433,7 @@ mod tests {
             ("f(a", 3, "',' or ')'"),
             ("f(a))", 4, "end of input"),
             ("a b", 2, "end of input"),
-            (r#""abc"#, 4, "closing '\"' of the string opened at byte 0"),
+            (r#""abc"#, 4, "closing '\"' (string opened at byte 0)"),
             (r#""\x""#, 2, "an escape"),
             (r#""\u{110000}""#, 4, "a Unicode scalar value"),
             (r#""\u{1234567}""#, 10, "at most 6 hex digits"),
