@@ -11,7 +11,8 @@
 //!   the `name(a, b)` form of the data-carrying ones.
 //! - [`Term`]: the nested call form `name(arg, …)` with bare words and quoted strings (the text
 //!   of values that hold free-form names, e.g. `subset(group("race", "Black"))`), its
-//!   [`SyntaxError`], and [`quote`]/[`unquote`] for strings.
+//!   [`SyntaxError`], [`quote`]/[`unquote`] for strings, and [`ParseTermError`], the `FromStr`
+//!   error of the values read in that form.
 //! - [`bytes`]: the codec of every fitted model's versioned bytes ([`bytes::Writer`],
 //!   [`bytes::Reader`], typed [`bytes::DecodeError`]).
 //!
@@ -63,5 +64,5 @@ pub use observe::{NoObserver, Observe};
 pub use param_guard::ParamGuard;
 pub use parse::{ParseEnumError, split_call};
 pub use std::ops::ControlFlow;
-pub use term::{SyntaxError, Term, quote, unquote};
+pub use term::{ParseTermError, SyntaxError, Term, quote, unquote};
 pub use termination::Termination;

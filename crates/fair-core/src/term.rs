@@ -179,6 +179,97 @@ pub struct SyntaxError {
     pub found: String,
 }
 
+/// Why a text is not a value of a type read in the call form: a [`SyntaxError`] (with its
+/// byte offset), or a well-formed [`Term`] of the wrong shape (unknown name, wrong number of
+/// arguments, an argument of the wrong kind). The message names the problem and lists the
+/// accepted forms. The `FromStr` error of the data-carrying values that nest (game-opt's
+/// `Filter`, `Subset`, `Atom`, `Rate`), as [`ParseEnumError`](crate::ParseEnumError) is that
+/// of the unit enums.
+///
+/// # Examples
+/// ```
+/// use fair_core::{ParseTermError, Term};
+/// // A toy `FromStr`: `flag(true)` or `flag(false)`.
+/// fn flag(s: &str) -> Result<bool, ParseTermError> {
+///     let t: Term = s.parse().map_err(|e| ParseTermError::syntax("flag", e))?;
+///     match t.as_call() {
+///         Some(("flag", [arg])) if arg.as_word() == Some("true") => Ok(true),
+///         Some(("flag", [arg])) if arg.as_word() == Some("false") => Ok(false),
+///         _ => Err(ParseTermError::form("flag", &t, "not a flag", "flag(true) or flag(false)")),
+///     }
+/// }
+/// assert_eq!(flag(" flag( true )"), Ok(true));
+/// assert_eq!(
+///     flag("flag(maybe)").unwrap_err().to_string(),
+///     "bad flag `flag(maybe)`: not a flag; expected flag(true) or flag(false)"
+/// );
+/// let e = flag("flag(true").unwrap_err();
+/// assert!(matches!(e, ParseTermError::Syntax { .. }));
+/// assert_eq!(e.to_string(), "cannot read flag: expected ',' or ')' at byte 9, found end of input");
+/// ```
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseTermError {
+    /// The text is not of the call-form grammar.
+    #[error("cannot read {what}: {source}")]
+    Syntax {
+        /// What was parsed (e.g. `"rate"`).
+        what: &'static str,
+        /// Where and what.
+        #[source]
+        source: SyntaxError,
+    },
+    /// A well-formed value that is not a form of `what`.
+    #[error("bad {what} `{got}`: {problem}; expected {expected}")]
+    Form {
+        /// What was expected at that place (e.g. `"filter"`, `"prediction"`).
+        what: &'static str,
+        /// The offending part, in canonical text (its [`Term`]'s `Display`).
+        got: String,
+        /// What is wrong with it (e.g. ``unknown name `recall` ``).
+        problem: String,
+        /// The accepted forms.
+        expected: String,
+    },
+}
+
+impl ParseTermError {
+    /// A [`ParseTermError::Syntax`] for a text read as `what`.
+    ///
+    /// # Examples
+    /// ```
+    /// use fair_core::{ParseTermError, Term};
+    /// let e = ParseTermError::syntax("rate", "f(".parse::<Term>().unwrap_err());
+    /// assert_eq!(e.to_string(), "cannot read rate: expected a value (a word, a quoted string or a call) at byte 2, found end of input");
+    /// ```
+    pub fn syntax(what: &'static str, source: SyntaxError) -> Self {
+        Self::Syntax { what, source }
+    }
+
+    /// A [`ParseTermError::Form`]: `got` is not a `what` because of `problem`; `expected` lists
+    /// the accepted forms.
+    ///
+    /// # Examples
+    /// ```
+    /// use fair_core::{ParseTermError, Term};
+    /// let e = ParseTermError::form("subset", &Term::Word("x".into()), "a bare word, not a call", "all()");
+    /// assert_eq!(e.to_string(), "bad subset `x`: a bare word, not a call; expected all()");
+    /// ```
+    pub fn form(
+        what: &'static str,
+        got: &Term,
+        problem: impl Into<String>,
+        expected: impl Into<String>,
+    ) -> Self {
+        Self::Form {
+            what,
+            got: got.to_string(),
+            problem: problem.into(),
+            expected: expected.into(),
+        }
+    }
+}
+
 /// The string form of `s`: double-quoted, with `"` and `\` escaped, newline, carriage return and
 /// tab written `\n`, `\r`, `\t`, other control characters `\u{…}` (lower-case hex), everything
 /// else as is. [`unquote`] is its exact inverse.

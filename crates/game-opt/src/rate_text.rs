@@ -13,54 +13,13 @@
 //! Names (attributes, groups, masks) are written as quoted strings ([`fair_core::quote`]), so
 //! any text, with commas, parentheses, quotes or nothing at all, reads back unchanged; a bare
 //! word is accepted where a name is expected (`mask(steering)`). `subset()` reads as `all()`.
+//! Errors are [`ParseTermError`]s: a syntax error with its byte offset, or a form error naming
+//! the offending part, the problem and the accepted forms.
 
 use crate::rates::{Atom, Filter, Prediction, Rate, Subset};
-use fair_core::{SyntaxError, Term, quote};
+use fair_core::{ParseTermError, Term, quote};
 use std::fmt;
 use std::str::FromStr;
-use thiserror::Error;
-
-/// Why a text is not a [`Filter`], [`Subset`], [`Atom`] or [`Rate`]: a syntax error of the call
-/// form (with its byte offset), or a well-formed value of the wrong shape (unknown name, wrong
-/// number of arguments, an argument of the wrong kind); the message names the problem and lists
-/// the accepted forms.
-///
-/// # Examples
-/// ```
-/// use game_opt::{ParseRateError, Rate};
-/// let e = "true_positive_rate(all()".parse::<Rate>().unwrap_err();
-/// assert!(matches!(e, ParseRateError::Syntax { .. }));
-/// assert_eq!(e.to_string(), "cannot read rate: expected ',' or ')' at byte 24, found end of input");
-/// let e = "recall(all())".parse::<Rate>().unwrap_err();
-/// assert!(e.to_string().starts_with(
-///     "bad rate `recall(all())`: unknown name `recall`; \
-///      expected name(subset) with name one of selection_rate, negative_prediction_rate, "));
-/// ```
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-pub enum ParseRateError {
-    /// The text is not of the call-form grammar.
-    #[error("cannot read {what}: {source}")]
-    Syntax {
-        /// What was parsed (`"filter"`, `"subset"`, `"atom"`, `"rate"`).
-        what: &'static str,
-        /// Where and what.
-        #[source]
-        source: SyntaxError,
-    },
-    /// A well-formed value that is not a form of `what`.
-    #[error("bad {what} `{got}`: {problem}; expected {expected}")]
-    Form {
-        /// What was expected at that place (`"filter"`, `"subset"`, `"atom"`, `"rate"`,
-        /// `"prediction"`, …).
-        what: &'static str,
-        /// The offending part, in canonical text.
-        got: String,
-        /// What is wrong with it.
-        problem: String,
-        /// The accepted forms.
-        expected: String,
-    },
-}
 
 const FILTER_FORMS: &str = "one of group(\"attribute\", \"group\"), label(true|false), \
      baseline(true|false), baseline_correct(true|false), mask(\"name\")";
@@ -247,9 +206,9 @@ impl fmt::Display for Rate {
 
 // ---- FromStr -------------------------------------------------------------------------------
 
-fn read(what: &'static str, s: &str) -> Result<Term, ParseRateError> {
+fn read(what: &'static str, s: &str) -> Result<Term, ParseTermError> {
     s.parse::<Term>()
-        .map_err(|source| ParseRateError::Syntax { what, source })
+        .map_err(|source| ParseTermError::syntax(what, source))
 }
 
 fn form_error(
@@ -257,13 +216,8 @@ fn form_error(
     got: &Term,
     problem: impl Into<String>,
     expected: impl Into<String>,
-) -> ParseRateError {
-    ParseRateError::Form {
-        what,
-        got: got.to_string(),
-        problem: problem.into(),
-        expected: expected.into(),
-    }
+) -> ParseTermError {
+    ParseTermError::form(what, got, problem, expected)
 }
 
 /// The name and arguments of a call whose name `arity` knows (it gives the number of
@@ -273,7 +227,7 @@ fn call<'t>(
     t: &'t Term,
     arity: impl Fn(&str) -> Option<usize>,
     expected: &str,
-) -> Result<(&'t str, &'t [Term]), ParseRateError> {
+) -> Result<(&'t str, &'t [Term]), ParseTermError> {
     let (name, args) = t.as_call().ok_or_else(|| {
         let kind = not_call(t);
         form_error(what, t, format!("{kind}, not a call"), expected)
@@ -301,7 +255,7 @@ fn not_call(t: &Term) -> &'static str {
     }
 }
 
-fn name_arg(t: &Term) -> Result<String, ParseRateError> {
+fn name_arg(t: &Term) -> Result<String, ParseTermError> {
     t.as_text().map(str::to_string).ok_or_else(|| {
         form_error(
             "name",
@@ -312,7 +266,7 @@ fn name_arg(t: &Term) -> Result<String, ParseRateError> {
     })
 }
 
-fn bool_arg(t: &Term) -> Result<bool, ParseRateError> {
+fn bool_arg(t: &Term) -> Result<bool, ParseTermError> {
     match t.as_word() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
@@ -320,7 +274,7 @@ fn bool_arg(t: &Term) -> Result<bool, ParseRateError> {
     }
 }
 
-fn filter_of(t: &Term) -> Result<Filter, ParseRateError> {
+fn filter_of(t: &Term) -> Result<Filter, ParseTermError> {
     let arity = |name: &str| match name {
         "group" => Some(2),
         "label" | "baseline" | "baseline_correct" | "mask" => Some(1),
@@ -339,7 +293,7 @@ fn filter_of(t: &Term) -> Result<Filter, ParseRateError> {
     })
 }
 
-fn subset_of(t: &Term) -> Result<Subset, ParseRateError> {
+fn subset_of(t: &Term) -> Result<Subset, ParseTermError> {
     let (name, args) = t.as_call().ok_or_else(|| {
         let kind = not_call(t);
         form_error("subset", t, format!("{kind}, not a call"), SUBSET_FORMS)
@@ -364,7 +318,7 @@ fn subset_of(t: &Term) -> Result<Subset, ParseRateError> {
     }
 }
 
-fn atom_of(t: &Term) -> Result<Atom, ParseRateError> {
+fn atom_of(t: &Term) -> Result<Atom, ParseTermError> {
     let arity = |name: &str| match name {
         "predicted" => Some(3),
         "fraction" => Some(2),
@@ -407,7 +361,7 @@ fn rate_forms() -> String {
     )
 }
 
-fn rate_of(t: &Term) -> Result<Rate, ParseRateError> {
+fn rate_of(t: &Term) -> Result<Rate, ParseTermError> {
     let (name, args) = match t.as_call() {
         Some((name, args)) => (name, args),
         None => {
@@ -438,7 +392,7 @@ fn rate_of(t: &Term) -> Result<Rate, ParseRateError> {
 
 /// Reads the `Display` form (whitespace anywhere between tokens; a bare word for a name).
 impl FromStr for Filter {
-    type Err = ParseRateError;
+    type Err = ParseTermError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         filter_of(&read("filter", s)?)
     }
@@ -446,7 +400,7 @@ impl FromStr for Filter {
 
 /// Reads the `Display` form; `subset()` is accepted for `all()`.
 impl FromStr for Subset {
-    type Err = ParseRateError;
+    type Err = ParseTermError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         subset_of(&read("subset", s)?)
     }
@@ -454,7 +408,7 @@ impl FromStr for Subset {
 
 /// Reads the `Display` form (the prediction by its `Display` name).
 impl FromStr for Atom {
-    type Err = ParseRateError;
+    type Err = ParseTermError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         atom_of(&read("atom", s)?)
     }
@@ -463,7 +417,7 @@ impl FromStr for Atom {
 /// Reads the `Display` form, or a rate's alias (its variant's snake_case name, e.g.
 /// `true_positive(all())`).
 impl FromStr for Rate {
-    type Err = ParseRateError;
+    type Err = ParseTermError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         rate_of(&read("rate", s)?)
     }

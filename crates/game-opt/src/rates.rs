@@ -16,7 +16,7 @@
 //!
 //! [`Filter`], [`Subset`], [`Atom`] and [`Rate`] print and parse a nested call form, names as
 //! quoted strings: `true_positive_rate(subset(group("race", "Black"), label(true)))` (grammar
-//! below; errors are [`ParseRateError`](crate::ParseRateError)):
+//! below; errors are [`fair_core::ParseTermError`]):
 //!
 //! ```text
 //! filter  = group("attribute", "group") | label(true|false) | baseline(true|false)
@@ -48,7 +48,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 /// assert_eq!("label( true )".parse::<Filter>()?, Filter::Label(true));
 /// assert_eq!("mask(steering)".parse::<Filter>()?, Filter::Mask("steering".into()));
 /// assert!("label(yes)".parse::<Filter>().is_err());
-/// # Ok::<(), game_opt::ParseRateError>(())
+/// # Ok::<(), fair_core::ParseTermError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Filter {
@@ -83,7 +83,7 @@ pub enum Filter {
 /// assert_eq!(black_positives.to_string(), r#"subset(group("race", "Black"), label(true))"#);
 /// assert_eq!(black_positives.to_string().parse::<Subset>()?, black_positives);
 /// assert_eq!("subset()".parse::<Subset>()?, Subset::all());
-/// # Ok::<(), game_opt::ParseRateError>(())
+/// # Ok::<(), fair_core::ParseTermError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Subset {
@@ -191,7 +191,7 @@ pub enum Prediction {
 /// assert_eq!(a.to_string().parse::<Atom>()?, a);
 /// let f: Atom = "fraction(subset(baseline_correct(true)), all())".parse()?;
 /// assert_eq!(f, Atom::Fraction { on: Subset::all().baseline_correct(true), per: Subset::all() });
-/// # Ok::<(), game_opt::ParseRateError>(())
+/// # Ok::<(), fair_core::ParseTermError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Atom {
@@ -242,7 +242,7 @@ pub enum Atom {
 /// assert_eq!(black.to_string().parse::<Rate>()?, black);
 /// assert_eq!("true_positive(all())".parse::<Rate>()?, Rate::TruePositive(Subset::all()));
 /// assert_eq!(Rate::PositivePrediction(Subset::all()).to_string(), "selection_rate(all())");
-/// # Ok::<(), game_opt::ParseRateError>(())
+/// # Ok::<(), fair_core::ParseTermError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Rate {

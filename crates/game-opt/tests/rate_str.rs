@@ -3,7 +3,8 @@
 //! parentheses, spaces, unicode or nothing), no string panics, and bad inputs are errors that
 //! name the problem.
 
-use game_opt::{Atom, Filter, ParseRateError, Prediction, Rate, Subset};
+use fair_core::ParseTermError;
+use game_opt::{Atom, Filter, Prediction, Rate, Subset};
 use proptest::prelude::*;
 
 fn black() -> Subset {
@@ -271,7 +272,7 @@ proptest! {
 
 // ---- bad inputs ----------------------------------------------------------------------------
 
-fn err<T: std::str::FromStr<Err = ParseRateError> + std::fmt::Debug>(s: &str) -> String {
+fn err<T: std::str::FromStr<Err = ParseTermError> + std::fmt::Debug>(s: &str) -> String {
     s.parse::<T>().unwrap_err().to_string()
 }
 
@@ -381,14 +382,14 @@ fn bad_inputs_are_errors_naming_the_problem() {
 #[test]
 fn errors_are_typed() {
     match "accuracy(all()".parse::<Rate>() {
-        Err(ParseRateError::Syntax { what, source }) => {
+        Err(ParseTermError::Syntax { what, source }) => {
             assert_eq!(what, "rate");
             assert_eq!(source.at, 14);
         }
         other => panic!("{other:?}"),
     }
     match "label(2)".parse::<Filter>() {
-        Err(ParseRateError::Form { what, got, .. }) => {
+        Err(ParseTermError::Form { what, got, .. }) => {
             assert_eq!(what, "flag");
             assert_eq!(got, "2");
         }
