@@ -27,14 +27,14 @@ const SUBSET_FORMS: &str = "all() or subset(filter, …)";
 const ATOM_FORMS: &str =
     "predicted(positive|negative, on_subset, per_subset) or fraction(on_subset, per_subset)";
 
+/// A rate's `Display` name, its aliases and its constructor.
+type RateName = (&'static str, &'static [&'static str], fn(Subset) -> Rate);
+
 /// The rate names: `Display` name first, then aliases. The display names are the spellings the
 /// workspace already uses for these rates (`fairkit.metrics`' `selection_rate`,
 /// `true_positive_rate`, …, `error_rate`, `accuracy`; `fair_metrics`' `negative_prediction_rate`,
 /// `win_rate`, `loss_rate`, `churn`, `loss_only_churn`); the aliases are the variants' own
 /// snake_case names.
-/// A rate's `Display` name, its aliases and its constructor.
-type RateName = (&'static str, &'static [&'static str], fn(Subset) -> Rate);
-
 const RATE_NAMES: [RateName; 15] = [
     (
         "selection_rate",
