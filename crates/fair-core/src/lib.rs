@@ -9,6 +9,10 @@
 //! - [`Groups`]: group membership of every row (re-exported by `fair-data`).
 //! - [`ParseEnumError`]: the error of every `FromStr` of a fairkit enum; [`split_call`] splits
 //!   the `name(a, b)` form of the data-carrying ones.
+//! - [`Term`]: the nested call form `name(arg, …)` with bare words and quoted strings (the text
+//!   of values that hold free-form names, e.g. `subset(group("race", "Black"))`), its
+//!   [`SyntaxError`], [`quote`]/[`unquote`] for strings, and [`ParseTermError`], the `FromStr`
+//!   error of the values read in that form.
 //! - [`bytes`]: the codec of every fitted model's versioned bytes ([`bytes::Writer`],
 //!   [`bytes::Reader`], typed [`bytes::DecodeError`]).
 //!
@@ -52,6 +56,7 @@ mod groups;
 mod observe;
 mod param_guard;
 mod parse;
+pub mod term;
 mod termination;
 
 pub use groups::{Groups, GroupsError};
@@ -59,4 +64,5 @@ pub use observe::{NoObserver, Observe};
 pub use param_guard::ParamGuard;
 pub use parse::{ParseEnumError, split_call};
 pub use std::ops::ControlFlow;
+pub use term::{ParseTermError, SyntaxError, Term, quote, unquote};
 pub use termination::Termination;

@@ -10,7 +10,9 @@
 //!
 //! * [`rates`]: a typed language for rate constraints — [`Subset`]s (groups, labels, baseline
 //!   agreement, named masks), named [`Rate`]s, linear [`Expression`]s, [`Ratio`]s, [`Slack`], and
-//!   every goal of Tables 1–2 in [`goals`].
+//!   every goal of Tables 1–2 in [`goals`]. Filters, subsets, atoms and rates print and parse a
+//!   call form, e.g. `true_positive_rate(subset(group("race", "Black")))` (errors:
+//!   [`fair_core::ParseTermError`]).
 //! * [`Problem`]: examples plus constraints, compiled into per-row linear forms; exact 0-1 values
 //!   and hinge proxies `g̃ᵢ ≥ gᵢ`.
 //! * [`Model`]: the thin trait (scores and score gradients); [`Linear`] and [`Mlp`] ship here.
@@ -68,6 +70,7 @@ mod model;
 mod oracle;
 mod params;
 mod problem;
+mod rate_text;
 pub mod rates;
 mod saved;
 mod shrink;

@@ -13,10 +13,43 @@
 //! real linear combinations; a [`Constraint`] is `expression ≤ 0`; a [`Ratio`] constraint
 //! `num / den ≥ κ` becomes the linear `κ·den − num ≤ 0` (Eq. 9, 11). The [`goals`] module writes
 //! every goal of Tables 1–2 in one call.
+//!
+//! [`Filter`], [`Subset`], [`Atom`] and [`Rate`] print and parse a nested call form, names as
+//! quoted strings: `true_positive_rate(subset(group("race", "Black"), label(true)))` (grammar
+//! below; errors are [`fair_core::ParseTermError`]):
+//!
+//! ```text
+//! filter  = group("attribute", "group") | label(true|false) | baseline(true|false)
+//!         | baseline_correct(true|false) | mask("name")
+//! subset  = all() | subset(filter, filter, …)             (the filters' conjunction, in order)
+//! atom    = predicted(positive|negative, on, per)         (c±(on) / |per|, on and per subsets)
+//!         | fraction(on, per)                             (|on| / |per|)
+//! rate    = <name>(subset)                                (names: Rate::NAMES, or aliases)
+//! ```
+//!
+//! The reader is [`fair_core::Term`]'s: whitespace is free between tokens, strings escape `"` and
+//! `\` (and `\n`, `\r`, `\t`, `\u{…}`), a bare word may stand for a name, and `subset()` reads
+//! as `all()`.
 
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// One condition on a row; a [`Subset`] is the conjunction of its filters.
+///
+/// `Display`/`FromStr`: `group("race", "Black")`, `label(true)`, `baseline(false)`,
+/// `baseline_correct(true)`, `mask("steering")` (names quoted by [`fair_core::quote`], so any
+/// text round-trips).
+///
+/// # Examples
+/// ```
+/// use game_opt::Filter;
+/// let f = Filter::Group { attribute: "race".into(), group: "Black, \"other\"".into() };
+/// assert_eq!(f.to_string(), r#"group("race", "Black, \"other\"")"#);
+/// assert_eq!(f.to_string().parse::<Filter>()?, f);
+/// assert_eq!("label( true )".parse::<Filter>()?, Filter::Label(true));
+/// assert_eq!("mask(steering)".parse::<Filter>()?, Filter::Mask("steering".into()));
+/// assert!("label(yes)".parse::<Filter>().is_err());
+/// # Ok::<(), fair_core::ParseTermError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Filter {
     /// Rows whose sensitive attribute `attribute` is `group`.
@@ -44,6 +77,13 @@ pub enum Filter {
 /// let black_positives = Subset::group("race", "Black").positives();
 /// assert_eq!(black_positives.filters().len(), 2);
 /// assert!(Subset::all().filters().is_empty());
+///
+/// // Text: `all()`, or `subset(filter, …)` with the filters in order.
+/// assert_eq!(Subset::all().to_string(), "all()");
+/// assert_eq!(black_positives.to_string(), r#"subset(group("race", "Black"), label(true))"#);
+/// assert_eq!(black_positives.to_string().parse::<Subset>()?, black_positives);
+/// assert_eq!("subset()".parse::<Subset>()?, Subset::all());
+/// # Ok::<(), fair_core::ParseTermError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Subset {
@@ -135,6 +175,24 @@ pub enum Prediction {
 }
 
 /// One term of an [`Expression`].
+///
+/// `Display`/`FromStr`: `predicted(positive|negative, on, per)` and `fraction(on, per)`, the
+/// subsets positional, `on` first.
+///
+/// # Examples
+/// ```
+/// use game_opt::{Atom, Prediction, Subset};
+/// let a = Atom::Predicted {
+///     prediction: Prediction::Positive,
+///     on: Subset::all().positives(),
+///     per: Subset::all(),
+/// };
+/// assert_eq!(a.to_string(), "predicted(positive, subset(label(true)), all())");
+/// assert_eq!(a.to_string().parse::<Atom>()?, a);
+/// let f: Atom = "fraction(subset(baseline_correct(true)), all())".parse()?;
+/// assert_eq!(f, Atom::Fraction { on: Subset::all().baseline_correct(true), per: Subset::all() });
+/// # Ok::<(), fair_core::ParseTermError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Atom {
     /// `c±(on) / |per|`: a count of predictions, normalised by a subset's size.
@@ -176,6 +234,15 @@ pub enum Atom {
 /// let recall = Rate::TruePositive(Subset::all()).expr();
 /// assert_eq!(recall.terms().len(), 1);
 /// assert_eq!(Rate::Error(Subset::all()).expr().terms().len(), 2);
+///
+/// // Text: `name(subset)`, the names of `Rate::NAMES` (fairkit.metrics' spellings where it has
+/// // them); the variant's snake_case name is an alias.
+/// let black = Rate::TruePositive(Subset::group("race", "Black"));
+/// assert_eq!(black.to_string(), r#"true_positive_rate(subset(group("race", "Black")))"#);
+/// assert_eq!(black.to_string().parse::<Rate>()?, black);
+/// assert_eq!("true_positive(all())".parse::<Rate>()?, Rate::TruePositive(Subset::all()));
+/// assert_eq!(Rate::PositivePrediction(Subset::all()).to_string(), "selection_rate(all())");
+/// # Ok::<(), fair_core::ParseTermError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Rate {
