@@ -3,7 +3,7 @@
     target/py-venv/bin/python python/bench/spark_audit.py --rows 10000000 [--cores 2] [--cache]
 
 Synthetic rows (seeded): label, pred ~ Bernoulli, 4 groups, weight ~ U(0.1, 3), score rounded to
-3 decimals. Times, each the best of --repeat runs:
+3 decimals, and a continuous score. Times, each the best of --repeat runs:
 
 * ``fairkit``      fairkit.spark.audit (counts + weights, no score): rates, intervals, gap inference,
                    the rates counted by Spark SQL (exact mantissa sums; no row leaves the JVM);
@@ -11,7 +11,10 @@ Synthetic rows (seeded): label, pred ~ Bernoulli, 4 groups, weight ~ U(0.1, 3), 
                    decoder on every row, the only path before issue 28);
 * ``fairkit_unweighted`` / ``fairkit_rows_unweighted`` / ``groupby_unweighted``: the same three
                    without the weight column;
-* ``fairkit+score`` the same with the score column (exact AUC / KS / partial SP);
+* ``fairkit_score`` the same with the score column (exact AUC / KS / partial SP; 1,001 distinct
+                   scores, so the rates and score cells come from one Spark SQL aggregate);
+* ``fairkit_score_continuous`` the same with a continuous score ``rand(5)`` (all distinct: the
+                   range-partitioned sweep over two Arrow passes);
 * ``groupBy``      the plain PySpark aggregation a user would write for the same per-group rates
                    (selection, TPR, FPR, weighted), collected to the driver;
 * ``arrow only``   mapInArrow with a function that only touches every batch's columns (the JVM →
@@ -66,6 +69,7 @@ def main() -> None:
             F.concat(F.lit("g"), (F.col("id") % 4).cast("string")).alias("group"),
             (F.lit(0.1) + F.rand(3) * 2.9).alias("w"),
             F.round(F.rand(4), 3).alias("score"),
+            F.rand(5).alias("score_c"),
         )
     )
     if args.cache:
@@ -103,6 +107,9 @@ def main() -> None:
     def run_fairkit_score():
         fs.audit(df, score="score", **kw)
 
+    def run_fairkit_score_continuous():
+        fs.audit(df, score="score_c", **kw)
+
     def run_groupby():
         w, y, p = F.col("w"), F.col("label"), F.col("pred")
         agg = df.groupBy("group").agg(
@@ -133,8 +140,9 @@ def main() -> None:
                      ("groupby_unweighted", run_groupby_unweighted),
                      ("fairkit_unweighted", run_fairkit_unweighted),
                      ("fairkit_rows_unweighted", run_fairkit_rows_unweighted),
-                     ("fairkit_score", run_fairkit_score)]:
-        if name == "fairkit_score" and args.no_score:
+                     ("fairkit_score", run_fairkit_score),
+                     ("fairkit_score_continuous", run_fairkit_score_continuous)]:
+        if name.startswith("fairkit_score") and args.no_score:
             continue
         t = best_of(args.repeat, fn)
         out[name + "_s"] = round(t, 3)

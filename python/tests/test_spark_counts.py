@@ -206,25 +206,29 @@ def test_weighted_scores_counted_by_sql_are_close_to_the_range_sweep(spark):
 
 def test_many_distinct_scores_take_the_range_sweep(spark, monkeypatch):
     import fairkit.spark as fs
-    from fairkit.spark import _counts
-
-    sdf = spark.createDataFrame(FRAME).repartition(2)
-    kw = dict(label="label", pred="pred", sensitive=["group"], score="score", n_resamples=200)
-    want = audit(sdf, _path="rows", **kw)
 
     def refuse(*a, **k):
-        raise AssertionError("the score aggregate ran")
+        raise AssertionError("the aggregate by score ran")
 
+    kw = dict(label="label", pred="pred", sensitive=["group"], score="score", n_resamples=200)
+    # Scores rounded to 0.01: the probe says few, but the aggregate has more cells than the
+    # limit allows, so it is dropped and the range sweep runs.
+    sdf = spark.createDataFrame(FRAME).repartition(2)
+    want = audit(sdf, _path="rows", **kw)
     with monkeypatch.context() as m:
-        m.setattr(fs, "SCORE_CELLS_LIMIT", 10)  # 600 rows with ~100 scores per cell: above
-        m.setattr(fs, "counted_scores", refuse)
+        m.setattr(fs, "SCORE_CELLS_LIMIT", 10)
         got = audit(sdf, **kw)
     assert got.report_json == want.report_json
-    # The estimate the choice reads: distinct scores per rates cell, summed.
+    # Continuous scores: the probe says many, and the aggregate by score never runs.
+    cont = spark.createDataFrame(FRAME.assign(score=np.random.default_rng(4).random(len(FRAME))))
     cols = AuditColumns("label", "pred", ("group",), "score")
-    est = _counts.counted(sdf.select("label", "pred", "group", "score"), cols).score_cells
-    cells = FRAME.groupby(["label", "pred", "group"])["score"].nunique().sum()
-    assert est == pytest.approx(cells, rel=0.1)
+    assert not fs.few_scores(cont, cols)
+    assert fs.few_scores(sdf, cols)
+    want = audit(cont, _path="rows", **kw)
+    with monkeypatch.context() as m:
+        m.setattr(fs, "counted_with_scores", refuse)
+        got = audit(cont, **kw)
+    assert got.report_json == want.report_json
 
 
 def error_of(fn) -> str:

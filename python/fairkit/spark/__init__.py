@@ -33,7 +33,8 @@ from fairkit._core import spark as _core
 from fairkit.spark._arrow import (
     AuditColumns, partition_states, score_decoder, score_segment_rows, score_totals_rows,
 )
-from fairkit.spark._counts import SCORE_CELLS_LIMIT, counted, counted_scores, counted_state
+from fairkit.spark._counts import (SCORE_CELLS_LIMIT, counted_state, counted_with_scores,
+                                   few_scores)
 from fairkit.spark._result import AuditResult, _AuditSource
 from fairkit.spark._transform import transform_batches
 
@@ -369,11 +370,18 @@ def audit(
     if _path not in ("auto", "sql", "rows"):
         raise FairkitError(f"_path must be 'auto', 'sql' or 'rows', got {_path!r}")
     try:
-        confusion, score_cells = None, None
-        if _path != "rows":
+        confusion, scores = None, None
+        if _path != "rows" and cols.score is not None and (_path == "sql"
+                                                            or few_scores(selected, cols)):
+            # Few distinct scores: the rates and the score cells from one aggregate.
+            confusion, scores, why = counted_with_scores(
+                selected, cols, interval, None if _path == "sql" else SCORE_CELLS_LIMIT)
+            if confusion is None and _path == "sql":
+                raise FairkitError(f"the Spark SQL count cannot audit these rows: {why}")
+        if confusion is None and _path != "rows":
             # Counted by Spark SQL (no row leaves the JVM); anything irregular is only detected
             # there, and the row-by-row path below names it exactly (docs/spark.md).
-            confusion, why, score_cells = counted(selected, cols)
+            confusion, why = counted_state(selected, cols)
             if confusion is None and _path == "sql":
                 raise FairkitError(f"the Spark SQL count cannot audit these rows: {why}")
         if confusion is None:
@@ -382,17 +390,8 @@ def audit(
             raise FairkitError("the DataFrame: the data is empty (no data rows); an audit needs "
                                "at least one data row")
         _check_groups(confusion, cols, groups)
-        scores = None
-        if cols.score is not None:
-            scores = None
-            if _path == "sql" or (score_cells is not None and score_cells <= SCORE_CELLS_LIMIT):
-                # Few distinct scores: one more aggregate, swept on the driver.
-                names, negative, _ = _core.state_info(confusion)
-                scores, why = counted_scores(selected, cols, names, negative, interval)
-                if scores is None and _path == "sql":
-                    raise FairkitError(f"the Spark SQL count cannot sweep these scores: {why}")
-            if scores is None:
-                scores = _score_pass(selected, cols, confusion, interval, score_partitions)
+        if cols.score is not None and scores is None:
+            scores = _score_pass(selected, cols, confusion, interval, score_partitions)
         states = {kind: _lead_state(df, lead_cols, _path, tree_depth)
                   for kind, _, _, lead_cols in leads}
     except FairkitError:

@@ -43,19 +43,19 @@ The driver adds ``(Σhigh × 2^31 + Σlow) × 2^kw`` to the accumulator: the exa
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, Optional
 
 from fairkit._core import spark as _core
 from fairkit.spark._arrow import AuditColumns, label_text
 
 _LAYOUT = _core.COUNT_LAYOUT
 
-# The rates aggregate's estimate of distinct scores per row (with a score column).
-SCORE_VALUES = "__fk_score_values"
-
-# The score aggregate runs (and the driver holds its rows) when the rates aggregate estimates at
-# most this many of them: ~80 bytes per row in Arrow, ~80 in the sweep's cells (docs/spark.md).
+# The aggregate grouped by score is kept (and its rows held by the driver: ~100 bytes each in
+# Arrow, ~80 in the sweep's cells) up to this many rows; above, the range sweep runs.
 SCORE_CELLS_LIMIT = 2_000_000
+# The probe (:func:`few_scores`): the first rows read, and the largest distinct fraction.
+PROBE_ROWS = 65_536
+PROBE_DISTINCT = 0.25
 
 
 def _q(name: str) -> str:
@@ -98,17 +98,15 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
     """The aggregate: one row per (label, prediction, sensitive values, key) with the row count
     and, when weighted, the limb sums of the mantissas (layout: ``_core.COUNT_LAYOUT``).
 
-    ``by_score``: the score aggregate instead — one row per (label, sensitive values, score,
-    key), the score ``+ 0.0`` (one value for ``-0.0`` and ``0.0``, as the sweep has it) under
-    the score column's name. Otherwise, with a score column, the rows also carry
-    ``approx_count_distinct`` of the score per row (``SCORE_VALUES``): their sum bounds the
-    size of the score aggregate, whose rows the driver then holds.
+    ``by_score``: grouped by the score too (its value ``+ 0.0``, so ``-0.0`` and ``0.0`` are one
+    score, as in the sweep, under the score column's name): the rates and the score sweep's
+    cells from one aggregate, when the scores take few distinct values.
 
     Built from SQL text (a handful of calls into the JVM, not one per literal and operator)."""
     from pyspark.sql import functions as F
 
     L = _LAYOUT
-    label_cols = (cols.label,) if by_score else (cols.label, cols.pred)
+    label_cols = (cols.label, cols.pred)
     names = [_q(c) for c in (*label_cols, *cols.sensitive)]
     keys = list(names)
     extra = []
@@ -135,10 +133,6 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
             checks.append((f"({_q(c)} = 0 AND pow({_q(c)}, -1D) < 0)",
                            L["negative_zero_label"]))
     aggs = [f"count(1) AS {L['rows']}"]
-    carried = []
-    if cols.score is not None and not by_score:
-        aggs.append(f"approx_count_distinct(__fk_s) AS {SCORE_VALUES}")
-        carried.append("__fk_s")
     mantissas = []
     if cols.weight is not None:
         positive = f"(__fk_w > 0 AND __fk_w < {_INF})"  # false for 0, NaN, +inf, <0, null
@@ -167,7 +161,7 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
         key = f"CASE WHEN {cond} THEN {code}L ELSE {key} END"
     # The mantissas in a projection of their own: each computed once per row, not once per
     # aggregate that reads it.
-    frame = frame.selectExpr(*names, f"{key} AS {L['key']}", *mantissas, *carried)
+    frame = frame.selectExpr(*names, f"{key} AS {L['key']}", *mantissas)
     return frame.groupBy(*names, L["key"]).agg(*[F.expr(a) for a in aggs])
 
 
@@ -178,63 +172,72 @@ def _collect(frame: Any) -> list:
     return frame._collect_as_arrow()  # pyspark 3.5: the same Arrow collection, not yet public
 
 
-class Counted(NamedTuple):
-    """What the rates aggregate gave: the state (``None``: ``why`` it is not usable) and, with
-    a score column, an estimate of the score aggregate's rows (``None`` without a score)."""
-
-    state: Optional[bytes]
-    why: str
-    score_cells: Optional[float]
-
-
-def counted(selected: Any, cols: AuditColumns) -> Counted:
-    """The audit state counted by Spark SQL, with the score aggregate's estimated size."""
+def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], str]:
+    """The audit state counted by Spark SQL, or ``(None, why)`` when the rows hold something the
+    row path must name (or the data is empty)."""
     from pyspark.sql.types import DoubleType, FloatType
 
     types = {f.name: f.dataType for f in selected.schema.fields}
     float_labels = {c for c in (cols.label, cols.pred)
                     if isinstance(types.get(c), (FloatType, DoubleType))}
     batches = _collect(counting_frame(selected, cols, float_labels))
+    return _state_of(batches, cols)
+
+
+def _state_of(batches: list, cols: AuditColumns) -> tuple[Optional[bytes], str]:
+    """The audit state of an aggregate's batches (see :func:`counted_state`)."""
     if not sum(b.num_rows for b in batches):
-        return Counted(None, "no rows", None)
-    score_cells = None
-    if cols.score is not None:
-        score_cells = float(sum(sum(v for v in b.column(SCORE_VALUES).to_pylist() if v)
-                                for b in batches))
+        return None, "no rows"
     state = _core.CountedState(cols.label, cols.pred, list(cols.sensitive),
                                cols.weight is not None, label_text(cols.pos_label),
                                label_text(cols.neg_label))
     for batch in batches:
         why = state.add(batch)
         if why is not None:
-            return Counted(None, why, score_cells)
-    return Counted(bytes(state.to_bytes()), "", score_cells)
+            return None, why
+    return bytes(state.to_bytes()), ""
 
 
-def counted_state(selected: Any, cols: AuditColumns) -> tuple[Optional[bytes], str]:
-    """The audit state counted by Spark SQL, or ``(None, why)`` when the rows hold something the
-    row path must name (or the data is empty)."""
-    c = counted(selected, cols)
-    return c.state, c.why
+def few_scores(selected: Any, cols: AuditColumns) -> bool:
+    """Whether the scores look few enough for :func:`counted_with_scores`: among the first
+    ``PROBE_ROWS`` rows (a job that reads only the first partitions), at most
+    ``PROBE_DISTINCT`` of them distinct. Only speed depends on it: both paths are exact, and
+    ``counted_with_scores`` still gives up above ``SCORE_CELLS_LIMIT`` cells."""
+    from pyspark.sql import functions as F
+
+    row = (selected.select(cols.score).limit(PROBE_ROWS)
+           .agg(F.count(F.lit(1)), F.approx_count_distinct(cols.score)).collect()[0])
+    return int(row[0]) > 0 and int(row[1]) <= PROBE_DISTINCT * int(row[0])
 
 
-def counted_scores(selected: Any, cols: AuditColumns, names: list, negative: Optional[str],
-                   interval: tuple) -> tuple[Optional[tuple], str]:
-    """The score metrics from the score aggregate, swept on the driver: the encoded
-    ``(segment, totals)`` of the range-partitioned sweep, or ``(None, why)`` when the aggregate
-    holds something that path must handle (it then runs)."""
+def counted_with_scores(selected: Any, cols: AuditColumns, interval: tuple,
+                        limit: Optional[int]) -> tuple[Optional[bytes], Optional[tuple], str]:
+    """The audit state and the score metrics from one Spark SQL aggregate grouped by the score
+    too, the score sweep run on the driver (``fair_metrics::score_sweep::sweep_counted``):
+    ``(state, (segment, totals), "")`` — the state byte for byte the row path's, the segment
+    and totals the range-partitioned sweep's — or ``(None, None, why)`` when the aggregate has
+    more than ``limit`` rows or holds something the other paths must handle."""
     from pyspark.sql.types import DoubleType, FloatType
 
     types = {f.name: f.dataType for f in selected.schema.fields}
-    float_labels = {cols.label} if isinstance(types.get(cols.label),
-                                               (FloatType, DoubleType)) else set()
-    batches = _collect(counting_frame(selected, cols, float_labels, by_score=True))
+    float_labels = {c for c in (cols.label, cols.pred)
+                    if isinstance(types.get(c), (FloatType, DoubleType))}
+    frame = counting_frame(selected, cols, float_labels, by_score=True)
+    if limit is not None:
+        frame = frame.limit(int(limit) + 1)
+    batches = _collect(frame)
+    if limit is not None and sum(b.num_rows for b in batches) > limit:
+        return None, None, f"more than {limit} (score, group, label, prediction) cells"
+    state, why = _state_of(batches, cols)
+    if state is None:
+        return None, None, why
+    names, negative, _ = _core.state_info(state)
     acc = _core.CountedScores(cols.label, cols.score, list(cols.sensitive),
                               cols.weight is not None, list(names), label_text(cols.pos_label),
                               negative)
     for batch in batches:
         why = acc.add(batch)
         if why is not None:
-            return None, why
+            return None, None, why
     segment, totals = acc.sweep(list(names), interval, len(cols.sensitive))
-    return (bytes(segment), bytes(totals)), ""
+    return state, (bytes(segment), bytes(totals)), ""

@@ -114,7 +114,10 @@ pub fn sweep_counted(
             j += 1;
         }
         let block = if weighted {
-            let (w, sq) = (ExactSum::from_parts(&w, rows), ExactSum::from_parts(&sq, rows));
+            let (w, sq) = (
+                ExactSum::from_parts(&w, rows),
+                ExactSum::from_parts(&sq, rows),
+            );
             let value = w.value();
             if !value.is_finite() {
                 return Err(bad(
@@ -144,8 +147,10 @@ pub fn sweep_counted(
             Run::new(
                 stream,
                 s.iter().flat_map(|&(k, rows, block)| {
-                    std::iter::once(Ok((k, block)))
-                        .chain(std::iter::repeat_n(Ok((k, 0.0)), usize::try_from(rows - 1).unwrap_or(usize::MAX)))
+                    std::iter::once(Ok((k, block))).chain(std::iter::repeat_n(
+                        Ok((k, 0.0)),
+                        usize::try_from(rows - 1).unwrap_or(usize::MAX),
+                    ))
                 }),
             )
         })

@@ -817,7 +817,10 @@ fn counted_cells_sweep_like_the_rows() {
         let (from_cells, counted) = sweep_counted(cells, weighted, &maps, &settings).unwrap();
         // The totals are exact: the same bytes however the rows were counted.
         assert_eq!(counted.to_bytes(), totals.to_bytes(), "weighted {weighted}");
-        let got = from_cells.clone().finish(&maps, &counted, &settings).unwrap();
+        let got = from_cells
+            .clone()
+            .finish(&maps, &counted, &settings)
+            .unwrap();
         if !weighted {
             assert_eq!(from_cells, from_rows);
             assert_eq!(got, one_pass(&d, &maps, &settings));
@@ -854,11 +857,10 @@ fn bad_counted_cells_are_errors() {
         (vec![cell(0.5, 1, w)], false),
         (vec![cell(0.5, 1, None)], true),
         (
-            vec![cell(
-                0.5,
-                2,
-                Some((scaled(f64::MAX), Some(scaled(1.0)))),
-            ), cell(0.5, 1, Some((scaled(f64::MAX), None)))],
+            vec![
+                cell(0.5, 2, Some((scaled(f64::MAX), Some(scaled(1.0))))),
+                cell(0.5, 1, Some((scaled(f64::MAX), None))),
+            ],
             true,
         ),
     ];
