@@ -1,12 +1,16 @@
-//! numpy → Rust slice conversion shared by every binding.
+//! Conversions shared by every binding: numpy → Rust slices in, results → Python out.
 //!
 //! The Python layer (`fairkit/_validation.py`) normalizes user input to C-contiguous 1-D
 //! `int64`, `bool` or `float64` numpy arrays; the types here borrow those buffers without
-//! copying where the crates' slice types allow it.
+//! copying where the crates' slice types allow it. Results leave through [`to_py`] alone
+//! (serde structs; [`numpy_f64`] marks the fields that are numpy arrays).
 
 use crate::errors::invalid;
-use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PySequence};
 use std::borrow::Cow;
 
 /// 0/1 labels or predictions as numpy gives them: `int64` (borrowed as `&[usize]` without a
@@ -111,8 +115,9 @@ where
 
 /// A result value as a Python object, through serde: the one conversion path from Rust results
 /// to Python (issue 27). Structs and maps become dicts (keys in field order), sequences lists,
-/// integers `int`, floats `float` (NaN and infinities kept), `None` options `None`, unit enum
-/// variants their names as `str`.
+/// tuples tuples, integers `int`, floats `float` (NaN and infinities kept), `None` options
+/// `None`, unit enum variants their names as `str`, and the fields marked with [`numpy_f64`]
+/// 1-D `float64` numpy arrays: results with arrays need no hand-built dicts.
 ///
 /// # Errors
 /// Whatever the serializer or Python raises (e.g. a map key that is not hashable in Python).
@@ -120,7 +125,120 @@ pub fn to_py<'py, T>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>>
 where
     T: serde::Serialize + ?Sized,
 {
-    pythonize::pythonize(py, value).map_err(PyErr::from)
+    let object = pythonize::pythonize_custom::<ResultTypes, _>(py, value)?;
+    numpy_from_marker(object)
+}
+
+/// `#[serde(serialize_with = "crate::convert::numpy_f64")]` for a `Vec<f64>` field that crosses
+/// to Python as a 1-D `float64` numpy array (C-contiguous, writeable, over its own copy of the
+/// values, as `Vec::into_pyarray` makes it) instead of a list of floats, e.g. the per-group
+/// rates of a summary.
+///
+/// Only [`to_py`] turns it into an array: the values are serialized as their native-endian
+/// bytes in a one-entry map under a marker key, which `to_py` replaces wherever a struct, map,
+/// sequence or the top level holds it. Inside a tuple the marker would stay a dict, so such
+/// fields belong in structs (or sequences and maps), not tuples; other serializers (JSON)
+/// see the marker map.
+///
+/// # Errors
+/// Whatever the serializer returns.
+pub fn numpy_f64<S>(values: &[f64], serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+{
+    /// The raw bytes, serialized as bytes (`PyBytes` in pythonize), not as a sequence of `u8`.
+    struct Raw<'a>(&'a [u8]);
+    impl serde::Serialize for Raw<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_bytes(self.0)
+        }
+    }
+    serializer.serialize_newtype_variant(
+        NUMPY_F64,
+        0,
+        NUMPY_F64,
+        &Raw(bytemuck::cast_slice(values)),
+    )
+}
+
+/// The key of the one-entry map that [`numpy_f64`] serializes to.
+const NUMPY_F64: &str = "$fairkit::numpy_f64";
+
+/// pythonize's default types (`dict`, `list`), except that every value put into a dict or a
+/// list goes through [`numpy_from_marker`] first.
+struct ResultTypes;
+
+impl pythonize::PythonizeTypes for ResultTypes {
+    type Map = ResultDict;
+    type NamedMap = pythonize::PythonizeUnnamedMappingAdapter<ResultDict>;
+    type List = ResultList;
+}
+
+/// A `dict` whose values pass through [`numpy_from_marker`].
+struct ResultDict;
+
+impl pythonize::PythonizeMappingType for ResultDict {
+    type Builder<'py> = <PyDict as pythonize::PythonizeMappingType>::Builder<'py>;
+
+    fn builder<'py>(py: Python<'py>, len: Option<usize>) -> PyResult<Self::Builder<'py>> {
+        <PyDict as pythonize::PythonizeMappingType>::builder(py, len)
+    }
+
+    fn push_item<'py>(
+        builder: &mut Self::Builder<'py>,
+        key: Bound<'py, PyAny>,
+        value: Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        let value = numpy_from_marker(value)?;
+        <PyDict as pythonize::PythonizeMappingType>::push_item(builder, key, value)
+    }
+
+    fn finish<'py>(builder: Self::Builder<'py>) -> PyResult<Bound<'py, PyMapping>> {
+        <PyDict as pythonize::PythonizeMappingType>::finish(builder)
+    }
+}
+
+/// A `list` whose items pass through [`numpy_from_marker`].
+struct ResultList;
+
+impl pythonize::PythonizeListType for ResultList {
+    fn create_sequence<'py, T, U>(
+        py: Python<'py>,
+        elements: impl IntoIterator<Item = T, IntoIter = U>,
+    ) -> PyResult<Bound<'py, PySequence>>
+    where
+        T: IntoPyObject<'py>,
+        U: ExactSizeIterator<Item = T>,
+    {
+        let items = elements
+            .into_iter()
+            .map(|item| item.into_bound_py_any(py).and_then(numpy_from_marker))
+            .collect::<PyResult<Vec<_>>>()?;
+        <PyList as pythonize::PythonizeListType>::create_sequence(py, items)
+    }
+}
+
+/// The numpy array that [`numpy_f64`] marked, or `value` unchanged when it is not a marker
+/// (anything but a one-entry `dict` under the marker key).
+fn numpy_from_marker(value: Bound<'_, PyAny>) -> PyResult<Bound<'_, PyAny>> {
+    let raw = match value.cast_exact::<PyDict>() {
+        Ok(dict) if dict.len() == 1 => dict.get_item(NUMPY_F64)?,
+        _ => None,
+    };
+    let Some(raw) = raw else {
+        return Ok(value);
+    };
+    let bytes = raw.cast::<PyBytes>()?.as_bytes();
+    if bytes.len() % size_of::<f64>() != 0 {
+        return Err(PyValueError::new_err(format!(
+            "{NUMPY_F64} holds {} bytes, not whole float64 values",
+            bytes.len()
+        )));
+    }
+    let mut values = vec![0.0_f64; bytes.len() / size_of::<f64>()];
+    // A copy, not a view: `bytes` need not be aligned for `f64`.
+    bytemuck::cast_slice_mut::<f64, u8>(&mut values).copy_from_slice(bytes);
+    Ok(values.into_pyarray(value.py()).into_any())
 }
 
 /// `#[serde(serialize_with = "crate::convert::pairs_as_map")]` for `(key, value)` pairs that

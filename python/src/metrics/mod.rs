@@ -17,7 +17,7 @@ pub mod intervals;
 mod multiclass;
 mod scores;
 
-use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
+use crate::convert::{BinaryArray, contiguous, i64_as_usize, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_data::Groups;
 use fair_metrics::{
@@ -25,7 +25,7 @@ use fair_metrics::{
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 
 /// Adds the metric functions and classes to `fairkit._core.metrics`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -361,11 +361,14 @@ fn groups_with_rows<C: GroupCode>(
 }
 
 /// A rate summarized as fairlearn's `MetricFrame` does (NaN for absent groups and 0/0 ratios).
-#[derive(Debug, Clone, PartialEq)]
+/// Crosses to Python through [`to_py`] as the dict of [`GroupRates::summary`], `by_group` a
+/// `float64` numpy array; `auc_by_group` returns ROC AUC in the same shape.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FairlearnSummary {
     /// The rate on all rows.
     pub overall: f64,
     /// The rate per declared group, NaN for a group without rows.
+    #[serde(serialize_with = "crate::convert::numpy_f64")]
     pub by_group: Vec<f64>,
     /// Smallest group rate.
     pub group_min: f64,
@@ -410,20 +413,11 @@ impl GroupRates {
     /// `rate` overall and per group with its gaps, as a dict with keys `overall`, `by_group`
     /// (float64 array, NaN for groups without rows), `group_min`, `group_max`, `difference`,
     /// `difference_to_overall`, `ratio`, `ratio_to_overall`.
-    fn summary<'py>(&self, py: Python<'py>, rate: &str) -> PyResult<Bound<'py, PyDict>> {
+    fn summary<'py>(&self, py: Python<'py>, rate: &str) -> PyResult<Bound<'py, PyAny>> {
         let s = self
             .fairlearn_summary(rate_by_name(rate)?)
             .map_err(to_py_err)?;
-        let d = PyDict::new(py);
-        d.set_item("overall", s.overall)?;
-        d.set_item("by_group", s.by_group.into_pyarray(py))?;
-        d.set_item("group_min", s.group_min)?;
-        d.set_item("group_max", s.group_max)?;
-        d.set_item("difference", s.difference)?;
-        d.set_item("difference_to_overall", s.difference_to_overall)?;
-        d.set_item("ratio", s.ratio)?;
-        d.set_item("ratio_to_overall", s.ratio_to_overall)?;
-        Ok(d)
+        to_py(py, &s)
     }
 }
 
@@ -443,6 +437,22 @@ pub fn present_groups(
     Ok((groups.compact(), kept))
 }
 
+/// The dict of a pairwise gap ([`pairwise_dict`]), in its key order.
+#[derive(Serialize)]
+struct PairwiseOut {
+    /// Which metric this is.
+    metric: &'static str,
+    /// The largest gap over all pairs.
+    value: f64,
+    /// The pair attaining `value`, as indices into `groups`.
+    worst_pair: (usize, usize),
+    /// Declared group indices that have rows.
+    groups: Vec<usize>,
+    /// The `k × k` gaps, flat in row-major order (a 1-D `float64` numpy array).
+    #[serde(serialize_with = "crate::convert::numpy_f64")]
+    matrix: Vec<f64>,
+}
+
 /// A [`fair_metrics::PairwiseSummary`] as a dict: `metric`, `value` (max over pairs),
 /// `worst_pair` (indices into `groups`), `groups` (declared group indices that have rows),
 /// `matrix` (flat row-major `k × k` float64).
@@ -450,19 +460,22 @@ pub fn pairwise_dict<'py>(
     py: Python<'py>,
     s: &fair_metrics::PairwiseSummary,
     kept: Vec<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let k = s.names.len();
-    let flat: Vec<f64> = (0..k)
+    let matrix = (0..k)
         .flat_map(|a| (0..k).map(move |b| (a, b)))
         .map(|(a, b)| s.matrix[(a, b)])
         .collect();
-    let d = PyDict::new(py);
-    d.set_item("metric", s.metric)?;
-    d.set_item("value", s.max)?;
-    d.set_item("worst_pair", (s.worst_pair.first, s.worst_pair.second))?;
-    d.set_item("groups", kept)?;
-    d.set_item("matrix", flat.into_pyarray(py))?;
-    Ok(d)
+    to_py(
+        py,
+        &PairwiseOut {
+            metric: s.metric,
+            value: s.max,
+            worst_pair: (s.worst_pair.first, s.worst_pair.second),
+            groups: kept,
+            matrix,
+        },
+    )
 }
 
 /// Combines the TPR and FPR gaps of equalized odds exactly as fairlearn 0.15 does.

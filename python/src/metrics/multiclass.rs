@@ -2,13 +2,13 @@
 //! (eq. 118), from `fair_metrics::multiclass`.
 
 use super::present_groups;
-use crate::convert::{contiguous, i64_as_usize, weights_slice};
+use crate::convert::{contiguous, i64_as_usize, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_metrics::ZeroDivision;
 use fair_metrics::multiclass::{self, MulticlassGap};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use serde::Serialize;
 
 /// Adds the multi-class functions to `fairkit._core.metrics`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -31,7 +31,7 @@ fn multiclass_gap<'py>(
     y_true: Option<PyReadonlyArray1<'py, i64>>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
     zero_division: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let zd = match zero_division {
         "skip" => ZeroDivision::Skip,
         "zero" => ZeroDivision::Zero,
@@ -77,23 +77,39 @@ fn multiclass_gap<'py>(
     gap_dict(py, &gap, kept)
 }
 
+/// The dict of [`multiclass_gap`], in its key order.
+#[derive(Serialize)]
+struct MulticlassGapOut {
+    /// Which metric this is.
+    metric: &'static str,
+    /// The max over classes and group pairs.
+    value: f64,
+    /// The class attaining `value`.
+    class: usize,
+    /// The pair of groups attaining `value`, as indices into `groups`.
+    worst_pair: (usize, usize),
+    /// Declared group indices that have rows.
+    groups: Vec<usize>,
+    /// Per class, the max over group pairs (a list of floats, NaN where every pair was skipped).
+    per_class: Vec<f64>,
+}
+
+/// A [`MulticlassGap`] as a dict: `metric`, `value`, `class`, `worst_pair`, `groups`,
+/// `per_class`.
 fn gap_dict<'py>(
     py: Python<'py>,
     g: &MulticlassGap,
     kept: Vec<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("metric", g.metric)?;
-    d.set_item("value", g.value)?;
-    d.set_item("class", g.class)?;
-    d.set_item("worst_pair", (g.pair.first, g.pair.second))?;
-    d.set_item("groups", kept)?;
-    d.set_item(
-        "per_class",
-        g.per_class
-            .iter()
-            .map(|v| v.unwrap_or(f64::NAN))
-            .collect::<Vec<_>>(),
-    )?;
-    Ok(d)
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(
+        py,
+        &MulticlassGapOut {
+            metric: g.metric,
+            value: g.value,
+            class: g.class,
+            worst_pair: (g.pair.first, g.pair.second),
+            groups: kept,
+            per_class: g.per_class.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
+        },
+    )
 }

@@ -1,14 +1,13 @@
 //! Score-based metrics beyond fairlearn: exact KS (DP-Δ, EO-Δ), partial parity on a
 //! percentile interval (IDCA), and ROC AUC per group. All from `fair_metrics`.
 
-use super::{pairwise_dict, present_groups};
-use crate::convert::{BinaryArray, contiguous, weights_slice};
+use super::{FairlearnSummary, pairwise_dict, present_groups};
+use crate::convert::{BinaryArray, contiguous, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_metrics::partial::{self, PercentileInterval};
 use fair_metrics::{MetricError, ZeroDivision, ks, roc};
-use numpy::{IntoPyArray, PyReadonlyArray1};
+use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 /// Adds the score-based functions to `fairkit._core.metrics`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -29,7 +28,7 @@ fn ks_gap<'py>(
     names: Vec<String>,
     y_true: Option<BinaryArray<'py>>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let scores = contiguous(y_score.as_slice(), "y_score")?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
@@ -64,7 +63,7 @@ fn partial_gap<'py>(
     threshold: Option<f64>,
     y_true: Option<BinaryArray<'py>>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let scores = contiguous(y_score.as_slice(), "y_score")?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
     let w = weights_slice(&sample_weight)?;
@@ -129,7 +128,7 @@ fn auc_by_group<'py>(
     codes: PyReadonlyArray1<'py, i64>,
     names: Vec<String>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let labels = y_true.slice("y_true")?;
     let scores = contiguous(y_score.as_slice(), "y_score")?;
     let codes = contiguous(codes.as_slice(), "sensitive feature codes")?;
@@ -146,14 +145,17 @@ fn auc_by_group<'py>(
     for (k, &g) in kept.iter().enumerate() {
         by_group[g] = s.by_group[k].unwrap_or(f64::NAN);
     }
-    let d = PyDict::new(py);
-    d.set_item("overall", s.overall)?;
-    d.set_item("by_group", by_group.into_pyarray(py))?;
-    d.set_item("group_min", s.group_min)?;
-    d.set_item("group_max", s.group_max)?;
-    d.set_item("difference", s.difference)?;
-    d.set_item("difference_to_overall", s.difference_to_overall)?;
-    d.set_item("ratio", s.ratio)?;
-    d.set_item("ratio_to_overall", s.ratio_to_overall)?;
-    Ok(d)
+    to_py(
+        py,
+        &FairlearnSummary {
+            overall: s.overall,
+            by_group,
+            group_min: s.group_min,
+            group_max: s.group_max,
+            difference: s.difference,
+            difference_to_overall: s.difference_to_overall,
+            ratio: s.ratio,
+            ratio_to_overall: s.ratio_to_overall,
+        },
+    )
 }
