@@ -118,6 +118,29 @@ def test_every_binary_exponent_is_summed_exactly(spark):
     both_paths(sdf, label="label", pred="pred", sensitive=["group"], weight="w")
 
 
+def test_every_binary_exponent_is_summed_exactly_by_score(spark):
+    # The aggregate by score keys a coarse exponent (a multiple of 8) and splits the squares'
+    # mantissas (up to 2^73) in three limbs: the state is still the row path's, byte for byte.
+    from fairkit.spark._counts import counted_with_scores
+
+    rng = np.random.default_rng(8)
+    weights = [math.ldexp(1.0 + rng.random(), e) for e in range(-1022, 1024)]
+    weights += [math.ldexp(float(rng.integers(1, 2 ** 52)), -1074) for _ in range(64)]
+    n = len(weights)
+    pdf = pd.DataFrame({
+        "label": np.arange(n) % 2, "pred": (np.arange(n) // 2) % 2,
+        "group": np.where(np.arange(n) % 3 == 0, "a", "b"),
+        "score": (np.arange(n) % 5) / 4.0, "w": weights,
+    })
+    sdf = spark.createDataFrame(pdf).repartition(3)
+    cols = AuditColumns("label", "pred", ("group",), "score", "w")
+    selected = sdf.select("label", "pred", "group", "score", "w")
+    state, scores, why = counted_with_scores(selected, cols, (0.0, 1.0), None)
+    assert state is not None, why
+    assert state == _row_state(selected, cols, 2)
+    assert scores is not None
+
+
 @pytest.mark.parametrize("kind", ["str", "bool", "int", "float"])
 def test_label_column_types(spark, kind):
     y, p = FRAME["label"], FRAME["pred"]
@@ -309,7 +332,8 @@ def test_counted_state_refuses_unusable_aggregates():
                              L["weight_high"]: pa.array([1, None], pa.int64()),
                              L["weight_low"]: pa.array([0, 0], pa.int64()),
                              L["square_high"]: pa.array([0, 0], pa.int64()),
-                             L["square_low"]: pa.array([0, 0], pa.int64())})
+                             L["square_low"]: pa.array([0, 0], pa.int64()),
+                             L["square_top"]: pa.array([0, 0], pa.int64())})
     s = core.CountedState("y", "p", ["g"], True, "1")
     assert "2^63" in s.add(pa.RecordBatch.from_pydict(weighted))
     third = dict(base, y=pa.array([0, 5], pa.int64()))

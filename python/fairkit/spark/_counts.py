@@ -19,26 +19,33 @@ row-by-row path, whose decoder names the row, column and value as it always did.
 ``w = M 2^-1074``). Spark's ``log2`` is ``ln(w) / ln 2`` with an error far below 1 for
 ``|log2 w| <= 1075``, so ``t' = floor(log2 w)`` is ``t - 1``, ``t`` or ``t + 1``.
 
-* ``kw = max(t' - 53, -1074)``: ``kw <= t - 52`` (or ``-1074`` for subnormals), so
-  ``m = w 2^-kw`` is an integer, and ``kw >= t - 54`` (or the clamp, which needs ``t <= -1021``),
-  so ``m < 2^55``.
+* The fine scale ``k = max(t' - 53, -1074)`` has ``k <= t - 52`` (or ``-1074`` for subnormals)
+  and ``k >= t - 54`` (or the clamp, which needs ``t <= -1021``): ``w 2^-k`` is an integer below
+  2^55. The grouping key ``kw`` is ``k`` itself for the rates' aggregate, and for the aggregate
+  by score (many groups) the coarse ``max(8 floor(k / 8), -1074)`` (weights within a factor 256
+  share a key); ``k - 7 <= kw <= k``: ``m = w 2^-kw`` is an integer below 2^62 (2^55 when fine).
 * ``fl(w*w)`` — the rounded square the row path adds — has exponent ``tq`` in ``[2t, 2t+2]``.
-  ``kq = max(2 kw + 52, -1074)`` is ``<= 2t - 52 <= tq - 52`` (a subnormal square forces the
-  clamp), so ``mq = fl(w*w) 2^-kq`` is an integer, and ``kq >= 2t - 56`` (or the clamp, which
-  needs ``t < -509``, so ``tq < -1016``), so ``mq < 2^59``. ``kq`` is a function of ``kw``: one
-  grouping key serves both. A square that overflows to ``+inf`` is flagged in the key instead.
-* ``m = w × 2^-kw`` as ``(w × 2^(60a)) × 2^b`` with ``-kw = 60a + b``, ``0 <= b < 60``: the
-  first factor an ``f64`` constant from a 35-entry literal array (``2^-1020 .. 2^1020``), the
-  second ``CAST(shiftleft(1L, b) AS DOUBLE)`` (see :func:`_scaled`). Multiplying by a power of
-  two is exact unless the result overflows or loses bits as a subnormal, and no step does: the
-  result is the integer ``m``, ``1 <= m < 2^59``, and the intermediate is ``m × 2^-b`` in
-  ``[2^-59, 2^59)``. The cast to ``bigint`` is exact.
-* Limbs ``m >> 31 < 2^28`` and ``m & (2^31 - 1) < 2^31``: their ``bigint`` sums are exact for
-  up to 2^32 rows per (cell, exponent); ``try_sum`` turns a larger sum into NULL, and the audit
-  falls back to the row path (exact at any size). Decimal(38,0) sums of the whole mantissa were
-  exact at any size too, but 2-3× slower here (docs/benchmarks.md).
+  ``kq = max(2 kw + 52, -1074)`` is ``<= 2k + 52 <= 2t - 52 <= tq - 52`` (a subnormal square
+  forces the clamp), so ``mq = fl(w*w) 2^-kq`` is an integer, below 2^59 × 2^(2 (k - kw)) <=
+  2^73 (2^59 when fine, a ``bigint``). ``kq`` is a function of ``kw``: one grouping key serves both. A square that overflows to
+  ``+inf`` is flagged in the key instead.
+* ``x × 2^-k`` (for ``m`` and ``mq``) as ``(x × 2^(60a)) × 2^b`` with ``-k = 60a + b``,
+  ``0 <= b < 60``: the first factor an ``f64`` constant from a 35-entry literal array
+  (``2^-1020 .. 2^1020``), the second ``CAST(shiftleft(1L, b) AS DOUBLE)`` (see
+  :func:`_scaled`). Multiplying by a power of two is exact unless the result overflows or loses
+  bits as a subnormal, and no step does: the result is the integer (``1 <=`` it ``< 2^73``), and
+  the intermediate is it × ``2^-b``, in ``[2^-59, 2^73)``. ``m < 2^62`` is cast to ``bigint``
+  exactly; a coarse ``mq`` stays an integer-valued double and is split exactly: ``top = floor(mq / 2^62)``
+  (``< 2^11``) and ``mq - top 2^62`` (``< 2^62``: the low bits of ``mq``'s 53-bit mantissa, so
+  the subtraction is exact), cast to ``bigint``.
+* Limbs ``m >> 31 < 2^31`` and ``m & (2^31 - 1) < 2^31`` (the same for the rest of ``mq``, plus
+  its ``top``): their ``bigint`` sums are exact for up to 2^32 rows per (cell, key); ``try_sum``
+  turns a larger sum into NULL, and the audit falls back to the row path (exact at any size).
+  Decimal(38,0) sums of the whole mantissa were exact at any size too, but 2-3× slower here
+  (docs/benchmarks.md).
 
-The driver adds ``(Σhigh × 2^31 + Σlow) × 2^kw`` to the accumulator: the exact sum.
+The driver adds ``(Σhigh × 2^31 + Σlow) × 2^kw`` (and ``(Σtop × 2^62 + Σhigh × 2^31 + Σlow) ×
+2^kq``) to the accumulator: the exact sum.
 """
 
 from __future__ import annotations
@@ -76,7 +83,7 @@ _INF = "CAST('Infinity' AS DOUBLE)"
 _POW2_60 = "array(" + ", ".join(_double(2.0 ** (60 * a)) for a in range(-17, 18)) + ")"
 
 
-def _scaled(x: str, k: str) -> str:
+def _scaled(x: str, k: str, as_double: bool = False) -> str:
     """SQL for ``x × 2^-k`` as a ``bigint``, exact for the ``x``, ``k`` above (``-k`` in
     ``[-971, 1074]``): ``-k = 60a + b`` with ``b = pmod(-k, 60)``, and ``(x × 2^(60a)) × 2^b``,
     the first power from a 35-entry literal array, the second ``shiftleft(1L, b)`` as a double.
@@ -89,8 +96,8 @@ def _scaled(x: str, k: str) -> str:
     n = f"(-({k}))"
     b = f"CAST(pmod({n}, 60) AS INT)"
     a = f"CAST(least(greatest(({n} - pmod({n}, 60)) div 60, -17), 17) + 18 AS INT)"
-    return (f"CAST({x} * element_at({_POW2_60}, {a}) * CAST(shiftleft(1L, {b}) AS DOUBLE) "
-            "AS BIGINT)")
+    product = f"{x} * element_at({_POW2_60}, {a}) * CAST(shiftleft(1L, {b}) AS DOUBLE)"
+    return f"({product})" if as_double else f"CAST({product} AS BIGINT)"
 
 
 def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
@@ -113,8 +120,10 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
     if cols.score is not None:
         extra.append(f"CAST({_q(cols.score)} AS DOUBLE) AS __fk_s")
     if by_score:
-        names.append(_q(cols.score))
-        keys.append(f"CAST({_q(cols.score)} AS DOUBLE) + 0.0D AS {_q(cols.score)}")
+        # The score first: grouping by the same keys with the double last was ~1.4x slower
+        # (4.3 s against 3.1 s at 1e7 rows, 96k groups; docs/benchmarks.md).
+        names.insert(0, _q(cols.score))
+        keys.insert(0, f"CAST({_q(cols.score)} AS DOUBLE) + 0.0D AS {_q(cols.score)}")
     if cols.weight is not None:
         extra.append(f"CAST({_q(cols.weight)} AS DOUBLE) AS __fk_w")
     frame = selected.selectExpr(*keys, *extra)
@@ -133,22 +142,40 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
             checks.append((f"({_q(c)} = 0 AND pow({_q(c)}, -1D) < 0)",
                            L["negative_zero_label"]))
     aggs = [f"count(1) AS {L['rows']}"]
-    mantissas = []
+    mantissas, split = [], []
     if cols.weight is not None:
         positive = f"(__fk_w > 0 AND __fk_w < {_INF})"  # false for 0, NaN, +inf, <0, null
+        # The aggregate by score groups by a coarse exponent (fewer groups: 2.8 s against 3.2 s
+        # at 1e7 rows and 96k groups); the rates' few groups are faster with the fine one and
+        # no split (1.34-1.41 s against 1.45-1.56 s): docs/benchmarks.md.
+        step = L["key_step"] if by_score else 1
+        fine = "floor(log2(__fk_w)) - 53"
+        scale = fine if step == 1 else f"{step} * floor(({fine}) / {step})"
         frame = frame.selectExpr(
-            "*", f"CAST(CASE WHEN {positive} THEN greatest(floor(log2(__fk_w)) - 53, -1074) "
+            "*", f"CAST(CASE WHEN {positive} THEN greatest({scale}, -1074) "
                  "ELSE 0 END AS BIGINT) AS __fk_kw")
         kq = "greatest(2 * __fk_kw + 52, -1074)"
         infinite = f"(__fk_w * __fk_w = {_INF})"
         key = (f"CASE WHEN {positive} AND {infinite} THEN __fk_kw + {L['infinite_square']} "
                "ELSE __fk_kw END")
-        mantissas = [
-            f"CASE WHEN {positive} THEN {_scaled('__fk_w', '__fk_kw')} ELSE 0L END AS __fk_mw",
-            f"CASE WHEN {positive} AND NOT {infinite} THEN {_scaled('(__fk_w * __fk_w)', kq)} "
-            "ELSE 0L END AS __fk_mq",
-        ]
         low, bits = (1 << L["low_bits"]) - 1, L["low_bits"]
+        squared = f"{positive} AND NOT {infinite}"
+        mantissas = [
+            f"CASE WHEN {positive} THEN {_scaled('__fk_w', '__fk_kw')} ELSE 0L END AS __fk_mw"]
+        if step == 1:  # mq < 2^59: a bigint
+            mantissas.append(f"CASE WHEN {squared} THEN {_scaled('(__fk_w * __fk_w)', kq)} "
+                             "ELSE 0L END AS __fk_mq")
+        else:
+            # mq < 2^73 as an integer-valued double, split exactly: its bits from 2^62 up, then
+            # the rest (< 2^62) as a bigint.
+            mantissas.append(f"CASE WHEN {squared} THEN "
+                             f"{_scaled('(__fk_w * __fk_w)', kq, True)} ELSE 0D END AS __fk_dq")
+            top = f"floor(__fk_dq / {_double(2.0 ** (2 * bits))})"
+            split = [
+                "__fk_mw", f"CAST({top} AS BIGINT) AS __fk_qt",
+                f"CAST(__fk_dq - {top} * {_double(2.0 ** (2 * bits))} AS BIGINT) AS __fk_mq",
+            ]
+            aggs.append(f"try_sum(__fk_qt) AS {L['square_top']}")
         for (hi, lo), m in (((L["weight_high"], L["weight_low"]), "__fk_mw"),
                             ((L["square_high"], L["square_low"]), "__fk_mq")):
             aggs.append(f"try_sum(shiftright({m}, {bits})) AS {hi}")
@@ -162,6 +189,8 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
     # The mantissas in a projection of their own: each computed once per row, not once per
     # aggregate that reads it.
     frame = frame.selectExpr(*names, f"{key} AS {L['key']}", *mantissas)
+    if split:
+        frame = frame.selectExpr(*names, L["key"], *split)
     return frame.groupBy(*names, L["key"]).agg(*[F.expr(a) for a in aggs])
 
 

@@ -29,6 +29,11 @@ const WEIGHT_LOW: &str = "__fk_wl";
 /// The same for the weights' `f64` squares.
 const SQUARE_HIGH: &str = "__fk_qh";
 const SQUARE_LOW: &str = "__fk_ql";
+/// With a coarse exponent key the squares' mantissas reach 2^73: their bits from 2^62 up.
+const SQUARE_TOP: &str = "__fk_qt";
+/// The aggregate by score's coarse exponent key is a multiple of this (fewer groups; mantissas
+/// below 2^62; the rates' aggregate keys the exact scale).
+const KEY_STEP: i64 = 8;
 /// Added to the key of rows whose weight's square overflows `f64` (`+inf`, as Rust's `w * w`).
 const INFINITE_SQUARE: i64 = 5000;
 /// Irregularity codes of the key (any of them sends the audit down the row-by-row path).
@@ -49,6 +54,8 @@ pub fn layout<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             weight_low: WEIGHT_LOW,
             square_high: SQUARE_HIGH,
             square_low: SQUARE_LOW,
+            square_top: SQUARE_TOP,
+            key_step: KEY_STEP,
             infinite_square: INFINITE_SQUARE,
             bad_weight: BAD_WEIGHT,
             bad_score: BAD_SCORE,
@@ -68,6 +75,8 @@ struct Layout {
     weight_low: &'static str,
     square_high: &'static str,
     square_low: &'static str,
+    square_top: &'static str,
+    key_step: i64,
     infinite_square: i64,
     bad_weight: i64,
     bad_score: i64,
@@ -76,8 +85,8 @@ struct Layout {
 }
 
 /// The scale exponent of `fl(w * w)` for a weight of scale exponent `kw`: with
-/// `kw = max(floor(log2 w) - 53, -1074)` (docs/spark.md, `_counts.py`), `fl(w * w) × 2^-kq`
-/// is an integer below 2^59.
+/// `kw = max(floor(log2 w) - 53, -1074)`, or that rounded down to a multiple of [`KEY_STEP`]
+/// (docs/spark.md, `_counts.py`), `fl(w * w) × 2^-kq` is an integer below 2^59, or 2^73.
 fn square_scale(kw: i64) -> i64 {
     (2 * kw + 52).max(-1074)
 }
@@ -291,6 +300,8 @@ fn counted_rows(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<Counted
     } else {
         None
     };
+    // Only with a coarse exponent key (the aggregate by score): the squares' bits from 2^62.
+    let top = int_column(rb, SQUARE_TOP)?;
     let mut out = Vec::with_capacity(rb.num_rows());
     for i in 0..rb.num_rows() {
         let k = key.map_or(0, |a| a.value(i));
@@ -310,7 +321,7 @@ fn counted_rows(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<Counted
         let weights = match &sums {
             None => None,
             Some(cols) => {
-                if cols.iter().any(|c| c.is_null(i)) {
+                if cols.iter().copied().chain(top).any(|c| c.is_null(i)) {
                     // try_sum overflowed: more than 2^32 rows share one cell and exponent.
                     return Ok(Err(
                         "a mantissa limb sum passed 2^63 (over 2^32 rows of one cell share a weight exponent)".into(),
@@ -335,7 +346,8 @@ fn counted_rows(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<Counted
                 let sq = (!infinite)
                     .then(|| {
                         Ok::<_, PyErr>(ScaledSum {
-                            integer: whole(limb(cols[2])?, limb(cols[3])?),
+                            integer: (top.map_or(Ok(0), limb)? << (2 * LOW_BITS))
+                                + whole(limb(cols[2])?, limb(cols[3])?),
                             exponent: scale(square_scale(kw)),
                         })
                     })
