@@ -84,16 +84,7 @@ impl Default for Stats {
 
 /// JSON key of each rate.
 pub fn rate_key(rate: Rate) -> &'static str {
-    match rate {
-        Rate::Selection => "selection_rate",
-        Rate::TruePositive => "true_positive_rate",
-        Rate::FalsePositive => "false_positive_rate",
-        Rate::TrueNegative => "true_negative_rate",
-        Rate::FalseNegative => "false_negative_rate",
-        Rate::Precision => "precision",
-        Rate::Accuracy => "accuracy",
-        Rate::Error => "error_rate",
-    }
+    rate.as_str()
 }
 
 /// The count-based gaps: (headline key, plain name, metric, kind).

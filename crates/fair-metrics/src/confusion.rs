@@ -48,6 +48,18 @@ pub enum Rate {
     Error,
 }
 
+// The one spelling of each rate: report.json keys, `fairkit.metrics` names, `--fail-if`.
+fair_core::string_enum!(Rate, "rate", {
+    Selection => "selection_rate",
+    TruePositive => "true_positive_rate",
+    FalsePositive => "false_positive_rate",
+    TrueNegative => "true_negative_rate",
+    FalseNegative => "false_negative_rate",
+    Precision => "precision",
+    Accuracy => "accuracy",
+    Error => "error_rate",
+});
+
 impl Rate {
     /// Every rate, in declaration order.
     pub const ALL: [Rate; 8] = [

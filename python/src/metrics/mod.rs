@@ -39,38 +39,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     multiclass::register(m)?;
     intervals::register(m)?;
     bootstrap::register(m)?;
-    m.add(
-        "RATES",
-        RATE_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
-    )?;
+    m.add("RATES", Rate::NAMES.to_vec())?;
     Ok(())
 }
 
-/// Python names of the rates, in the crate's [`Rate`] terms.
-pub const RATE_NAMES: [(&str, Rate); 8] = [
-    ("selection_rate", Rate::Selection),
-    ("true_positive_rate", Rate::TruePositive),
-    ("false_positive_rate", Rate::FalsePositive),
-    ("true_negative_rate", Rate::TrueNegative),
-    ("false_negative_rate", Rate::FalseNegative),
-    ("precision", Rate::Precision),
-    ("accuracy", Rate::Accuracy),
-    ("error_rate", Rate::Error),
-];
-
 /// The [`Rate`] named `name` in Python.
 pub fn rate_by_name(name: &str) -> PyResult<Rate> {
-    RATE_NAMES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, r)| *r)
-        .ok_or_else(|| {
-            let known: Vec<&str> = RATE_NAMES.iter().map(|(n, _)| *n).collect();
-            invalid(format!(
-                "unknown rate {name:?}: expected one of {}",
-                known.join(", ")
-            ))
-        })
+    name.parse()
+        .map_err(|e: fair_core::ParseEnumError| invalid(e.to_string()))
 }
 
 /// A numpy `int64` array owned by Python.
