@@ -64,7 +64,7 @@ impl PartialConstraint {
 /// | `kappa` | 0.05 | `[0, 1]` | tolerance κ of the constraint |
 /// | `grid_size` | 10 | ≥ 1 | grid points `Î` (percentile parity only) |
 /// | `threshold` | 0.0 | finite | θ̂ of the demographic-parity models |
-/// | `surrogate` | `HardSigmoid` | enum | σ ≈ 1[x > 0] |
+/// | `surrogate` | `HardSigmoid` | enum | σ ≈ 1\[x > 0\] |
 /// | `max_iter` | 40 | ≥ 1 | IDCA outer iterations K |
 /// | `max_inner_iter` | 100 | ≥ 1 | inner switching-subgradient iterations T |
 /// | `eps` | 1e-3 | > 0, finite | constraint tolerance ε of the inner solver |

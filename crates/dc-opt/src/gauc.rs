@@ -73,7 +73,7 @@ pub struct GaucWorkspace {
 }
 
 /// Model (49): `min f_0(w)` (mean logistic loss) s.t. the partial group AUC of every ordered
-/// group pair is at most `½ + κ`; see the [module documentation](self) for the DC split.
+/// group pair is at most `½ + κ`; see the module documentation of `dc_opt::gauc` for the DC split.
 ///
 /// Constraint `1 + c` belongs to the `c`-th ordered pair `(k, k')`, `k ≠ k'`, in row-major order.
 #[derive(Debug, Clone)]

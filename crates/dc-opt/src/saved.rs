@@ -9,7 +9,7 @@
 //! format version `u8`, `w` as a `u64` length and `f64` bit patterns, the group count `u64`,
 //! then each name as a `u64` length and UTF-8 bytes, written and read with
 //! [`fair_core::bytes`]. Decoding checks every length against the bytes that are left before
-//! allocating and rejects NaN/inf: bad bytes give [`DcOptError::Decode`], never a panic.
+//! allocating and rejects NaN/inf: bad bytes give [`DcOptError::Decode`](crate::DcOptError::Decode), never a panic.
 
 use crate::data::{SparseRows, cross_dim, cross_scores};
 use crate::error::{DcOptError as E, Result};
@@ -49,8 +49,8 @@ impl CrossModel {
     /// A model from its weights (`2d + 2` finite values, `d >= 1`) and group names (at least one).
     ///
     /// # Errors
-    /// [`DcOptError::LengthMismatch`] for a length that is not `2d + 2` with `d >= 1` or no group
-    /// names; [`DcOptError::NonFinite`] for NaN/inf weights.
+    /// [`DcOptError::LengthMismatch`](crate::DcOptError::LengthMismatch) for a length that is not `2d + 2` with `d >= 1` or no group
+    /// names; [`DcOptError::NonFinite`](crate::DcOptError::NonFinite) for NaN/inf weights.
     pub fn new(weights: Vec<f64>, group_names: Vec<String>) -> Result<Self> {
         let d = weights.len().saturating_sub(2) / 2;
         if d == 0 || cross_dim(d) != weights.len() {
@@ -114,7 +114,7 @@ impl CrossModel {
     /// A model from [`CrossModel::to_bytes`].
     ///
     /// # Errors
-    /// [`DcOptError::Decode`] for bytes that are not a saved model (wrong magic or version,
+    /// [`DcOptError::Decode`](crate::DcOptError::Decode) for bytes that are not a saved model (wrong magic or version,
     /// truncated, trailing bytes, NaN/inf, wrong lengths).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::open(bytes, MAGIC, VERSION, WHAT)?;

@@ -7,7 +7,7 @@
 //! format version `u8`, `d` and `r` (`u64`), `U` column-major as a `u64` length and `f64` bit
 //! patterns, then `μ` likewise, written and read with [`fair_core::bytes`]. Decoding checks every length against the bytes left before
 //! allocating, then validates with [`Projection::new`] (finite, orthonormal columns): bad bytes
-//! give [`FairPcaError::Decode`], never a panic.
+//! give [`FairPcaError::Decode`](crate::FairPcaError::Decode), never a panic.
 
 use crate::error::{FairPcaError as E, Result};
 use crate::model::Projection;
@@ -48,7 +48,7 @@ impl Projection {
     /// A projection from [`Projection::to_bytes`].
     ///
     /// # Errors
-    /// [`FairPcaError::Decode`] for bytes that are not a saved projection (wrong magic or
+    /// [`FairPcaError::Decode`](crate::FairPcaError::Decode) for bytes that are not a saved projection (wrong magic or
     /// version, truncated, trailing bytes, NaN/inf, inconsistent shapes, a basis that is not
     /// orthonormal).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {

@@ -12,7 +12,7 @@
 //! 1 = RBF γ, 2 = polynomial degree `u64`, γ, c₀), features `p` `u64`, the support vectors as a
 //! `u64` length and `f64`s (row-major, `m × p`), then `β` (`m` values), written and read with [`fair_core::bytes`]. Decoding checks every
 //! length against the bytes left before allocating, rejects NaN/inf and invalid kernels: bad
-//! bytes give [`FairSvmError::Decode`], never a panic.
+//! bytes give [`FairSvmError::Decode`](crate::FairSvmError::Decode), never a panic.
 
 use crate::error::{FairSvmError as E, Result};
 use crate::input::check_predict;
@@ -121,8 +121,8 @@ impl FairSvmScorer {
     /// Scores of new rows (linear: the same bits as [`SpectralFairSvm::decision_function`]).
     ///
     /// # Errors
-    /// [`FairSvmError::LengthMismatch`] for a different number of features,
-    /// [`FairSvmError::NonFinite`] for NaN/inf.
+    /// [`FairSvmError::LengthMismatch`](crate::FairSvmError::LengthMismatch) for a different number of features,
+    /// [`FairSvmError::NonFinite`](crate::FairSvmError::NonFinite) for NaN/inf.
     pub fn decision_function(&self, x: &DMatrix<f64>) -> Result<DVector<f64>> {
         check_predict(x, self.n_features())?;
         match &self.kind {
@@ -182,7 +182,7 @@ impl FairSvmScorer {
     /// A scorer from [`FairSvmScorer::to_bytes`].
     ///
     /// # Errors
-    /// [`FairSvmError::Decode`] for bytes that are not a saved fair SVM (wrong magic or
+    /// [`FairSvmError::Decode`](crate::FairSvmError::Decode) for bytes that are not a saved fair SVM (wrong magic or
     /// version, truncated, trailing bytes, NaN/inf, an invalid kernel, inconsistent lengths).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let mut r = Reader::open(bytes, MAGIC, VERSION, WHAT)?;

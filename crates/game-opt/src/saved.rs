@@ -40,7 +40,7 @@ impl SavedClassifier {
     /// Decodes the bytes of [`StochasticClassifier::to_bytes`] whatever the model family.
     ///
     /// # Errors
-    /// [`GameOptError::Decode`] for bytes that are not a saved classifier.
+    /// [`GameOptError::Decode`](crate::GameOptError::Decode) for bytes that are not a saved classifier.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let (tag, d, h, components) = read(bytes)?;
         match tag {
@@ -85,7 +85,7 @@ impl StochasticClassifier<Linear> {
     /// A linear mixture from [`StochasticClassifier::<Linear>::to_bytes`].
     ///
     /// # Errors
-    /// [`GameOptError::Decode`] for bytes that are not a saved linear mixture (wrong magic or
+    /// [`GameOptError::Decode`](crate::GameOptError::Decode) for bytes that are not a saved linear mixture (wrong magic or
     /// version, a network's bytes, truncated, trailing bytes, NaN/inf, invalid weights).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         match SavedClassifier::from_bytes(bytes)? {
@@ -107,7 +107,7 @@ impl StochasticClassifier<Mlp> {
     /// A network mixture from [`StochasticClassifier::<Mlp>::to_bytes`].
     ///
     /// # Errors
-    /// [`GameOptError::Decode`], as [`StochasticClassifier::<Linear>::from_bytes`].
+    /// [`GameOptError::Decode`](crate::GameOptError::Decode), as [`StochasticClassifier::<Linear>::from_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         match SavedClassifier::from_bytes(bytes)? {
             SavedClassifier::Mlp(c) => Ok(c),

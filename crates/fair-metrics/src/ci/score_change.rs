@@ -26,7 +26,7 @@ pub const SMALLEST_P: f64 = 1e-14;
 /// `before(c)` and `after(c)` return the audit's [`ScoreGapInference`] at confidence `c`
 /// (`Ok(None)` when the gap is undefined in that audit); they are called at `1 − α/2` for the
 /// interval and at a few dozen levels for the p-value, so they should be cheap (the closed-form
-/// inferences of [`super::scores`] are).
+/// inferences of `ci::scores` are).
 ///
 /// # Errors
 /// [`MetricError::InvalidParameter`] for a confidence outside (0, 1), and any error of the two
