@@ -687,6 +687,36 @@ mod prop {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
+        /// Counted cells (each score's rows cut into random cells, given in any order) sweep
+        /// exactly like the rows when unweighted: the same segment and totals, curves included.
+        #[test]
+        fn counted_cells_equal_the_rows_unweighted(
+            n in 4usize..400,
+            n_finest in 1usize..5,
+            seed in any::<u64>(),
+            curve_points in 0usize..60,
+        ) {
+            let d = data(n, n_finest, false, seed);
+            let maps = slices(d.n_finest);
+            let settings = SweepSettings {
+                interval: Some(PercentileInterval::new(0.2, 0.7).unwrap()),
+                curve_points,
+            };
+            let mut rows = SegmentRows::new(false, true);
+            rows.add_batch(&d.y, &d.s, &d.finest, None).unwrap();
+            let totals = rows.totals().clone();
+            let want = rows.sweep(&maps, &totals, &StreamTotals::new(false), &settings).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+            let mut cells = cells_of(&d, &mut rng);
+            // Any order: a seeded shuffle.
+            for i in (1..cells.len()).rev() {
+                cells.swap(i, rng.random_range(0..=i));
+            }
+            let (got, counted) = sweep_counted(cells, false, &maps, &settings).unwrap();
+            prop_assert_eq!(counted.to_bytes(), totals.to_bytes());
+            prop_assert_eq!(got, want);
+        }
+
         /// Random data, random cuts (0–12, some empty segments), random curve resolution:
         /// unweighted merged segments equal the one-pass sweep, curves included; weighted, the
         /// same curve points within 1e-12.
