@@ -14,7 +14,7 @@ Synthetic rows (seeded): label, pred ~ Bernoulli, 4 groups, weight ~ U(0.1, 3), 
 * ``fairkit_score`` the same with the score column (exact AUC / KS / partial SP; 1,001 distinct
                    scores, so the rates and score cells come from one Spark SQL aggregate);
 * ``fairkit_score_continuous`` the same with a continuous score ``rand(5)`` (all distinct: the
-                   range-partitioned sweep over two Arrow passes);
+                   range sweep — ranges' totals from the SQL count, one shuffle, one Arrow pass);
 * ``groupBy``      the plain PySpark aggregation a user would write for the same per-group rates
                    (selection, TPR, FPR, weighted), collected to the driver;
 * ``arrow only``   mapInArrow with a function that only touches every batch's columns (the JVM →

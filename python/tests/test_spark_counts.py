@@ -346,3 +346,99 @@ def test_counted_state_refuses_unusable_aggregates():
     assert ok.add(pa.RecordBatch.from_pydict(base)) is None
     names, negative, rows = core.state_info(bytes(ok.to_bytes()))
     assert (names, negative, rows) == (["a", "b"], "0", 5)
+
+
+# -- continuous scores: the range sweep, its ranges' totals counted by Spark SQL -----------------
+
+def continuous(seed: int, n: int = 900) -> pd.DataFrame:
+    """All-distinct scores but for a few ties, -0.0 beside 0.0, and a score equal to a likely
+    range cut (0.5) several times."""
+    pdf = frame(seed, n)
+    rng = np.random.default_rng(seed + 100)
+    s = rng.random(n)
+    s[::50] = 0.5
+    s[1::97] = -0.0
+    s[2::97] = 0.0
+    return pdf.assign(score=s)
+
+
+@pytest.mark.parametrize("n_partitions,ranges", [(1, None), (3, None), (4, 1), (3, 7), (5, 200)])
+@pytest.mark.parametrize("weight", [None, "iw"])
+def test_continuous_scores_equal_one_machine_bit_for_bit(spark, monkeypatch, n_partitions,
+                                                         ranges, weight):
+    # Unweighted and with integer weights (exact tied sums either way), any number of ranges —
+    # one, more than the partitions, nearly one per row — gives the single-machine report; the
+    # SQL count gives every range's totals (the totals pass over the rows never runs), and the
+    # row path, which runs it, gives the same report.
+    import fairkit.spark as fs
+    from fairkit.spark import audit_arrow
+
+    pdf = continuous(n_partitions)
+    sdf = spark.createDataFrame(pdf).repartition(n_partitions)
+    kw = dict(label="label", pred="pred", sensitive=["group", "region"], score="score",
+              weight=weight, n_resamples=200, score_partitions=ranges)
+    want = audit_arrow(pdf, **{k: v for k, v in kw.items() if k != "score_partitions"})
+
+    def refuse(*a, **k):
+        raise AssertionError("the totals pass ran")
+
+    with monkeypatch.context() as m:
+        m.setattr(fs, "score_range_totals", refuse)
+        got = audit(sdf, **kw)
+    assert got == want
+    assert audit(sdf, _path="rows", **kw) == want
+
+
+def test_continuous_weighted_scores_are_close_to_one_machine(spark):
+    from fairkit.spark import audit_arrow
+
+    pdf = continuous(9).assign(w=np.random.default_rng(4).uniform(0.1, 3.0, 900))
+    kw = dict(label="label", pred="pred", sensitive=["group"], score="score", weight="w",
+              n_resamples=200)
+    got = audit(spark.createDataFrame(pdf).repartition(4), **kw)
+    want = audit_arrow(pdf, **kw)
+    for a, b in zip(got.score_slice().auc_by_group, want.score_slice().auc_by_group):
+        assert a.group == b.group and a.auc == pytest.approx(b.auc, rel=1e-12, abs=1e-15)
+    assert got.score_slice().ks_dp.value == pytest.approx(want.score_slice().ks_dp.value,
+                                                          rel=1e-12, abs=1e-15)
+    assert got.input.rows == 900
+
+
+def test_a_bad_score_is_named_by_the_row_path(spark):
+    pdf = continuous(2).astype({"score": float})
+    pdf.loc[417, "score"] = np.nan
+    with pytest.raises(FairkitError, match=r"row \d+, column 'score'"):
+        audit(spark.createDataFrame(pdf).repartition(2), label="label", pred="pred",
+              sensitive=["group"], score="score", n_resamples=50)
+
+
+def test_range_numbers():
+    # Descending cuts: range 0 holds the scores >= cuts[0]; a score equal to a cut goes up.
+    from fairkit.spark._counts import range_sql
+
+    assert range_sql("s", []) == "CAST(0 AS INT)"
+    sql = range_sql("s", [0.5, 0.2, 0.0])
+    assert sql.count("CASE WHEN") == 3
+
+
+def test_range_numbers_in_spark(spark):
+    from pyspark.sql import functions as F
+    from fairkit.spark._counts import range_sql
+
+    cuts = [0.5, 0.2, 0.0]
+    scores = [0.9, 0.5, 0.3, 0.2, 0.1, 0.0, -0.0, -1.0]
+    got = spark.createDataFrame(pd.DataFrame({"s": scores})) \
+        .select(F.expr(range_sql("s", cuts)).alias("r")).toPandas()["r"].tolist()
+    assert got == [0, 0, 1, 1, 2, 2, 2, 3]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8, 17])
+def test_each_range_gets_a_partition_of_its_own(spark, n):
+    from pyspark.sql import functions as F
+    from fairkit.spark import _partition_keys
+
+    keys = F.array(*[F.lit(k) for k in _partition_keys(spark, n)])
+    parts = spark.range(0, 5 * n).select((F.col("id") % n).cast("int").alias("r")) \
+        .repartition(n, F.element_at(keys, F.col("r") + 1)) \
+        .select("r", F.spark_partition_id().alias("p")).distinct().collect()
+    assert sorted((int(r), int(p)) for r, p in parts) == [(r, r) for r in range(n)]

@@ -31,10 +31,11 @@ from typing import Any, Iterable, Optional, Sequence
 from fairkit._core import FairkitError
 from fairkit._core import spark as _core
 from fairkit.spark._arrow import (
-    AuditColumns, partition_states, score_decoder, score_segment_rows, score_totals_rows,
+    RANGE, AuditColumns, partition_states, score_decoder, score_range_segments,
+    score_range_totals,
 )
-from fairkit.spark._counts import (SCORE_CELLS_LIMIT, counted_state, counted_with_scores,
-                                   few_scores)
+from fairkit.spark._counts import (SCORE_CELLS_LIMIT, _collect, counted_ranges, counted_state,
+                                   counted_with_scores, few_scores, range_sql)
 from fairkit.spark._result import AuditResult, _AuditSource
 from fairkit.spark._transform import transform_batches
 
@@ -378,10 +379,17 @@ def audit(
                 selected, cols, interval, None if _path == "sql" else SCORE_CELLS_LIMIT)
             if confusion is None and _path == "sql":
                 raise FairkitError(f"the Spark SQL count cannot audit these rows: {why}")
+        cuts, range_totals = None, None
         if confusion is None and _path != "rows":
             # Counted by Spark SQL (no row leaves the JVM); anything irregular is only detected
-            # there, and the row-by-row path below names it exactly (docs/spark.md).
-            confusion, why = counted_state(selected, cols)
+            # there, and the row-by-row path below names it exactly (docs/spark.md). With a
+            # score, the aggregate groups by score range too: every range's totals for the
+            # score pass.
+            if cols.score is not None:
+                cuts = _score_cuts(selected, cols, _ranges(selected, score_partitions))
+                confusion, range_totals, why = counted_ranges(selected, cols, cuts)
+            else:
+                confusion, why = counted_state(selected, cols)
             if confusion is None and _path == "sql":
                 raise FairkitError(f"the Spark SQL count cannot audit these rows: {why}")
         if confusion is None:
@@ -391,7 +399,9 @@ def audit(
                                "at least one data row")
         _check_groups(confusion, cols, groups)
         if cols.score is not None and scores is None:
-            scores = _score_pass(selected, cols, confusion, interval, score_partitions)
+            if cuts is None:
+                cuts = _score_cuts(selected, cols, _ranges(selected, score_partitions))
+            scores = _score_pass(selected, cols, confusion, interval, cuts, range_totals)
         states = {kind: _lead_state(df, lead_cols, _path, tree_depth)
                   for kind, _, _, lead_cols in leads}
     except FairkitError:
@@ -430,42 +440,91 @@ def _row_state(selected: Any, cols: AuditColumns, tree_depth: int) -> bytes:
     return states.rdd.map(lambda r: bytes(r[0])).treeReduce(_merge, depth=max(1, int(tree_depth)))
 
 
+def _ranges(selected: Any, partitions: Optional[int]) -> int:
+    """The number of score ranges: ``score_partitions``, else the DataFrame's partitions."""
+    n = int(partitions) if partitions else max(1, selected.rdd.getNumPartitions())
+    if n < 1:
+        raise FairkitError(f"score_partitions must be >= 1, got {partitions!r}")
+    return n
+
+
+# The score sample that cuts the ranges: first this fraction of the rows, more if it holds fewer
+# than _SAMPLE_PER_RANGE scores per range.
+_SAMPLE_FRACTION = 1e-3
+_SAMPLE_PER_RANGE = 32
+
+
+def _score_cuts(selected: Any, cols: AuditColumns, n: int) -> list:
+    """At most ``n - 1`` descending cut points of the score ranges, from a seeded sample of the
+    scores (a read of the rows in the JVM; only how even the ranges are depends on it, never
+    the result)."""
+    import numpy as np
+    from pyspark.sql import functions as F
+
+    if n <= 1:
+        return []
+    score = (F.col(cols.score).cast("double") + F.lit(0.0)).alias("s")
+    fraction = _SAMPLE_FRACTION
+    while True:
+        batches = _collect(selected.select(score).sample(False, fraction, seed=0))
+        values = np.concatenate([np.asarray(b.column(0).to_numpy(zero_copy_only=False),
+                                            dtype=float) for b in batches] or [np.empty(0)])
+        values = values[np.isfinite(values)]
+        if fraction >= 1.0 or len(values) >= _SAMPLE_PER_RANGE * n:
+            break
+        fraction = min(1.0, fraction * 2 * _SAMPLE_PER_RANGE * n / max(len(values), 1))
+    values = np.sort(values)[::-1]
+    picked = {float(values[i * len(values) // n]) for i in range(1, n) if len(values)}
+    return sorted(picked, reverse=True)
+
+
+def _partition_keys(spark: Any, n: int) -> list:
+    """For each range ``r < n`` an int that Spark's hash partitioning among ``n`` sends to
+    partition ``r`` (found by Spark's own ``hash``), so the shuffle gives each range a partition
+    of its own; ``r`` itself where none of the first ints does (the pass then splits mixed
+    partitions by range)."""
+    from pyspark.sql import functions as F
+
+    ints = F.col("id").cast("int")
+    found = {}
+    for v, p in spark.range(0, 64 * n).select(ints, F.expr(f"pmod(hash(CAST(id AS INT)), {n})")) \
+            .collect():
+        found.setdefault(int(p), int(v))
+    return [found.get(r, r) for r in range(n)]
+
+
 def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: tuple,
-                partitions: Optional[int]) -> Optional[tuple]:
-    """The exact score metrics by a distributed sweep (docs/spark.md): range-partition the rows
-    by score (descending: partition 0 holds the highest scores; equal scores never straddle two
-    partitions), collect each range's totals, give each range the exact totals of the ranges
-    above it, sweep every range on its executor, merge the swept segments from the top."""
-    from pyspark import StorageLevel
+                cuts: list, range_totals: Optional[dict]) -> Optional[tuple]:
+    """The exact score metrics by a distributed sweep (docs/spark.md): the rows numbered by score
+    range (``cuts``; range 0 holds the highest scores; equal scores never straddle two ranges),
+    each range's exact totals (``range_totals``, from the Spark SQL count, or one pass over the
+    rows), one shuffle that gives each range a partition, each range swept on its executor from
+    the totals of the ranges above it, the swept segments merged from the top."""
     from pyspark.sql import functions as F
 
     names, negative, _ = _core.state_info(confusion)
     if not names:
         return None
-    weighted = cols.weight is not None
-    n = int(partitions) if partitions else max(1, selected.rdd.getNumPartitions())
-    if n < 1:
-        raise FairkitError(f"score_partitions must be >= 1, got {partitions!r}")
-    # `+ 0.0` turns -0.0 into 0.0: the sweep treats them as one score, so they must land in
-    # the same range.
-    ranged = selected.repartitionByRange(n, (F.col(cols.score) + F.lit(0.0)).desc()) \
-        .persist(StorageLevel.MEMORY_AND_DISK)
-    try:
-        rows = ranged.mapInArrow(lambda it: score_totals_rows(it, cols, names, negative),
-                                 "pid int, totals binary").collect()
-        by_pid = sorted((int(r[0]), bytes(r[1])) for r in rows)
-        empty = bytes(_core.ScoreSegment(weighted, False).totals())
-        above, running = {}, empty
-        for pid, t in by_pid:
-            above[pid] = running
-            running = bytes(_core.merge_score_totals(running, t))
-        totals = running
-        segs = ranged.mapInArrow(
-            lambda it: score_segment_rows(it, cols, names, negative, totals, above, interval),
-            "pid int, segment binary").collect()
-    finally:
-        ranged.unpersist()
-    ordered = [bytes(r[1]) for r in sorted(segs, key=lambda r: int(r[0]))]
+    keyed = selected.withColumn(RANGE, F.expr(range_sql(cols.score, cuts)))
+    if range_totals is None:
+        range_totals = {}
+        for r, t in keyed.mapInArrow(lambda it: score_range_totals(it, cols, names, negative),
+                                     "range int, totals binary").collect():
+            r = int(r)
+            range_totals[r] = (bytes(_core.merge_score_totals(range_totals[r], bytes(t)))
+                               if r in range_totals else bytes(t))
+    above, running = {}, bytes(_core.ScoreSegment(cols.weight is not None, False).totals())
+    for r in sorted(range_totals):
+        above[r] = running
+        running = bytes(_core.merge_score_totals(running, range_totals[r]))
+    totals = running
+    n = len(cuts) + 1
+    keys = F.array(*[F.lit(k) for k in _partition_keys(selected.sparkSession, n)])
+    shuffled = keyed.repartition(n, F.element_at(keys, F.col(RANGE) + 1))
+    segs = shuffled.mapInArrow(
+        lambda it: score_range_segments(it, cols, names, negative, totals, above, interval),
+        "range int, segment binary").collect()
+    ordered = [bytes(seg) for _, seg in sorted(segs, key=lambda r: int(r[0]))]
     segment = ordered[0]
     for lower in ordered[1:]:
         segment = bytes(_core.merge_segments(segment, lower))

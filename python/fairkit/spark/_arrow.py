@@ -78,37 +78,54 @@ def score_decoder(cols: AuditColumns, names: list, negative: Optional[str], orig
     return decoder
 
 
-def score_totals_rows(batches: Iterable[pa.RecordBatch], cols: AuditColumns, names: list,
-                      negative: Optional[str]):
-    """First score pass (``mapInArrow``): each range partition's score totals."""
-    from pyspark import TaskContext
+# The score range number of each row in the score pass (0 holds the highest scores).
+RANGE = "__fk_range"
+
+
+def _by_range(batches: Iterable[pa.RecordBatch], cols: AuditColumns, names: list,
+              negative: Optional[str], keep_rows: bool) -> dict:
+    """This partition's rows as one ``ScoreSegment`` per score range (``RANGE`` column; the
+    shuffle sends one range to each partition, but any mix is handled)."""
+    import pyarrow.compute as pc
 
     decoder = score_decoder(cols, names, negative, _origin())
-    segment = _core.ScoreSegment(cols.weight is not None, False)
+    segments: dict = {}
     for batch in batches:
-        if batch.num_rows:
-            segment.update_arrow(decoder, batch)
+        if not batch.num_rows:
+            continue
+        ranges = batch.column(RANGE)
+        rows = batch.drop_columns([RANGE])
+        present = pc.unique(ranges).to_pylist()
+        for r in present:
+            part = rows if len(present) == 1 else rows.filter(pc.equal(ranges, r))
+            if r not in segments:
+                segments[r] = _core.ScoreSegment(cols.weight is not None, keep_rows)
+            segments[r].update_arrow(decoder, part)
+    return segments
+
+
+def score_range_totals(batches: Iterable[pa.RecordBatch], cols: AuditColumns, names: list,
+                       negative: Optional[str]):
+    """``mapInArrow``: this partition's score totals per range (the row path's way to the
+    ranges' totals; the Spark SQL count gives them from its aggregate)."""
+    segments = _by_range(batches, cols, names, negative, False)
+    ranges = sorted(segments)
     yield pa.RecordBatch.from_arrays(
-        [pa.array([TaskContext.get().partitionId()], pa.int32()),
-         pa.array([segment.totals()], pa.binary())],
-        names=["pid", "totals"],
+        [pa.array(ranges, pa.int32()),
+         pa.array([segments[r].totals() for r in ranges], pa.binary())],
+        names=["range", "totals"],
     )
 
 
-def score_segment_rows(batches: Iterable[pa.RecordBatch], cols: AuditColumns, names: list,
-                       negative: Optional[str], totals: bytes, above: dict, interval: tuple):
-    """Second score pass (``mapInArrow``): each range partition swept from the totals of the
-    ranges above it."""
-    from pyspark import TaskContext
-
-    pid = TaskContext.get().partitionId()
-    decoder = score_decoder(cols, names, negative, _origin())
-    segment = _core.ScoreSegment(cols.weight is not None, True)
-    for batch in batches:
-        if batch.num_rows:
-            segment.update_arrow(decoder, batch)
-    swept = segment.sweep(list(names), totals, above[pid], interval, len(cols.sensitive))
+def score_range_segments(batches: Iterable[pa.RecordBatch], cols: AuditColumns, names: list,
+                         negative: Optional[str], totals: bytes, above: dict, interval: tuple):
+    """``mapInArrow``, after the shuffle by range: each range's rows swept from the exact totals
+    of the ranges above it."""
+    segments = _by_range(batches, cols, names, negative, True)
+    ranges = sorted(segments)
+    swept = [segments[r].sweep(list(names), totals, above[r], interval, len(cols.sensitive))
+             for r in ranges]
     yield pa.RecordBatch.from_arrays(
-        [pa.array([pid], pa.int32()), pa.array([swept], pa.binary())],
-        names=["pid", "segment"],
+        [pa.array(ranges, pa.int32()), pa.array(swept, pa.binary())],
+        names=["range", "segment"],
     )

@@ -239,13 +239,10 @@ def few_scores(selected: Any, cols: AuditColumns) -> bool:
     return int(row[0]) > 0 and int(row[1]) <= PROBE_DISTINCT * int(row[0])
 
 
-def counted_with_scores(selected: Any, cols: AuditColumns, interval: tuple,
-                        limit: Optional[int]) -> tuple[Optional[bytes], Optional[tuple], str]:
-    """The audit state and the score metrics from one Spark SQL aggregate grouped by the score
-    too, the score sweep run on the driver (``fair_metrics::score_sweep::sweep_counted``):
-    ``(state, (segment, totals), "")`` — the state byte for byte the row path's, the segment
-    and totals the range-partitioned sweep's — or ``(None, None, why)`` when the aggregate has
-    more than ``limit`` rows or holds something the other paths must handle."""
+def _counted_cells(selected: Any, cols: AuditColumns, limit: Optional[int]) -> tuple:
+    """The aggregate grouped by the score column too, on the driver: ``(state, CountedScores,
+    "")`` — the state byte for byte the row path's — or ``(None, None, why)`` when it has more
+    than ``limit`` rows or holds something the other paths must handle."""
     from pyspark.sql.types import DoubleType, FloatType
 
     types = {f.name: f.dataType for f in selected.schema.fields}
@@ -268,5 +265,53 @@ def counted_with_scores(selected: Any, cols: AuditColumns, interval: tuple,
         why = acc.add(batch)
         if why is not None:
             return None, None, why
-    segment, totals = acc.sweep(list(names), interval, len(cols.sensitive))
+    return state, acc, ""
+
+
+def counted_with_scores(selected: Any, cols: AuditColumns, interval: tuple,
+                        limit: Optional[int]) -> tuple[Optional[bytes], Optional[tuple], str]:
+    """The audit state and the score metrics from one Spark SQL aggregate grouped by the score
+    too, the score sweep run on the driver (``fair_metrics::score_sweep::sweep_counted``):
+    ``(state, (segment, totals), "")`` — the state byte for byte the row path's, the segment
+    and totals the range-partitioned sweep's — or ``(None, None, why)`` when the aggregate has
+    more than ``limit`` rows or holds something the other paths must handle."""
+    state, acc, why = _counted_cells(selected, cols, limit)
+    if state is None:
+        return None, None, why
+    segment, totals = acc.sweep(list(_core.state_info(state)[0]), interval, len(cols.sensitive))
     return state, (bytes(segment), bytes(totals)), ""
+
+
+def range_sql(score: str, cuts: list) -> str:
+    """SQL for the score range number of a row: 0 for scores ``>= cuts[0]``, ``r`` for
+    ``cuts[r-1] > score >= cuts[r]``, ``len(cuts)`` below ``cuts[-1]`` (``cuts`` descending;
+    equal scores always share a range), by a balanced tree of comparisons. ``-0.0`` is ``0.0``."""
+    s = f"(CAST({_q(score)} AS DOUBLE) + 0.0D)"
+
+    def tree(lo: int, hi: int) -> str:
+        if lo == hi:
+            return str(lo)
+        mid = (lo + hi) // 2  # ranges lo..mid hold the scores >= cuts[mid]
+        return f"CASE WHEN {s} >= {_double(cuts[mid])} THEN {tree(lo, mid)} " \
+               f"ELSE {tree(mid + 1, hi)} END"
+
+    return f"CAST({tree(0, len(cuts))} AS INT)"
+
+
+def counted_ranges(selected: Any, cols: AuditColumns,
+                   cuts: list) -> tuple[Optional[bytes], Optional[dict], str]:
+    """The audit state and every score range's exact totals (``{range: totals bytes}``) from
+    one Spark SQL aggregate grouped by the range number (:func:`range_sql`) in place of the
+    score: the range sweep then needs no totals pass over the rows. A missing or non-finite
+    score keeps its value, so the aggregate flags it as it flags a bad score. ``(None, None,
+    why)`` as :func:`counted_state`."""
+    s = f"CAST({_q(cols.score)} AS DOUBLE)"
+    bad = f"({s} IS NULL OR isnan({s}) OR abs({s}) = {_INF})"
+    ranged = selected.selectExpr(
+        *[_q(c) for c in selected.columns if c != cols.score],
+        f"CASE WHEN {bad} THEN {s} ELSE CAST({range_sql(cols.score, cuts)} AS DOUBLE) END "
+        f"AS {_q(cols.score)}")
+    state, acc, why = _counted_cells(ranged, cols, None)
+    if state is None:
+        return None, None, why
+    return state, {int(r): bytes(t) for r, t in acc.totals_by_score()}, ""

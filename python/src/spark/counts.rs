@@ -12,7 +12,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, Int64Array, RecordBatch};
 use fair_audit::ingest::{AuditState, CellCounts, Decoder, FlagStyle, LabelPair, Roles, Typing};
-use fair_metrics::score_sweep::{ScaledSum, ScoreCell, stream_of, sweep_counted};
+use fair_metrics::score_sweep::{
+    ScaledSum, ScoreCell, counted_totals, score_key, stream_of, sweep_counted,
+};
 use fair_metrics::state::ExactSumParts;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -243,6 +245,31 @@ impl CountedScores {
             }
             Ok(None)
         })
+    }
+
+    /// The exact totals of the cells of each distinct "score", in descending order, as
+    /// `[(score, totals bytes)]`: when the aggregate grouped by a score *range* number in place
+    /// of the score (the range-partitioned sweep of continuous scores), every range's totals —
+    /// the `above` totals of the ranges below it — with no pass over the rows. Consumes the cells.
+    fn totals_by_score<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<Vec<(f64, Bound<'py, PyBytes>)>> {
+        let mut cells = std::mem::take(&mut self.cells);
+        let weighted = self.weighted;
+        let ranges = py
+            .detach(|| {
+                cells.sort_unstable_by_key(|c| std::cmp::Reverse(score_key(c.score)));
+                cells
+                    .chunk_by(|a, b| score_key(a.score) == score_key(b.score))
+                    .map(|range| Ok((range[0].score, counted_totals(range, weighted)?.to_bytes())))
+                    .collect::<Result<Vec<_>, fair_metrics::MetricError>>()
+            })
+            .map_err(to_py_err)?;
+        Ok(ranges
+            .into_iter()
+            .map(|(score, bytes)| (score, PyBytes::new(py, &bytes)))
+            .collect())
     }
 
     /// Sweeps the cells as one segment (the slices of `audit_slices`): the encoded

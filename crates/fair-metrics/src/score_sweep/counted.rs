@@ -41,6 +41,85 @@ pub struct ScoreCell {
     pub weights: Option<(ScaledSum, Option<ScaledSum>)>,
 }
 
+/// Refuses a cell without rows, with a non-finite score, or with weights exactly when the sweep
+/// is unweighted (or without them when weighted).
+fn check_cells(cells: &[ScoreCell], weighted: bool) -> Result<()> {
+    for c in cells {
+        if c.rows == 0 || !c.score.is_finite() || c.weights.is_some() != weighted {
+            return Err(bad(
+                format!(
+                    "cell of stream {} (score {}, rows {}, weighted {})",
+                    c.stream,
+                    c.score,
+                    c.rows,
+                    c.weights.is_some()
+                ),
+                "cells with rows, a finite score, and weights exactly when weighted",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The totals of counted cells — those [`sweep_counted`] returns for the same cells, without the
+/// sweep. A front end that counts the rows of each *score range* this way (Spark SQL grouping by
+/// a range number in place of the score) gets every range's exact totals, the `above` totals a
+/// range's [`SegmentRows::sweep`](super::SegmentRows::sweep) needs, without a pass over the rows.
+///
+/// # Example
+/// ```
+/// use fair_metrics::score_sweep::*;
+/// let cell = |stream, score, rows| ScoreCell { stream, score, rows, weights: None };
+/// let totals = counted_totals(&[cell(0, 0.2, 2), cell(1, 0.9, 1), cell(0, 0.5, 3)], false)?;
+/// assert_eq!((totals.rows(0), totals.rows(1), totals.total_rows()), (5, 1, 6));
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`](crate::MetricError::InvalidParameter) for the cells
+/// [`sweep_counted`] refuses, and a row count past 2^64.
+pub fn counted_totals(cells: &[ScoreCell], weighted: bool) -> Result<StreamTotals> {
+    check_cells(cells, weighted)?;
+    let mut streams: Vec<(u64, ExactSumParts, ExactSumParts)> = Vec::new();
+    for c in cells {
+        if c.stream >= streams.len() {
+            streams.resize_with(c.stream + 1, || {
+                (0, ExactSumParts::new(), ExactSumParts::new())
+            });
+        }
+        let (rows, w, sq) = &mut streams[c.stream];
+        *rows = rows.checked_add(c.rows).ok_or_else(|| {
+            bad(
+                format!("stream {}: more than 2^64 rows", c.stream),
+                "row counts that fit u64",
+            )
+        })?;
+        if let Some((ws, sqs)) = &c.weights {
+            w.add_scaled(ws.integer, ws.exponent)?;
+            match sqs {
+                Some(s) => sq.add_scaled(s.integer, s.exponent)?,
+                None => sq.add_infinity(),
+            }
+        }
+    }
+    let mut totals = StreamTotals::new(weighted);
+    for (stream, (rows, w, sq)) in streams.iter().enumerate() {
+        if *rows == 0 {
+            continue;
+        }
+        if weighted {
+            let (w, sq) = (
+                ExactSum::from_parts(w, *rows),
+                ExactSum::from_parts(sq, *rows),
+            );
+            totals.add_exact(stream, *rows, &w, &sq);
+        } else {
+            totals.add_rows(stream, *rows);
+        }
+    }
+    Ok(totals)
+}
+
 /// Sweeps counted cells as one segment holding every row: the result of
 /// [`SegmentRows::sweep`](super::SegmentRows::sweep) over the rows themselves with nothing
 /// above, and the totals of all rows.
@@ -72,20 +151,7 @@ pub fn sweep_counted(
     slices: &[SliceMap],
     settings: &SweepSettings,
 ) -> Result<(SegmentScores, StreamTotals)> {
-    for c in &cells {
-        if c.rows == 0 || !c.score.is_finite() || c.weights.is_some() != weighted {
-            return Err(bad(
-                format!(
-                    "cell of stream {} (score {}, rows {}, weighted {})",
-                    c.stream,
-                    c.score,
-                    c.rows,
-                    c.weights.is_some()
-                ),
-                "cells with rows, a finite score, and weights exactly when weighted",
-            ));
-        }
-    }
+    check_cells(&cells, weighted)?;
     let key = |c: &ScoreCell| super::score_key(c.score);
     // Descending score within each stream: the order a run must have.
     cells.sort_unstable_by_key(|c| (c.stream, std::cmp::Reverse(key(c))));

@@ -31,7 +31,7 @@ use std::collections::BinaryHeap;
 use std::collections::binary_heap::PeekMut;
 
 pub use crate::sorted_scores::{key_score, score_key};
-pub use counted::{ScaledSum, ScoreCell, sweep_counted};
+pub use counted::{ScaledSum, ScoreCell, counted_totals, sweep_counted};
 pub use slice::{EffectiveN, PairGaps, SliceScores};
 
 const TOTALS_MAGIC: &[u8; 4] = b"FKST";

@@ -844,6 +844,15 @@ fn counted_cells_sweep_like_the_rows() {
             .unwrap();
         let mut cells = cells_of(&d, &mut rng);
         cells.reverse(); // any order
+        // The totals alone, whole and per score range (as Spark counts ranges), are the same.
+        let whole = counted_totals(&cells, weighted).unwrap();
+        assert_eq!(whole.to_bytes(), totals.to_bytes(), "weighted {weighted}");
+        let (high, low): (Vec<_>, Vec<_>) = cells.iter().cloned().partition(|c| c.score >= 0.5);
+        let mut ranges = counted_totals(&high, weighted).unwrap();
+        ranges
+            .merge(&counted_totals(&low, weighted).unwrap())
+            .unwrap();
+        assert_eq!(ranges.to_bytes(), totals.to_bytes(), "weighted {weighted}");
         let (from_cells, counted) = sweep_counted(cells, weighted, &maps, &settings).unwrap();
         // The totals are exact: the same bytes however the rows were counted.
         assert_eq!(counted.to_bytes(), totals.to_bytes(), "weighted {weighted}");
@@ -894,9 +903,15 @@ fn bad_counted_cells_are_errors() {
             true,
         ),
     ];
-    for (cells, weighted) in cases {
+    for (i, (cells, weighted)) in cases.into_iter().enumerate() {
         assert!(
             sweep_counted(cells.clone(), weighted, &maps, &settings).is_err(),
+            "{cells:?}"
+        );
+        // The last case's cells are valid alone; only the sweep's block sum is not finite.
+        assert_eq!(
+            counted_totals(&cells, weighted).is_err(),
+            i < 4,
             "{cells:?}"
         );
     }
