@@ -13,7 +13,7 @@
 //! row sweep adds the tied weights one by one: with ties, the last bits can differ (as between
 //! the distributed range sweep and one pass, [`SegmentScores`]).
 
-use super::{Run, SegmentScores, SliceMap, StreamTotals, SweepSettings, bad, sweep_segment};
+use super::{SegmentScores, SliceMap, StreamTotals, SweepSettings, bad};
 use crate::error::Result;
 use crate::state::{ExactSum, ExactSumParts};
 
@@ -203,25 +203,14 @@ pub fn sweep_counted(
         streams[stream].push((k, rows, block));
         i = j;
     }
-    // One run per stream: a score's block is one item carrying its weight sum, then zeros, so
-    // the sweep counts every row and adds the block sum once.
-    let runs = streams
+    // One block per (stream, score) carrying its rows and weight sum, by score descending: the
+    // blocks the sweep of the rows builds, one per cell instead of one per row.
+    let mut blocks: Vec<(usize, u64, u64, f64)> = streams
         .iter()
         .enumerate()
-        .filter(|(_, s)| !s.is_empty())
-        .map(|(stream, s)| {
-            Run::new(
-                stream,
-                s.iter().flat_map(|&(k, rows, block)| {
-                    std::iter::once(Ok((k, block))).chain(std::iter::repeat_n(
-                        Ok((k, 0.0)),
-                        usize::try_from(rows - 1).unwrap_or(usize::MAX),
-                    ))
-                }),
-            )
-        })
+        .flat_map(|(stream, s)| s.iter().map(move |&(k, rows, sum)| (stream, k, rows, sum)))
         .collect();
-    let above = StreamTotals::new(weighted);
-    let segment = sweep_segment(slices, &totals, &above, runs, settings)?;
+    blocks.sort_unstable_by_key(|&(stream, k, _, _)| (std::cmp::Reverse(k), stream));
+    let segment = super::sweep_counted_blocks(slices, &totals, &blocks, settings)?;
     Ok((segment, totals))
 }
