@@ -485,12 +485,11 @@ def _partition_keys(spark: Any, n: int) -> list:
     partitions by range)."""
     from pyspark.sql import functions as F
 
-    ints = F.col("id").cast("int")
-    found = {}
-    for v, p in spark.range(0, 64 * n).select(ints, F.expr(f"pmod(hash(CAST(id AS INT)), {n})")) \
-            .collect():
-        found.setdefault(int(p), int(v))
-    return [found.get(r, r) for r in range(n)]
+    found = dict(spark.range(0, 64 * n)
+                 .select(F.col("id").cast("int").alias("v"),
+                         F.expr(f"pmod(hash(CAST(id AS INT)), {n})").alias("p"))
+                 .groupBy("p").agg(F.min("v")).collect())
+    return [int(found.get(r, r)) for r in range(n)]
 
 
 def _score_pass(selected: Any, cols: AuditColumns, confusion: bytes, interval: tuple,
