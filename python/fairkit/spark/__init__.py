@@ -6,7 +6,9 @@ the exact mergeable state of ``fair_metrics::state`` — per-group confusion cel
 exact weight sums) — that the row-by-row path builds: each partition's Arrow batches sent to the
 Rust core through ``mapInArrow`` (no row-by-row Python, no pandas on the executors) and folded
 there, the states merged with a tree-reduce. The row path runs for data the count finds
-irregular (its decoder names the bad row) and for the score passes. Either way the driver
+irregular (its decoder names the bad row). With a score column, few distinct scores are swept
+from the same aggregate grouped by score; many are swept per score range on the executors after
+one shuffle (the ranges' totals from the aggregate grouped by range). Either way the driver
 computes the same :class:`AuditResult` that :func:`audit_arrow` computes on one machine from a
 pyarrow Table or pandas DataFrame: equal to the last bit, whatever the partitioning.
 
