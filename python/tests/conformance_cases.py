@@ -128,6 +128,16 @@ def _base(seed: int, n: int = N_ROWS, groups=("ga", "gb", "gc"), probs=(0.5, 0.3
     }
 
 
+def _continuous(seed: int) -> dict:
+    """:func:`_base` with continuous scores: all distinct but every 41st row at 0.5 and a few at
+    0.0 and -0.0; predictions follow them."""
+    c = _base(seed)
+    rng = np.random.default_rng(seed + 1000)
+    s = np.clip(rng.normal(0.4 + 0.2 * c["label"], 0.2), 0, 1)
+    s[::41], s[3::97], s[5::97] = 0.5, -0.0, 0.0
+    return {**c, "score": s, "pred": (s >= 0.5).astype(np.int64)}
+
+
 def _table(cols: dict, types: Optional[dict] = None) -> pa.Table:
     types = types or {}
     return pa.table({k: pa.array(v, type=types.get(k)) if not isinstance(v, pa.Array) else v
@@ -185,6 +195,43 @@ def build_cases() -> list:
     add(Case("label-dictionary", _table(c), pos_label="yes",
              note="dictionary (categorical) label, prediction and sensitive columns"))
 
+    # Continuous scores (all distinct but for ties at 0.5 and at 0.0 / -0.0): on Spark the range
+    # sweep, whose ranges' totals come from the SQL count, instead of the aggregate by score.
+    c = _continuous(101)
+    add(Case("scored-continuous", _table({k: c[k] for k in ("group", "label", "pred", "score")}),
+             score="score"))
+    c = _continuous(102)
+    add(Case("weighted-continuous", _table(c), score="score", weight="w"))
+    c = _continuous(103)
+    add(Case("two-sensitive-continuous", _table(c), sensitive=("group", "region"),
+             score="score"))
+    c = _continuous(104)
+    add(Case("integer-weights-continuous", _table({**c, "w": np.round(c["w"] * 4)}),
+             score="score", weight="w"))
+    c = _base(105)
+    add(Case("weight-zeros", _table({**c, "w": np.where(np.arange(N_ROWS) % 5 == 0, 0.0,
+                                                          c["w"])}),
+             score="score", weight="w", note="every fifth weight 0"))
+    c = _base(106)
+    c["group"] = np.unique(c["group"], return_inverse=True)[1].astype(np.int64)
+    add(Case("sensitive-int", _table(c), score="score"))
+    c = _base(107)
+    c["group"] = c["group"] == "ga"
+    add(Case("sensitive-bool", _table(c), score="score"))
+    c = _base(108)
+    tricky = np.array(['a, "b"', "ünï cödé", " sp ace "])
+    c["group"] = tricky[np.unique(c["group"], return_inverse=True)[1]]
+    add(Case("group-names-tricky", _table(c), score="score",
+             note="a comma and quotes (CSV quoting), non-ASCII, surrounding spaces (kept)"))
+    c = _base(109)
+    c["score"] = np.round(c["score"] * 100).astype(np.int64)
+    add(Case("score-int", _table(c), score="score"))
+    c = _base(110)
+    add(Case("pos-label-zero", _table(c), score="score", pos_label=0))
+    c = _base(111)
+    add(Case("label-narrow-ints", _table(c, {"label": pa.int32(), "pred": pa.int8()}),
+             score="score"))
+
     # -- error cases: one offending value at BAD_ROW ------------------------------------------
     def err(kind, column, value):
         return ExpectedError(kind, column, BAD_ROW + 1, value)
@@ -208,6 +255,9 @@ def build_cases() -> list:
         c = _base(16 + i)
         add(Case(f"score-{name}", _table({**c, "score": _with(c, "score", BAD_ROW, v)}),
                  score="score", error=err("non-finite", "score", repr(v))))
+    c = _continuous(112)
+    add(Case("score-nan-continuous", _table({**c, "score": _with(c, "score", BAD_ROW, math.nan)}),
+             score="score", error=err("non-finite", "score", "nan")))
     c = _base(19)
     add(Case("weight-negative", _table({**c, "w": _with(c, "w", BAD_ROW, -1.5)}),
              weight="w", error=err("negative", "w", "-1.5")))

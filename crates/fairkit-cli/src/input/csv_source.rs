@@ -1,7 +1,8 @@
 //! CSV input through the `csv` crate: RFC-4180 quoting, a header row, any one-byte delimiter,
 //! plain or compressed (see [`super::compression`]).
-//! Each batch of the role columns becomes an Arrow record batch of text columns (fields trimmed,
-//! an empty field null) with each row's file line, for the audit's one decoder
+//! Each batch of the role columns becomes an Arrow record batch of text columns (fields as
+//! written — a group named " a " stays " a ", as pandas, pyarrow and Spark read it; an empty field
+//! null) with each row's file line, for the audit's one decoder
 //! (`fair_audit::ingest`, which parses scores and weights from text for CSV input).
 
 use super::{ReadOptions, compression};
@@ -150,7 +151,9 @@ impl CsvSource {
                 });
             }
             for (b, &i) in columns.iter_mut().zip(&self.idx) {
-                let v = self.record.get(i).map(str::trim).filter(|v| !v.is_empty());
+                // Not trimmed: the same text as every other reader of the file gives the other
+                // front ends (numbers and labels are parsed with surrounding spaces allowed).
+                let v = self.record.get(i).filter(|v| !v.is_empty());
                 b.append(v).map_err(|message| InputError::Csv {
                     file: self.file.clone(),
                     at: RowRef {
@@ -193,7 +196,7 @@ enum Column {
 }
 
 impl Column {
-    /// Appends a trimmed field (`None`: empty, i.e. missing).
+    /// Appends a field (`None`: empty, i.e. missing).
     fn append(&mut self, v: Option<&str>) -> Result<(), String> {
         match (self, v) {
             (Column::Coded(b), Some(v)) => b.append(v).map(|_| ()).map_err(|e| e.to_string()),
