@@ -232,6 +232,20 @@ def build_cases() -> list:
     add(Case("label-narrow-ints", _table(c, {"label": pa.int32(), "pred": pa.int8()}),
              score="score"))
 
+    c = _base(112, groups=tuple(f"g{i:02d}" for i in range(40)), probs=(1 / 40,) * 40)
+    add(Case("forty-groups-weighted", _table(c), score="score", weight="w",
+             note="tied scores across many groups: the pooled AUC adds 80 streams per score"))
+    c = _base(113)
+    c["third"] = np.random.default_rng(113).choice(np.array(["x", "y"]), N_ROWS)
+    add(Case("three-sensitive-weighted", _table(c), sensitive=("group", "region", "third"),
+             score="score", weight="w", note="slices whose groups add several finest streams"))
+    c = _base(114)
+    # Every 7th weight 5e152: the squares' sums stay finite, the AUC sums (products of two
+    # weight sums) overflow, so the AUCs are undefined — and said so alike everywhere.
+    add(Case("weights-huge", _table({**c, "w": np.where(np.arange(N_ROWS) % 7 == 0, 5e152,
+                                                          c["w"])}),
+             score="score", weight="w", note="AUC sums overflow: every AUC undefined"))
+
     # -- error cases: one offending value at BAD_ROW ------------------------------------------
     def err(kind, column, value):
         return ExpectedError(kind, column, BAD_ROW + 1, value)

@@ -173,6 +173,54 @@ impl StreamTotals {
         Ok(())
     }
 
+    /// The same totals with stream `s` numbered `new_of[s]`: how a front end that numbered its
+    /// groups as they came (a file read once) gives them a canonical order before the sweep,
+    /// whose sums over several streams add in stream order.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::score_sweep::StreamTotals;
+    /// let mut t = StreamTotals::new(false);
+    /// t.add(0, 1.0);
+    /// t.add(1, 1.0);
+    /// t.add(1, 1.0);
+    /// let swapped = t.renumbered(&[1, 0])?;
+    /// assert_eq!((swapped.rows(0), swapped.rows(1)), (2, 1));
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] when `new_of` does not number every stream or numbers
+    /// two alike.
+    pub fn renumbered(&self, new_of: &[usize]) -> Result<StreamTotals> {
+        let n = self.rows.len();
+        let mut taken = vec![false; new_of.iter().max().map_or(0, |&m| m + 1)];
+        for &t in new_of.iter().take(n) {
+            if std::mem::replace(&mut taken[t], true) {
+                return Err(bad(
+                    format!("stream {t} given twice"),
+                    "distinct new stream numbers",
+                ));
+            }
+        }
+        if new_of.len() < n {
+            return Err(bad(
+                format!("{} new numbers for {n} streams", new_of.len()),
+                "a new number for every stream",
+            ));
+        }
+        let mut out = StreamTotals::new(self.weighted);
+        for (s, &t) in new_of.iter().enumerate().take(n) {
+            out.grow(t);
+            out.rows[t] = self.rows[s];
+            if self.weighted {
+                out.weight[t] = self.weight[s].clone();
+                out.weight_sq[t] = self.weight_sq[s].clone();
+            }
+        }
+        Ok(out)
+    }
+
     /// Canonical bytes (for shipping between processes).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(TOTALS_MAGIC, 1);
@@ -778,8 +826,10 @@ impl SegmentScores {
             .map(|_| slice::SlicePartial::read(&mut r))
             .collect::<Result<Vec<_>>>()?;
         let pooled_acc = r.f64()?;
-        if !(pooled_acc.is_finite() && pooled_acc >= 0.0) {
-            return Err(r.error("a negative or non-finite AUC sum".into()));
+        // +inf is a sum that overflowed (weights near f64::MAX): the one-pass sweep reports
+        // that AUC as undefined, and so must the merged segments.
+        if pooled_acc.is_nan() || pooled_acc < 0.0 {
+            return Err(r.error("a negative or NaN AUC sum".into()));
         }
         let m = r.len()?;
         let seen = (0..m).map(|_| r.u64()).collect::<Result<Vec<_>>>()?;

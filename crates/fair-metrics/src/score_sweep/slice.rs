@@ -322,8 +322,9 @@ impl SlicePartial {
             b => return Err(r.error(format!("flag byte {b}"))),
         };
         let auc_acc = (0..g).map(|_| r.f64()).collect::<Result<Vec<_>>>()?;
-        if auc_acc.iter().any(|a| !(a.is_finite() && *a >= 0.0)) {
-            return Err(r.error("a negative or non-finite AUC sum".into()));
+        // +inf: an overflowed sum, which finishes as an undefined AUC (as in one pass).
+        if auc_acc.iter().any(|a| a.is_nan() || *a < 0.0) {
+            return Err(r.error("a negative or NaN AUC sum".into()));
         }
         // Each curve piece takes at least 9 bytes (count and flag), so g of them fit in the
         // bytes left whenever a piece is read; the Vecs grow one decoded piece at a time.

@@ -916,3 +916,28 @@ fn bad_counted_cells_are_errors() {
         );
     }
 }
+
+#[test]
+fn renumbered_totals_move_every_stream_once() {
+    let mut t = StreamTotals::new(true);
+    t.add(0, 0.5);
+    t.add(2, 2.0);
+    t.add(3, 0.25);
+    let moved = t.renumbered(&[3, 2, 1, 0]).unwrap();
+    assert_eq!(
+        (moved.rows(3), moved.rows(1), moved.rows(0)),
+        (t.rows(0), t.rows(2), t.rows(3))
+    );
+    assert_eq!(moved.sums([3].into_iter()), t.sums([0].into_iter()));
+    // Back again: the same bytes.
+    let back = moved.renumbered(&[3, 2, 1, 0]).unwrap();
+    assert_eq!(back.to_bytes(), t.to_bytes());
+    assert!(
+        t.renumbered(&[0, 0, 1, 2]).is_err(),
+        "two streams numbered alike"
+    );
+    assert!(
+        t.renumbered(&[0, 1]).is_err(),
+        "a stream left without a number"
+    );
+}

@@ -266,6 +266,14 @@ fn build_report(
             // The decoder's finest groups lead with the --by / --against value: shift the
             // slices' columns.
             let offset = usize::from(args.by.is_some() || args.against.is_some());
+            // The streams in sorted-name order, as every other front end numbers them.
+            let names = decoder.finest_names();
+            let mut by_name: Vec<usize> = (0..names.len()).collect();
+            by_name.sort_by(|&a, &b| names[a].cmp(&names[b]));
+            let mut rank = vec![0; names.len()];
+            for (place, &g) in by_name.iter().enumerate() {
+                rank[g] = place;
+            }
             let maps: Vec<_> = slices
                 .iter()
                 .map(|slice| {
@@ -273,14 +281,16 @@ fn build_report(
                         name: slice.name.clone(),
                         attributes: slice.attributes.iter().map(|a| a + offset).collect(),
                     };
-                    compute::slice_map(&shifted, decoder.finest_parts())
+                    let mut map = compute::slice_map(&shifted, decoder.finest_parts());
+                    map.group_of = by_name.iter().map(|&g| map.group_of[g]).collect();
+                    map
                 })
                 .collect();
             let settings = SweepSettings {
                 interval: flags.interval,
                 curve_points: fair_audit::CURVE_POINTS,
             };
-            Some(store.metrics(&maps, &settings)?)
+            Some(store.metrics(&maps, &settings, &rank)?)
         }
     };
     let spec = ReportSpec {

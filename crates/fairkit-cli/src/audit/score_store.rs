@@ -204,15 +204,24 @@ impl ScoreStore {
     /// # Errors
     /// [`CliError::Write`] when the final spill fails, [`CliError::Metric`] when the sweep
     /// fails (no rows, or a spilled run cannot be read back).
+    ///
+    /// `rank[g]` is finest group `g`'s place among the groups' sorted names, and `slices` map
+    /// groups by that place: the streams are renumbered so, which makes every sum over several
+    /// streams add in the order the other front ends use (their groups are numbered by sorted
+    /// name), whatever order the file brought the groups in.
     pub fn metrics(
         mut self,
         slices: &[SliceMap],
         settings: &SweepSettings,
+        rank: &[usize],
     ) -> Result<Vec<SliceScores>, CliError> {
         let metric = |source| CliError::Metric {
             what: "score metrics".into(),
             source,
         };
+        let renumber = |s: usize| stream_of(rank.get(s / 2).copied().unwrap_or(s / 2), s % 2);
+        let new_of: Vec<usize> = (0..self.totals.n_streams()).map(renumber).collect();
+        let totals = self.totals.renumbered(&new_of).map_err(metric)?;
         if self.spill.is_some() {
             // Once anything is on disk, everything goes there: the merge then holds only its
             // read buffers, not the last buffers as well.
@@ -228,21 +237,21 @@ impl ScoreStore {
                 .iter()
                 .map(|span| {
                     Run::new(
-                        span.stream,
+                        renumber(span.stream),
                         RunReader::new(&spill.file, *span, item, rows_per_read, &spill.dir),
                     )
                 })
                 .collect();
-            return sweep(slices, &self.totals, runs, settings).map_err(metric);
+            return sweep(slices, &totals, runs, settings).map_err(metric);
         }
         self.buffers.iter_mut().for_each(Buffer::sort);
         let runs = self
             .buffers
             .iter()
             .enumerate()
-            .map(|(s, b)| b.run(s))
+            .map(|(s, b)| b.run(renumber(s)))
             .collect();
-        sweep(slices, &self.totals, runs, settings).map_err(metric)
+        sweep(slices, &totals, runs, settings).map_err(metric)
     }
 }
 
@@ -375,7 +384,7 @@ mod tests {
             interval: fair_metrics::partial::PercentileInterval::new(0.1, 0.4).ok(),
             curve_points: 20,
         };
-        (store.metrics(&maps, &settings).unwrap(), runs)
+        (store.metrics(&maps, &settings, &[]).unwrap(), runs)
     }
 
     #[test]
