@@ -6,6 +6,7 @@
 use super::score_store::ScoreStore;
 use crate::error::{CliError, InputError};
 use fair_audit::ingest::{AuditState, Decoded, Decoder};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The running states of an audit.
@@ -16,6 +17,56 @@ pub struct Accumulator {
     thresholds: Vec<f64>,
     /// Score rows keyed by the finest groups (spilled to disk above the memory budget).
     pub scores: Option<ScoreStore>,
+    /// The score rows' groups: the decoder's finest groups without a leading `--by` /
+    /// `--against` value.
+    pub score_groups: ScoreGroups,
+}
+
+/// The groups the score rows are kept by. With a leading `--by` or `--against` column the
+/// decoder's finest groups carry its value first; the score metrics are those of all rows, so
+/// their streams drop it. Then every weighted sum adds the rows of a group in one stream, as
+/// `audit_arrow` and Spark add them, and not stream by stream across the leading values.
+#[derive(Default)]
+pub struct ScoreGroups {
+    /// Whether the decoder's groups lead with a column to drop.
+    lead: bool,
+    /// Score group of each decoder finest code seen so far.
+    of_code: Vec<usize>,
+    /// Each score group's values (the sensitive columns').
+    parts: Vec<Vec<String>>,
+    index: HashMap<Vec<String>, usize>,
+}
+
+impl ScoreGroups {
+    /// Each score group's values, by score group.
+    pub fn parts<'a>(&'a self, decoder: &'a Decoder) -> &'a [Vec<String>] {
+        if self.lead {
+            &self.parts
+        } else {
+            decoder.finest_parts()
+        }
+    }
+
+    /// The score groups of a batch's finest codes.
+    fn codes<'a>(
+        &mut self,
+        finest: &'a [usize],
+        decoder: &Decoder,
+    ) -> std::borrow::Cow<'a, [usize]> {
+        if !self.lead {
+            return std::borrow::Cow::Borrowed(finest);
+        }
+        for parts in &decoder.finest_parts()[self.of_code.len()..] {
+            let rest = parts[1..].to_vec();
+            let next = self.parts.len();
+            let g = *self.index.entry(rest.clone()).or_insert(next);
+            if g == next {
+                self.parts.push(rest);
+            }
+            self.of_code.push(g);
+        }
+        std::borrow::Cow::Owned(finest.iter().map(|&c| self.of_code[c]).collect())
+    }
 }
 
 /// Where the score rows go: whether weighted, the memory budget and the spill directory.
@@ -30,11 +81,21 @@ pub struct ScoreSettings {
 
 impl Accumulator {
     /// Empty states for the positive label `positive` and the thresholds.
-    pub fn new(positive: &str, thresholds: &[f64], scores: Option<ScoreSettings>) -> Self {
+    /// `lead`: the decoder's groups lead with a `--by` / `--against` value.
+    pub fn new(
+        positive: &str,
+        thresholds: &[f64],
+        scores: Option<ScoreSettings>,
+        lead: bool,
+    ) -> Self {
         Self {
             state: AuditState::new(positive, thresholds.len().max(1)),
             thresholds: thresholds.to_vec(),
             scores: scores.map(|s| ScoreStore::new(s.weighted, s.budget, s.spill_dir)),
+            score_groups: ScoreGroups {
+                lead,
+                ..ScoreGroups::default()
+            },
         }
     }
 
@@ -49,7 +110,7 @@ impl Accumulator {
             .map_err(InputError::from)?;
         if let (Some(store), Some(scores)) = (self.scores.as_mut(), &batch.scores) {
             store.add(
-                &batch.finest,
+                &self.score_groups.codes(&batch.finest, decoder),
                 &batch.labels,
                 scores,
                 batch.weights.as_deref(),

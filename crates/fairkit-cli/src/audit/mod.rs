@@ -158,7 +158,8 @@ fn read_all(
         budget: flags.memory_budget,
         spill_dir: args.spill_dir.clone().unwrap_or_else(std::env::temp_dir),
     });
-    let mut acc = Accumulator::new(&args.pos_label, &args.threshold, scores);
+    let lead = args.by.is_some() || args.against.is_some();
+    let mut acc = Accumulator::new(&args.pos_label, &args.threshold, scores, lead);
     while let Some(batch) = reader.next_batch()? {
         acc.add(&batch, reader.decoder())?;
         match reader.progress() {
@@ -263,11 +264,13 @@ fn build_report(
     let scores = match acc.scores.take() {
         None => None,
         Some(store) => {
-            // The decoder's finest groups lead with the --by / --against value: shift the
-            // slices' columns.
-            let offset = usize::from(args.by.is_some() || args.against.is_some());
-            // The streams in sorted-name order, as every other front end numbers them.
-            let names = decoder.finest_names();
+            // The score rows' groups are the sensitive columns' (without a --by / --against
+            // value), numbered in sorted-name order, as every other front end numbers them.
+            let parts = acc.score_groups.parts(decoder);
+            let names: Vec<String> = parts
+                .iter()
+                .map(|p| p.join(&fair_audit::ingest::GROUP_SEPARATOR.to_string()))
+                .collect();
             let mut by_name: Vec<usize> = (0..names.len()).collect();
             by_name.sort_by(|&a, &b| names[a].cmp(&names[b]));
             let mut rank = vec![0; names.len()];
@@ -277,11 +280,7 @@ fn build_report(
             let maps: Vec<_> = slices
                 .iter()
                 .map(|slice| {
-                    let shifted = compute::SliceDef {
-                        name: slice.name.clone(),
-                        attributes: slice.attributes.iter().map(|a| a + offset).collect(),
-                    };
-                    let mut map = compute::slice_map(&shifted, decoder.finest_parts());
+                    let mut map = compute::slice_map(slice, parts);
                     map.group_of = by_name.iter().map(|&g| map.group_of[g]).collect();
                     map
                 })
