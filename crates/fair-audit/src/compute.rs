@@ -8,7 +8,7 @@ use crate::model::{
 };
 use fair_metrics::ci::{
     GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, ScoreGapInference,
-    auc_difference_inference, auc_interval, gap_inference, ks_inference, rate_intervals,
+    auc_difference_inference, auc_interval, gap_inferences, ks_inference, rate_intervals,
 };
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
@@ -253,41 +253,7 @@ pub fn confusion_slice(
         counts: counts(gc.overall()),
         rates: rates_of(None),
     };
-    let gaps = GAPS
-        .iter()
-        .map(|&(key, name, metric, kind)| {
-            let settings = GapSettings {
-                kind,
-                confidence: stats.confidence,
-                n_resamples: stats.resamples,
-                seed: stats.seed,
-                ..GapSettings::default()
-            };
-            let small = small_groups(state, metric, stats.min_group_size);
-            let inference = if small.is_empty() {
-                gap_inference(state, metric, &settings)
-            } else {
-                let kept = state.retain_groups(|g| small.iter().all(|s| s.group != g));
-                gap_inference(&kept, metric, &settings)
-            };
-            let mut g = gap(key, name, kind, inference);
-            if g.value.is_none() && !small.is_empty() {
-                g.undefined_reason = Some(format!(
-                    "fewer than two groups have at least {} rows in the denominator of the rates it compares (the minimum group size): the groups below it are listed with the gap",
-                    stats.min_group_size
-                ));
-            }
-            g.small_groups = small;
-            if let Some(value) = g.value {
-                g.undefined_groups = undefined_groups(&gc, metric, state.is_weighted());
-                let fl = fairlearn_gap(&gc, metric, kind);
-                if fl.is_nan() || (fl - value).abs() > FAIRLEARN_TOLERANCE {
-                    g.fairlearn_value = Some(fl.is_finite().then_some(fl));
-                }
-            }
-            g
-        })
-        .collect();
+    let gaps = gaps_of(state, &gc, stats);
     Ok(ConfusionSlice {
         slice: slice.name.clone(),
         attributes: slice
@@ -299,6 +265,132 @@ pub fn confusion_slice(
         overall,
         gaps,
     })
+}
+
+/// Every one of the [`GAPS`] of a slice's state, as [`count_gap`] computes them; a state whose
+/// group counts cannot be read (a group whose rows all weigh 0) gives every gap undefined with
+/// the reason.
+pub fn slice_gaps(state: &ConfusionState, stats: &Stats) -> Vec<Gap> {
+    match state.to_group_confusion() {
+        Ok(gc) => gaps_of(state, &gc, stats),
+        Err(e) => GAPS
+            .iter()
+            .map(|&(key, name, _, kind)| gap(key, name, kind, Err(e.clone())))
+            .collect(),
+    }
+}
+
+/// Every one of the [`GAPS`] of a slice's state (`gc` its group confusion), with its bootstrap
+/// interval and permutation p-value, under the audit's rules: groups below the minimum group
+/// size are kept out (listed at the gap), groups whose rate is undefined are skipped (listed),
+/// and a gap with fewer than two groups left to compare for any of its rates is undefined,
+/// with the reason — a gap of one group would read as perfect parity. The gaps that keep the
+/// same groups share one set of bootstrap draws and each metric's difference and ratio one set
+/// of permutations ([`fair_metrics::ci::gap_inferences`], bit for bit one gap at a time). The
+/// audit of all rows and every `--by` window call this one function, so a window's gaps are
+/// exactly the audit of its rows.
+fn gaps_of(state: &ConfusionState, gc: &GroupConfusion, stats: &Stats) -> Vec<Gap> {
+    let settings = GapSettings {
+        confidence: stats.confidence,
+        n_resamples: stats.resamples,
+        seed: stats.seed,
+        ..GapSettings::default()
+    };
+    let small: Vec<Vec<UndefinedGroup>> = GAPS
+        .iter()
+        .map(|&(_, _, metric, _)| small_groups(state, metric, stats.min_group_size))
+        .collect();
+    let left_out = |i: usize| -> std::collections::BTreeSet<&str> {
+        small[i].iter().map(|u| u.group.as_str()).collect()
+    };
+    let mut inference: Vec<Option<Result<GapInference, fair_metrics::MetricError>>> =
+        vec![None; GAPS.len()];
+    for i in 0..GAPS.len() {
+        if inference[i].is_some() {
+            continue;
+        }
+        let out = left_out(i);
+        let members: Vec<usize> = (i..GAPS.len())
+            .filter(|&j| inference[j].is_none() && left_out(j) == out)
+            .collect();
+        let specs: Vec<(GapMetric, GapKind)> =
+            members.iter().map(|&j| (GAPS[j].2, GAPS[j].3)).collect();
+        let results = if out.is_empty() {
+            gap_inferences(state, &specs, &settings)
+        } else {
+            let kept = state.retain_groups(|g| !out.contains(g));
+            gap_inferences(&kept, &specs, &settings)
+        };
+        for (&j, r) in members.iter().zip(results) {
+            inference[j] = Some(r);
+        }
+    }
+    GAPS.iter()
+        .zip(small)
+        .zip(inference)
+        .map(|((&spec, small), r)| {
+            let r = r.unwrap_or(Err(fair_metrics::MetricError::UndefinedMetric {
+                metric: "gap",
+                reason: "not computed",
+            }));
+            count_gap(gc, spec, stats, small, r, state.is_weighted())
+        })
+        .collect()
+}
+
+/// One gap from its inference (`r`), with the groups it leaves out and why.
+fn count_gap(
+    gc: &GroupConfusion,
+    (key, name, metric, kind): (&'static str, &'static str, GapMetric, GapKind),
+    stats: &Stats,
+    small: Vec<UndefinedGroup>,
+    r: Result<GapInference, fair_metrics::MetricError>,
+    weighted: bool,
+) -> Gap {
+    let mut g = gap(key, name, kind, r);
+    if g.value.is_none() && !small.is_empty() {
+        g.undefined_reason = Some(format!(
+            "fewer than two groups have at least {} rows in the denominator of the rates it compares (the minimum group size): the groups below it are listed with the gap",
+            stats.min_group_size
+        ));
+    }
+    // The gap skips groups whose rate is undefined: with one group left per rate it would
+    // read 0 (a ratio 1), perfect parity, where there is nothing to compare.
+    let compared = gap_rates(metric)
+        .into_iter()
+        .map(|rate| {
+            gc.names()
+                .iter()
+                .zip(gc.by_group())
+                .filter(|(n, c)| c.rate(rate).is_some() && small.iter().all(|s| &s.group != *n))
+                .count()
+        })
+        .min()
+        .unwrap_or(0);
+    if g.value.is_some() && compared < 2 {
+        g.value = None;
+        g.lower = None;
+        g.upper = None;
+        g.p_value = None;
+        g.undefined_reason = Some(format!(
+            "only {compared} group has the rates it compares (the others have no rows in their denominator{}): a gap needs two groups; the groups left out are listed with the gap",
+            if small.is_empty() {
+                ""
+            } else {
+                " or are below the minimum group size"
+            }
+        ));
+        g.undefined_groups = undefined_groups(gc, metric, weighted);
+    }
+    g.small_groups = small;
+    if let Some(value) = g.value {
+        g.undefined_groups = undefined_groups(gc, metric, weighted);
+        let fl = fairlearn_gap(gc, metric, kind);
+        if fl.is_nan() || (fl - value).abs() > FAIRLEARN_TOLERANCE {
+            g.fairlearn_value = Some(fl.is_finite().then_some(fl));
+        }
+    }
+    g
 }
 
 fn gap(

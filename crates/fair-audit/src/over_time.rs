@@ -7,7 +7,7 @@
 //! `--by` column before the sensitive columns; dropping it gives back, exactly, the audit
 //! without `--by`, so the overall report is unchanged.
 
-use crate::compute::{GAPS, Stats, small_groups};
+use crate::compute::{GAPS, Stats, slice_gaps};
 use crate::error::AuditError;
 use crate::ingest::{AuditState, GROUP_SEPARATOR};
 use fair_metrics::ci::{CellDraws, change_interval};
@@ -125,6 +125,10 @@ pub struct WindowGap {
     pub change_upper: Option<f64>,
     /// p-value of "no change since the baseline".
     pub change_p_value: Option<f64>,
+    /// `change_p_value` adjusted for the many changes of the audit over time (Benjamini–Hochberg
+    /// over every window, slice and gap with a p-value; see [`OverTime::multiple_comparisons`]):
+    /// the report calls a change distinguishable when this is below 1 − confidence.
+    pub change_q_value: Option<f64>,
 }
 
 /// One slice of one window.
@@ -224,6 +228,31 @@ pub struct OverTime {
     /// The windows in order (dates chronologically; other values numerically when they all are
     /// numbers, else as text).
     pub windows: Vec<WindowAudit>,
+    /// How the changes' p-values are adjusted for their number, in words.
+    pub multiple_comparisons: String,
+}
+
+/// What [`OverTime::multiple_comparisons`] says.
+pub const MULTIPLE_COMPARISONS: &str = "Benjamini–Hochberg over every window change with a p-value (all windows, slices and gaps): a change is distinguishable when its adjusted p-value (q) is below 1 − confidence, which keeps the expected share of false discoveries among the changes called distinguishable at or below 1 − confidence";
+
+/// Fills every window gap's `change_q_value` from the `change_p_value`s of all of them.
+fn adjust(windows: &mut [WindowAudit]) {
+    let p: Vec<f64> = windows
+        .iter()
+        .flat_map(|w| &w.slices)
+        .flat_map(|s| &s.gaps)
+        .filter_map(|g| g.change_p_value)
+        .collect();
+    let mut q = fair_metrics::ci::benjamini_hochberg(&p).into_iter();
+    for g in windows
+        .iter_mut()
+        .flat_map(|w| &mut w.slices)
+        .flat_map(|s| &mut s.gaps)
+    {
+        if g.change_p_value.is_some() {
+            g.change_q_value = q.next();
+        }
+    }
 }
 
 /// The settings of an audit over time.
@@ -293,6 +322,9 @@ fn ordered(mut windows: Vec<String>) -> Vec<String> {
 /// compared with it.
 struct Drawn {
     state: ConfusionState,
+    /// The slice's gaps as the audit of the window's rows alone reports them ([`count_gap`]),
+    /// in [`GAPS`] order.
+    gaps: Vec<crate::model::Gap>,
     draws: Option<CellDraws>,
     cache: Mutex<HashMap<(&'static str, Vec<bool>), GapDraws>>,
 }
@@ -332,22 +364,13 @@ impl Drawn {
 /// A window's slices by name.
 type SliceDraws = Vec<(String, Arc<Drawn>)>;
 
-/// The percentile interval of defined bootstrap values.
-fn percentile(values: &[Option<f64>], confidence: f64) -> Option<(f64, f64)> {
-    let mut v: Vec<f64> = values.iter().flatten().copied().collect();
-    if v.len() < values.len() / 2 || v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let a = 1.0 - confidence;
-    let q = |p: f64| v[((p * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
-    Some((q(a / 2.0), q(1.0 - a / 2.0)))
-}
-
-/// One gap of one window and its change since the baseline, from shared draws: groups below
-/// the minimum size in the window or the baseline are kept out of both.
+/// One gap of one window and its change since the baseline. The gap, its interval and its
+/// p-value are the audit of the window's rows alone ([`count_gap`], the same rules and seed as a
+/// standalone audit); the change is this value minus the baseline's, each side over its own
+/// comparable groups, with a two-sample bootstrap from the two windows' independent draws.
 fn gap_row(
-    (key, metric, kind): (
+    (index, key, metric, kind): (
+        usize,
         &'static str,
         fair_metrics::ci::GapMetric,
         fair_metrics::ci::GapKind,
@@ -356,44 +379,36 @@ fn gap_row(
     base: Option<&Drawn>,
     stats: &Stats,
 ) -> WindowGap {
+    let own = &window.gaps[index];
     let mut row = WindowGap {
         key,
-        value: None,
-        lower: None,
-        upper: None,
-        p_value: None,
+        value: own.value,
+        lower: own.lower,
+        upper: own.upper,
+        p_value: own.p_value,
         change: None,
         change_lower: None,
         change_upper: None,
         change_p_value: None,
+        change_q_value: None,
     };
-    let min = stats.min_group_size;
-    let small: Vec<String> = small_groups(&window.state, metric, min)
-        .into_iter()
-        .chain(base.map_or(Vec::new(), |b| small_groups(&b.state, metric, min)))
-        .map(|u| u.group)
-        .collect();
-    let mask = |d: &Drawn| -> Option<Vec<bool>> {
+    let Some(base) = base else { return row };
+    let (Some(value), Some(base_value)) = (own.value, base.gaps[index].value) else {
+        return row;
+    };
+    // Each side's draws over the groups its own gap compares (small groups kept out).
+    let drawn = |d: &Drawn| -> Option<GapDraws> {
+        let small = &d.gaps[index].small_groups;
         let keep: Vec<bool> = d
             .draws
             .as_ref()?
             .names()
             .iter()
-            .map(|n| !small.iter().any(|s| s == n))
+            .map(|n| !small.iter().any(|s| &s.group == n))
             .collect();
-        (keep.iter().filter(|k| **k).count() >= 2).then_some(keep)
+        d.gap(key, metric, kind, &keep)
     };
-    let Some((value, boot)) = mask(window).and_then(|k| window.gap(key, metric, kind, &k)) else {
-        return row;
-    };
-    row.value = value;
-    if let Some((lo, hi)) = percentile(&boot, stats.confidence) {
-        row.lower = Some(lo);
-        row.upper = Some(hi);
-    }
-    let Some((base_value, base_boot)) =
-        base.and_then(|b| mask(b).and_then(|k| b.gap(key, metric, kind, &k)))
-    else {
+    let (Some((_, boot)), Some((_, base_boot))) = (drawn(window), drawn(base)) else {
         return row;
     };
     let changes: Vec<f64> = boot
@@ -401,11 +416,9 @@ fn gap_row(
         .zip(&base_boot)
         .filter_map(|(w, b)| Some((*w)? - (*b)?))
         .collect();
-    if let (Some(v), Some(b)) = (value, base_value)
-        && changes.len() >= boot.len() / 2
-    {
+    if changes.len() >= boot.len() / 2 {
         let (iv, p) = change_interval(changes, stats.confidence);
-        row.change = Some(v - b);
+        row.change = Some(value - base_value);
         row.change_lower = Some(iv.lower);
         row.change_upper = Some(iv.upper);
         row.change_p_value = Some(p);
@@ -416,8 +429,8 @@ fn gap_row(
 /// Every window's gaps and changes, from a bucketed state (see [`bucket`]) of the first
 /// prediction source. Each window's slices are drawn once ([`CellDraws`], `stats.resamples`
 /// draws) and every gap, its interval and its change come from those draws; a window's draws
-/// are independent of its baseline's. A window's own gap has a bootstrap interval but no
-/// p-value (the audit of all rows tests the gaps; here the question is the change).
+/// are independent of its baseline's. A window's own gap, interval and permutation p-value are
+/// those of the audit of its rows alone.
 ///
 /// # Errors
 /// [`AuditError::Input`] when a window's groups do not parse into the sensitive columns.
@@ -433,8 +446,28 @@ pub fn over_time(
         .map(|n| split(n).0.to_string())
         .collect();
     let windows = ordered(names);
-    let one = |k: usize, base: Option<&SliceDraws>| {
-        window_audit(state, sensitive, stats, (k, &windows), spec.baseline, base)
+    // Each window's audit of its rows alone, both cores over the windows (the costly part:
+    // a bootstrap and permutations per slice; each window uses the audit's seed, as the audit
+    // of its rows would, so the split does not change a bit).
+    let audits = in_two(windows.len(), |k| {
+        let w = &windows[k];
+        let part = without_window(&state.retain(|n| split(n).0 == w));
+        let (slices, states) = part.slice_states(sensitive)?;
+        let slices: Vec<Alone> = slices
+            .into_iter()
+            .zip(states.into_iter().next().unwrap_or_default())
+            .map(|(slice, st)| Alone {
+                gaps: slice_gaps(&st, stats),
+                name: slice.name,
+                state: st,
+            })
+            .collect();
+        Ok((part.total_rows(), slices))
+    })?;
+    let mut audits: Vec<Option<(u64, Vec<Alone>)>> = audits.into_iter().map(Some).collect();
+    let mut take = |k: usize| audits[k].take().unwrap_or_default();
+    let one = |k: usize, alone: (u64, Vec<Alone>), base: Option<&SliceDraws>| {
+        window_audit(alone, stats, (k, &windows), spec.baseline, base)
     };
     let mut out: Vec<WindowAudit> = Vec::new();
     match spec.baseline {
@@ -442,7 +475,7 @@ pub fn over_time(
         Baseline::Previous => {
             let mut previous: Option<SliceDraws> = None;
             for k in 0..windows.len() {
-                let (audit, here) = one(k, previous.as_ref())?;
+                let (audit, here) = one(k, take(k), previous.as_ref())?;
                 out.push(audit);
                 previous = Some(here);
             }
@@ -450,66 +483,100 @@ pub fn over_time(
         // Every window after the first depends on the first only: two threads share them
         // (each window's draws have their own seed, so the result does not depend on the split).
         Baseline::First => {
-            let (audit, first) = one(0, None)?;
+            let (audit, first) = one(0, take(0), None)?;
             out.push(audit);
-            let rest: Vec<usize> = (1..windows.len()).collect();
+            let rest: Vec<(usize, (u64, Vec<Alone>))> =
+                (1..windows.len()).map(|k| (k, take(k))).collect();
             let half = rest.len().div_ceil(2);
-            let run = |ks: &[usize]| -> Result<Vec<WindowAudit>, AuditError> {
-                ks.iter()
-                    .map(|&k| one(k, Some(&first)).map(|w| w.0))
-                    .collect()
+            let (left, right) = {
+                let mut rest = rest;
+                let right = rest.split_off(half);
+                (rest, right)
             };
+            let run =
+                |ks: Vec<(usize, (u64, Vec<Alone>))>| -> Result<Vec<WindowAudit>, AuditError> {
+                    ks.into_iter()
+                        .map(|(k, alone)| one(k, alone, Some(&first)).map(|w| w.0))
+                        .collect()
+                };
             let (a, b) = std::thread::scope(|scope| {
-                let second = scope.spawn(|| run(&rest[half..]));
-                let a = run(&rest[..half]);
-                let b = second.join().unwrap_or_else(|_| {
-                    Err(AuditError::Input {
-                        name: "over time",
-                        reason: "a window's computation panicked".into(),
-                    })
-                });
+                let second = scope.spawn(|| run(right));
+                let a = run(left);
+                let b = second.join().unwrap_or_else(|_| Err(panicked()));
                 (a, b)
             });
             out.extend(a?);
             out.extend(b?);
         }
     }
+    adjust(&mut out);
     Ok(OverTime {
         column: spec.column.clone(),
         window: spec.window,
         baseline: spec.baseline,
         windows: out,
+        multiple_comparisons: MULTIPLE_COMPARISONS.to_string(),
     })
 }
 
-/// Window `k` of `windows`: its slices drawn once (one seed per window and slice) and every gap
-/// with its change against `base` (the baseline window's draws, if any).
+/// A slice of one window audited alone: its state and its gaps as the audit of the window's
+/// rows reports them.
+struct Alone {
+    name: String,
+    state: ConfusionState,
+    gaps: Vec<crate::model::Gap>,
+}
+
+fn panicked() -> AuditError {
+    AuditError::Input {
+        name: "over time",
+        reason: "a window's computation panicked".into(),
+    }
+}
+
+/// `f(0..n)` on two threads (the first half here, the second on a scoped thread), in order.
+fn in_two<T: Send>(
+    n: usize,
+    f: impl Fn(usize) -> Result<T, AuditError> + Sync,
+) -> Result<Vec<T>, AuditError> {
+    let half = n.div_ceil(2);
+    let run = |ks: std::ops::Range<usize>| ks.map(&f).collect::<Result<Vec<T>, AuditError>>();
+    let (a, b) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| run(half..n));
+        let a = run(0..half);
+        (a, second.join().unwrap_or_else(|_| Err(panicked())))
+    });
+    let mut a = a?;
+    a.extend(b?);
+    Ok(a)
+}
+
+/// Window `k` of `windows` from its audit alone (`(rows, slices)`): its slices drawn once for
+/// the changes (one seed per window and slice) and every gap with its change against `base`
+/// (the baseline window's draws, if any).
 fn window_audit(
-    state: &AuditState,
-    sensitive: &[String],
+    (rows, alone): (u64, Vec<Alone>),
     stats: &Stats,
     (k, windows): (usize, &[String]),
     baseline: Baseline,
     base: Option<&SliceDraws>,
 ) -> Result<(WindowAudit, SliceDraws), AuditError> {
     let w = &windows[k];
-    let part = without_window(&state.retain(|n| split(n).0 == w));
-    let (slices, states) = part.slice_states(sensitive)?;
-    let here: SliceDraws = slices
+    let here: SliceDraws = alone
         .into_iter()
-        .zip(states.into_iter().next().unwrap_or_default())
         .enumerate()
-        .map(|(s, (slice, st))| {
+        .map(|(s, a)| {
             // One stream per (window, slice), so windows are independent and the same seed
             // gives the same bits.
             let seed =
                 stats.seed ^ ((k as u64) << 20 | s as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let drawn = Drawn {
-                draws: CellDraws::new(&st, stats.resamples, seed).ok(),
-                state: st,
+                gaps: a.gaps,
+                draws: CellDraws::new(&a.state, stats.resamples, seed).ok(),
+                state: a.state,
                 cache: Mutex::new(HashMap::new()),
             };
-            (slice.name, Arc::new(drawn))
+            (a.name, Arc::new(drawn))
         })
         .collect();
     let mut window_slices = Vec::new();
@@ -519,7 +586,8 @@ fn window_audit(
             .map(|(_, d)| d.as_ref());
         let gaps = GAPS
             .iter()
-            .map(|&(key, _, metric, kind)| gap_row((key, metric, kind), drawn, b, stats))
+            .enumerate()
+            .map(|(i, &(key, _, metric, kind))| gap_row((i, key, metric, kind), drawn, b, stats))
             .collect();
         window_slices.push(WindowSlice {
             slice: slice.clone(),
@@ -529,7 +597,7 @@ fn window_audit(
     }
     let audit = WindowAudit {
         window: w.clone(),
-        rows: part.total_rows(),
+        rows,
         baseline: match (k, baseline) {
             (0, _) => None,
             (_, Baseline::First) => Some(windows[0].clone()),
@@ -541,34 +609,43 @@ fn window_audit(
 }
 
 /// Adds the audit over time to `report`, with one summary sentence per window whose gap changed
-/// distinguishably from its baseline (p < 1 − confidence), largest change first (at most
+/// distinguishably from its baseline (Benjamini–Hochberg adjusted q < 1 − confidence), largest
+/// change first (at most
 /// [`MAX_LISTED`](crate::summary::MAX_LISTED), the rest counted), or one saying none did.
 pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
     let conf = report.settings.confidence;
     let a = crate::summary::alpha(conf);
     let level = format!("{:.0} %", conf * 100.0);
     let mut items: Vec<(f64, String)> = Vec::new();
+    let tests = over_time
+        .windows
+        .iter()
+        .flat_map(|w| &w.slices)
+        .flat_map(|s| &s.gaps)
+        .filter(|g| g.change_q_value.is_some())
+        .count();
     for w in &over_time.windows {
         let Some(base) = &w.baseline else { continue };
         for s in &w.slices {
             for g in &s.gaps {
-                let (Some(v), Some(d), Some(lo), Some(hi), Some(p)) = (
+                let (Some(v), Some(d), Some(lo), Some(hi), Some(p), Some(q)) = (
                     g.value,
                     g.change,
                     g.change_lower,
                     g.change_upper,
                     g.change_p_value,
+                    g.change_q_value,
                 ) else {
                     continue;
                 };
-                if !crate::summary::distinguishable(p, conf) {
+                if !crate::summary::distinguishable(q, conf) {
                     continue;
                 }
                 let name = GAPS.iter().find(|x| x.0 == g.key).map_or(g.key, |x| x.1);
                 items.push((
                     d.abs(),
                     format!(
-                        "Over time: in {} {} the {name} across {} is {}, {} {} since {base} ({level} interval {} to {}, {}).",
+                        "Over time: in {} {} the {name} across {} is {}, {} {} since {base} ({level} interval {} to {}, {}; q = {} adjusted over {tests} window changes).",
                         over_time.column,
                         w.window,
                         s.slice,
@@ -577,7 +654,8 @@ pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
                         crate::summary::value_text(d.abs()),
                         crate::summary::value_text(lo),
                         crate::summary::value_text(hi),
-                        crate::summary::p_text(p, None)
+                        crate::summary::p_text(p, None),
+                        crate::summary::value_text(q)
                     ),
                 ));
             }
@@ -591,14 +669,14 @@ pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
         .extend(items.into_iter().take(max).map(|i| i.1));
     report.summary.push(match n {
         0 => format!(
-            "Over time: no gap of any of the {} windows of {} changed distinguishably from its baseline (every p-value is at least {a}).",
+            "Over time: no gap of any of the {} windows of {} changed distinguishably from its baseline (every p-value adjusted for the {tests} window changes by Benjamini–Hochberg is at least {a}).",
             over_time.windows.len(),
             over_time.column
         ),
         n if n > max => format!(
-            "Over time: {n} window changes are distinguishable (p < {a}); the {max} largest are listed, the rest are in the Over time tables."
+            "Over time: {n} window changes are distinguishable (Benjamini–Hochberg adjusted q < {a} over {tests} changes); the {max} largest are listed, the rest are in the Over time tables."
         ),
-        n => format!("Over time: the {n} window change(s) above are distinguishable (p < {a})."),
+        n => format!("Over time: the {n} window change(s) above are distinguishable (Benjamini–Hochberg adjusted q < {a} over {tests} changes)."),
     });
     report.over_time = Some(over_time);
 }

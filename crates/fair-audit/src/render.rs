@@ -500,10 +500,11 @@ fn over_time_section(
         crate::over_time::Baseline::Previous => "the previous window",
     };
     doc.paragraph(&format!(
-        "{} windows ({}); each window's change is against {baseline}, with a {:.0} % two-sample bootstrap interval and the p-value of \"no change\" (the same rule: p < {}).",
+        "{} windows ({}); each window's gaps, intervals and p-values are those of the audit of its rows alone. Each window's change is against {baseline}, with a {:.0} % two-sample bootstrap interval, the p-value of \"no change\", and q, that p-value adjusted for the number of window changes ({}); a change is distinguishable when q < {}.",
         ot.windows.len(),
         ot.window.key(),
         confidence * 100.0,
+        ot.multiple_comparisons.split(':').next().unwrap_or("Benjamini–Hochberg"),
         alpha(confidence)
     ));
     let markers = [
@@ -592,9 +593,9 @@ fn over_time_section(
             "window",
             "rows",
             "dp_difference",
-            "change (interval, p)",
+            "change (interval, p, q)",
             "eo_difference",
-            "change (interval, p)",
+            "change (interval, p, q)",
         ]);
         let change = |g: &Option<crate::over_time::WindowGap>| match g {
             Some(crate::over_time::WindowGap {
@@ -602,13 +603,15 @@ fn over_time_section(
                 change_lower: Some(lo),
                 change_upper: Some(hi),
                 change_p_value: Some(p),
+                change_q_value: q,
                 ..
             }) => format!(
-                "{} [{}, {}], {}",
+                "{} [{}, {}], {}, q {}",
                 f4(*d),
                 f4(*lo),
                 f4(*hi),
-                p_cell(*p, None)
+                p_cell(*p, None),
+                q.map_or("—".into(), |q| p_cell(q, None))
             ),
             _ => "—".into(),
         };

@@ -51,6 +51,7 @@
 //! ```
 
 mod change;
+mod multiple;
 mod rate_change;
 mod score_change;
 mod scores;
@@ -59,6 +60,7 @@ pub use change::{
     CellDraws, ChangeInference, PairedDraws, change_interval, gap_change_inference,
     paired_change_inference,
 };
+pub use multiple::benjamini_hochberg;
 pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
 pub use score_change::score_gap_change;
 pub use scores::{
@@ -471,86 +473,235 @@ pub fn gap_inference(
     metric: GapMetric,
     settings: &GapSettings,
 ) -> Result<GapInference> {
-    check_confidence(settings.confidence)?;
+    let mut one = gap_inferences(state, &[(metric, settings.kind)], settings);
+    one.pop().unwrap_or(Err(undefined(metric)))
+}
+
+/// Several gaps of one state, each with its bootstrap interval and permutation p-value, from
+/// shared draws: one set of bootstrap draws for all of them, and one set of permutations per
+/// metric (its difference and ratio read the same permuted tables). Each result is bit for bit
+/// `gap_inference(state, metric, &GapSettings { kind, ..*settings })` — the draws do not depend
+/// on the gap — at the cost of one gap's draws, not one per gap (`settings.kind` is not used).
+///
+/// # Errors
+/// Per gap, those of [`gap_inference`].
+///
+/// # Example
+/// ```
+/// use fair_data::Groups;
+/// use fair_metrics::ci::{GapKind, GapMetric, GapSettings, gap_inference, gap_inferences};
+/// use fair_metrics::{Rate, state::ConfusionState};
+///
+/// let mut s = ConfusionState::new();
+/// let g = Groups::from_labels(&(0..300).map(|i| ["a", "b", "c"][i % 3]).collect::<Vec<_>>());
+/// let y: Vec<usize> = (0..300).map(|i| usize::from(i % 5 < 2)).collect();
+/// let p: Vec<usize> = (0..300).map(|i| usize::from(i % 7 < 3 + i % 3)).collect();
+/// s.update(&y, &p, &g, None)?;
+/// let settings = GapSettings { n_resamples: 200, seed: 5, ..GapSettings::default() };
+/// let gaps = [
+///     (GapMetric::Rate(Rate::Selection), GapKind::Difference),
+///     (GapMetric::Rate(Rate::Selection), GapKind::Ratio),
+///     (GapMetric::EqualizedOdds, GapKind::Difference),
+/// ];
+/// let shared = gap_inferences(&s, &gaps, &settings);
+/// for (&(metric, kind), r) in gaps.iter().zip(&shared) {
+///     let alone = gap_inference(&s, metric, &GapSettings { kind, ..settings })?;
+///     assert_eq!(r.as_ref().unwrap(), &alone);
+/// }
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+pub fn gap_inferences(
+    state: &ConfusionState,
+    gaps: &[(GapMetric, GapKind)],
+    settings: &GapSettings,
+) -> Vec<Result<GapInference>> {
+    let all = |e: MetricError| gaps.iter().map(|_| Err(e.clone())).collect();
+    if let Err(e) = check_confidence(settings.confidence) {
+        return all(e);
+    }
     if settings.n_resamples < 100 {
-        return Err(MetricError::InvalidParameter {
+        return all(MetricError::InvalidParameter {
             name: "n_resamples",
             value: settings.n_resamples.to_string(),
             expected: "at least 100 resamples",
         });
     }
-    let (observed, sizes) = bootstrap_cells(state)?;
+    let (observed, sizes) = match bootstrap_cells(state) {
+        Ok(x) => x,
+        Err(e) => return all(e),
+    };
     let weighted = state.is_weighted();
-    let estimate = gap_statistic(&observed, metric, settings)?.ok_or(undefined(metric))?;
+    let with_kind = |kind| GapSettings { kind, ..*settings };
+    // Each gap's stage results; the first error of a gap is its result, as in one gap's run.
+    let mut failed: Vec<Option<MetricError>> = vec![None; gaps.len()];
+    let estimates: Vec<f64> = gaps
+        .iter()
+        .zip(&mut failed)
+        .map(|(&(metric, kind), f)| {
+            match gap_statistic(&observed, metric, &with_kind(kind))
+                .and_then(|v| v.ok_or(undefined(metric)))
+            {
+                Ok(v) => v,
+                Err(e) => {
+                    *f = Some(e);
+                    f64::NAN
+                }
+            }
+        })
+        .collect();
 
-    // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares).
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-    let mut boot = Vec::with_capacity(settings.n_resamples);
-    for _ in 0..settings.n_resamples {
-        let sample = resample(&observed, &sizes, &mut rng);
-        if let Some(t) = gap_statistic(&sample, metric, settings)? {
-            boot.push(t);
+    // Bootstrap: each group's cells redrawn from Multinomial(n_g, observed shares), one set of
+    // draws for every gap.
+    let mut boots: Vec<Vec<f64>> = vec![Vec::with_capacity(settings.n_resamples); gaps.len()];
+    if failed.iter().any(Option::is_none) {
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+        for _ in 0..settings.n_resamples {
+            let sample = resample(&observed, &sizes, &mut rng);
+            for (k, &(metric, kind)) in gaps.iter().enumerate() {
+                if failed[k].is_some() {
+                    continue;
+                }
+                match gap_statistic(&sample, metric, &with_kind(kind)) {
+                    Ok(Some(t)) => boots[k].push(t),
+                    Ok(None) => {}
+                    Err(e) => failed[k] = Some(e),
+                }
+            }
         }
     }
-    if boot.len() < settings.n_resamples / 2 {
-        return Err(MetricError::UndefinedMetric {
-            metric: "gap bootstrap",
-            reason: "the gap is undefined in most resamples (too few rows in the rate's denominator)",
-        });
-    }
-    boot.sort_by(f64::total_cmp);
     let alpha = 1.0 - settings.confidence;
-    let interval = Interval {
-        lower: quantile_sorted(&boot, alpha / 2.0),
-        upper: quantile_sorted(&boot, 1.0 - alpha / 2.0),
-    };
+    let intervals: Vec<Interval> = boots
+        .iter_mut()
+        .zip(&mut failed)
+        .map(|(boot, f)| {
+            if f.is_none() && boot.len() < settings.n_resamples / 2 {
+                *f = Some(MetricError::UndefinedMetric {
+                    metric: "gap bootstrap",
+                    reason: "the gap is undefined in most resamples (too few rows in the rate's denominator)",
+                });
+            }
+            if f.is_some() {
+                return Interval {
+                    lower: f64::NAN,
+                    upper: f64::NAN,
+                };
+            }
+            boot.sort_by(f64::total_cmp);
+            Interval {
+                lower: quantile_sorted(boot, alpha / 2.0),
+                upper: quantile_sorted(boot, 1.0 - alpha / 2.0),
+            }
+        })
+        .collect();
 
-    // Permutation test from the margins, per stratum.
-    let strata = permutation_strata(metric);
-    let margins: Vec<Vec<(u64, u64)>> = strata
+    // Permutation test from the margins, per stratum: one set of permuted tables per metric.
+    let mut extreme = vec![0usize; gaps.len()];
+    let mut drawn = vec![0usize; gaps.len()];
+    let mut metrics: Vec<GapMetric> = Vec::new();
+    for &(m, _) in gaps {
+        if !metrics.contains(&m) {
+            metrics.push(m);
+        }
+    }
+    for metric in metrics {
+        let mine: Vec<usize> = (0..gaps.len())
+            .filter(|&k| gaps[k].0 == metric && failed[k].is_none())
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let margins = match permutation_margins(state, &observed, metric, weighted) {
+            Ok(m) => m,
+            Err(e) => {
+                for &k in &mine {
+                    failed[k] = Some(e.clone());
+                }
+                continue;
+            }
+        };
+        // The observed statistic on the same (effective, integer) scale the permutations use.
+        let mut observed_t: Vec<Option<f64>> = vec![None; gaps.len()];
+        for &k in &mine {
+            let succ = observed_successes(&margins);
+            match permuted_gap(&margins, &succ, metric, &with_kind(gaps[k].1)) {
+                Ok(t) => observed_t[k] = t,
+                Err(e) => failed[k] = Some(e),
+            }
+        }
+        let testing: Vec<usize> = mine
+            .iter()
+            .copied()
+            .filter(|&k| failed[k].is_none() && observed_t[k].is_some())
+            .collect();
+        if testing.is_empty() {
+            continue;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed ^ 0x9E37_79B9_7F4A_7C15);
+        for _ in 0..settings.n_resamples {
+            let succ = permuted_successes(&margins, &mut rng);
+            for &k in &testing {
+                if failed[k].is_some() {
+                    continue;
+                }
+                let kind = gaps[k].1;
+                let t = match permuted_gap(&margins, &succ, metric, &with_kind(kind)) {
+                    Ok(Some(t)) => t,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        failed[k] = Some(e);
+                        continue;
+                    }
+                };
+                drawn[k] += 1;
+                let tol = 1e-12;
+                let t_obs = observed_t[k].unwrap_or(f64::NAN);
+                let as_extreme = match kind {
+                    GapKind::Difference => t >= t_obs - tol,
+                    GapKind::Ratio => t <= t_obs + tol,
+                };
+                extreme[k] += usize::from(as_extreme);
+            }
+        }
+    }
+    (0..gaps.len())
+        .map(|k| match failed[k].take() {
+            Some(e) => Err(e),
+            None => Ok(GapInference {
+                estimate: estimates[k],
+                interval: intervals[k],
+                p_value: (1 + extreme[k]) as f64 / (1 + drawn[k]) as f64,
+                n_resamples: boots[k].len(),
+                n_permutations: drawn[k],
+                seed: settings.seed,
+                approximate: weighted,
+            }),
+        })
+        .collect()
+}
+
+/// Each stratum's (rows in the denominator, successes) per group, for the permutation test of
+/// `metric`.
+fn permutation_margins(
+    state: &ConfusionState,
+    observed: &[[f64; CELLS]],
+    metric: GapMetric,
+    weighted: bool,
+) -> Result<Vec<Vec<(u64, u64)>>> {
+    permutation_strata(metric)
         .iter()
         .map(|&(num, den)| {
             let stratum: Vec<(u64, u64)> = state
                 .cells()
-                .zip(&observed)
+                .zip(observed)
                 .map(|((name, c), obs)| stratum_margin(name, c, obs, num, den, weighted))
                 .collect::<Result<_>>()?;
-            // Bounds every sum `permuted_statistic` takes (successes never exceed their rows).
+            // Bounds every sum `permuted_gap` takes (successes never exceed their rows).
             count_total(stratum.iter().map(|&(m, _)| m), || {
                 "the permutation test's rows".into()
             })?;
             Ok(stratum)
         })
-        .collect::<Result<_>>()?;
-    // The observed statistic on the same (effective, integer) scale the permutations use.
-    let observed_t = permuted_statistic(&margins, None, metric, settings)?;
-    let mut extreme = 0usize;
-    let mut drawn = 0usize;
-    if let Some(t_obs) = observed_t {
-        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed ^ 0x9E37_79B9_7F4A_7C15);
-        for _ in 0..settings.n_resamples {
-            let Some(t) = permuted_statistic(&margins, Some(&mut rng), metric, settings)? else {
-                continue;
-            };
-            drawn += 1;
-            let tol = 1e-12;
-            let as_extreme = match settings.kind {
-                GapKind::Difference => t >= t_obs - tol,
-                GapKind::Ratio => t <= t_obs + tol,
-            };
-            extreme += usize::from(as_extreme);
-        }
-    }
-    let p_value = (1 + extreme) as f64 / (1 + drawn) as f64;
-    Ok(GapInference {
-        estimate,
-        interval,
-        p_value,
-        n_resamples: boot.len(),
-        n_permutations: drawn,
-        seed: settings.seed,
-        approximate: weighted,
-    })
+        .collect()
 }
 
 /// Each group's observed cells (tn, fp, fn, tp; weighted sums when weighted) and the row count
@@ -669,42 +820,52 @@ fn stratum_margin(
     Ok((m, ((rate * m as f64).round() as u64).min(m)))
 }
 
-/// The gap computed from per-stratum (denominator, successes) margins; with `rng`, the successes
-/// are first redistributed across groups by sequential hypergeometric draws (a permutation).
-/// Each stratum's rows were checked to sum below [`MAX_RESAMPLED_ROWS`] when the margins were
-/// built, and successes never exceed rows, so the sums here cannot overflow.
-fn permuted_statistic(
+/// The observed successes of every stratum (no permutation).
+fn observed_successes(margins: &[Vec<(u64, u64)>]) -> Vec<Vec<u64>> {
+    margins
+        .iter()
+        .map(|stratum| stratum.iter().map(|&(_, s)| s).collect())
+        .collect()
+}
+
+/// One permutation of every stratum: the successes dealt to the groups without replacement
+/// (sequential hypergeometric draws), keeping each stratum's total.
+fn permuted_successes(margins: &[Vec<(u64, u64)>], rng: &mut ChaCha8Rng) -> Vec<Vec<u64>> {
+    margins
+        .iter()
+        .map(|stratum| {
+            let mut left_n: u64 = stratum.iter().map(|&(m, _)| m).sum();
+            let mut left_k: u64 = stratum.iter().map(|&(_, s)| s).sum();
+            let mut out = Vec::with_capacity(stratum.len());
+            for &(m, _) in stratum {
+                let x = if m == left_n {
+                    left_k
+                } else if m == 0 || left_k == 0 {
+                    0
+                } else {
+                    hypergeometric(rng, left_n, left_k, m)
+                };
+                left_n -= m;
+                left_k -= x;
+                out.push(x);
+            }
+            out
+        })
+        .collect()
+}
+
+/// The gap of `metric` on the strata's rows with `successes` (observed or permuted).
+fn permuted_gap(
     margins: &[Vec<(u64, u64)>],
-    mut rng: Option<&mut ChaCha8Rng>,
+    successes: &[Vec<u64>],
     metric: GapMetric,
     settings: &GapSettings,
 ) -> Result<Option<f64>> {
     let mut per_stratum = Vec::with_capacity(margins.len());
-    for stratum in margins {
-        let successes: Vec<u64> = match rng.as_deref_mut() {
-            None => stratum.iter().map(|&(_, s)| s).collect(),
-            Some(rng) => {
-                let mut left_n: u64 = stratum.iter().map(|&(m, _)| m).sum();
-                let mut left_k: u64 = stratum.iter().map(|&(_, s)| s).sum();
-                let mut out = Vec::with_capacity(stratum.len());
-                for &(m, _) in stratum {
-                    let x = if m == left_n {
-                        left_k
-                    } else if m == 0 || left_k == 0 {
-                        0
-                    } else {
-                        hypergeometric(rng, left_n, left_k, m)
-                    };
-                    left_n -= m;
-                    left_k -= x;
-                    out.push(x);
-                }
-                out
-            }
-        };
+    for (stratum, successes) in margins.iter().zip(successes) {
         let rates: Vec<Option<f64>> = stratum
             .iter()
-            .zip(&successes)
+            .zip(successes)
             .map(|(&(m, _), &x)| (m > 0).then(|| x as f64 / m as f64))
             .collect();
         let n_total: u64 = stratum.iter().map(|&(m, _)| m).sum();
