@@ -32,17 +32,45 @@ pub enum Window {
 
 impl Window {
     /// The window of `value` (a date `YYYY-MM-DD`, optionally followed by a time, for the
-    /// calendar windows).
+    /// calendar windows), as written.
     ///
     /// # Errors
     /// A message naming the value when a calendar window meets a value that is not a date.
     pub fn of(self, value: &str) -> Result<String, String> {
+        self.of_in(value, None)
+    }
+
+    /// The window of `value` in the time zone `zone`: a timestamp that names its offset
+    /// (`2026-01-05T23:30:00Z`, `2026-01-06 04:30:00+00:00`, RFC 3339) is an instant, and its
+    /// day is the day in `zone` (the business's day); a date, or a time without an offset, is
+    /// already a local day and is taken as written. Without a zone, every value is taken as
+    /// written (an instant's day is its day at its own offset).
+    ///
+    /// # Errors
+    /// A message naming the value when a calendar window meets a value that is not a date.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_audit::over_time::{Window, parse_timezone};
+    ///
+    /// let ny = parse_timezone("America/New_York")?;
+    /// // 04:30 UTC on the 6th is 23:30 on the 5th in New York.
+    /// assert_eq!(Window::Day.of_in("2026-01-06T04:30:00Z", Some(ny))?, "2026-01-05");
+    /// assert_eq!(Window::Day.of_in("2026-01-06T04:30:00Z", None)?, "2026-01-06");
+    /// // Sunday the 4th in New York is ISO week 1, Monday the 5th in UTC week 2.
+    /// assert_eq!(Window::Week.of_in("2026-01-05T03:00:00+00:00", Some(ny))?, "2026-W01");
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn of_in(self, value: &str, zone: Option<chrono_tz::Tz>) -> Result<String, String> {
         if self == Window::Value {
             return Ok(value.to_string());
         }
-        let day = value.get(..10).and_then(chrono_date).ok_or_else(|| {
-            format!("{value:?} is not a date (YYYY-MM-DD, optionally with a time)")
-        })?;
+        let local = zone.and_then(|z| instant(value).map(|t| t.with_timezone(&z).date_naive()));
+        let day = local
+            .or_else(|| value.get(..10).and_then(chrono_date))
+            .ok_or_else(|| {
+                format!("{value:?} is not a date (YYYY-MM-DD, optionally with a time)")
+            })?;
         Ok(match self {
             Window::Value | Window::Day => day.format("%Y-%m-%d").to_string(),
             Window::Week => day.format("%G-W%V").to_string(),
@@ -92,6 +120,43 @@ impl std::str::FromStr for Baseline {
 
 fn chrono_date(text: &str) -> Option<chrono::NaiveDate> {
     chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+}
+
+/// A timestamp with its offset (RFC 3339, or with a space before the time), as an instant.
+fn instant(text: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
+    let text = text.trim();
+    chrono::DateTime::parse_from_rfc3339(text)
+        .or_else(|_| chrono::DateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f%#z"))
+        .or_else(|_| chrono::DateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.fZ"))
+        .ok()
+}
+
+/// An IANA time zone by name (`America/New_York`, `Europe/Berlin`, `UTC`), for `--timezone`.
+///
+/// # Errors
+/// A message naming the value, with the closest known name when there is one.
+///
+/// # Example
+/// ```
+/// use fair_audit::over_time::parse_timezone;
+///
+/// assert!(parse_timezone("Europe/Berlin").is_ok());
+/// let e = parse_timezone("America/New_Yrok").unwrap_err();
+/// assert!(e.contains("did you mean \"America/New_York\""), "{e}");
+/// ```
+pub fn parse_timezone(name: &str) -> Result<chrono_tz::Tz, String> {
+    name.parse::<chrono_tz::Tz>().map_err(|_| {
+        let closest = chrono_tz::TZ_VARIANTS
+            .iter()
+            .map(|z| (strsim::jaro_winkler(z.name(), name), z.name()))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .filter(|(score, _)| *score > 0.85)
+            .map(|(_, n)| format!(" (did you mean {n:?}?)"))
+            .unwrap_or_default();
+        format!(
+            "unknown time zone {name:?}{closest}: expected an IANA time zone name such as \"America/New_York\", \"Europe/Berlin\" or \"UTC\""
+        )
+    })
 }
 
 /// Which window each window is compared with.
@@ -264,6 +329,10 @@ pub struct OverTimeSpec {
     pub window: Window,
     /// What each window is compared with.
     pub baseline: Baseline,
+    /// The time zone whose days, weeks and months the calendar windows are (`--timezone`):
+    /// timestamps with an offset are moved into it ([`Window::of_in`]); `None` takes every
+    /// value as written.
+    pub timezone: Option<chrono_tz::Tz>,
 }
 
 /// The first component of a finest group name (the window) and the rest.
@@ -278,7 +347,7 @@ fn split(name: &str) -> (&str, &str) {
 pub fn bucket(state: &AuditState, spec: &OverTimeSpec) -> Result<AuditState, AuditError> {
     for name in state.finest_names() {
         spec.window
-            .of(split(&name).0)
+            .of_in(split(&name).0, spec.timezone)
             .map_err(|reason| AuditError::Input {
                 name: "--by",
                 reason: format!(
@@ -290,7 +359,10 @@ pub fn bucket(state: &AuditState, spec: &OverTimeSpec) -> Result<AuditState, Aud
     }
     Ok(state.regroup(|name| {
         let (w, rest) = split(name);
-        let w = spec.window.of(w).unwrap_or_else(|_| w.to_string());
+        let w = spec
+            .window
+            .of_in(w, spec.timezone)
+            .unwrap_or_else(|_| w.to_string());
         if rest.is_empty() {
             w
         } else {

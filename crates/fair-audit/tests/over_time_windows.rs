@@ -165,6 +165,7 @@ fn windowed(rows: &[Row], window: Window, baseline: Baseline) -> OverTime {
         column: "day".into(),
         window,
         baseline,
+        timezone: None,
     };
     let bucketed = over_time::bucket(&decode(rows, true), &spec).expect("dates");
     over_time::over_time(&bucketed, &columns(), &spec, &stats()).expect("over time")

@@ -298,12 +298,21 @@ pub struct AuditArgs {
     pub by: Option<String>,
 
     /// How `--by` values become windows: their value as is, or the day, ISO week or month of a
-    /// date (`YYYY-MM-DD`, optionally followed by a time; date and timestamp columns read as
-    /// their UTC day).
+    /// date (`YYYY-MM-DD`, optionally followed by a time; a timestamp that carries its time
+    /// zone or offset is an instant, read as its day in `--timezone`, UTC by default).
     ///
     /// Example: `--window month`
     #[arg(long, value_enum, default_value_t = WindowArg::Value, requires = "by")]
     pub window: WindowArg,
+
+    /// The time zone whose days, weeks and months the windows are, as an IANA name: an instant
+    /// (a Parquet/Arrow timestamp with a time zone, or a text timestamp with an offset such as
+    /// `2026-01-06T04:30:00Z`) falls in its day in this zone, so a New York evening stays on its
+    /// day. Dates and times without a zone are taken as written. Default: UTC.
+    ///
+    /// Example: `--by scored_at --window week --timezone America/New_York`
+    #[arg(long, value_name = "ZONE")]
+    pub timezone: Option<String>,
 
     /// What each window is compared with: the first window, or the one before it.
     ///

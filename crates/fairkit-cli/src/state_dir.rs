@@ -38,6 +38,9 @@ pub struct Build {
     pub pos_label: String,
     /// `--threshold` values (each a prediction source of the state).
     pub thresholds: Vec<f64>,
+    /// `--timezone` (it moves zoned timestamps between days, so states of two zones differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
 }
 
 impl Build {
@@ -52,6 +55,7 @@ impl Build {
             weight: args.weight.clone(),
             pos_label: args.pos_label.clone(),
             thresholds: args.threshold.clone(),
+            timezone: args.timezone.clone(),
         }
     }
 }

@@ -328,3 +328,80 @@ fn nulls_mixed_values_and_one_group_windows_give_clear_answers() {
     let v = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
     assert_eq!(v.code, 0, "{}", v.stderr);
 }
+
+#[test]
+fn timestamps_with_an_offset_fall_in_the_business_day_of_timezone() {
+    // Monday-evening sales in New York, written in UTC: 23:30 EST is 04:30Z on the Tuesday, and
+    // every Sunday-evening sale (04:30Z Monday) belongs to the ISO week before in New York.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = String::from("y,y_hat,sex,at\n");
+    for week in 0..3 {
+        for (g, sel) in [("f", 120), ("m", 80)] {
+            for i in 0..200 {
+                // Days 5 (Mon) … 11 (Sun) of January 2026, plus 7 days per week; 04:30Z.
+                let day = 5 + week * 7 + i % 7;
+                let (m, d) = if day > 31 { (2, day - 31) } else { (1, day) };
+                s.push_str(&format!(
+                    "{},{},{g},2026-{m:02}-{d:02}T04:30:00Z\n",
+                    i % 2,
+                    usize::from(i < sel)
+                ));
+            }
+        }
+    }
+    let f = write(dir.path(), "sales.csv", &s);
+    let windows = |extra: &[&str]| {
+        let out = dir.path().join(format!("r{}", extra.len()));
+        let mut args = vec!["--by", "at", "--window", "week"];
+        args.extend_from_slice(extra);
+        let run = audit(&f, &out, &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        report(&out)["over_time"]["windows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                (
+                    w["window"].as_str().unwrap().to_string(),
+                    w["rows"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // As written (UTC), 5–25 January fall in ISO weeks 2, 3 and 4, 400 rows each.
+    let utc = windows(&[]);
+    assert_eq!(
+        utc,
+        [
+            ("2026-W02".to_string(), 400),
+            ("2026-W03".to_string(), 400),
+            ("2026-W04".to_string(), 400)
+        ]
+    );
+    // In New York each Monday 04:30Z is Sunday 23:30: one seventh of the rows move a week back.
+    let ny = windows(&["--timezone", "America/New_York"]);
+    let rows: Vec<u64> = ny.iter().map(|w| w.1).collect();
+    let names: Vec<&str> = ny.iter().map(|w| w.0.as_str()).collect();
+    assert_eq!(names, ["2026-W01", "2026-W02", "2026-W03", "2026-W04"]);
+    assert_eq!(rows.iter().sum::<u64>(), 1200);
+    assert!(rows[0] > 0 && rows[0] < 100, "{rows:?}");
+    // A misspelt zone is refused with the closest name.
+    let run = audit(
+        &f,
+        &dir.path().join("bad"),
+        &[
+            "--by",
+            "at",
+            "--window",
+            "week",
+            "--timezone",
+            "America/New_Yrok",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("did you mean \"America/New_York\""),
+        "{}",
+        run.stderr
+    );
+}

@@ -104,6 +104,7 @@ pub fn audit_document<'py>(
             baseline: baseline
                 .parse()
                 .map_err(|e: String| invalid(format!("baseline: {e}")))?,
+            timezone: None,
         }),
     };
     let (label, prediction, score, weight, sensitive) = columns;

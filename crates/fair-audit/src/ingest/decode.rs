@@ -99,6 +99,8 @@ pub struct Decoder {
     finest_names: Vec<String>,
     /// A later pass: finest groups are looked up among these names, never added.
     frozen: Option<HashMap<String, usize>>,
+    /// The zone whose days a zoned timestamp group column is grouped by (`None`: UTC).
+    timezone: Option<chrono_tz::Tz>,
     rows: u64,
 }
 
@@ -146,8 +148,16 @@ impl Decoder {
             finest_parts: Vec::new(),
             finest_names: Vec::new(),
             frozen: None,
+            timezone: None,
             rows: 0,
         })
+    }
+
+    /// Group a timestamp column that carries a time zone (an instant) by its day in `zone` (the
+    /// business's day, `--timezone`) instead of its UTC day; naive timestamps and dates are
+    /// grouped as written either way.
+    pub fn set_timezone(&mut self, zone: Option<chrono_tz::Tz>) {
+        self.timezone = zone;
     }
 
     /// For a later pass over the same rows: finest groups are looked up among `names` (joined by
@@ -445,6 +455,10 @@ impl Decoder {
         out: &mut Vec<u32>,
         at: &dyn Fn(usize) -> RowRef,
     ) -> Result<(), IngestError> {
+        let local = self
+            .timezone
+            .and_then(|zone| super::local_time::to_local(arr, zone));
+        let arr: &dyn Array = local.as_deref().unwrap_or(arr);
         let joined = self.roles.sensitive.len() > 1;
         let origin = self.origin.clone();
         let missing = |i: usize| IngestError::MissingValue {

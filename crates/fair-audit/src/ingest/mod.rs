@@ -18,6 +18,7 @@ pub mod coders;
 mod counted;
 mod decode;
 mod error;
+mod local_time;
 mod state;
 
 pub use counted::CellCounts;

@@ -15,6 +15,8 @@ pub struct Checked {
     pub memory_budget: u64,
     /// `--groups`: (column, declared values).
     pub declared_groups: Vec<(String, Vec<String>)>,
+    /// `--timezone`.
+    pub timezone: Option<chrono_tz::Tz>,
 }
 
 fn invalid(flag: &'static str, value: impl ToString, expected: impl ToString) -> CliError {
@@ -199,11 +201,19 @@ impl Checked {
             }
             declared_groups.push((column.trim().to_string(), values));
         }
+        let timezone = match &a.timezone {
+            None => None,
+            Some(name) => Some(
+                fair_audit::over_time::parse_timezone(name)
+                    .map_err(|reason| invalid("--timezone", name, reason))?,
+            ),
+        };
         Ok(Self {
             delimiter,
             interval,
             memory_budget,
             declared_groups,
+            timezone,
         })
     }
 }

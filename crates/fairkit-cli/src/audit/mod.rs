@@ -67,6 +67,7 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         batch_rows: args.batch_rows,
         pos_label: args.pos_label.clone(),
         neg_label: args.neg_label.clone(),
+        timezone: flags.timezone,
     };
     crate::state_dir::check_flags(args)?;
     // The saved state is checked before the (possibly long) read: a state of other columns, or
@@ -211,6 +212,7 @@ fn build_report(
                     BaselineArg::First => Baseline::First,
                     BaselineArg::Previous => Baseline::Previous,
                 },
+                timezone: flags.timezone,
             };
             Some((over_time::bucket(&acc.state, &spec)?, spec))
         }

@@ -81,6 +81,8 @@ pub struct ReadOptions {
     pub pos_label: String,
     /// The negative label value, if declared.
     pub neg_label: Option<String>,
+    /// `--timezone`: the zone whose days zoned timestamp group columns fall in.
+    pub timezone: Option<chrono_tz::Tz>,
 }
 
 /// The `--groups` values of each column that never appeared.
@@ -184,6 +186,7 @@ impl Reader {
             },
             FlagStyle::Command,
         )?;
+        decoder.set_timezone(options.timezone);
         let mut parts = Vec::with_capacity(files.len());
         let mut total = 0_u64;
         for file in files {
