@@ -10,7 +10,7 @@ use crate::model::{AuditReport, ConfusionSlice, Estimate, PairMax};
 use crate::model::{GroupRates, UndefinedGroup};
 use crate::summary::{alpha, gap_note, p_cell, sig3};
 use fair_metrics::Rate;
-use fair_report::lines::{Band, Marker, Series, line_plot, line_plot_with_bands};
+use fair_report::lines::{Band, Marker, Series, line_plot, line_plot_with_bands_named};
 use fair_report::palette::{Rgb, group_colour};
 use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars_coloured};
 
@@ -569,12 +569,14 @@ fn over_time_section(
             "Gaps by window across {slice} (shaded: {:.0} % intervals)",
             confidence * 100.0
         );
-        let svg = line_plot_with_bands(
+        let names: Vec<String> = ot.windows.iter().map(|w| w.window.clone()).collect();
+        let svg = line_plot_with_bands_named(
             &title,
-            "window (numbered as in the table)",
+            &format!("{} ({})", ot.column, ot.window.key()),
             "gap (max − min)",
             &series,
             &bands,
+            &names,
         )
         .map_err(|source| AuditError::Chart {
             what: title.clone(),

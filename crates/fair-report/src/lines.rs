@@ -56,7 +56,7 @@ pub fn line_plot(
     series: &[Series],
     log_y: bool,
 ) -> Result<String> {
-    draw(title, x_desc, y_desc, series, &[], log_y)
+    draw(title, x_desc, y_desc, series, &[], log_y, None)
 }
 
 /// An interval band around a series: `(x, lower, upper)` per point, shaded in the series'
@@ -92,7 +92,44 @@ pub fn line_plot_with_bands(
     series: &[Series],
     bands: &[Band],
 ) -> Result<String> {
-    draw(title, x_desc, y_desc, series, bands, false)
+    draw(title, x_desc, y_desc, series, bands, false, None)
+}
+
+/// [`line_plot_with_bands`] over named positions: x = 1, 2, … is `names[0]`, `names[1]`, …,
+/// and the x axis labels its ticks by those names (a window "2026-W02", a model version), not
+/// by numbers. A tick between two positions is left blank.
+///
+/// # Errors
+/// As [`line_plot_with_bands`].
+///
+/// ```
+/// use fair_report::lines::{line_plot_with_bands_named, Band, Marker, Series};
+/// let s = Series { label: "dp".into(), points: vec![(1.0, 0.1), (2.0, 0.2)],
+///                  marker: Marker::Circle, color: 0 };
+/// let b = Band { color: 0, points: vec![(1.0, 0.05, 0.15), (2.0, 0.12, 0.28)] };
+/// let names = vec!["2026-W02".to_string(), "2026-W03".to_string()];
+/// let svg = line_plot_with_bands_named("gaps", "week", "gap", &[s], &[b], &names)?;
+/// assert!(svg.contains("2026-W03"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn line_plot_with_bands_named(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    bands: &[Band],
+    names: &[String],
+) -> Result<String> {
+    draw(title, x_desc, y_desc, series, bands, false, Some(names))
+}
+
+/// The name of position `x` (1-based) among `names`, or blank between positions.
+fn position_name(names: &[String], x: f64) -> String {
+    let k = x.round();
+    if (x - k).abs() > 1e-9 || k < 1.0 {
+        return String::new();
+    }
+    names.get(k as usize - 1).cloned().unwrap_or_default()
 }
 
 /// The finite runs of a band, each as one closed polygon (upper ends forward, lower back).
@@ -117,6 +154,7 @@ fn draw(
     series: &[Series],
     bands: &[Band],
     log_y: bool,
+    names: Option<&[String]>,
 ) -> Result<String> {
     const CHART: &str = "line_plot";
     const FLOOR: f64 = 1e-8;
@@ -181,13 +219,15 @@ fn draw(
         } else {
             y_desc.to_string()
         };
-        chart
-            .configure_mesh()
-            .x_desc(x_desc)
-            .y_desc(y_label)
-            .light_line_style(WHITE)
-            .draw()
-            .map_err(|e| err(&e))?;
+        let name_of = |x: &f64| names.map_or_else(|| format!("{x}"), |n| position_name(n, *x));
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(x_desc).y_desc(y_label).light_line_style(WHITE);
+        if let Some(n) = names {
+            // At most eight named ticks, on whole positions.
+            mesh.x_labels(n.len().clamp(2, 8))
+                .x_label_formatter(&name_of);
+        }
+        mesh.draw().map_err(|e| err(&e))?;
         for (color, poly) in &polygons {
             let c = plotters_colour(*color);
             chart

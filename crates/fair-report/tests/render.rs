@@ -749,3 +749,46 @@ fn no_chart_text_leaves_the_canvas_and_legends_keep_their_numbers() {
         assert!(n >= 2, "{g}: {:?}", texts(&bars));
     }
 }
+
+#[test]
+fn named_positions_label_the_x_axis_by_name() {
+    use fair_report::lines::{Band, Marker, Series, line_plot_with_bands_named};
+    for n in [1usize, 3, 53, 365] {
+        let names: Vec<String> = (0..n).map(|k| format!("2026-W{:02}", k % 53 + 1)).collect();
+        let points: Vec<(f64, f64)> = (0..n)
+            .map(|k| ((k + 1) as f64, 0.1 + 0.001 * k as f64))
+            .collect();
+        let s = Series {
+            label: "dp_difference".into(),
+            points: points.clone(),
+            marker: Marker::Circle,
+            color: 0,
+        };
+        let b = Band {
+            color: 0,
+            points: points
+                .iter()
+                .map(|&(x, y)| (x, y - 0.05, y + 0.05))
+                .collect(),
+        };
+        let svg = line_plot_with_bands_named("gaps", "week", "gap", &[s], &[b], &names).unwrap();
+        assert_draws(&svg, 0.01, &["gaps", "week"]);
+        if n <= 8 {
+            // Few positions: every one is named.
+            for name in &names {
+                assert!(texts(&svg).contains(name), "{n}: no tick {name}");
+            }
+        }
+        // Every tick label is a window's name (none is a bare number), at most eight of them.
+        let ticks: Vec<String> = texts(&svg)
+            .into_iter()
+            .filter(|t| t.starts_with("2026-W"))
+            .collect();
+        assert!(!ticks.is_empty() && ticks.len() <= 8, "{n}: {ticks:?}");
+        assert!(
+            !texts(&svg).iter().any(|t| t.parse::<u64>().is_ok()),
+            "{n}: a tick is numbered: {:?}",
+            texts(&svg)
+        );
+    }
+}
