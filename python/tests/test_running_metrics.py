@@ -365,3 +365,29 @@ def test_docstring_examples():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_input_forms_like_metricframe():
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+    p = np.array([1, 1, 0, 1, 0, 1, 1, 0])
+    a = np.array(["x", "y", "x", "y", "x", "y", "z", "z"])
+    b = np.array([1, 1, 2, 2, 1, 2, 1, 2])
+    metrics = {"tpr": true_positive_rate, "acc": "accuracy_score"}
+    forms = {
+        "2-D numpy": lambda s: np.column_stack([a[s], b[s].astype(str)]),
+        "dict": lambda s: {"a": a[s], "b": b[s]},
+        "categorical": lambda s: pd.DataFrame({"a": pd.Categorical(a[s], categories=["z", "y", "x"]),
+                                               "b": b[s]}),
+        "list": lambda s: list(a[s]),
+    }
+    for name, form in forms.items():
+        rm = RunningMetrics(metrics)
+        for s in (slice(0, 3), slice(3, 4), slice(4, 8)):
+            rm.update(list(y[s]), pd.Series(p[s]), sensitive_features=form(s))
+        assert_frames_equal(rm.result(), one_shot(metrics, y, p, form(slice(None))))
+    pl = pytest.importorskip("polars")
+    rm = RunningMetrics(metrics)
+    for s in (slice(0, 5), slice(5, 8)):
+        rm.update(pl.Series(y[s]), pl.Series(p[s]),
+                  sensitive_features=pl.DataFrame({"a": a[s], "b": b[s]}))
+    assert_frames_equal(rm.result(), one_shot(metrics, y, p, pd.DataFrame({"a": a, "b": b})))

@@ -327,6 +327,15 @@ class RunningMetrics:
         w = v.weights(sample_weight, n)
         if n == 0:
             return
+        if isinstance(sensitive_features, np.ndarray) and sensitive_features.ndim == 2 and (
+            sensitive_features.shape[0] == n
+        ):
+            # One column per feature, also for a batch of one row (MetricFrame would squeeze a
+            # 1 x k array into one feature of k rows).
+            sensitive_features = {
+                f"sensitive_feature_{i}": sensitive_features[:, i]
+                for i in range(sensitive_features.shape[1])
+            }
         features = _process_features("sensitive_feature_", sensitive_features, n)
         names = [f.name for f in features]
         if len(set(names)) != len(names):
