@@ -391,3 +391,18 @@ def test_input_forms_like_metricframe():
         rm.update(pl.Series(y[s]), pl.Series(p[s]),
                   sensitive_features=pl.DataFrame({"a": a[s], "b": b[s]}))
     assert_frames_equal(rm.result(), one_shot(metrics, y, p, pd.DataFrame({"a": a, "b": b})))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 60).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    st.lists(st.sampled_from(["a", "b"]), min_size=n, max_size=n),
+    st.lists(st.floats(1e-200, 1e200), min_size=n, max_size=n),
+    st.permutations(range(n)))))
+def test_weighted_metricframe_does_not_depend_on_the_row_order(case):
+    y, p, sf, w, perm = (np.array(x) for x in case)
+    metrics = {"sel": selection_rate, "tpr": true_positive_rate}
+    a = one_shot(metrics, y, p, sf, w)
+    b = one_shot(metrics, y[perm], p[perm], sf[perm], w[perm])
+    assert_frames_equal(a, b)
