@@ -6,6 +6,7 @@
 //! the group counts, so they need no second pass either).
 
 use crate::error::{MetricError, Result};
+use crate::state::ExactSum;
 use crate::summary::GroupSummary;
 use crate::validate::{
     RowWeight, Unit, bad_weight, check_groups, check_len, check_nonempty, weight_ok,
@@ -265,6 +266,66 @@ impl GroupConfusion {
         counts_from_cells(&cells, |g| g.to_string())
     }
 
+    /// [`count_codes`](Self::count_codes) with weights, every cell an **exact** sum of its
+    /// weights rounded once (a superaccumulator, as [`ConfusionState`](crate::state::ConfusionState)
+    /// keeps): the counts do not depend on the order of the rows, so they equal, bit for bit,
+    /// the counts of a state built from any split of the same rows into batches, merged in any
+    /// order. Memory: one slot per declared group, exact sums only for the groups that occur.
+    ///
+    /// # Errors
+    /// As [`count_codes`](Self::count_codes).
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::GroupConfusion;
+    /// // 0.1 + 0.2 + 0.3 summed naively in two orders differs in the last bit; exactly, not.
+    /// let (y, p) = ([1, 1, 1], [1, 1, 1]);
+    /// let a = GroupConfusion::count_codes_exact(&y, &p, &[0, 0, 0], 1, &[0.1, 0.2, 0.3])?;
+    /// let b = GroupConfusion::count_codes_exact(&y, &p, &[0, 0, 0], 1, &[0.3, 0.2, 0.1])?;
+    /// assert_eq!(a[0].tp.to_bits(), b[0].tp.to_bits());
+    /// assert_eq!(a[0].tp, 0.6);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn count_codes_exact<C: GroupCode>(
+        y_true: &[usize],
+        y_pred: &[usize],
+        codes: &[C],
+        n_groups: usize,
+        weights: &[f64],
+    ) -> Result<Vec<ConfusionCounts>> {
+        let n = y_true.len();
+        check_nonempty("labels", n)?;
+        check_len("predictions", n, y_pred.len())?;
+        check_len("groups", n, codes.len())?;
+        check_len("sample weights", n, weights.len())?;
+        const NONE: usize = usize::MAX;
+        let mut slot_of = vec![NONE; n_groups];
+        let mut sums: Vec<[ExactSum; 4]> = Vec::new();
+        for i in 0..n {
+            let (t, p, w) = (y_true[i], y_pred[i], weights[i]);
+            if (t | p) > 1 || !weight_ok(w) {
+                return Err(row_error(i, t, p, w));
+            }
+            let g = codes[i].index();
+            let Some(slot) = slot_of.get_mut(g) else {
+                return Err(code_error(i, g));
+            };
+            if *slot == NONE {
+                *slot = sums.len();
+                sums.push(Default::default());
+            }
+            sums[*slot][2 * t + p].add(w);
+        }
+        let cells: Vec<[f64; 4]> = slot_of
+            .iter()
+            .map(|&s| match sums.get(s) {
+                Some(cell) => std::array::from_fn(|c| cell[c].value()),
+                None => [0.0; 4],
+            })
+            .collect();
+        counts_from_cells(&cells, |g| g.to_string())
+    }
+
     /// Wraps counts computed elsewhere (e.g. one class of a multi-class confusion matrix).
     ///
     /// # Errors
@@ -461,5 +522,41 @@ fn row_error(row: usize, t: usize, p: usize, w: f64) -> MetricError {
         }
     } else {
         bad_weight(row, w)
+    }
+}
+
+#[cfg(test)]
+mod exact_count_tests {
+    use super::*;
+    use crate::state::ConfusionState;
+
+    #[test]
+    fn exact_counts_equal_a_merged_state_and_check_rows() {
+        let y = [1, 0, 1, 1, 0, 0, 1];
+        let p = [1, 1, 0, 1, 0, 1, 1];
+        let codes = [0_i64, 2, 2, 0, 0, 2, 2];
+        let w = [0.1, 0.7, 1e-17, 0.2, 3.3, 1e16, 0.3];
+        let counts = GroupConfusion::count_codes_exact(&y, &p, &codes, 3, &w).unwrap();
+        assert_eq!(counts[1], ConfusionCounts::default());
+        // The same rows in two batches, merged the other way round.
+        let names: Vec<String> = ["g0", "g1", "g2"].map(String::from).to_vec();
+        let codes_u: Vec<usize> = codes.iter().map(|&c| c as usize).collect();
+        let (mut a, mut b) = (ConfusionState::new(), ConfusionState::new());
+        a.update_coded(&y[..3], &p[..3], &codes_u[..3], &names, Some(&w[..3]))
+            .unwrap();
+        b.update_coded(&y[3..], &p[3..], &codes_u[3..], &names, Some(&w[3..]))
+            .unwrap();
+        b.merge(&a).unwrap();
+        let merged = b.to_group_confusion().unwrap();
+        for (k, g) in [(0, 0), (1, 2)] {
+            let (x, y) = (merged.by_group()[k], counts[g]);
+            for (u, v) in [(x.tp, y.tp), (x.fp, y.fp), (x.tn, y.tn), (x.fn_, y.fn_)] {
+                assert_eq!(u.to_bits(), v.to_bits());
+            }
+        }
+        assert!(GroupConfusion::count_codes_exact(&[2], &[0], &[0_i64], 1, &[1.0]).is_err());
+        assert!(GroupConfusion::count_codes_exact(&[1], &[0], &[1_i64], 1, &[1.0]).is_err());
+        assert!(GroupConfusion::count_codes_exact(&[1], &[0], &[0_i64], 1, &[-1.0]).is_err());
+        assert!(GroupConfusion::count_codes_exact(&[1], &[0], &[0_i64], 1, &[f64::NAN]).is_err());
     }
 }

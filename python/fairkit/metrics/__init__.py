@@ -78,6 +78,10 @@ from fairkit.metrics._intervals import (  # noqa: E402  (confidence intervals)
 
 __all__ += ["GapInterval", "RateIntervals", "gap_interval", "rate_intervals"]
 
+from fairkit.metrics._running import RunningMetrics  # noqa: E402  (streaming MetricFrame)
+
+__all__ += ["RunningMetrics"]
+
 from fairkit.metrics._derived import generated_metrics as _generated  # noqa: E402
 
 _GENERATED = _generated()

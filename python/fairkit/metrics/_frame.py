@@ -6,7 +6,9 @@ stable sort gives the rows of each cell as a contiguous slice of an index array.
 
 - the recognised rates (``selection_rate``, ``true_positive_rate``, ..., scikit-learn's
   ``accuracy_score``, ``precision_score``, ``recall_score``, ``zero_one_loss``) are counted per
-  cell in one pass in Rust (``fairkit._core.metrics.group_rates``);
+  cell in one pass in Rust (``fairkit._core.metrics.group_rates``); with ``sample_weight`` each
+  cell is the exact sum of its weights, rounded once, so the counts do not depend on the order
+  of the rows and equal those of ``RunningMetrics`` fed the same rows in any batches;
 - any other callable is called once per cell on numpy slices of ``y_true``, ``y_pred`` and the
   ``sample_params`` arrays (no pandas groupby).
 

@@ -15,6 +15,7 @@
 mod bootstrap;
 pub mod intervals;
 mod multiclass;
+mod running;
 mod scores;
 
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, to_py, weights_slice};
@@ -39,6 +40,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     multiclass::register(m)?;
     intervals::register(m)?;
     bootstrap::register(m)?;
+    running::register(m)?;
     m.add("RATES", Rate::NAMES.to_vec())?;
     Ok(())
 }
@@ -229,7 +231,7 @@ impl GroupRates {
                 &zeros
             }
         };
-        let counts = GroupConfusion::count_codes(y_true, y_pred, codes, n_declared, weights)?;
+        let counts = count(y_true, y_pred, codes, n_declared, weights)?;
         let has_rows = groups_with_rows(&counts, codes, weights.is_some());
         Self::keep_groups_with_rows(counts, &has_rows, names)
     }
@@ -250,7 +252,7 @@ impl GroupRates {
         weights: Option<&[f64]>,
     ) -> Result<Option<(Vec<i64>, Self)>, MetricError> {
         const ID_LIMIT: usize = 1024;
-        let counts = match GroupConfusion::count_codes(y_true, y_pred, ids, ID_LIMIT, weights) {
+        let counts = match count(y_true, y_pred, ids, ID_LIMIT, weights) {
             Ok(counts) => counts,
             Err(
                 MetricError::LabelOutOfRange { .. }
@@ -316,6 +318,21 @@ impl GroupRates {
             ratio,
             ratio_to_overall,
         })
+    }
+}
+
+/// The per-group cells: row counts, or weighted the exact (correctly rounded, order-free) sums
+/// of the weights, so a `MetricFrame` equals `RunningMetrics` fed the same rows in any batches.
+fn count<C: GroupCode>(
+    y_true: &[usize],
+    y_pred: &[usize],
+    codes: &[C],
+    n_groups: usize,
+    weights: Option<&[f64]>,
+) -> Result<Vec<ConfusionCounts>, MetricError> {
+    match weights {
+        None => GroupConfusion::count_codes(y_true, y_pred, codes, n_groups, None),
+        Some(w) => GroupConfusion::count_codes_exact(y_true, y_pred, codes, n_groups, w),
     }
 }
 

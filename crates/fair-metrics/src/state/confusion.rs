@@ -473,6 +473,30 @@ impl ConfusionState {
             .fold(0, u64::saturating_add)
     }
 
+    /// The confusion counts of `group` — row counts, or weighted the exact weight sums rounded
+    /// once — `None` for an unknown group. The counts [`to_group_confusion`](Self::to_group_confusion)
+    /// holds for that group, for a caller that orders or labels the groups itself.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::state::ConfusionState;
+    ///
+    /// let mut s = ConfusionState::new();
+    /// s.update(&[1, 0, 1], &[1, 1, 0], &Groups::from_labels(&["a", "a", "b"]), Some(&[0.5, 2.0, 1.0]))?;
+    /// let a = s.group_counts("a").unwrap();
+    /// assert_eq!((a.tp, a.fp, a.tn, a.fn_), (0.5, 2.0, 0.0, 0.0));
+    /// assert!(s.group_counts("c").is_none());
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn group_counts(&self, group: &str) -> Option<ConfusionCounts> {
+        let weighted = self.is_weighted();
+        self.groups.get(group).map(|cells| {
+            let [tn, fp, fn_, tp] = cells.counts(weighted);
+            ConfusionCounts { tp, fp, tn, fn_ }
+        })
+    }
+
     /// Kish's effective sample size `(Σw)² / Σw²` of `group`'s rows in `rate`'s denominator (the
     /// plain row count when unweighted); `None` for an unknown group.
     pub fn effective_n(&self, group: &str, rate: Rate) -> Option<f64> {
