@@ -37,7 +37,7 @@ pub fn check_report<'py>(
 pub fn gap_aliases() -> Vec<(&'static str, &'static str)> {
     fair_audit::fail_if::ALIASES
         .iter()
-        .map(|a| (a.name, a.key))
+        .map(|a| (a.name, a.key.as_str()))
         .collect()
 }
 
@@ -65,8 +65,8 @@ pub fn compare_reports<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let gates = fair_audit::fail_if::parse_all(&fail_if).map_err(to_py_err)?;
     let parse = |which: &str, text: &str| {
-        serde_json::from_str::<serde_json::Value>(text)
-            .map_err(|e| to_py_err(format!("{which} is not JSON: {e}")))
+        fair_audit::model::AuditReport::from_json(text)
+            .map_err(|e| to_py_err(format!("{which} is not a fairkit-audit v1 report: {e}")))
     };
     let (a, b) = (parse("before", before_json)?, parse("after", after_json)?);
     let mut c = py

@@ -10,14 +10,15 @@
 use crate::compute::{GAPS, Stats, small_groups};
 use crate::error::AuditError;
 use crate::ingest::{AuditState, GROUP_SEPARATOR};
+use crate::keys::{Key, de};
 use fair_metrics::ci::{CellDraws, change_interval};
 use fair_metrics::state::ConfusionState;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// How a `--by` value becomes a window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Window {
     /// The value itself (a model version, a batch id, or a date column's day).
@@ -95,7 +96,7 @@ fn chrono_date(text: &str) -> Option<chrono::NaiveDate> {
 }
 
 /// Which window each window is compared with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Baseline {
     /// The first window (in window order).
@@ -105,10 +106,10 @@ pub enum Baseline {
 }
 
 /// One gap of one window.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowGap {
     /// Report key.
-    pub key: &'static str,
+    pub key: Key,
     /// The gap in this window (null when undefined).
     pub value: Option<f64>,
     /// Bootstrap interval.
@@ -128,7 +129,7 @@ pub struct WindowGap {
 }
 
 /// One slice of one window.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowSlice {
     /// Slice name.
     pub slice: String,
@@ -141,13 +142,14 @@ pub struct WindowSlice {
 /// One group's rates in one window: selection rate, true and false positive rates and accuracy,
 /// each with its interval (the audit's rate interval method; null when the denominator is empty
 /// in this window).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowGroup {
     /// Group name.
     pub group: String,
     /// Rows of the group in the window.
     pub rows: u64,
     /// Rate key → value with its interval.
+    #[serde(deserialize_with = "de::rate_map")]
     pub rates: std::collections::BTreeMap<&'static str, Option<crate::model::Estimate>>,
 }
 
@@ -200,7 +202,7 @@ fn window_groups(
 }
 
 /// One window.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowAudit {
     /// Its name ("2026-11-27", "2026-W48", "v2").
     pub window: String,
@@ -213,7 +215,7 @@ pub struct WindowAudit {
 }
 
 /// The audit over time (report.json's `over_time`).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct OverTime {
     /// The `--by` column.
     pub column: String,
@@ -294,7 +296,7 @@ fn ordered(mut windows: Vec<String>) -> Vec<String> {
 struct Drawn {
     state: ConfusionState,
     draws: Option<CellDraws>,
-    cache: Mutex<HashMap<(&'static str, Vec<bool>), GapDraws>>,
+    cache: Mutex<HashMap<(Key, Vec<bool>), GapDraws>>,
 }
 
 /// A gap on the observed cells and on every draw.
@@ -303,7 +305,7 @@ type GapDraws = (Option<f64>, Vec<Option<f64>>);
 impl Drawn {
     fn gap(
         &self,
-        key: &'static str,
+        key: Key,
         metric: fair_metrics::ci::GapMetric,
         kind: fair_metrics::ci::GapKind,
         keep: &[bool],
@@ -347,11 +349,7 @@ fn percentile(values: &[Option<f64>], confidence: f64) -> Option<(f64, f64)> {
 /// One gap of one window and its change since the baseline, from shared draws: groups below
 /// the minimum size in the window or the baseline are kept out of both.
 fn gap_row(
-    (key, metric, kind): (
-        &'static str,
-        fair_metrics::ci::GapMetric,
-        fair_metrics::ci::GapKind,
-    ),
+    (key, metric, kind): (Key, fair_metrics::ci::GapMetric, fair_metrics::ci::GapKind),
     window: &Drawn,
     base: Option<&Drawn>,
     stats: &Stats,
@@ -564,7 +562,10 @@ pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
                 if !crate::summary::distinguishable(p, conf) {
                     continue;
                 }
-                let name = GAPS.iter().find(|x| x.0 == g.key).map_or(g.key, |x| x.1);
+                let name = GAPS
+                    .iter()
+                    .find(|x| x.0 == g.key)
+                    .map_or(g.key.as_str(), |x| x.1);
                 items.push((
                     d.abs(),
                     format!(

@@ -53,8 +53,13 @@ fn compare(before: &Path, after: &Path, out: &Path, extra: &[&str]) -> common::R
     fairkit(&args)
 }
 
+/// Parses `out/compare.json`, checking that the typed comparison reads it back to the same bytes.
 fn json(out: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap()
+    let text = std::fs::read_to_string(out.join("compare.json")).unwrap();
+    let typed: fair_audit::model::compare::Comparison =
+        serde_json::from_str(&text).expect("compare.json reads typed");
+    assert!(serde_json::to_string_pretty(&typed).unwrap() == text);
+    serde_json::from_str(&text).unwrap()
 }
 
 #[test]
