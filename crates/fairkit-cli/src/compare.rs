@@ -174,13 +174,20 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
     let gates = crate::fail_if::parse_all(&args.fail_if)?;
     let before = report("BEFORE", &args.before, args)?;
     let after = report("AFTER", &args.after, args)?;
-    let mut c = fair_audit::compare::compare_reports(
+    let partial = if args.allow_partial {
+        fair_audit::compare::Partial::Allow
+    } else {
+        fair_audit::compare::Partial::Refuse
+    };
+    let mut c = fair_audit::compare::compare_reports_with(
         &before,
         &after,
-        args.confidence,
-        args.resamples,
-        args.seed,
+        (args.confidence, args.resamples, args.seed),
+        partial,
     )?;
+    if !worse_keys.is_empty() {
+        c.gate_worse(&worse_keys);
+    }
     fair_audit::compare::gate(&mut c, &after, &gates)?;
     std::fs::create_dir_all(&args.out).map_err(|source| CliError::Write {
         path: args.out.clone(),

@@ -18,6 +18,7 @@ use fair_report::{HtmlReport, Table};
 mod scores;
 pub use crate::model::compare::{
     COMPARE_SCHEMA, CompareSettings, Comparison, GapChange, RateChangeEntry, Side, SliceChange,
+    WorseGap, WorseGate,
 };
 pub use scores::SCORE_CHANGE_METHOD;
 
@@ -284,8 +285,49 @@ pub fn compare_reports(
     resamples: usize,
     seed: u64,
 ) -> Result<Comparison, AuditError> {
+    compare_reports_with(
+        before,
+        after,
+        (confidence, resamples, seed),
+        Partial::Refuse,
+    )
+}
+
+/// What a comparison does with audits that do not match (slices, prediction sources or groups
+/// in one only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Partial {
+    /// Refuse, naming every difference ([`AuditError::Input`]).
+    Refuse,
+    /// Compare what both have, and say in the summary what was left out.
+    Allow,
+}
+
+/// [`compare_reports`] with `(confidence, resamples, seed)`, going on over slices and groups
+/// that do not match only when `partial` is [`Partial::Allow`].
+///
+/// # Errors
+/// As [`compare_reports`]; with [`Partial::Refuse`], also [`AuditError::Input`] naming every
+/// slice, prediction source or group that only one audit has (groups differing only by case
+/// are named as such).
+pub fn compare_reports_with(
+    before: &AuditReport,
+    after: &AuditReport,
+    (confidence, resamples, seed): (f64, usize, u64),
+    partial: Partial,
+) -> Result<Comparison, AuditError> {
     let (side_a, slices_a, min_a) = read("the first report", before)?;
     let (side_b, slices_b, min_b) = read("the second report", after)?;
+    let mismatches = mismatches(&slices_a, &slices_b);
+    if partial == Partial::Refuse && !mismatches.is_empty() {
+        return Err(AuditError::Input {
+            name: "reports to compare",
+            reason: format!(
+                "they do not match, so the comparison would not be faithful: {}. Audit both with the same --sensitive columns, --pred/--threshold and groups, or pass --allow-partial (allow_partial=True in Python) to compare only what they share",
+                mismatches.join("; ")
+            ),
+        });
+    }
     let min = min_a.max(min_b);
     let mut changes = Vec::new();
     for (threshold, name, a) in &slices_a {
@@ -329,6 +371,7 @@ pub fn compare_reports(
         });
     }
     let differing = differing_groups(&slices_a, &slices_b);
+    let left_out = left_out_slices(&slices_a, &slices_b);
     let score_changes = scores::score_changes(before, after, confidence)?;
     let mut c = Comparison {
         schema: COMPARE_SCHEMA,
@@ -348,10 +391,108 @@ pub fn compare_reports(
         score_changes,
         summary: Vec::new(),
         fail_if: Vec::new(),
+        fail_if_worse: None,
     };
     c.summary = sentences(&c);
+    c.summary.extend(left_out);
     c.summary.extend(differing);
     Ok(c)
+}
+
+/// A source and slice as the messages name it: `slice race` or `slice race at threshold 0.5`.
+fn where_(threshold: Option<f64>, name: &str) -> String {
+    let at = threshold.map_or(String::new(), |t| format!(" at threshold {t}"));
+    format!("slice {name:?}{at}")
+}
+
+/// The (source, slice) pairs of `a` that `b` lacks.
+fn missing<'a>(a: &'a Slices, b: &Slices) -> Vec<&'a (Option<f64>, String, ConfusionState)> {
+    a.iter()
+        .filter(|(t, n, _)| !b.iter().any(|(u, m, _)| m == n && same_source(*t, *u)))
+        .collect()
+}
+
+/// Every way the two audits do not match: slices (or prediction sources) in one only, and in
+/// the slices both have, groups in one only — a group whose name differs only by case from one
+/// in the other audit is named as such.
+fn mismatches(a: &Slices, b: &Slices) -> Vec<String> {
+    let mut out = Vec::new();
+    let names = |v: Vec<&(Option<f64>, String, ConfusionState)>| -> Vec<String> {
+        v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
+    };
+    let (only_a, only_b) = (names(missing(a, b)), names(missing(b, a)));
+    if !only_a.is_empty() {
+        out.push(format!("only the first audit has {}", only_a.join(", ")));
+    }
+    if !only_b.is_empty() {
+        out.push(format!("only the second audit has {}", only_b.join(", ")));
+    }
+    for (threshold, name, sa) in a {
+        let Some((_, _, sb)) = b
+            .iter()
+            .find(|(t, n, _)| n == name && same_source(*t, *threshold))
+        else {
+            continue;
+        };
+        let (ga, gb) = (sa.group_names(), sb.group_names());
+        let only = |x: &[String], y: &[String]| -> Vec<String> {
+            x.iter().filter(|g| !y.contains(g)).cloned().collect()
+        };
+        let (before_only, after_only) = (only(&ga, &gb), only(&gb, &ga));
+        if before_only.is_empty() && after_only.is_empty() {
+            continue;
+        }
+        let mut parts = Vec::new();
+        let case: Vec<String> = before_only
+            .iter()
+            .filter_map(|g| {
+                after_only
+                    .iter()
+                    .find(|h| h.to_lowercase() == g.to_lowercase())
+                    .map(|h| format!("{g:?} / {h:?}"))
+            })
+            .collect();
+        if !case.is_empty() {
+            parts.push(format!("differing only by case: {}", case.join(", ")));
+        }
+        let quoted = |v: &[String]| v.iter().map(|g| format!("{g:?}")).collect::<Vec<_>>();
+        if !before_only.is_empty() {
+            parts.push(format!("only before: {}", quoted(&before_only).join(", ")));
+        }
+        if !after_only.is_empty() {
+            parts.push(format!("only after: {}", quoted(&after_only).join(", ")));
+        }
+        out.push(format!(
+            "the groups of {} differ ({})",
+            where_(*threshold, name),
+            parts.join("; ")
+        ));
+    }
+    out
+}
+
+/// A sentence naming the slices (or prediction sources) only one audit has, left out of a
+/// partial comparison.
+fn left_out_slices(a: &Slices, b: &Slices) -> Vec<String> {
+    let names = |v: Vec<&(Option<f64>, String, ConfusionState)>| -> Vec<String> {
+        v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
+    };
+    let (only_a, only_b) = (names(missing(a, b)), names(missing(b, a)));
+    if only_a.is_empty() && only_b.is_empty() {
+        return Vec::new();
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    vec![format!(
+        "Partial comparison (--allow-partial): left out, only before: {}; only after: {}.",
+        list(&only_a),
+        list(&only_b)
+    )]
 }
 
 /// A sentence per slice whose groups differ between the two audits (each gap is then measured
@@ -598,6 +739,7 @@ pub fn compare_paired(
         score_changes: Vec::new(),
         summary: Vec::new(),
         fail_if: Vec::new(),
+        fail_if_worse: None,
     };
     c.summary = sentences(&c);
     Ok(c)
@@ -724,8 +866,40 @@ pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditErro
         c.settings.resamples,
         c.settings.seed
     ));
-    if !c.fail_if.is_empty() {
+    if !c.fail_if.is_empty() || c.fail_if_worse.is_some() {
         doc.heading("Verdict");
+    }
+    if let Some(w) = &c.fail_if_worse {
+        let keys: Vec<&str> = w.keys.iter().map(|k| k.as_str()).collect();
+        let worse: Vec<String> = w
+            .worse
+            .iter()
+            .map(|g| {
+                let at = g
+                    .threshold
+                    .map_or(String::new(), |t| format!(" at threshold {t}"));
+                let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
+                format!(
+                    "{} across {}{at} went from {} to {} ({})",
+                    g.key,
+                    g.slice,
+                    opt(g.before),
+                    opt(g.after),
+                    g.p_value.map_or("n/a".into(), |p| p_text(p, None))
+                )
+            })
+            .collect();
+        doc.paragraph(&format!(
+            "--fail-if-worse {}: {}.",
+            keys.join(","),
+            if w.failed {
+                format!("FAILED, distinguishably worse: {}", worse.join("; "))
+            } else {
+                "passed: none of these gaps got distinguishably worse in any slice".to_string()
+            }
+        ));
+    }
+    if !c.fail_if.is_empty() {
         for f in &c.fail_if {
             let values: Vec<String> = f
                 .comparisons

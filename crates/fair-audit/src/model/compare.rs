@@ -124,6 +124,41 @@ pub struct Comparison {
     /// the JSON when none was given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fail_if: Vec<super::FailIfOutcome>,
+    /// The verdict of `--fail-if-worse` (`fairkit compare`), when it was given; absent from the
+    /// JSON otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_if_worse: Option<WorseGate>,
+}
+
+/// The `--fail-if-worse` gate: fails when any of its keys got worse (a difference up, a ratio
+/// down) distinguishably in any slice.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WorseGate {
+    /// The gaps it watches.
+    pub keys: Vec<Key>,
+    /// Whether one got worse (the run then exits with code 1).
+    pub failed: bool,
+    /// Each gap that got worse, where.
+    pub worse: Vec<WorseGap>,
+}
+
+/// A gap that got worse distinguishably in one slice.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WorseGap {
+    /// Report key.
+    pub key: Key,
+    /// The slice.
+    pub slice: String,
+    /// The threshold, or null for the prediction column or a score gap.
+    pub threshold: Option<f64>,
+    /// The gap before.
+    pub before: Option<f64>,
+    /// The gap after.
+    pub after: Option<f64>,
+    /// `after − before`.
+    pub change: Option<f64>,
+    /// p-value of "the gap did not change".
+    pub p_value: Option<f64>,
 }
 
 impl Comparison {
@@ -132,12 +167,38 @@ impl Comparison {
         self.changes.iter().chain(&self.score_changes)
     }
 
-    /// Whether any of `keys` (report keys) got worse distinguishably in any slice.
+    /// The gaps of `keys` (report keys) that got worse distinguishably, in every slice.
     pub fn worse(&self, keys: &[Key]) -> Vec<&GapChange> {
         self.slices()
             .flat_map(|s| &s.gaps)
             .filter(|g| g.worse && keys.contains(&g.key))
             .collect()
+    }
+
+    /// Records the `--fail-if-worse` gate on `keys` ([`Comparison::fail_if_worse`]) and
+    /// returns whether it failed.
+    pub fn gate_worse(&mut self, keys: &[Key]) -> bool {
+        let worse: Vec<WorseGap> = self
+            .slices()
+            .flat_map(|s| s.gaps.iter().map(move |g| (s, g)))
+            .filter(|(_, g)| g.worse && keys.contains(&g.key))
+            .map(|(s, g)| WorseGap {
+                key: g.key,
+                slice: s.slice.clone(),
+                threshold: s.threshold,
+                before: g.before,
+                after: g.after,
+                change: g.change,
+                p_value: g.p_value,
+            })
+            .collect();
+        let failed = !worse.is_empty();
+        self.fail_if_worse = Some(WorseGate {
+            keys: keys.to_vec(),
+            failed,
+            worse,
+        });
+        failed
     }
 }
 
