@@ -740,6 +740,24 @@ fn slices_that_do_not_match_are_refused_unless_partial() {
     let run = compare(&a, &b, &out, &["--allow-partial", "-q"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.is_empty(), "-q prints nothing: {}", run.stderr);
+    // Nothing in common is refused even with --allow-partial.
+    let only_sex = dir.path().join("s");
+    audit_columns(&dir.path().join("a.csv"), &only_sex, "sex");
+    let only_gender = dir.path().join("g");
+    audit_columns(&dir.path().join("b.csv"), &only_gender, "gender");
+    let run = compare(
+        &only_sex,
+        &only_gender,
+        &out.join("none"),
+        &["--allow-partial"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("no sensitive column and prediction source in common"),
+        "{}",
+        run.stderr
+    );
     let c = json(&out);
     assert_eq!(c["changes"].as_array().unwrap().len(), 1);
     assert!(

@@ -319,6 +319,15 @@ pub fn compare_reports_with(
     let (side_a, slices_a, min_a) = read("the first report", before)?;
     let (side_b, slices_b, min_b) = read("the second report", after)?;
     let mismatches = mismatches(&slices_a, &slices_b);
+    if missing(&slices_a, &slices_b).len() == slices_a.len() {
+        return Err(AuditError::Input {
+            name: "reports to compare",
+            reason: format!(
+                "they have no sensitive column and prediction source in common: audit both with the same --sensitive columns and the same --pred or --threshold values ({})",
+                mismatches.join("; ")
+            ),
+        });
+    }
     if partial == Partial::Refuse && !mismatches.is_empty() {
         return Err(AuditError::Input {
             name: "reports to compare",
