@@ -37,7 +37,7 @@ pub fn check_report<'py>(
 pub fn gap_aliases() -> Vec<(&'static str, &'static str)> {
     fair_audit::fail_if::ALIASES
         .iter()
-        .map(|a| (a.name, a.key))
+        .map(|a| (a.name, a.key.as_str()))
         .collect()
 }
 
@@ -52,8 +52,12 @@ pub fn gap_aliases() -> Vec<(&'static str, &'static str)> {
 /// `fail_if`: gate expressions as `fairkit compare --fail-if` takes them (`change(KEY)`,
 /// `p(KEY)` / a bare `p`, plain keys of the after audit); their verdicts are the JSON's
 /// `fail_if`.
+///
+/// `allow_partial`: compare what the two audits share when their slices, thresholds or groups
+/// do not match (otherwise `FairkitError` names the differences), as `--allow-partial`.
 #[pyfunction]
-#[pyo3(signature = (before_json, after_json, confidence, n_resamples, seed, fail_if = Vec::new()))]
+#[pyo3(signature = (before_json, after_json, confidence, n_resamples, seed, fail_if = Vec::new(), allow_partial = false))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one each
 pub fn compare_reports<'py>(
     py: Python<'py>,
     before_json: &str,
@@ -62,15 +66,28 @@ pub fn compare_reports<'py>(
     n_resamples: usize,
     seed: u64,
     fail_if: Vec<String>,
+    allow_partial: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let gates = fair_audit::fail_if::parse_all(&fail_if).map_err(to_py_err)?;
     let parse = |which: &str, text: &str| {
-        serde_json::from_str::<serde_json::Value>(text)
-            .map_err(|e| to_py_err(format!("{which} is not JSON: {e}")))
+        fair_audit::model::AuditReport::from_json(text)
+            .map_err(|e| to_py_err(format!("{which} is not a fairkit-audit v1 report: {e}")))
     };
     let (a, b) = (parse("before", before_json)?, parse("after", after_json)?);
     let mut c = py
-        .detach(|| fair_audit::compare::compare_reports(&a, &b, confidence, n_resamples, seed))
+        .detach(|| {
+            let partial = if allow_partial {
+                fair_audit::compare::Partial::Allow
+            } else {
+                fair_audit::compare::Partial::Refuse
+            };
+            fair_audit::compare::compare_reports_with(
+                &a,
+                &b,
+                (confidence, n_resamples, seed),
+                partial,
+            )
+        })
         .map_err(to_py_err)?;
     fair_audit::compare::gate(&mut c, &b, &gates).map_err(to_py_err)?;
     let json = serde_json::to_string_pretty(&c).map_err(to_py_err)?;

@@ -2,6 +2,7 @@
 //! p-values (fair_metrics::ci), and the exact score metrics (fair_metrics::{roc, ks, partial}).
 
 use crate::error::AuditError;
+use crate::keys::Key;
 use crate::model::{
     ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax, ScoreSlice,
     UndefinedGroup,
@@ -87,60 +88,28 @@ pub fn rate_key(rate: Rate) -> &'static str {
     rate.as_str()
 }
 
-/// The count-based gaps: (headline key, plain name, metric, kind).
-pub const GAPS: [(&str, &str, GapMetric, GapKind); 8] = [
-    (
-        "dp_difference",
-        "demographic parity difference",
-        GapMetric::Rate(Rate::Selection),
-        GapKind::Difference,
-    ),
-    (
-        "dp_ratio",
-        "demographic parity ratio",
-        GapMetric::Rate(Rate::Selection),
-        GapKind::Ratio,
-    ),
-    (
-        "eo_difference",
-        "equal opportunity difference",
-        GapMetric::Rate(Rate::TruePositive),
-        GapKind::Difference,
-    ),
-    (
-        "eo_ratio",
-        "equal opportunity ratio",
-        GapMetric::Rate(Rate::TruePositive),
-        GapKind::Ratio,
-    ),
-    (
-        "eq_odds_difference",
-        "equalized odds difference",
+/// The count-based gaps: (headline key, plain name, metric, kind), from [`Key::COUNT`].
+pub const GAPS: [(Key, &str, GapMetric, GapKind); 8] = {
+    let mut out = [(
+        Key::DpDifference,
+        "",
         GapMetric::EqualizedOdds,
         GapKind::Difference,
-    ),
-    (
-        "eq_odds_ratio",
-        "equalized odds ratio",
-        GapMetric::EqualizedOdds,
-        GapKind::Ratio,
-    ),
-    (
-        "accuracy_difference",
-        "accuracy difference",
-        GapMetric::Rate(Rate::Accuracy),
-        GapKind::Difference,
-    ),
-    (
-        "accuracy_ratio",
-        "accuracy ratio",
-        GapMetric::Rate(Rate::Accuracy),
-        GapKind::Ratio,
-    ),
-];
+    ); 8];
+    let mut i = 0;
+    while i < out.len() {
+        let k = Key::COUNT[i];
+        let Some(metric) = k.metric() else {
+            panic!("a count key has a metric")
+        };
+        out[i] = (k, k.name(), metric, k.kind());
+        i += 1;
+    }
+    out
+};
 
 /// The score-based headline keys.
-pub const SCORE_KEYS: [&str; 4] = ["auc_difference", "ks_dp", "ks_eo", "psp"];
+pub const SCORE_KEYS: [Key; 4] = Key::SCORE;
 
 fn counts(c: &ConfusionCounts) -> Counts {
     Counts {
@@ -341,7 +310,7 @@ fn gaps_of(state: &ConfusionState, gc: &GroupConfusion, stats: &Stats) -> Vec<Ga
 /// One gap from its inference (`r`), with the groups it leaves out and why.
 fn count_gap(
     gc: &GroupConfusion,
-    (key, name, metric, kind): (&'static str, &'static str, GapMetric, GapKind),
+    (key, name, metric, kind): (Key, &'static str, GapMetric, GapKind),
     stats: &Stats,
     small: Vec<UndefinedGroup>,
     r: Result<GapInference, fair_metrics::MetricError>,
@@ -394,7 +363,7 @@ fn count_gap(
 }
 
 fn gap(
-    key: &'static str,
+    key: Key,
     name: &'static str,
     kind: GapKind,
     r: Result<GapInference, fair_metrics::MetricError>,
@@ -406,7 +375,7 @@ fn gap(
     match r {
         Ok(g) => Gap {
             key,
-            name,
+            name: name.to_string(),
             kind,
             value: Some(g.estimate),
             lower: Some(g.interval.lower),
@@ -419,7 +388,7 @@ fn gap(
         },
         Err(e) => Gap {
             key,
-            name,
+            name: name.to_string(),
             kind,
             value: None,
             lower: None,

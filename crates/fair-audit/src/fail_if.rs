@@ -14,7 +14,7 @@
 //! headline keys, so a typo fails before the (possibly long) audit starts.
 //!
 //! # One vocabulary
-//! The report's keys ([`compute::GAPS`] and [`compute::SCORE_KEYS`]) are the canonical names.
+//! The report's keys ([`Key`](crate::keys::Key)) are the canonical names.
 //! fairlearn's names are accepted as aliases ([`ALIASES`], the only table of them) where
 //! fairlearn's definition is the report key's: a gate on `demographic_parity_difference`
 //! evaluates the report's `dp_difference`. A key is always the report's headline: the worst
@@ -83,120 +83,24 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::compute;
-use crate::model::{AuditReport, ComparisonOutcome, FailIfOutcome};
-use serde::Deserialize;
+use crate::keys::Key;
+use crate::model::{AuditReport, ComparisonOutcome, FailIfOutcome, ReportError};
 use std::collections::BTreeMap;
 use std::fmt;
 use thiserror::Error;
 
 pub mod change;
 
-/// A fairlearn name accepted for a report key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Alias {
-    /// fairlearn's name (`fairlearn.metrics.<name>`, fairlearn 0.15).
-    pub name: &'static str,
-    /// The report key it evaluates.
-    pub key: &'static str,
-    /// The per-group rates (report.json's rate keys) the value is made of: where one is
-    /// undefined in a group, or 0 in every group of a slice for a ratio, fairlearn's convention
-    /// differs from the report's and the alias is unavailable.
-    pub rates: &'static [&'static str],
-}
-
-/// fairlearn's names for the report's keys: the single table of aliases.
-///
-/// Each has the report key's definition (fairlearn's default `method="between_groups"` and, for
-/// equalized odds, `agg="worst_case"`: the larger TPR/FPR difference, the smaller ratio), up to
-/// the two conventions in the module documentation, where the alias is refused.
-///
-/// Deliberately not aliased: `zero_one_loss_difference` / `_ratio` (the error rate's gaps: the
-/// difference equals `accuracy_difference` only in exact arithmetic, and the ratio is another
-/// number), `false_positive_rate_*`, `true_negative_rate_*`, `false_negative_rate_*` (no
-/// report key), and the `*_group_min` / `*_group_max` metrics (a group's value, not a gap; the
-/// report's `auc_difference` is a difference of AUCs, not `roc_auc_score_group_min`). The score
-/// keys (`auc_difference`, `ks_dp`, `ks_eo`, `psp`) have no fairlearn name.
-pub const ALIASES: [Alias; 12] = [
-    Alias {
-        name: "demographic_parity_difference",
-        key: "dp_difference",
-        rates: &["selection_rate"],
-    },
-    Alias {
-        name: "selection_rate_difference",
-        key: "dp_difference",
-        rates: &["selection_rate"],
-    },
-    Alias {
-        name: "demographic_parity_ratio",
-        key: "dp_ratio",
-        rates: &["selection_rate"],
-    },
-    Alias {
-        name: "selection_rate_ratio",
-        key: "dp_ratio",
-        rates: &["selection_rate"],
-    },
-    Alias {
-        name: "equal_opportunity_difference",
-        key: "eo_difference",
-        rates: &["true_positive_rate"],
-    },
-    Alias {
-        name: "true_positive_rate_difference",
-        key: "eo_difference",
-        rates: &["true_positive_rate"],
-    },
-    Alias {
-        name: "equal_opportunity_ratio",
-        key: "eo_ratio",
-        rates: &["true_positive_rate"],
-    },
-    Alias {
-        name: "true_positive_rate_ratio",
-        key: "eo_ratio",
-        rates: &["true_positive_rate"],
-    },
-    Alias {
-        name: "equalized_odds_difference",
-        key: "eq_odds_difference",
-        rates: &["true_positive_rate", "false_positive_rate"],
-    },
-    Alias {
-        name: "equalized_odds_ratio",
-        key: "eq_odds_ratio",
-        rates: &["true_positive_rate", "false_positive_rate"],
-    },
-    Alias {
-        name: "accuracy_score_difference",
-        key: "accuracy_difference",
-        rates: &["accuracy"],
-    },
-    Alias {
-        name: "accuracy_score_ratio",
-        key: "accuracy_ratio",
-        rates: &["accuracy"],
-    },
-];
+pub use crate::keys::{ALIASES, Alias, alias};
 
 /// Every canonical headline key: the count gaps, then the score keys.
 pub fn known_keys() -> Vec<&'static str> {
-    compute::GAPS
-        .iter()
-        .map(|g| g.0)
-        .chain(compute::SCORE_KEYS)
-        .collect()
-}
-
-/// The alias called `name`, if any.
-pub fn alias(name: &str) -> Option<&'static Alias> {
-    ALIASES.iter().find(|a| a.name == name)
+    Key::ALL.iter().map(|k| k.as_str()).collect()
 }
 
 /// The canonical key `name` stands for among `known_keys`: itself, or an alias's key.
 pub fn canonical<'k>(name: &str, known_keys: &[&'k str]) -> Option<&'k str> {
-    let key = alias(name).map_or(name, |a| a.key);
+    let key = alias(name).map_or(name, |a| a.key.as_str());
     known_keys.iter().copied().find(|k| *k == key)
 }
 
@@ -258,7 +162,7 @@ pub enum FailIfError {
     },
     /// The text given as a report is not a schema-v1 fairkit audit report.
     #[error("not a fairkit audit report (schema fairkit-audit, version 1): {0}")]
-    BadReport(String),
+    BadReport(#[from] ReportError),
 }
 
 /// A comparison operator.
@@ -568,7 +472,7 @@ fn evaluate_conjunction(
             }
             None => {
                 let score_change = row.is_some()
-                    && compute::SCORE_KEYS
+                    && Key::SCORE
                         .iter()
                         .any(|k| c.key.ends_with(&format!("({k})")));
                 return Err(FailIfError::Unavailable {
@@ -596,7 +500,7 @@ fn evaluate_conjunction(
 fn unknown_key(key: String, known_keys: &[&str]) -> FailIfError {
     let aliases: Vec<String> = ALIASES
         .iter()
-        .filter(|a| known_keys.contains(&a.key))
+        .filter(|a| known_keys.contains(&a.key.as_str()))
         .map(|a| format!("{} = {}", a.name, a.key))
         .collect();
     FailIfError::UnknownKey {
@@ -622,113 +526,34 @@ pub fn parse_all(expressions: &[String]) -> Result<Vec<FailIf>, FailIfError> {
         .collect()
 }
 
-/// What the gates read of a report: the same from an [`AuditReport`] and from its JSON.
-#[derive(Debug, Deserialize)]
-struct GateView {
-    schema: String,
-    schema_version: u32,
-    settings: SettingsView,
-    headline: BTreeMap<String, ValueView>,
-    audits: Vec<AuditView>,
-    score_metrics: Option<serde::de::IgnoredAny>,
-}
+/// What the gates read of a report.
+struct GateView<'r>(&'r AuditReport);
 
-#[derive(Debug, Deserialize)]
-struct SettingsView {
-    interval: Option<[f64; 2]>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ValueView {
-    value: f64,
-}
-
-#[derive(Debug, Deserialize)]
-struct AuditView {
-    threshold: Option<f64>,
-    slices: Vec<SliceView>,
-}
-
-#[derive(Debug, Deserialize)]
-struct SliceView {
-    slice: String,
-    groups: Vec<GroupView>,
-}
-
-#[derive(Debug, Deserialize)]
-struct GroupView {
-    group: String,
-    rates: BTreeMap<String, Option<ValueView>>,
-}
-
-impl GateView {
-    fn of(r: &AuditReport) -> Self {
-        Self {
-            schema: r.schema.to_string(),
-            schema_version: r.schema_version,
-            settings: SettingsView {
-                interval: r.settings.interval,
-            },
-            headline: r
-                .headline
-                .iter()
-                .map(|(k, h)| (k.clone(), ValueView { value: h.value }))
-                .collect(),
-            audits: r
-                .audits
-                .iter()
-                .map(|a| AuditView {
-                    threshold: a.threshold,
-                    slices: a
-                        .slices
-                        .iter()
-                        .map(|s| SliceView {
-                            slice: s.slice.clone(),
-                            groups: s
-                                .groups
-                                .iter()
-                                .map(|g| GroupView {
-                                    group: g.group.clone(),
-                                    rates: g
-                                        .rates
-                                        .iter()
-                                        .map(|(k, e)| {
-                                            (k.to_string(), e.map(|e| ValueView { value: e.value }))
-                                        })
-                                        .collect(),
-                                })
-                                .collect(),
-                        })
-                        .collect(),
-                })
-                .collect(),
-            score_metrics: r.score_metrics.as_ref().map(|_| serde::de::IgnoredAny),
-        }
-    }
-
+impl GateView<'_> {
     fn values(&self) -> BTreeMap<String, Result<f64, String>> {
         let mut out: BTreeMap<String, Result<f64, String>> = BTreeMap::new();
-        for key in compute::SCORE_KEYS {
-            let reason = if self.score_metrics.is_none() {
+        let r = self.0;
+        for key in Key::SCORE {
+            let reason = if r.score_metrics.is_none() {
                 "it needs a score column (--score)"
-            } else if key == "psp" && self.settings.interval.is_none() {
+            } else if key == Key::Psp && r.settings.interval.is_none() {
                 "it needs an interval (--interval)"
             } else {
                 "undefined on this data (see the notes in report.json)"
             };
             out.insert(key.to_string(), Err(reason.to_string()));
         }
-        for (key, _, _, _) in compute::GAPS {
+        for key in Key::COUNT {
             out.insert(
                 key.to_string(),
                 Err("undefined on this data (see undefined_reason in report.json)".into()),
             );
         }
-        for (k, h) in &self.headline {
-            out.insert(k.clone(), Ok(h.value));
+        for (k, h) in &r.headline {
+            out.insert(k.to_string(), Ok(h.value));
         }
         for a in &ALIASES {
-            let value = match out.get(a.key) {
+            let value = match out.get(a.key.as_str()) {
                 Some(Ok(v)) => self.convention_differs(a).map_or(Ok(*v), Err),
                 Some(Err(reason)) => Err(reason.clone()),
                 None => Err("no audit produced it".into()),
@@ -740,8 +565,8 @@ impl GateView {
 
     /// Why fairlearn's value of `a` may differ from the report's on this report, if it may.
     fn convention_differs(&self, a: &Alias) -> Option<String> {
-        let ratio = a.key.ends_with("_ratio");
-        for audit in &self.audits {
+        let ratio = a.key.is_ratio();
+        for audit in &self.0.audits {
             let at = audit
                 .threshold
                 .map_or(String::new(), |t| format!(" at threshold {t}"));
@@ -778,7 +603,7 @@ impl GateView {
 /// with the reason when it was not computed) and each alias of [`ALIASES`] (`Err` when
 /// fairlearn's convention differs on this report).
 pub fn gate_values(report: &AuditReport) -> BTreeMap<String, Result<f64, String>> {
-    GateView::of(report).values()
+    GateView(report).values()
 }
 
 /// [`gate_values`] of a report.json text (schema `fairkit-audit`, version 1).
@@ -788,17 +613,7 @@ pub fn gate_values(report: &AuditReport) -> BTreeMap<String, Result<f64, String>
 pub fn gate_values_json(
     report_json: &str,
 ) -> Result<BTreeMap<String, Result<f64, String>>, FailIfError> {
-    let view: GateView =
-        serde_json::from_str(report_json).map_err(|e| FailIfError::BadReport(e.to_string()))?;
-    if view.schema != crate::model::SCHEMA_NAME
-        || view.schema_version != crate::model::SCHEMA_VERSION
-    {
-        return Err(FailIfError::BadReport(format!(
-            "its schema is {} version {}",
-            view.schema, view.schema_version
-        )));
-    }
-    Ok(view.values())
+    Ok(gate_values(&AuditReport::from_json(report_json)?))
 }
 
 /// Evaluates every gate on `values` (from [`gate_values`] or [`gate_values_json`]).
@@ -861,11 +676,9 @@ pub fn check_json(
     expressions: &[String],
 ) -> Result<Vec<FailIfOutcome>, FailIfError> {
     let gates = parse_all(expressions)?;
-    let values = gate_values_json(report_json)?;
-    let rows = serde_json::from_str::<serde_json::Value>(report_json)
-        .ok()
-        .and_then(|v| v.get("comparison").and_then(change::rows_json));
-    evaluate_all_with_changes(&gates, &values, rows.as_deref())
+    let report = AuditReport::from_json(report_json)?;
+    let rows = report.comparison.as_ref().map(change::rows);
+    evaluate_all_with_changes(&gates, &gate_values(&report), rows.as_deref())
 }
 
 #[cfg(test)]
@@ -960,7 +773,7 @@ mod tests {
     fn aliases_parse_to_their_report_key_and_name_what_was_written() {
         for a in &ALIASES {
             assert!(
-                KEYS_ALL().contains(&a.key),
+                KEYS_ALL().contains(&a.key.as_str()),
                 "{} maps to unknown {}",
                 a.name,
                 a.key
@@ -968,7 +781,7 @@ mod tests {
             assert!(!KEYS_ALL().contains(&a.name), "{} is a report key", a.name);
             let f = FailIf::parse(&format!("{} > 0.1", a.name), &KEYS_ALL()).unwrap();
             assert_eq!(f.disjuncts[0][0].key, a.name);
-            assert_eq!(canonical(a.name, &KEYS_ALL()), Some(a.key));
+            assert_eq!(canonical(a.name, &KEYS_ALL()), Some(a.key.as_str()));
         }
         // An alias of a key outside `known_keys` is unknown too.
         assert!(matches!(
@@ -1030,8 +843,8 @@ mod tests {
         );
         let values = gate_values(&r);
         for a in &ALIASES {
-            assert_eq!(values[a.name], values[a.key], "{}", a.name);
-            assert!(values[a.key].is_ok(), "{}", a.key);
+            assert_eq!(values[a.name], values[a.key.as_str()], "{}", a.name);
+            assert!(values[a.key.as_str()].is_ok(), "{}", a.key);
         }
         assert_eq!(values["dp_difference"], Ok(0.5));
         assert_eq!(values["eo_ratio"], Ok(0.5));

@@ -2,8 +2,11 @@
 //! documented in docs/audit-json-schema.md and crates/fair-audit/schema/audit-v1.schema.json).
 //! The markdown and HTML reports are views of this one structure.
 
-use serde::Serialize;
+use crate::keys::{Key, Name, de};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+pub mod compare;
 
 /// The schema name written in every report.json.
 pub const SCHEMA_NAME: &str = "fairkit-audit";
@@ -11,10 +14,11 @@ pub const SCHEMA_NAME: &str = "fairkit-audit";
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The whole report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AuditReport {
     /// Always [`SCHEMA_NAME`].
-    pub schema: &'static str,
+    #[serde(deserialize_with = "schema_name")]
+    pub schema: Name,
     /// Always [`SCHEMA_VERSION`].
     pub schema_version: u32,
     /// The program that wrote it.
@@ -24,7 +28,7 @@ pub struct AuditReport {
     /// How it was computed.
     pub settings: Settings,
     /// The worst value of each headline gap over all slices and thresholds.
-    pub headline: BTreeMap<String, Headline>,
+    pub headline: BTreeMap<Key, Headline>,
     /// One audit per prediction source (the prediction column, or each threshold).
     pub audits: Vec<ThresholdAudit>,
     /// Score-based metrics per slice (present when a score column was given).
@@ -35,25 +39,25 @@ pub struct AuditReport {
     pub fail_if: Vec<FailIfOutcome>,
     /// The audit per window of a `--by` column, with each window's change against its baseline
     /// (absent from the JSON without `--by`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub over_time: Option<crate::over_time::OverTime>,
     /// The paired comparison with a second prediction column of the same rows (`--against`;
     /// absent from the JSON without it).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<crate::compare::Comparison>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<compare::Comparison>,
 }
 
 /// Program name and version.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Tool {
     /// "fairkit".
-    pub name: &'static str,
+    pub name: String,
     /// Crate version.
-    pub version: &'static str,
+    pub version: String,
 }
 
 /// The input file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InputInfo {
     /// The path as given (for a Spark DataFrame: a description of it).
     pub file: String,
@@ -70,7 +74,7 @@ pub struct InputInfo {
 }
 
 /// Columns by role.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Columns {
     /// Label column.
     pub label: String,
@@ -85,16 +89,16 @@ pub struct Columns {
 }
 
 /// Settings of the statistics.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Settings {
     /// Confidence level of all intervals.
     pub confidence: f64,
     /// "wilson" or "clopper-pearson".
-    pub rate_ci_method: &'static str,
+    pub rate_ci_method: String,
     /// How gap intervals and p-values are computed.
-    pub gap_method: &'static str,
+    pub gap_method: String,
     /// How the score metrics' intervals and p-values are computed.
-    pub score_inference_method: &'static str,
+    pub score_inference_method: String,
     /// Bootstrap resamples and permutations per gap.
     pub resamples: usize,
     /// Seed of the resampling.
@@ -112,7 +116,7 @@ pub struct Settings {
 }
 
 /// The worst value of one headline gap and where it occurred.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Headline {
     /// The value (largest difference / smallest ratio / largest distance).
     pub value: f64,
@@ -124,20 +128,24 @@ pub struct Headline {
     pub p_value: Option<f64>,
     /// The groups the gap it comes from left out (copied from [`Gap::undefined_groups`]);
     /// absent from the JSON when none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undefined_groups: Vec<UndefinedGroup>,
     /// fairlearn's value of that gap when it differs (copied from [`Gap::fairlearn_value`]);
     /// absent from the JSON when fairlearn agrees.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "de::present"
+    )]
     pub fairlearn_value: Option<Option<f64>>,
     /// The groups kept out of that gap for being smaller than the minimum group size (copied
     /// from [`Gap::small_groups`]); absent from the JSON when none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub small_groups: Vec<UndefinedGroup>,
 }
 
 /// The count-based audit of one prediction source.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ThresholdAudit {
     /// The threshold, or null for the prediction column.
     pub threshold: Option<f64>,
@@ -146,7 +154,7 @@ pub struct ThresholdAudit {
 }
 
 /// A value with a confidence interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     /// Point estimate.
     pub value: f64,
@@ -157,7 +165,7 @@ pub struct Estimate {
 }
 
 /// Counts of one group.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Counts {
     /// True positives (weighted sums when weighted).
     pub tp: f64,
@@ -170,7 +178,7 @@ pub struct Counts {
 }
 
 /// One group's counts and rates.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GroupRates {
     /// Group name ("all" for the pooled rows).
     pub group: String,
@@ -185,18 +193,20 @@ pub struct GroupRates {
     /// Confusion counts.
     pub counts: Counts,
     /// Every rate with its interval; null when its denominator is empty in this group.
+    #[serde(deserialize_with = "de::rate_map")]
     pub rates: BTreeMap<&'static str, Option<Estimate>>,
 }
 
 /// One gap with its inference.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Gap {
     /// Headline key, e.g. "dp_difference".
-    pub key: &'static str,
+    pub key: Key,
     /// Plain name, e.g. "demographic parity difference".
-    pub name: &'static str,
+    pub name: String,
     /// "difference" or "ratio".
-    pub kind: &'static str,
+    #[serde(deserialize_with = "gap_kind")]
+    pub kind: Name,
     /// The gap on the data.
     pub value: Option<f64>,
     /// Bootstrap interval.
@@ -211,35 +221,40 @@ pub struct Gap {
     /// denominator is empty: e.g. the TPR of a group without positive rows), each with the
     /// reason. The audit skips such a group; fairlearn counts the TPR/FPR as 0 instead
     /// (docs/conventions.md). Absent from the JSON when no group was left out.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undefined_groups: Vec<UndefinedGroup>,
     /// fairlearn's value of the gap of the same name on the same rows, present only when it
     /// differs from `value`: `Some(Some(x))` is the number fairlearn gives (undefined TPR/FPR
     /// counted as 0), `Some(None)` (JSON null) means fairlearn gives NaN (a ratio of two zero
     /// rates, which the audit counts as 1). Absent from the JSON when fairlearn agrees or the gap
     /// is null.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "de::present"
+    )]
     pub fairlearn_value: Option<Option<f64>>,
     /// The groups kept out of the gap because the rows in a rate's denominator are fewer than
     /// the minimum group size (`settings.min_group_size`); their rates are still reported.
     /// Absent from the JSON when none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub small_groups: Vec<UndefinedGroup>,
 }
 
 /// A group a gap left out, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UndefinedGroup {
     /// Group name.
     pub group: String,
     /// The rate that is undefined in it (a key of `rates`, e.g. "true_positive_rate").
-    pub rate: &'static str,
+    #[serde(deserialize_with = "de::rate")]
+    pub rate: Name,
     /// Why, e.g. "no positive rows: TPR undefined".
     pub reason: String,
 }
 
 /// The count-based results of one slice (a sensitive column or the intersection).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ConfusionSlice {
     /// "race", or "race & sex" for the intersection.
     pub slice: String,
@@ -254,7 +269,7 @@ pub struct ConfusionSlice {
 }
 
 /// A pairwise maximum: the largest distance between two groups and which two.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PairMax {
     /// The largest pairwise value.
     pub value: f64,
@@ -270,7 +285,7 @@ pub struct PairMax {
 }
 
 /// One group's AUC.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GroupAuc {
     /// Group.
     pub group: String,
@@ -283,7 +298,7 @@ pub struct GroupAuc {
 }
 
 /// Score-based metrics of one slice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ScoreSlice {
     /// Slice name.
     pub slice: String,
@@ -306,12 +321,12 @@ pub struct ScoreSlice {
     /// Groups kept out of the AUC difference, KS and partial-SP gaps for having fewer positives
     /// or negatives than the minimum group size (their AUCs are still reported). Absent from
     /// the JSON when none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub small_groups: Vec<UndefinedGroup>,
 }
 
 /// The outcome of one `--fail-if` expression.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FailIfOutcome {
     /// The expression as given.
     pub expression: String,
@@ -322,7 +337,7 @@ pub struct FailIfOutcome {
 }
 
 /// One comparison.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonOutcome {
     /// e.g. "dp_difference > 0.1".
     pub comparison: String,
@@ -330,4 +345,101 @@ pub struct ComparisonOutcome {
     pub actual: f64,
     /// Whether it held.
     pub holds: bool,
+}
+
+fn schema_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    de::one_of(
+        d,
+        "schema (a fairkit audit report has \"fairkit-audit\")",
+        &[SCHEMA_NAME],
+    )
+}
+
+fn gap_kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    de::one_of(d, "gap kind", &["difference", "ratio"])
+}
+
+/// Why a text is not a report this version of fairkit reads.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReportError {
+    /// Not JSON at all.
+    #[error("not JSON ({0})")]
+    NotJson(String),
+    /// JSON of another kind (a comparison, another tool's file).
+    #[error("its schema is {found}, not \"fairkit-audit\" (a report.json of `fairkit audit`)")]
+    Schema {
+        /// The `schema` found (`missing` when absent).
+        found: String,
+    },
+    /// A report of another schema version.
+    #[error(
+        "its schema_version is {found}; this fairkit reads version {SCHEMA_VERSION} only (re-run the audit with this fairkit, or compare with the fairkit that wrote it)"
+    )]
+    Version {
+        /// The `schema_version` found.
+        found: String,
+    },
+    /// A field is missing or holds the wrong kind of value.
+    #[error("field {field}: {reason}")]
+    Field {
+        /// Where, as a JSON path (`$.audits[0].slices[1].groups[0].counts.tp`), or the line and
+        /// column when the schema does not say.
+        field: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The header every report starts with, read first so a foreign or newer document is named as
+/// such rather than by its first unexpected field.
+#[derive(Deserialize)]
+struct Header {
+    schema: Option<serde_json::Value>,
+    schema_version: Option<serde_json::Value>,
+}
+
+impl AuditReport {
+    /// Reads a report.json text (schema `fairkit-audit`, version [`SCHEMA_VERSION`]): the
+    /// inverse of the JSON view (`render` with `json`), byte for byte.
+    ///
+    /// # Errors
+    /// [`ReportError`]: not JSON, another schema or version, or the first bad field with its
+    /// path (from the embedded JSON Schema, [`crate::schema`]).
+    pub fn from_json(text: &str) -> Result<Self, ReportError> {
+        let header: Header =
+            serde_json::from_str(text).map_err(|e| ReportError::NotJson(e.to_string()))?;
+        let shown =
+            |v: Option<serde_json::Value>| v.map_or("missing".to_string(), |v| v.to_string());
+        if header.schema.as_ref().and_then(|v| v.as_str()) != Some(SCHEMA_NAME) {
+            return Err(ReportError::Schema {
+                found: shown(header.schema),
+            });
+        }
+        if header.schema_version.as_ref().and_then(|v| v.as_u64()) != Some(SCHEMA_VERSION.into()) {
+            return Err(ReportError::Version {
+                found: shown(header.schema_version),
+            });
+        }
+        serde_json::from_str(text).map_err(|e| field_error(text, &e))
+    }
+}
+
+/// The first schema violation of `text` (a path and what is wrong), or serde's message at its
+/// line and column when the schema finds none.
+fn field_error(text: &str, e: &serde_json::Error) -> ReportError {
+    let violation = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .zip(serde_json::from_str::<serde_json::Value>(crate::schema::AUDIT_SCHEMA_V1).ok())
+        .and_then(|(instance, schema)| crate::schema::validate(&schema, &instance).ok())
+        .and_then(|errors| errors.into_iter().next());
+    match violation.as_deref().and_then(|v| v.split_once(": ")) {
+        Some((field, reason)) => ReportError::Field {
+            field: field.to_string(),
+            reason: reason.to_string(),
+        },
+        None => ReportError::Field {
+            field: format!("at line {} column {}", e.line(), e.column()),
+            reason: e.to_string(),
+        },
+    }
 }

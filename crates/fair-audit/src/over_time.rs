@@ -10,14 +10,15 @@
 use crate::compute::{GAPS, Stats, slice_gaps};
 use crate::error::AuditError;
 use crate::ingest::{AuditState, GROUP_SEPARATOR};
+use crate::keys::{Key, de};
 use fair_metrics::ci::{CellDraws, change_interval};
 use fair_metrics::state::ConfusionState;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// How a `--by` value becomes a window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Window {
     /// The value itself (a model version, a batch id, or a date column's day).
@@ -160,7 +161,7 @@ pub fn parse_timezone(name: &str) -> Result<chrono_tz::Tz, String> {
 }
 
 /// Which window each window is compared with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Baseline {
     /// The first window (in window order).
@@ -170,10 +171,10 @@ pub enum Baseline {
 }
 
 /// One gap of one window.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowGap {
     /// Report key.
-    pub key: &'static str,
+    pub key: Key,
     /// The gap in this window (null when undefined).
     pub value: Option<f64>,
     /// Bootstrap interval.
@@ -193,11 +194,12 @@ pub struct WindowGap {
     /// `change_p_value` adjusted for the many changes of the audit over time (Benjamini–Hochberg
     /// over every window, slice and gap with a p-value; see [`OverTime::multiple_comparisons`]):
     /// the report calls a change distinguishable when this is below 1 − confidence.
+    #[serde(default)]
     pub change_q_value: Option<f64>,
 }
 
 /// One slice of one window.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowSlice {
     /// Slice name.
     pub slice: String,
@@ -210,13 +212,14 @@ pub struct WindowSlice {
 /// One group's rates in one window: selection rate, true and false positive rates and accuracy,
 /// each with its interval (the audit's rate interval method; null when the denominator is empty
 /// in this window).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowGroup {
     /// Group name.
     pub group: String,
     /// Rows of the group in the window.
     pub rows: u64,
     /// Rate key → value with its interval.
+    #[serde(deserialize_with = "de::rate_map")]
     pub rates: std::collections::BTreeMap<&'static str, Option<crate::model::Estimate>>,
 }
 
@@ -269,7 +272,7 @@ fn window_groups(
 }
 
 /// One window.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct WindowAudit {
     /// Its name ("2026-11-27", "2026-W48", "v2").
     pub window: String,
@@ -282,7 +285,7 @@ pub struct WindowAudit {
 }
 
 /// The audit over time (report.json's `over_time`).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct OverTime {
     /// The `--by` column.
     pub column: String,
@@ -293,7 +296,9 @@ pub struct OverTime {
     /// The windows in order (dates chronologically; other values numerically when they all are
     /// numbers, else as text).
     pub windows: Vec<WindowAudit>,
-    /// How the changes' p-values are adjusted for their number, in words.
+    /// How the changes' p-values are adjusted for their number, in words (empty in a report
+    /// written before the adjustment).
+    #[serde(default)]
     pub multiple_comparisons: String,
 }
 
@@ -398,7 +403,7 @@ struct Drawn {
     /// in [`GAPS`] order.
     gaps: Vec<crate::model::Gap>,
     draws: Option<CellDraws>,
-    cache: Mutex<HashMap<(&'static str, Vec<bool>), GapDraws>>,
+    cache: Mutex<HashMap<(Key, Vec<bool>), GapDraws>>,
 }
 
 /// A gap on the observed cells and on every draw.
@@ -407,7 +412,7 @@ type GapDraws = (Option<f64>, Vec<Option<f64>>);
 impl Drawn {
     fn gap(
         &self,
-        key: &'static str,
+        key: Key,
         metric: fair_metrics::ci::GapMetric,
         kind: fair_metrics::ci::GapKind,
         keep: &[bool],
@@ -443,7 +448,7 @@ type SliceDraws = Vec<(String, Arc<Drawn>)>;
 fn gap_row(
     (index, key, metric, kind): (
         usize,
-        &'static str,
+        Key,
         fair_metrics::ci::GapMetric,
         fair_metrics::ci::GapKind,
     ),
@@ -713,7 +718,10 @@ pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
                 if !crate::summary::distinguishable(q, conf) {
                     continue;
                 }
-                let name = GAPS.iter().find(|x| x.0 == g.key).map_or(g.key, |x| x.1);
+                let name = GAPS
+                    .iter()
+                    .find(|x| x.0 == g.key)
+                    .map_or(g.key.as_str(), |x| x.1);
                 items.push((
                     d.abs(),
                     format!(

@@ -126,7 +126,7 @@ fn small_groups_table(r: &AuditReport) -> Table {
             for gap in &slice.gaps {
                 for u in &gap.small_groups {
                     if let Some(g) = slice.groups.iter().find(|g| g.group == u.group) {
-                        add(&slice.slice, g, gap.key, u);
+                        add(&slice.slice, g, gap.key.as_str(), u);
                     }
                 }
             }
@@ -359,7 +359,7 @@ fn slice_section(
             row.push(note.unwrap_or_default());
         }
         gaps.text_row(row);
-        if let Some(m) = glossary::meaning(g.key) {
+        if let Some(m) = glossary::meaning(g.key.as_str()) {
             gaps.title_last_row(m);
         }
     }
@@ -644,7 +644,7 @@ pub fn document(
 ) -> Result<(HtmlReport, Vec<(String, String)>), AuditError> {
     let mut figures = Vec::new();
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
-    let method = r.settings.rate_ci_method;
+    let method = &r.settings.rate_ci_method;
     let mut doc = HtmlReport::new(&format!("Fairness audit: {}", r.input.file));
     doc.paragraph(&format!(
         "{} rows; label '{}' (positive = '{}'), sensitive columns: {}; {} resamples, seed {}.",
@@ -669,7 +669,7 @@ pub fn document(
     let notes: Vec<Option<String>> = r
         .headline
         .iter()
-        .map(|(k, v)| gap_note(k, &v.undefined_groups, &v.small_groups, v.fairlearn_value))
+        .map(|(k, v)| gap_note(*k, &v.undefined_groups, &v.small_groups, v.fairlearn_value))
         .collect();
     let any_note = notes.iter().any(Option::is_some);
     let mut header = vec!["headline", "worst value", "slice", "threshold", "p-value"];
@@ -678,16 +678,13 @@ pub fn document(
     }
     let mut h = Table::new(&header);
     for ((k, v), note) in r.headline.iter().zip(notes) {
-        let title = glossary::meaning(k);
+        let title = glossary::meaning(k.as_str());
         let mut row = vec![
-            k.clone(),
+            k.to_string(),
             f4(v.value),
             v.slice.clone(),
             v.threshold.map_or("—".into(), |t| t.to_string()),
-            p_opt(
-                v.p_value,
-                (!crate::compute::SCORE_KEYS.contains(&k.as_str())).then_some(r.settings.resamples),
-            ),
+            p_opt(v.p_value, (!k.is_score()).then_some(r.settings.resamples)),
         ];
         if any_note {
             row.push(note.unwrap_or_default());

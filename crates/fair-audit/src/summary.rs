@@ -3,36 +3,31 @@
 //! ([`distinguishable`]: p-value < 1 − confidence), largest first.
 
 use crate::compute::rate_key;
+use crate::keys::Key;
 use crate::model::{
     AuditReport, ConfusionSlice, Gap, Headline, PairMax, ScoreSlice, UndefinedGroup,
 };
 use fair_metrics::Rate;
 use std::collections::BTreeMap;
 
-/// Whether a larger value of the key is worse (differences, distances) or a smaller one
-/// (ratios).
-fn larger_is_worse(key: &str) -> bool {
-    !key.ends_with("_ratio")
-}
-
-fn consider(out: &mut BTreeMap<String, Headline>, key: &str, h: Headline) {
+fn consider(out: &mut BTreeMap<Key, Headline>, key: Key, h: Headline) {
     let worse = |new: f64, old: f64| {
-        if larger_is_worse(key) {
+        if key.larger_is_worse() {
             new > old
         } else {
             new < old
         }
     };
-    match out.get(key) {
+    match out.get(&key) {
         Some(old) if !worse(h.value, old.value) => {}
         _ => {
-            out.insert(key.to_string(), h);
+            out.insert(key, h);
         }
     }
 }
 
 /// The worst value of every headline key.
-pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
+pub fn headline(r: &AuditReport) -> BTreeMap<Key, Headline> {
     let mut out = BTreeMap::new();
     for audit in &r.audits {
         for slice in &audit.slices {
@@ -56,16 +51,16 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
         }
     }
     for s in r.score_metrics.iter().flatten() {
-        let pairs: [(&str, Option<&PairMax>); 3] = [
-            ("ks_dp", s.ks_dp.as_ref()),
-            ("ks_eo", s.ks_eo.as_ref()),
-            ("psp", s.psp.as_ref()),
+        let pairs: [(Key, Option<&PairMax>); 3] = [
+            (Key::KsDp, s.ks_dp.as_ref()),
+            (Key::KsEo, s.ks_eo.as_ref()),
+            (Key::Psp, s.psp.as_ref()),
         ];
         let values = pairs
             .iter()
             .map(|(k, p)| (*k, p.map(|p| (p.value, p.p_value))))
             .chain([(
-                "auc_difference",
+                Key::AucDifference,
                 s.auc_difference
                     .map(|v| (v, s.auc_gap.as_ref().and_then(|g| g.p_value))),
             )]);
@@ -96,20 +91,17 @@ pub fn headline(r: &AuditReport) -> BTreeMap<String, Headline> {
 }
 
 /// The score metric key of a headline key in [`ScoreSlice::small_groups`].
-fn score_metric(key: &str) -> &str {
+fn score_metric(key: Key) -> &'static str {
     match key {
-        "auc_difference" => "auc",
-        other => other,
+        Key::AucDifference => "auc",
+        other => other.as_str(),
     }
 }
 
 /// fairlearn's name for the gap of a headline key: the first alias of the one table,
 /// [`fail_if::ALIASES`](crate::fail_if::ALIASES) (a key without one: "fairlearn").
-pub fn fairlearn_name(key: &str) -> &'static str {
-    crate::fail_if::ALIASES
-        .iter()
-        .find(|a| a.key == key)
-        .map_or("fairlearn", |a| a.name)
+pub fn fairlearn_name(key: Key) -> &'static str {
+    key.aliases().next().map_or("fairlearn", |a| a.name)
 }
 
 fn fairlearn_number(v: Option<f64>) -> String {
@@ -120,7 +112,7 @@ fn fairlearn_number(v: Option<f64>) -> String {
 /// minimum group size) or whose fairlearn value differs: which groups and why, and fairlearn's
 /// number. `None` when there is nothing to say.
 pub fn gap_note(
-    key: &str,
+    key: Key,
     undefined: &[UndefinedGroup],
     small: &[UndefinedGroup],
     fairlearn_value: Option<Option<f64>>,
@@ -179,7 +171,7 @@ fn gap_clause(gap: &Gap) -> String {
 fn headline_sentences(r: &AuditReport) -> Vec<String> {
     let mut out = Vec::new();
     for (key, _, _, _) in super::compute::GAPS {
-        let Some(h) = r.headline.get(key) else {
+        let Some(h) = r.headline.get(&key) else {
             continue;
         };
         let Some(note) = gap_note(key, &h.undefined_groups, &h.small_groups, h.fairlearn_value)
@@ -197,11 +189,11 @@ fn headline_sentences(r: &AuditReport) -> Vec<String> {
     out
 }
 
-fn rate_of_gap(key: &str) -> Option<Rate> {
+fn rate_of_gap(key: Key) -> Option<Rate> {
     match key {
-        "dp_difference" => Some(Rate::Selection),
-        "eo_difference" => Some(Rate::TruePositive),
-        "accuracy_difference" => Some(Rate::Accuracy),
+        Key::DpDifference => Some(Rate::Selection),
+        Key::EoDifference => Some(Rate::TruePositive),
+        Key::AccuracyDifference => Some(Rate::Accuracy),
         _ => None,
     }
 }
@@ -333,8 +325,8 @@ fn count_items(
         )
     };
     for diff in slice.gaps.iter().filter(|g| g.kind == "difference") {
-        let ratio_key = diff.key.replace("_difference", "_ratio");
-        let ratio = slice.gaps.iter().find(|g| g.key == ratio_key);
+        let ratio_key = diff.key.ratio();
+        let ratio = slice.gaps.iter().find(|g| Some(g.key) == ratio_key);
         let d = tested(diff).filter(|t| distinguishable(t.1, conf));
         let q = ratio
             .and_then(|g| tested(g).map(|t| (g, t)))
@@ -405,20 +397,20 @@ fn count_items(
 
 /// What one score gap is, for the summary: (name before "across", what its two groups are,
 /// what its interval covers).
-fn score_words(key: &str, r: &AuditReport, groups: usize) -> (String, &'static str, String) {
+fn score_words(key: Key, r: &AuditReport, groups: usize) -> (String, &'static str, String) {
     let simultaneous = format!("simultaneous over the {groups} groups (DKW), conservative");
     match key {
-        "ks_dp" => (
+        Key::KsDp => (
             "demographic parity difference over all thresholds".into(),
             "the KS distance between their score distributions",
             simultaneous,
         ),
-        "ks_eo" => (
+        Key::KsEo => (
             "equal opportunity difference over all thresholds".into(),
             "the KS distance between their positives' score distributions",
             simultaneous,
         ),
-        "psp" => (
+        Key::Psp => (
             match r.settings.interval {
                 Some([a, b]) => {
                     format!("partial statistical parity gap on the score interval [{a}, {b})")
@@ -436,19 +428,19 @@ fn score_words(key: &str, r: &AuditReport, groups: usize) -> (String, &'static s
     }
 }
 
-fn score_gaps(s: &ScoreSlice) -> [(&'static str, Option<&PairMax>); 4] {
+fn score_gaps(s: &ScoreSlice) -> [(Key, Option<&PairMax>); 4] {
     [
-        ("ks_dp", s.ks_dp.as_ref()),
-        ("ks_eo", s.ks_eo.as_ref()),
-        ("psp", s.psp.as_ref()),
-        ("auc_difference", s.auc_gap.as_ref()),
+        (Key::KsDp, s.ks_dp.as_ref()),
+        (Key::KsEo, s.ks_eo.as_ref()),
+        (Key::Psp, s.psp.as_ref()),
+        (Key::AucDifference, s.auc_gap.as_ref()),
     ]
 }
 
 /// Groups a score gap compares: every group for KS and partial SP, those with an AUC for the AUC
 /// difference.
-fn score_groups(key: &str, s: &ScoreSlice) -> usize {
-    if key == "auc_difference" {
+fn score_groups(key: Key, s: &ScoreSlice) -> usize {
+    if key == Key::AucDifference {
         s.auc_by_group.iter().filter(|g| g.auc.is_some()).count()
     } else {
         s.auc_by_group.len()

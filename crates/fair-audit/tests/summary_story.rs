@@ -55,7 +55,7 @@ fn position(list: &[&str], name: &str) -> Option<usize> {
 fn assert_rule(r: &AuditReport) {
     let list = listed(&r.summary);
     for g in &r.audits[0].slices[0].gaps {
-        let listed = position(&list, g.name).is_some();
+        let listed = position(&list, &g.name).is_some();
         let passes = g.p_value.is_some_and(|p| distinguishable(p, 0.95));
         assert_eq!(
             listed, passes,

@@ -108,8 +108,14 @@ pub struct CompareArgs {
     #[arg(long, value_name = "COLUMN")]
     pub after_pred: Option<String>,
 
-    /// Print nothing but errors.
+    /// Compare what the two audits share when their slices, thresholds or groups do not match
+    /// (without it, such audits are refused with exit code 2, naming the differences). What
+    /// was left out is said in the summary.
     #[arg(long)]
+    pub allow_partial: bool,
+
+    /// Print nothing but errors.
+    #[arg(long, short)]
     pub quiet: bool,
 
     /// `fairkit audit` flags, after `--`, for a BEFORE or AFTER that is a predictions file (CSV

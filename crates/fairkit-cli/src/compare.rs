@@ -4,15 +4,13 @@
 use crate::audit::Verdict;
 use crate::cli::CompareArgs;
 use crate::error::CliError;
+use fair_audit::model::AuditReport;
 use std::path::{Path, PathBuf};
 
-/// The report.json of `path`: the file itself, `path/report.json` for a report directory, or
-/// the report of a saved state (`--state-dir`) built from its counts.
-fn report_json(
-    flag: &'static str,
-    path: &Path,
-    args: &CompareArgs,
-) -> Result<serde_json::Value, CliError> {
+/// The report of `path`: its report.json (the file itself, `path/report.json` for a report
+/// directory), the report of a saved state (`--state-dir`) built from its counts, or the audit
+/// of a predictions file.
+fn report(flag: &'static str, path: &Path, args: &CompareArgs) -> Result<AuditReport, CliError> {
     if is_predictions(path) {
         return audited(flag, path, args);
     }
@@ -23,7 +21,7 @@ fn report_json(
             seed: args.seed,
             ..fair_audit::Stats::default()
         };
-        return crate::state_dir::report_json(path, stats);
+        return crate::state_dir::report(path, stats);
     }
     let file: PathBuf = if path.is_dir() {
         path.join("report.json")
@@ -40,7 +38,7 @@ fn report_json(
             "a report.json of `fairkit audit`, the directory holding it, or a --state-dir directory ({e})"
         ))
     })?;
-    serde_json::from_str(&text).map_err(|e| bad(format!("a report.json (JSON: {e})")))
+    AuditReport::from_json(&text).map_err(|source| CliError::Report { path: file, source })
 }
 
 /// Whether `path` is a predictions file (or a folder of part files) rather than an audit: not a
@@ -54,11 +52,7 @@ fn is_predictions(path: &Path) -> bool {
 
 /// Audits the predictions file `path` with the flags after `--` into OUT/before or OUT/after
 /// (the same pipeline as `fairkit audit`), and reads its report.json.
-fn audited(
-    flag: &'static str,
-    path: &Path,
-    args: &CompareArgs,
-) -> Result<serde_json::Value, CliError> {
+fn audited(flag: &'static str, path: &Path, args: &CompareArgs) -> Result<AuditReport, CliError> {
     use clap::Parser;
     if args.audit_flags.is_empty() {
         return Err(CliError::InvalidFlag {
@@ -105,7 +99,7 @@ fn audited(
         });
     };
     crate::audit::run(&audit_args)?;
-    report_json(flag, &out.join("report.json"), args)
+    report(flag, &out.join("report.json"), args)
 }
 
 /// Replaces the value of `name` (`--score X` or `--score=X`) in the audit flags by `value`.
@@ -161,28 +155,39 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
             });
         }
     }
-    let keys: Vec<&str> = fair_audit::compute::GAPS.iter().map(|g| g.0).collect();
-    if let Some(k) = args
+    let worse_keys = args
         .fail_if_worse
         .iter()
-        .find(|k| !keys.contains(&k.as_str()))
-    {
-        return Err(CliError::InvalidFlag {
-            flag: "--fail-if-worse",
-            value: k.clone(),
-            expected: format!("count-gap keys of the report: {}", keys.join(", ")),
-        });
-    }
+        .map(|k| {
+            fair_audit::Key::parse(k)
+                .filter(|k| !k.is_score())
+                .ok_or_else(|| CliError::InvalidFlag {
+                    flag: "--fail-if-worse",
+                    value: k.clone(),
+                    expected: format!(
+                        "count-gap keys of the report: {}",
+                        fair_audit::Key::COUNT.map(|k| k.as_str()).join(", ")
+                    ),
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let gates = crate::fail_if::parse_all(&args.fail_if)?;
-    let before = report_json("BEFORE", &args.before, args)?;
-    let after = report_json("AFTER", &args.after, args)?;
-    let mut c = fair_audit::compare::compare_reports(
+    let before = report("BEFORE", &args.before, args)?;
+    let after = report("AFTER", &args.after, args)?;
+    let partial = if args.allow_partial {
+        fair_audit::compare::Partial::Allow
+    } else {
+        fair_audit::compare::Partial::Refuse
+    };
+    let mut c = fair_audit::compare::compare_reports_with(
         &before,
         &after,
-        args.confidence,
-        args.resamples,
-        args.seed,
+        (args.confidence, args.resamples, args.seed),
+        partial,
     )?;
+    if !worse_keys.is_empty() {
+        c.gate_worse(&worse_keys);
+    }
     fair_audit::compare::gate(&mut c, &after, &gates)?;
     std::fs::create_dir_all(&args.out).map_err(|source| CliError::Write {
         path: args.out.clone(),
@@ -201,7 +206,7 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
     for (file, svg) in &figures {
         write(&args.out.join(file), svg)?;
     }
-    let worse = c.worse(&args.fail_if_worse);
+    let worse = c.worse(&worse_keys);
     if !args.quiet {
         eprintln!("fairkit compare: {} → {}", c.before.file, c.after.file);
         for s in &c.summary {
@@ -216,7 +221,11 @@ pub fn run(args: &CompareArgs) -> Result<Verdict, CliError> {
                 } else {
                     format!(
                         "FAILED (exit code 1): {} got worse",
-                        worse.iter().map(|g| g.key).collect::<Vec<_>>().join(", ")
+                        worse
+                            .iter()
+                            .map(|g| g.key.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 }
             );

@@ -172,6 +172,15 @@ pub enum CliError {
     /// The report could not be assembled or rendered (other than a metric or a chart).
     #[error("cannot build the report: {0}")]
     Audit(fair_audit::AuditError),
+    /// A file given as a report is not a report.json this fairkit reads (another schema or
+    /// version, or a bad field).
+    #[error("{path}: not a fairkit-audit v1 report: {source}")]
+    Report {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, naming the field.
+        source: fair_audit::model::ReportError,
+    },
     /// A Parquet/CSV output of `demo-data` could not be written.
     #[error("{path}: cannot write the demo data: {message}")]
     DemoWrite {

@@ -50,6 +50,9 @@ fn validate_report(file: &std::path::Path) -> Result<audit::Verdict, error::CliE
         .map_err(|e| bad(format!("the embedded schema to parse ({e})")))?;
     let errors = fair_audit::schema::validate(&schema, &instance).map_err(bad)?;
     if errors.is_empty() {
+        // Valid by the schema, and readable as the typed report every reader uses.
+        fair_audit::model::AuditReport::from_json(&text)
+            .map_err(|e| bad(format!("a fairkit-audit v1 report: {e}")))?;
         println!("{}: valid fairkit-audit v1 report", file.display());
         Ok(audit::Verdict::Pass)
     } else {

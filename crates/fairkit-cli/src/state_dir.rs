@@ -261,13 +261,16 @@ pub fn read(dir: &Path) -> Result<(AuditState, Manifest), CliError> {
     Ok((state, manifest))
 }
 
-/// The audit report (its JSON) of a saved state: every row appended, the `--by` / `--against`
+/// The audit report of a saved state: every row appended, the `--by` / `--against`
 /// column dropped (the audit of all rows), with `stats` — what `fairkit compare` reads of a
 /// state directory.
 ///
 /// # Errors
 /// [`CliError`] for an unreadable state or a report that cannot be built.
-pub fn report_json(dir: &Path, stats: fair_audit::Stats) -> Result<serde_json::Value, CliError> {
+pub fn report(
+    dir: &Path,
+    stats: fair_audit::Stats,
+) -> Result<fair_audit::model::AuditReport, CliError> {
     let (state, manifest) = read(dir)?;
     let b = &manifest.build;
     let all = if b.by.is_some() || b.against.is_some() {
@@ -297,16 +300,7 @@ pub fn report_json(dir: &Path, stats: fair_audit::Stats) -> Result<serde_json::V
         interval: None,
         weighted: b.weight.is_some(),
     };
-    let (report, charts) = fair_audit::build_report(&spec, &confusion, None)?;
-    let views = fair_audit::Views {
-        json: true,
-        markdown: false,
-        html: false,
-    };
-    let text = fair_audit::render(&report, &charts, views)?;
-    let json = text.json.unwrap_or_default();
-    serde_json::from_str(&json)
-        .map_err(|e| CliError::Audit(fair_audit::AuditError::Json(e.to_string())))
+    Ok(fair_audit::build_report(&spec, &confusion, None)?.0)
 }
 
 fn describe(b: &Build) -> String {

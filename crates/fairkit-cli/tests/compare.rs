@@ -53,8 +53,13 @@ fn compare(before: &Path, after: &Path, out: &Path, extra: &[&str]) -> common::R
     fairkit(&args)
 }
 
+/// Parses `out/compare.json`, checking that the typed comparison reads it back to the same bytes.
 fn json(out: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap()
+    let text = std::fs::read_to_string(out.join("compare.json")).unwrap();
+    let typed: fair_audit::model::compare::Comparison =
+        serde_json::from_str(&text).expect("compare.json reads typed");
+    assert!(serde_json::to_string_pretty(&typed).unwrap() == text);
+    serde_json::from_str(&text).unwrap()
 }
 
 #[test]
@@ -439,7 +444,18 @@ fn audits_whose_groups_differ_compare_and_say_so() {
     audit(&csv(dir.path(), "old.csv", 120, 80), &a, &[]);
     audit(&new, &b, &[]);
     let out = dir.path().join("c");
+    // Refused by default (the gaps would be measured over different groups), naming them …
     let run = compare(&a, &b, &out, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the groups of slice \"sex\" differ (only after: \"x\")"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.join("compare.json").exists());
+    // … and compared, saying so, with --allow-partial.
+    let run = compare(&a, &b, &out, &["--allow-partial"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let c = json(&out);
     let summary = c["summary"].to_string();
@@ -616,4 +632,211 @@ fn score_gaps_change_between_two_score_columns_of_one_file() {
             "{key}: {g} vs {upper}"
         );
     }
+}
+
+/// A CSV like [`csv`] with two sensitive columns named `first` and `second`, the groups of
+/// `second` named by `groups`.
+fn two_columns(
+    dir: &Path,
+    name: &str,
+    (first, second): (&str, &str),
+    groups: [&str; 2],
+) -> PathBuf {
+    let mut s = format!("y,y_hat,{first},{second}\n");
+    for (k, g) in ["f", "m"].into_iter().enumerate() {
+        for i in 0..200 {
+            let r = groups[(i / 2) % 2];
+            s.push_str(&format!(
+                "{},{},{g},{r}\n",
+                i % 2,
+                usize::from(i < 100 + 20 * k)
+            ));
+        }
+    }
+    write(dir, name, &s)
+}
+
+fn audit_columns(file: &Path, out: &Path, sensitive: &str) {
+    let run = fairkit(&[
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        sensitive,
+        "--resamples",
+        "200",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_report_of_another_schema_version_is_refused_naming_it() {
+    // It was compared silently while validate-report rejected it.
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    audit(&csv(dir.path(), "a.csv", 120, 80), &a, &[]);
+    let text = std::fs::read_to_string(a.join("report.json")).unwrap();
+    let v2 = write(
+        dir.path(),
+        "v2.json",
+        &text.replacen("\"schema_version\": 1", "\"schema_version\": 2", 1),
+    );
+    let out = dir.path().join("c");
+    let run = compare(&a, &v2, &out, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("v2.json") && run.stderr.contains("schema_version is 2"),
+        "{}",
+        run.stderr
+    );
+    let run = fairkit(&["validate-report", v2.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    // A malformed field: a typed error naming the file and the field, no panic.
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        &text.replacen("\"seed\": 0", "\"seed\": \"zero\"", 1),
+    );
+    let run = compare(&bad, &a, &out, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("bad.json") && run.stderr.contains("$.settings.seed"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn slices_that_do_not_match_are_refused_unless_partial() {
+    // `sex,race` against `gender,race` compared `race` only and said "No gap changed".
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    audit_columns(
+        &two_columns(dir.path(), "a.csv", ("sex", "race"), ["p", "q"]),
+        &a,
+        "sex,race",
+    );
+    audit_columns(
+        &two_columns(dir.path(), "b.csv", ("gender", "race"), ["p", "q"]),
+        &b,
+        "gender,race",
+    );
+    let out = dir.path().join("c");
+    let run = compare(&a, &b, &out, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    for named in [
+        "only the first audit has slice \"sex\", slice \"sex & race\"",
+        "only the second audit has slice \"gender\", slice \"gender & race\"",
+        "--allow-partial",
+    ] {
+        assert!(run.stderr.contains(named), "{named}: {}", run.stderr);
+    }
+    let run = compare(&a, &b, &out, &["--allow-partial", "-q"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "-q prints nothing: {}", run.stderr);
+    // Nothing in common is refused even with --allow-partial.
+    let only_sex = dir.path().join("s");
+    audit_columns(&dir.path().join("a.csv"), &only_sex, "sex");
+    let only_gender = dir.path().join("g");
+    audit_columns(&dir.path().join("b.csv"), &only_gender, "gender");
+    let run = compare(
+        &only_sex,
+        &only_gender,
+        &out.join("none"),
+        &["--allow-partial"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("no sensitive column and prediction source in common"),
+        "{}",
+        run.stderr
+    );
+    let c = json(&out);
+    assert_eq!(c["changes"].as_array().unwrap().len(), 1);
+    assert!(
+        c["summary"]
+            .to_string()
+            .contains("left out, only before: slice \\\"sex\\\""),
+        "{}",
+        c["summary"]
+    );
+}
+
+#[test]
+fn groups_differing_only_by_case_are_refused_naming_them() {
+    // They were warned about and still summarised as "No gap changed".
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    audit_columns(
+        &two_columns(dir.path(), "a.csv", ("sex", "race"), ["black", "white"]),
+        &a,
+        "race",
+    );
+    audit_columns(
+        &two_columns(dir.path(), "b.csv", ("sex", "race"), ["Black", "white"]),
+        &b,
+        "race",
+    );
+    let out = dir.path().join("c");
+    let run = compare(&a, &b, &out, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("differing only by case: \"black\" / \"Black\""),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("No gap changed"), "{}", run.stderr);
+    let run = compare(&a, &b, &out, &["--allow-partial"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn the_fail_if_worse_verdict_is_recorded_in_every_view() {
+    // It was printed on stderr only.
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    audit(&csv(dir.path(), "old.csv", 100, 100), &old, &[]);
+    audit(&csv(dir.path(), "new.csv", 140, 60), &new, &[]);
+    let out = dir.path().join("c");
+    let run = compare(
+        &old,
+        &new,
+        &out,
+        &["--fail-if-worse", "dp_difference", "-q"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let c = json(&out);
+    let gate = &c["fail_if_worse"];
+    assert_eq!(gate["failed"], true, "{gate}");
+    assert_eq!(gate["keys"][0], "dp_difference");
+    assert_eq!(gate["worse"][0]["slice"], "sex");
+    for view in ["compare.md", "compare.html"] {
+        let text = std::fs::read_to_string(out.join(view)).unwrap();
+        assert!(
+            text.contains("--fail-if-worse dp")
+                && text.contains(": FAILED, distinguishably worse: dp")
+                && text.contains("across sex went from"),
+            "{view}"
+        );
+    }
+    // Passing is recorded too; without the flag there is no verdict.
+    let run = compare(&old, &old, &out, &["--fail-if-worse", "dp_difference"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(json(&out)["fail_if_worse"]["failed"], false);
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(
+        md.contains("passed: none of these gaps got distinguishably worse"),
+        "{md}"
+    );
+    let run = compare(&old, &old, &out, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(json(&out).get("fail_if_worse").is_none());
 }

@@ -523,7 +523,7 @@ class AuditResult:
 
     def compare(self, other: "AuditResult", *, n_resamples: int = 1000, seed: int = 0,
                 confidence: float = 0.95, out: Optional[str | os.PathLike] = None,
-                fail_if: Sequence[str] = ()) -> dict:
+                fail_if: Sequence[str] = (), allow_partial: bool = False) -> dict:
         """This audit (before) against ``other`` (after), gap by gap, as ``fairkit compare``
         does (the same Rust code): every count gap of every slice both audits have, before and
         after, the change, its two-sample bootstrap interval and the p-value of "the gap did not
@@ -542,6 +542,10 @@ class AuditResult:
         slice; a bare ``p`` is the p-value of its ``change``; plain keys read ``other``'s
         headline). Their verdicts are the result's ``fail_if`` list (``failed``, and each
         comparison with the slice it read).
+
+        Audits whose slices, thresholds or groups do not match (``sex,race`` against
+        ``gender,race``, or a group only in one) raise ``FairkitError`` naming the differences;
+        ``allow_partial=True`` compares what they share and says what was left out.
 
         >>> import pyarrow as pa
         >>> from fairkit.spark import audit_arrow
@@ -562,7 +566,8 @@ class AuditResult:
         if isinstance(fail_if, str):
             fail_if = (fail_if,)
         text = _core.compare_reports(self.report_json, other.report_json, float(confidence),
-                                     int(n_resamples), int(seed), list(fail_if))
+                                     int(n_resamples), int(seed), list(fail_if),
+                                     bool(allow_partial))
         if out is not None:
             os.makedirs(os.fspath(out), exist_ok=True)
             for name, key in (("compare.json", "json"), ("compare.md", "markdown"),

@@ -8,114 +8,25 @@
 use crate::compute::{GAPS, small_groups};
 use crate::error::AuditError;
 use crate::ingest::{AuditState, GROUP_SEPARATOR};
+use crate::keys::Key;
+use crate::model::{AuditReport, ConfusionSlice};
 use crate::summary::{alpha, p_text, value_text};
 use fair_metrics::ci::{GapKind, GapSettings, PairedDraws, gap_change_inference};
 use fair_metrics::state::ConfusionState;
 use fair_report::{HtmlReport, Table};
-use serde::Serialize;
-use serde_json::Value;
 
 mod scores;
+pub use crate::model::compare::{
+    COMPARE_SCHEMA, CompareSettings, Comparison, GapChange, RateChangeEntry, Side, SliceChange,
+    WorseGap, WorseGate,
+};
 pub use scores::SCORE_CHANGE_METHOD;
-
-/// The schema name written in every comparison JSON.
-pub const COMPARE_SCHEMA: &str = "fairkit-compare";
 
 /// How the changes of two prediction columns of the same rows are computed.
 pub const PAIRED_METHOD: &str = "paired stratified bootstrap: each group's rows redrawn with replacement as their joint cells (label × first model's prediction × second model's prediction, the multinomial over eight cells), both gaps recomputed on every draw; percentile interval of after − before; two-sided bootstrap p-value min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B)); identical predictions give exactly 0, p = 1; groups below the minimum group size kept out of both";
 
 /// How the changes are computed (written into the comparison).
 pub const CHANGE_METHOD: &str = "two-sample stratified bootstrap: each audit's groups redrawn from the multinomial of their rows, independently; percentile interval of after − before; two-sided bootstrap p-value min(1, 2·min(1 + #{Δ* ≤ 0}, 1 + #{Δ* ≥ 0}) / (1 + B)), so the interval leaves 0 exactly when p < 1 − confidence (up to the +1s); groups below either audit's minimum group size are kept out of both";
-
-/// One audited file, as its report names it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Side {
-    /// `input.file` of the report.
-    pub file: String,
-    /// `input.rows`.
-    pub rows: u64,
-}
-
-/// The statistics settings of a comparison.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct CompareSettings {
-    /// Interval level.
-    pub confidence: f64,
-    /// Bootstrap pairs of draws per gap.
-    pub resamples: usize,
-    /// Seed.
-    pub seed: u64,
-    /// How the changes are computed.
-    pub method: &'static str,
-    /// How the rates' changes are computed.
-    pub rate_method: &'static str,
-    /// Whether the two audits are two prediction columns of the same rows (a paired
-    /// comparison) rather than two sets of rows.
-    pub paired: bool,
-    /// How the score gaps' changes are computed, when any is ([`SCORE_CHANGE_METHOD`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub score_method: Option<&'static str>,
-}
-
-/// One gap in both audits and its change.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct GapChange {
-    /// Report key, e.g. "dp_difference".
-    pub key: &'static str,
-    /// Plain name.
-    pub name: &'static str,
-    /// The gap in the first audit (null when undefined there).
-    pub before: Option<f64>,
-    /// The gap in the second audit.
-    pub after: Option<f64>,
-    /// `after − before`.
-    pub change: Option<f64>,
-    /// Lower end of the change's interval.
-    pub lower: Option<f64>,
-    /// Upper end.
-    pub upper: Option<f64>,
-    /// p-value of "the gap did not change".
-    pub p_value: Option<f64>,
-    /// Whether the gap got worse (a difference up, a ratio down) distinguishably.
-    pub worse: bool,
-    /// Why the change is null, if it is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub undefined_reason: Option<String>,
-}
-
-/// The changes of one slice at one prediction source.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct SliceChange {
-    /// The threshold, or null for the prediction column.
-    pub threshold: Option<f64>,
-    /// Slice name.
-    pub slice: String,
-    /// One entry per count gap.
-    pub gaps: Vec<GapChange>,
-    /// Every rate of every group both audits have, before and after, with the change.
-    pub rates: Vec<RateChangeEntry>,
-}
-
-/// One rate of one group in both audits ([`RATE_CHANGE_METHOD`] / [`PAIRED_RATE_METHOD`]).
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct RateChangeEntry {
-    /// Group name.
-    pub group: String,
-    /// Rate key, e.g. "selection_rate".
-    pub rate: &'static str,
-    /// The rate in the first audit (null when its denominator is empty there).
-    pub before: Option<f64>,
-    /// The rate in the second audit.
-    pub after: Option<f64>,
-    /// `after − before`.
-    pub change: Option<f64>,
-    /// Lower end of the change's interval.
-    pub lower: Option<f64>,
-    /// Upper end.
-    pub upper: Option<f64>,
-    /// p-value of "the rate did not change".
-    pub p_value: Option<f64>,
-}
 
 /// How the rates' changes of two audits are computed.
 pub const RATE_CHANGE_METHOD: &str = "rates: Newcombe's hybrid score interval of the difference of two proportions (from the Wilson intervals) and the two-sided pooled z-test";
@@ -270,48 +181,6 @@ fn paired_rates(
     Ok(out)
 }
 
-/// The whole comparison.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Comparison {
-    /// Always [`COMPARE_SCHEMA`].
-    pub schema: &'static str,
-    /// 1.
-    pub schema_version: u32,
-    /// The first audit.
-    pub before: Side,
-    /// The second audit.
-    pub after: Side,
-    /// How the changes were computed.
-    pub settings: CompareSettings,
-    /// Per prediction source and slice.
-    pub changes: Vec<SliceChange>,
-    /// Per slice, the score gaps' changes (AUC difference, KS, partial SP) when both audits
-    /// have score metrics (threshold null, no rates); absent from the JSON otherwise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub score_changes: Vec<SliceChange>,
-    /// Plain-language sentences: every distinguishable change, largest first, then the rule.
-    pub summary: Vec<String>,
-    /// The verdicts of `--fail-if` gates evaluated on this comparison ([`gate`]); absent from
-    /// the JSON when none was given.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub fail_if: Vec<crate::model::FailIfOutcome>,
-}
-
-impl Comparison {
-    /// Every slice change: the count gaps' per prediction source, then the score gaps'.
-    pub fn slices(&self) -> impl Iterator<Item = &SliceChange> {
-        self.changes.iter().chain(&self.score_changes)
-    }
-
-    /// Whether any of `keys` (report keys) got worse distinguishably in any slice.
-    pub fn worse(&self, keys: &[String]) -> Vec<&GapChange> {
-        self.slices()
-            .flat_map(|s| &s.gaps)
-            .filter(|g| g.worse && keys.iter().any(|k| k == g.key))
-            .collect()
-    }
-}
-
 fn bad(which: &str, what: impl std::fmt::Display) -> AuditError {
     AuditError::Input {
         name: "report to compare",
@@ -320,30 +189,27 @@ fn bad(which: &str, what: impl std::fmt::Display) -> AuditError {
 }
 
 /// The per-group row counts of one slice of a report, as a state.
-fn slice_state(which: &str, slice: &Value) -> Result<ConfusionState, AuditError> {
-    let groups = slice["groups"]
-        .as_array()
-        .ok_or_else(|| bad(which, "a slice without groups"))?;
+fn slice_state(which: &str, slice: &ConfusionSlice) -> Result<ConfusionState, AuditError> {
     let mut out = Vec::new();
-    for g in groups {
-        let name = g["group"]
-            .as_str()
-            .ok_or_else(|| bad(which, "a group without a name"))?;
-        let c = &g["counts"];
+    for g in &slice.groups {
+        let c = &g.counts;
         let mut cells = [0u64; 4];
-        for (k, key) in ["tn", "fp", "fn_", "tp"].iter().enumerate() {
-            let v = c[key]
-                .as_f64()
-                .ok_or_else(|| bad(which, format!("group {name:?} lacks the count {key}")))?;
+        for (k, (key, v)) in [("tn", c.tn), ("fp", c.fp), ("fn_", c.fn_), ("tp", c.tp)]
+            .into_iter()
+            .enumerate()
+        {
             if !(v >= 0.0 && v.fract() == 0.0 && v <= 9.0e15) {
                 return Err(bad(
                     which,
-                    format!("group {name:?}: count {key} = {v} is not a row count"),
+                    format!(
+                        "group {:?} of slice {:?}: count {key} = {v} is not a row count",
+                        g.group, slice.slice
+                    ),
                 ));
             }
             cells[k] = v as u64;
         }
-        out.push((name.to_string(), cells));
+        out.push((g.group.clone(), cells));
     }
     Ok(ConfusionState::from_row_counts(out))
 }
@@ -351,36 +217,27 @@ fn slice_state(which: &str, slice: &Value) -> Result<ConfusionState, AuditError>
 /// The slices of a report by (threshold, slice name), each as a state.
 type Slices = Vec<(Option<f64>, String, ConfusionState)>;
 
-fn read(which: &str, r: &Value) -> Result<(Side, Slices, u64), AuditError> {
-    if r["schema"] != "fairkit-audit" {
-        return Err(bad(
-            which,
-            "not a fairkit audit report (schema \"fairkit-audit\")",
-        ));
-    }
-    if r["settings"]["weighted"] == true {
+fn read(which: &str, r: &AuditReport) -> Result<(Side, Slices, u64), AuditError> {
+    if r.settings.weighted {
         return Err(bad(
             which,
             "a weighted audit: its report keeps weighted sums, not the rows a comparison redraws; compare unweighted audits",
         ));
     }
     let side = Side {
-        file: r["input"]["file"].as_str().unwrap_or("").to_string(),
-        rows: r["input"]["rows"].as_u64().unwrap_or(0),
+        file: r.input.file.clone(),
+        rows: r.input.rows,
     };
-    let min = r["settings"]["min_group_size"].as_u64().unwrap_or(0);
     let mut slices = Vec::new();
-    for audit in r["audits"].as_array().into_iter().flatten() {
-        let threshold = audit["threshold"].as_f64();
-        for s in audit["slices"].as_array().into_iter().flatten() {
-            let name = s["slice"].as_str().unwrap_or("").to_string();
-            slices.push((threshold, name, slice_state(which, s)?));
+    for audit in &r.audits {
+        for s in &audit.slices {
+            slices.push((audit.threshold, s.slice.clone(), slice_state(which, s)?));
         }
     }
     if slices.is_empty() {
         return Err(bad(which, "a report without audits"));
     }
-    Ok((side, slices, min))
+    Ok((side, slices, r.settings.min_group_size))
 }
 
 fn same_source(a: Option<f64>, b: Option<f64>) -> bool {
@@ -413,7 +270,7 @@ fn same_source(a: Option<f64>, b: Option<f64>) -> bool {
 ///     let spec = ReportSpec::binary("m", "y", "p", "g", 200, Stats::default());
 ///     let (r, c) = build_report(&spec, &[vec![s]], None).unwrap();
 ///     let v = Views { json: true, markdown: false, html: false };
-///     serde_json::from_str::<serde_json::Value>(&render(&r, &c, v).unwrap().json.unwrap()).unwrap()
+///     fair_audit::model::AuditReport::from_json(&render(&r, &c, v).unwrap().json.unwrap()).unwrap()
 /// };
 /// let c = compare_reports(&json(20), &json(58), 0.95, 500, 0)?;
 /// let dp = &c.changes[0].gaps[0];
@@ -422,14 +279,64 @@ fn same_source(a: Option<f64>, b: Option<f64>) -> bool {
 /// # Ok::<(), fair_audit::AuditError>(())
 /// ```
 pub fn compare_reports(
-    before: &Value,
-    after: &Value,
+    before: &AuditReport,
+    after: &AuditReport,
     confidence: f64,
     resamples: usize,
     seed: u64,
 ) -> Result<Comparison, AuditError> {
+    compare_reports_with(
+        before,
+        after,
+        (confidence, resamples, seed),
+        Partial::Refuse,
+    )
+}
+
+/// What a comparison does with audits that do not match (slices, prediction sources or groups
+/// in one only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Partial {
+    /// Refuse, naming every difference ([`AuditError::Input`]).
+    Refuse,
+    /// Compare what both have, and say in the summary what was left out.
+    Allow,
+}
+
+/// [`compare_reports`] with `(confidence, resamples, seed)`, going on over slices and groups
+/// that do not match only when `partial` is [`Partial::Allow`].
+///
+/// # Errors
+/// As [`compare_reports`]; with [`Partial::Refuse`], also [`AuditError::Input`] naming every
+/// slice, prediction source or group that only one audit has (groups differing only by case
+/// are named as such).
+pub fn compare_reports_with(
+    before: &AuditReport,
+    after: &AuditReport,
+    (confidence, resamples, seed): (f64, usize, u64),
+    partial: Partial,
+) -> Result<Comparison, AuditError> {
     let (side_a, slices_a, min_a) = read("the first report", before)?;
     let (side_b, slices_b, min_b) = read("the second report", after)?;
+    let mismatches = mismatches(&slices_a, &slices_b);
+    if missing(&slices_a, &slices_b).len() == slices_a.len() {
+        return Err(AuditError::Input {
+            name: "reports to compare",
+            reason: format!(
+                "they have no sensitive column and prediction source in common: audit both with the same --sensitive columns and the same --pred or --threshold values ({})",
+                mismatches.join("; ")
+            ),
+        });
+    }
+    if partial == Partial::Refuse && !mismatches.is_empty() {
+        return Err(AuditError::Input {
+            name: "reports to compare",
+            reason: format!(
+                "they do not match, so the comparison would not be faithful: {}. Audit both with the same --sensitive columns, --pred/--threshold and groups, or pass --allow-partial (allow_partial=True in Python) to compare only what they share",
+                mismatches.join("; ")
+            ),
+        });
+    }
     let min = min_a.max(min_b);
     let mut changes = Vec::new();
     for (threshold, name, a) in &slices_a {
@@ -473,6 +380,7 @@ pub fn compare_reports(
         });
     }
     let differing = differing_groups(&slices_a, &slices_b);
+    let left_out = left_out_slices(&slices_a, &slices_b);
     let score_changes = scores::score_changes(before, after, confidence)?;
     let mut c = Comparison {
         schema: COMPARE_SCHEMA,
@@ -483,19 +391,117 @@ pub fn compare_reports(
             confidence,
             resamples,
             seed,
-            method: CHANGE_METHOD,
-            rate_method: RATE_CHANGE_METHOD,
+            method: CHANGE_METHOD.to_string(),
+            rate_method: RATE_CHANGE_METHOD.to_string(),
             paired: false,
-            score_method: (!score_changes.is_empty()).then_some(SCORE_CHANGE_METHOD),
+            score_method: (!score_changes.is_empty()).then(|| SCORE_CHANGE_METHOD.to_string()),
         },
         changes,
         score_changes,
         summary: Vec::new(),
         fail_if: Vec::new(),
+        fail_if_worse: None,
     };
     c.summary = sentences(&c);
+    c.summary.extend(left_out);
     c.summary.extend(differing);
     Ok(c)
+}
+
+/// A source and slice as the messages name it: `slice race` or `slice race at threshold 0.5`.
+fn where_(threshold: Option<f64>, name: &str) -> String {
+    let at = threshold.map_or(String::new(), |t| format!(" at threshold {t}"));
+    format!("slice {name:?}{at}")
+}
+
+/// The (source, slice) pairs of `a` that `b` lacks.
+fn missing<'a>(a: &'a Slices, b: &Slices) -> Vec<&'a (Option<f64>, String, ConfusionState)> {
+    a.iter()
+        .filter(|(t, n, _)| !b.iter().any(|(u, m, _)| m == n && same_source(*t, *u)))
+        .collect()
+}
+
+/// Every way the two audits do not match: slices (or prediction sources) in one only, and in
+/// the slices both have, groups in one only — a group whose name differs only by case from one
+/// in the other audit is named as such.
+fn mismatches(a: &Slices, b: &Slices) -> Vec<String> {
+    let mut out = Vec::new();
+    let names = |v: Vec<&(Option<f64>, String, ConfusionState)>| -> Vec<String> {
+        v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
+    };
+    let (only_a, only_b) = (names(missing(a, b)), names(missing(b, a)));
+    if !only_a.is_empty() {
+        out.push(format!("only the first audit has {}", only_a.join(", ")));
+    }
+    if !only_b.is_empty() {
+        out.push(format!("only the second audit has {}", only_b.join(", ")));
+    }
+    for (threshold, name, sa) in a {
+        let Some((_, _, sb)) = b
+            .iter()
+            .find(|(t, n, _)| n == name && same_source(*t, *threshold))
+        else {
+            continue;
+        };
+        let (ga, gb) = (sa.group_names(), sb.group_names());
+        let only = |x: &[String], y: &[String]| -> Vec<String> {
+            x.iter().filter(|g| !y.contains(g)).cloned().collect()
+        };
+        let (before_only, after_only) = (only(&ga, &gb), only(&gb, &ga));
+        if before_only.is_empty() && after_only.is_empty() {
+            continue;
+        }
+        let mut parts = Vec::new();
+        let case: Vec<String> = before_only
+            .iter()
+            .filter_map(|g| {
+                after_only
+                    .iter()
+                    .find(|h| h.to_lowercase() == g.to_lowercase())
+                    .map(|h| format!("{g:?} / {h:?}"))
+            })
+            .collect();
+        if !case.is_empty() {
+            parts.push(format!("differing only by case: {}", case.join(", ")));
+        }
+        let quoted = |v: &[String]| v.iter().map(|g| format!("{g:?}")).collect::<Vec<_>>();
+        if !before_only.is_empty() {
+            parts.push(format!("only before: {}", quoted(&before_only).join(", ")));
+        }
+        if !after_only.is_empty() {
+            parts.push(format!("only after: {}", quoted(&after_only).join(", ")));
+        }
+        out.push(format!(
+            "the groups of {} differ ({})",
+            where_(*threshold, name),
+            parts.join("; ")
+        ));
+    }
+    out
+}
+
+/// A sentence naming the slices (or prediction sources) only one audit has, left out of a
+/// partial comparison.
+fn left_out_slices(a: &Slices, b: &Slices) -> Vec<String> {
+    let names = |v: Vec<&(Option<f64>, String, ConfusionState)>| -> Vec<String> {
+        v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
+    };
+    let (only_a, only_b) = (names(missing(a, b)), names(missing(b, a)));
+    if only_a.is_empty() && only_b.is_empty() {
+        return Vec::new();
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    vec![format!(
+        "Partial comparison (--allow-partial): left out, only before: {}; only after: {}.",
+        list(&only_a),
+        list(&only_b)
+    )]
 }
 
 /// A sentence per slice whose groups differ between the two audits (each gap is then measured
@@ -536,7 +542,7 @@ fn differing_groups(a: &Slices, b: &Slices) -> Vec<String> {
 /// One gap's entry from its inference (a bad setting is the caller's error, any other failure
 /// an undefined change with its reason).
 fn gap_change(
-    (key, name, kind): (&'static str, &'static str, GapKind),
+    (key, name, kind): (Key, &'static str, GapKind),
     r: Result<fair_metrics::ci::ChangeInference, fair_metrics::MetricError>,
     confidence: f64,
 ) -> Result<GapChange, AuditError> {
@@ -550,7 +556,7 @@ fn gap_change(
                 };
             GapChange {
                 key,
-                name,
+                name: name.to_string(),
                 before: Some(c.before),
                 after: Some(c.after),
                 change: Some(c.change),
@@ -573,7 +579,7 @@ fn gap_change(
         }
         Err(e) => GapChange {
             key,
-            name,
+            name: name.to_string(),
             before: None,
             after: None,
             change: None,
@@ -733,8 +739,8 @@ pub fn compare_paired(
             confidence: stats.confidence,
             resamples: stats.resamples,
             seed: stats.seed,
-            method: PAIRED_METHOD,
-            rate_method: PAIRED_RATE_METHOD,
+            method: PAIRED_METHOD.to_string(),
+            rate_method: PAIRED_RATE_METHOD.to_string(),
             paired: true,
             score_method: None,
         },
@@ -742,6 +748,7 @@ pub fn compare_paired(
         score_changes: Vec::new(),
         summary: Vec::new(),
         fail_if: Vec::new(),
+        fail_if_worse: None,
     };
     c.summary = sentences(&c);
     Ok(c)
@@ -755,7 +762,7 @@ pub fn compare_paired(
 /// [`AuditError::Input`] for a gate whose value is not available (the message says why).
 pub fn gate(
     c: &mut Comparison,
-    after: &Value,
+    after: &AuditReport,
     gates: &[crate::fail_if::FailIf],
 ) -> Result<(), AuditError> {
     use crate::fail_if;
@@ -766,7 +773,7 @@ pub fn gate(
         name: "--fail-if",
         reason: e.to_string(),
     };
-    let values = fail_if::gate_values_json(&after.to_string()).map_err(fail)?;
+    let values = fail_if::gate_values(after);
     let rows = fail_if::change::rows(c);
     c.fail_if = fail_if::evaluate_all_with_changes(gates, &values, Some(&rows)).map_err(fail)?;
     Ok(())
@@ -809,7 +816,7 @@ fn sentences(c: &Comparison) -> Vec<String> {
             if p >= alpha(conf) {
                 continue;
             }
-            let direction = match (d > 0.0, g.key.ends_with("_ratio")) {
+            let direction = match (d > 0.0, g.key.is_ratio()) {
                 (true, false) | (false, true) => "worse",
                 _ => "better",
             };
@@ -868,8 +875,40 @@ pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditErro
         c.settings.resamples,
         c.settings.seed
     ));
-    if !c.fail_if.is_empty() {
+    if !c.fail_if.is_empty() || c.fail_if_worse.is_some() {
         doc.heading("Verdict");
+    }
+    if let Some(w) = &c.fail_if_worse {
+        let keys: Vec<&str> = w.keys.iter().map(|k| k.as_str()).collect();
+        let worse: Vec<String> = w
+            .worse
+            .iter()
+            .map(|g| {
+                let at = g
+                    .threshold
+                    .map_or(String::new(), |t| format!(" at threshold {t}"));
+                let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
+                format!(
+                    "{} across {}{at} went from {} to {} ({})",
+                    g.key,
+                    g.slice,
+                    opt(g.before),
+                    opt(g.after),
+                    g.p_value.map_or("n/a".into(), |p| p_text(p, None))
+                )
+            })
+            .collect();
+        doc.paragraph(&format!(
+            "--fail-if-worse {}: {}.",
+            keys.join(","),
+            if w.failed {
+                format!("FAILED, distinguishably worse: {}", worse.join("; "))
+            } else {
+                "passed: none of these gaps got distinguishably worse in any slice".to_string()
+            }
+        ));
+    }
+    if !c.fail_if.is_empty() {
         for f in &c.fail_if {
             let values: Vec<String> = f
                 .comparisons
@@ -898,9 +937,9 @@ pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditErro
     let mut figures = Vec::new();
     comparison_tables(&mut doc, c, &mut figures)?;
     doc.heading("Method");
-    doc.paragraph(c.settings.method);
-    doc.paragraph(c.settings.rate_method);
-    if let Some(m) = c.settings.score_method {
+    doc.paragraph(&c.settings.method);
+    doc.paragraph(&c.settings.rate_method);
+    if let Some(m) = &c.settings.score_method {
         doc.paragraph(m);
     }
     let figures = figures.into_iter().map(|(svg, file)| (file, svg)).collect();

@@ -4,53 +4,54 @@
 
 use super::{GapChange, SliceChange, bad};
 use crate::error::AuditError;
+use crate::keys::Key;
+use crate::model::{AuditReport, PairMax, ScoreSlice};
 use crate::summary::alpha;
 use fair_metrics::ci::{
     ScoreGapInference, auc_difference_inference, ks_inference_of_max, score_gap_change,
 };
-use serde_json::Value;
 
 /// How the score gaps' changes are computed (written into the comparison).
 pub const SCORE_CHANGE_METHOD: &str = "score gaps (AUC difference, KS DP-Δ / EO-Δ, partial SP): Bonferroni over the two audits — each audit's own interval (the report's method) at level 1 − α/2, so both cover at once with probability ≥ 1 − α whatever the dependence between the audits; change interval [lower after − upper before, upper after − lower before]; p-value the smallest α at which that interval leaves 0 (bisection on log α; 1e-14 is the smallest reported). Valid for two sets of rows and for two score columns of the same rows; conservative";
 
-/// The score gaps compared: (report key, plain name, field of `score_metrics`).
-const SCORE_GAPS: [(&str, &str, &str); 4] = [
-    ("auc_difference", "AUC difference", "auc_gap"),
-    (
-        "ks_dp",
-        "demographic parity difference over all thresholds (KS)",
-        "ks_dp",
-    ),
-    (
-        "ks_eo",
-        "equal opportunity difference over all thresholds (KS on positives)",
-        "ks_eo",
-    ),
-    ("psp", "partial statistical parity", "psp"),
-];
+/// The pairwise maximum of a score gap in one slice's score metrics.
+fn field(s: &ScoreSlice, key: Key) -> Option<&PairMax> {
+    match key {
+        Key::AucDifference => s.auc_gap.as_ref(),
+        Key::KsDp => s.ks_dp.as_ref(),
+        Key::KsEo => s.ks_eo.as_ref(),
+        Key::Psp => s.psp.as_ref(),
+        _ => None,
+    }
+}
 
 /// Each group's unweighted (rows, positives, negatives) in one slice of a report, from the
 /// counts of its first audit (they do not depend on the prediction source).
-fn group_sizes(which: &str, r: &Value, slice: &str) -> Result<Vec<(String, [f64; 3])>, AuditError> {
-    let s = r["audits"][0]["slices"]
-        .as_array()
+fn group_sizes(
+    which: &str,
+    r: &AuditReport,
+    slice: &str,
+) -> Result<Vec<(String, [f64; 3])>, AuditError> {
+    let s = r
+        .audits
+        .first()
         .into_iter()
-        .flatten()
-        .find(|s| s["slice"] == slice)
+        .flat_map(|a| &a.slices)
+        .find(|s| s.slice == slice)
         .ok_or_else(|| {
             bad(
                 which,
                 format!("score metrics of slice {slice:?} without its counts"),
             )
         })?;
-    let mut out = Vec::new();
-    for g in s["groups"].as_array().into_iter().flatten() {
-        let name = g["group"].as_str().unwrap_or_default().to_string();
-        let c = |k: &str| g["counts"][k].as_f64().unwrap_or(0.0);
-        let (tn, fp, fn_, tp) = (c("tn"), c("fp"), c("fn_"), c("tp"));
-        out.push((name, [tn + fp + fn_ + tp, fn_ + tp, tn + fp]));
-    }
-    Ok(out)
+    Ok(s.groups
+        .iter()
+        .map(|g| {
+            let c = &g.counts;
+            let (tn, fp, fn_, tp) = (c.tn, c.fp, c.fn_, c.tp);
+            (g.group.clone(), [tn + fp + fn_ + tp, fn_ + tp, tn + fp])
+        })
+        .collect())
 }
 
 /// One report's side of one score gap: the gap's inference at any confidence, from what the
@@ -67,60 +68,48 @@ struct ScoreSide {
 }
 
 impl ScoreSide {
-    fn read(
-        which: &str,
-        r: &Value,
-        sm: &Value,
-        (key, field): (&str, &str),
-    ) -> Result<Self, AuditError> {
-        let slice = sm["slice"].as_str().unwrap_or_default();
-        let sizes = group_sizes(which, r, slice)?;
-        let min = r["settings"]["min_group_size"].as_f64().unwrap_or(0.0);
+    fn read(which: &str, r: &AuditReport, sm: &ScoreSlice, key: Key) -> Result<Self, AuditError> {
+        let sizes = group_sizes(which, r, &sm.slice)?;
+        let min = r.settings.min_group_size as f64;
         let big = |n: f64| n >= min && n > 0.0;
-        let value = sm[field]["value"].as_f64();
         let mut side = Self {
-            value,
+            value: field(sm, key).map(|p| p.value),
             auc: Vec::new(),
             n: Vec::new(),
             scale: 1.0,
         };
-        match key {
-            "auc_difference" => {
-                for g in sm["auc_by_group"].as_array().into_iter().flatten() {
-                    let name = g["group"].as_str().unwrap_or_default();
-                    let Some((_, [_, pos, neg])) = sizes.iter().find(|(n, _)| n == name) else {
-                        return Err(bad(
-                            which,
-                            format!("AUC of group {name:?} without its counts"),
-                        ));
-                    };
-                    let auc = g["auc"].as_f64().filter(|_| big(*pos) && big(*neg));
-                    side.auc.push((auc, *pos, *neg));
-                }
+        if key == Key::AucDifference {
+            for g in &sm.auc_by_group {
+                let Some((_, [_, pos, neg])) = sizes.iter().find(|(n, _)| *n == g.group) else {
+                    return Err(bad(
+                        which,
+                        format!("AUC of group {:?} without its counts", g.group),
+                    ));
+                };
+                let auc = g.auc.filter(|_| big(*pos) && big(*neg));
+                side.auc.push((auc, *pos, *neg));
             }
-            _ => {
-                let k = usize::from(key == "ks_eo");
-                side.n = sizes
-                    .iter()
-                    .map(|(_, s)| s[k])
-                    .filter(|&n| big(n))
-                    .collect();
-                if key == "psp" {
-                    let iv = &r["settings"]["interval"];
-                    if let (Some(a), Some(b)) = (iv[0].as_f64(), iv[1].as_f64()) {
-                        side.scale = 1.0 / (b - a);
-                    }
-                }
+        } else {
+            let k = usize::from(key == Key::KsEo);
+            side.n = sizes
+                .iter()
+                .map(|(_, s)| s[k])
+                .filter(|&n| big(n))
+                .collect();
+            if key == Key::Psp
+                && let Some([a, b]) = r.settings.interval
+            {
+                side.scale = 1.0 / (b - a);
             }
         }
         Ok(side)
     }
 
-    fn at(&self, key: &str, confidence: f64) -> fair_metrics::Result<Option<ScoreGapInference>> {
+    fn at(&self, key: Key, confidence: f64) -> fair_metrics::Result<Option<ScoreGapInference>> {
         let Some(d) = self.value else {
             return Ok(None);
         };
-        if key == "auc_difference" {
+        if key == Key::AucDifference {
             let auc: Vec<Option<f64>> = self.auc.iter().map(|a| a.0).collect();
             let pos: Vec<f64> = self.auc.iter().map(|a| a.1).collect();
             let neg: Vec<f64> = self.auc.iter().map(|a| a.2).collect();
@@ -138,31 +127,33 @@ impl ScoreSide {
 /// [`AuditError::Input`] for score metrics whose slice has no counts in the report, and
 /// [`AuditError::Metric`]-like setting errors as [`AuditError::Input`].
 pub(super) fn score_changes(
-    before: &Value,
-    after: &Value,
+    before: &AuditReport,
+    after: &AuditReport,
     confidence: f64,
 ) -> Result<Vec<SliceChange>, AuditError> {
-    let list = |r: &Value| r["score_metrics"].as_array().cloned().unwrap_or_default();
-    let (a_list, b_list) = (list(before), list(after));
+    let (a_list, b_list) = (
+        before.score_metrics.as_deref().unwrap_or_default(),
+        after.score_metrics.as_deref().unwrap_or_default(),
+    );
     let mut out = Vec::new();
-    for sa in &a_list {
-        let Some(sb) = b_list.iter().find(|s| s["slice"] == sa["slice"]) else {
+    for sa in a_list {
+        let Some(sb) = b_list.iter().find(|s| s.slice == sa.slice) else {
             continue;
         };
         let mut gaps = Vec::new();
-        for (key, name, field) in SCORE_GAPS {
-            let b = ScoreSide::read("the first report", before, sa, (key, field))?;
-            let f = ScoreSide::read("the second report", after, sb, (key, field))?;
+        for key in Key::SCORE {
+            let b = ScoreSide::read("the first report", before, sa, key)?;
+            let f = ScoreSide::read("the second report", after, sb, key)?;
             if b.value.is_none() && f.value.is_none() {
                 continue; // not computed in either (e.g. psp without an interval)
             }
             let r = score_gap_change(|c| b.at(key, c), |c| f.at(key, c), confidence);
-            gaps.push(entry(key, name, (b.value, f.value), r, confidence)?);
+            gaps.push(entry(key, (b.value, f.value), r, confidence)?);
         }
         if !gaps.is_empty() {
             out.push(SliceChange {
                 threshold: None,
-                slice: sa["slice"].as_str().unwrap_or_default().to_string(),
+                slice: sa.slice.clone(),
                 gaps,
                 rates: Vec::new(),
             });
@@ -172,15 +163,14 @@ pub(super) fn score_changes(
 }
 
 fn entry(
-    key: &'static str,
-    name: &'static str,
+    key: Key,
     (before, after): (Option<f64>, Option<f64>),
     r: fair_metrics::Result<Option<fair_metrics::ci::ChangeInference>>,
     confidence: f64,
 ) -> Result<GapChange, AuditError> {
     let undefined = |reason: String| GapChange {
         key,
-        name,
+        name: key.name().to_string(),
         before,
         after,
         change: None,
@@ -193,7 +183,7 @@ fn entry(
     Ok(match r {
         Ok(Some(c)) => GapChange {
             key,
-            name,
+            name: key.name().to_string(),
             before: Some(c.before),
             after: Some(c.after),
             change: Some(c.change),

@@ -1,5 +1,5 @@
 //! Gates on changes: `change(KEY)` and `p(KEY)` read a comparison of two audits
-//! ([`crate::compare::Comparison`]: `fairkit compare`, `fairkit audit --against`), so a CI job
+//! ([`crate::model::compare::Comparison`]: `fairkit compare`, `fairkit audit --against`), so a CI job
 //! can fail a new model whose gap grew distinguishably:
 //!
 //! ```text
@@ -7,8 +7,8 @@
 //! ```
 //!
 //! * `change(KEY)` is the gap after minus before, `p(KEY)` the p-value of "the gap did not
-//!   change"; KEY is a count gap of the report ([`crate::compute::GAPS`]) or a score gap
-//!   ([`crate::compute::SCORE_KEYS`], when both audits have a score), in the report's
+//!   change"; KEY is a count gap of the report ([`Key::COUNT`]) or a score gap
+//!   ([`Key::SCORE`], when both audits have a score), in the report's
 //!   definitions (fairlearn's names are not accepted here: a change is only measured one way).
 //! * A bare `p` is the p-value of the one gap the conjunction's `change(…)` terms name.
 //! * A comparison holds per slice and prediction source: a conjunction with change terms holds
@@ -17,9 +17,9 @@
 //!   conjunction read the headline of the audit (the second one, for `fairkit compare`).
 
 use super::{Comparison, FailIfError, evaluate_conjunction};
-use crate::compare;
-use crate::compute::{GAPS, SCORE_KEYS};
+use crate::keys::Key;
 use crate::model::ComparisonOutcome;
+use crate::model::compare;
 use std::collections::BTreeMap;
 
 /// The bare p-value term.
@@ -43,8 +43,8 @@ pub fn is_change_key(key: &str) -> bool {
 /// # Errors
 /// [`FailIfError::UnknownKey`] naming the gaps when `gap` is not a count or score gap key.
 pub fn term(function: &str, gap: &str) -> Result<String, FailIfError> {
-    if !GAPS.iter().any(|g| g.0 == gap) && !SCORE_KEYS.contains(&gap) {
-        let known: Vec<&str> = GAPS.iter().map(|g| g.0).chain(SCORE_KEYS).collect();
+    if Key::parse(gap).is_none() {
+        let known: Vec<&str> = Key::ALL.iter().map(|k| k.as_str()).collect();
         return Err(FailIfError::UnknownKey {
             key: format!("{function}({gap})"),
             known: known.join(", "),
@@ -137,55 +137,6 @@ pub fn rows(c: &compare::Comparison) -> Vec<ChangeRow> {
         .map(|s| (s.slice.clone(), values_of(s)))
         .collect();
     with_score_rows(count, scores)
-}
-
-/// [`rows`] of a comparison as report.json (`comparison`) or compare.json writes it; `None`
-/// when `value` holds no `changes`.
-pub fn rows_json(value: &serde_json::Value) -> Option<Vec<ChangeRow>> {
-    let changes = value.get("changes")?.as_array()?;
-    let values_of = |s: &serde_json::Value| {
-        let mut values = BTreeMap::new();
-        for g in s["gaps"].as_array().into_iter().flatten() {
-            let key = g["key"].as_str().unwrap_or_default();
-            let why = || {
-                g["undefined_reason"]
-                    .as_str()
-                    .unwrap_or("undefined in this slice")
-                    .to_string()
-            };
-            values.insert(
-                format!("change({key})"),
-                g["change"].as_f64().ok_or_else(why),
-            );
-            values.insert(format!("p({key})"), g["p_value"].as_f64().ok_or_else(why));
-        }
-        values
-    };
-    let slice_of = |s: &serde_json::Value| s["slice"].as_str().unwrap_or_default().to_string();
-    let count = changes
-        .iter()
-        .map(|s| {
-            let at = s["threshold"]
-                .as_f64()
-                .map_or(String::new(), |t| format!(" at threshold {t}"));
-            let label = format!("slice {}{at}", slice_of(s));
-            (
-                slice_of(s),
-                ChangeRow {
-                    label,
-                    values: values_of(s),
-                },
-            )
-        })
-        .collect();
-    let scores = value
-        .get("score_changes")
-        .and_then(|v| v.as_array())
-        .into_iter()
-        .flatten()
-        .map(|s| (slice_of(s), values_of(s)))
-        .collect();
-    Some(with_score_rows(count, scores))
 }
 
 /// Adds each slice's score-gap changes to every count row of the same slice (a score gap has no

@@ -61,9 +61,16 @@ pub fn audit(file: &Path, out: &Path, extra: &[&str]) -> Run {
     fairkit(&args)
 }
 
-/// Parses `dir/report.json`.
+/// Parses `dir/report.json`, checking on the way that the typed model reads it back to the
+/// same bytes (every report the tests write is a round-trip case).
 pub fn report(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    let typed = fair_audit::model::AuditReport::from_json(&text).expect("report.json reads typed");
+    assert!(
+        serde_json::to_string_pretty(&typed).unwrap() == text,
+        "{} does not round-trip through AuditReport",
+        dir.display()
+    );
     serde_json::from_str(&text).expect("report.json parses")
 }
 
