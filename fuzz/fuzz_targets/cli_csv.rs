@@ -87,6 +87,7 @@ fuzz_target!(|input: Input| {
         neg_label: input
             .neg_label
             .map(|k| LABELS[k as usize % LABELS.len()].into()),
+        timezone: None,
     };
     let sep = delimiter as char;
     let eol = if input.crlf { "\r\n" } else { "\n" };

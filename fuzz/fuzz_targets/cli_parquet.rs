@@ -171,6 +171,7 @@ fuzz_target!(|input: Input| {
         neg_label: input
             .neg_label
             .map(|k| LABELS[k as usize % LABELS.len()].into()),
+        timezone: None,
     };
     let file = scratch("parquet");
     std::fs::write(&file, &bytes).expect("scratch file");
