@@ -87,19 +87,21 @@ def test_against_equals_the_command(tmp_path):
 
 
 def test_bad_by_and_against_arguments_raise():
+    # The messages are the library's one check's (`fair_audit::request`), as the command gives
+    # them, naming the keyword argument.
     df = frame()
-    with pytest.raises(FairkitError, match="window must be one of"):
+    with pytest.raises(FairkitError, match='window: unknown window "weekly"'):
         arrow(df, by="scored_at", window="weekly")
-    with pytest.raises(FairkitError, match="baseline must be"):
+    with pytest.raises(FairkitError, match='baseline: unknown baseline "last"'):
         arrow(df, by="scored_at", baseline="last")
-    with pytest.raises(FairkitError, match="need by="):
+    with pytest.raises(FairkitError, match="invalid window 'month': a --by column"):
         arrow(df, window="month")
-    with pytest.raises(FairkitError, match="also a sensitive column"):
+    with pytest.raises(FairkitError, match="invalid by 'sex': a column that is not also given"):
         arrow(df, by="sex")
     with pytest.raises(FairkitError, match="not a date"):
         arrow(df, by="sex2", window="month") if False else arrow(df.assign(v="x"), by="v",
                                                                  window="month")
-    with pytest.raises(FairkitError, match="drop weight="):
+    with pytest.raises(FairkitError, match="invalid against 'new': an unweighted audit"):
         arrow(df.assign(w=1.0), against="new", weight="w")
     with pytest.raises(FairkitError, match="second prediction column"):
         arrow(df, against="p")

@@ -60,6 +60,8 @@ pub mod ingest;
 pub mod model;
 pub mod over_time;
 pub mod render;
+pub mod request;
+pub mod run;
 pub mod schema;
 pub mod summary;
 
@@ -74,3 +76,5 @@ pub use charts::ChartData;
 pub use compute::{SliceDef, Stats};
 pub use error::AuditError;
 pub use render::{Rendered, Views, render};
+pub use request::{AuditRequest, CheckedRequest, ReportFormat, RequestError};
+pub use run::{Audit, Inputs, NoScores, Origin, ScoreSlices, ScoreSource, States, run};
