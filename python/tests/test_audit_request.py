@@ -118,3 +118,11 @@ def test_python_defaults_are_the_commands():
     assert r.document["settings"]["resamples"] == 1000
     assert r.document["settings"]["interval"] is None
     assert r.document["score_metrics"][0]["psp"] is None
+
+
+def test_the_window_cap_holds_on_every_front_end(rows, tmp_path):
+    # `fair_audit::run` caps the `by` windows at the group limit; it was the command's alone.
+    py = python_error(audit_arrow, frame(), {"by": "d", "max_groups": 2})
+    assert py.startswith('by="d" gives 3 windows, more than the limit of 2'), py
+    cli = command_error(rows, ["--by", "d", "--max-groups", "2"], tmp_path)
+    assert '--by "d" gives 3 windows, more than the limit of 2' in cli, cli
