@@ -89,7 +89,10 @@ class Case:
     def python_kwargs(self) -> dict:
         return dict(label=self.label, pred=self.pred, sensitive=list(self.sensitive),
                     score=self.score, weight=self.weight, pos_label=self.pos_label,
-                    n_resamples=RESAMPLES, seed=SEED, partial_interval=INTERVAL,
+                    n_resamples=RESAMPLES, seed=SEED,
+                    # As the command's flags: the interval with a score (--interval needs
+                    # --score in every front end's one check).
+                    partial_interval=INTERVAL if self.score is not None else None,
                     allow_single_group=self.allow_single_group)
 
     def cli_flags(self) -> list:

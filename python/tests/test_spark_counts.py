@@ -17,7 +17,7 @@ import pytest
 
 from fairkit import FairkitError
 from fairkit._core import spark as core
-from fairkit.spark import _group_limits, _report, _row_state, audit
+from fairkit.spark import _report, _request, _row_state, audit
 from fairkit.spark._arrow import AuditColumns
 from fairkit.spark._counts import counted_state
 
@@ -65,9 +65,10 @@ def both_paths(sdf, **kw):
     assert counted == rows
     got = audit(sdf, _path="sql", n_resamples=200, **kw)
     if cols.score is None:
-        groups = _group_limits(kw.get("min_group_size", 30), kw.get("max_groups"),
-                               kw.get("allow_single_group", False))
-        want = _report(rows, None, cols, 0.95, "wilson", 200, 0, (0.0, 1.0), "spark", groups)
+        request = _request(cols, 0.95, "wilson", 200, 0, None, kw.get("min_group_size", 30),
+                           kw.get("max_groups"), kw.get("allow_single_group", False), None,
+                           "value", "first", None)
+        want = _report(rows, None, cols, request, "spark")
     else:
         want = audit(sdf, _path="rows", n_resamples=200, **kw)
     assert got.report_json == want.report_json
@@ -409,7 +410,7 @@ def test_a_bad_score_is_named_by_the_row_path(spark):
     pdf.loc[417, "score"] = np.nan
     with pytest.raises(FairkitError, match=r"row \d+, column 'score'"):
         audit(spark.createDataFrame(pdf).repartition(2), label="label", pred="pred",
-              sensitive=["group"], score="score", n_resamples=50)
+              sensitive=["group"], score="score", n_resamples=100)
 
 
 def test_range_numbers():

@@ -30,6 +30,9 @@ pub enum AuditError {
     /// many values, a value per row); the message names the column and the setting to change.
     #[error("{0}")]
     Groups(String),
+    /// A `--fail-if` gate could not be evaluated on the report (a value it does not have).
+    #[error(transparent)]
+    FailIf(#[from] crate::fail_if::FailIfError),
     /// The inputs of a report do not fit together.
     #[error("invalid audit input {name}: {reason}")]
     Input {

@@ -61,6 +61,8 @@ pub mod keys;
 pub mod model;
 pub mod over_time;
 pub mod render;
+pub mod request;
+pub mod run;
 pub mod schema;
 pub mod summary;
 
@@ -76,3 +78,5 @@ pub use compute::{SliceDef, Stats};
 pub use error::AuditError;
 pub use keys::Key;
 pub use render::{Rendered, Views, render};
+pub use request::{AuditRequest, CheckedRequest, ReportFormat, RequestError};
+pub use run::{Audit, Inputs, NoScores, Origin, ScoreSlices, ScoreSource, States, run};

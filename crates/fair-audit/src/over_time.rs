@@ -79,45 +79,24 @@ impl Window {
         })
     }
 
-    /// Its name in the report.
+    /// Its name in the report (the one vocabulary: [`Window::NAMES`]).
     pub fn key(self) -> &'static str {
-        match self {
-            Window::Value => "value",
-            Window::Day => "day",
-            Window::Week => "week",
-            Window::Month => "month",
-        }
+        self.as_str()
     }
 }
 
-impl std::str::FromStr for Window {
-    type Err = String;
+// The names `--window`/`--baseline`, Python's `window=`/`baseline=` and the report use.
+fair_core::string_enum!(Window, "window", {
+    Value => "value",
+    Day => "day",
+    Week => "week",
+    Month => "month",
+});
 
-    /// `value`, `day`, `week` or `month` (what `--window` takes and the report writes).
-    fn from_str(s: &str) -> Result<Self, String> {
-        [Window::Value, Window::Day, Window::Week, Window::Month]
-            .into_iter()
-            .find(|w| w.key() == s)
-            .ok_or_else(|| {
-                format!("unknown window {s:?}: expected \"value\", \"day\", \"week\" or \"month\"")
-            })
-    }
-}
-
-impl std::str::FromStr for Baseline {
-    type Err = String;
-
-    /// `first` or `previous` (what `--baseline` takes and the report writes).
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "first" => Ok(Baseline::First),
-            "previous" => Ok(Baseline::Previous),
-            _ => Err(format!(
-                "unknown baseline {s:?}: expected \"first\" or \"previous\""
-            )),
-        }
-    }
-}
+fair_core::string_enum!(Baseline, "baseline", {
+    First => "first",
+    Previous => "previous",
+});
 
 fn chrono_date(text: &str) -> Option<chrono::NaiveDate> {
     chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
@@ -789,7 +768,13 @@ mod tests {
         for w in [Window::Value, Window::Day, Window::Week, Window::Month] {
             assert_eq!(w.key().parse::<Window>(), Ok(w));
         }
-        assert!("weekly".parse::<Window>().unwrap_err().contains("\"week\""));
+        assert!(
+            "weekly"
+                .parse::<Window>()
+                .unwrap_err()
+                .to_string()
+                .contains("\"week\"")
+        );
         assert_eq!("previous".parse::<Baseline>(), Ok(Baseline::Previous));
         assert_eq!("first".parse::<Baseline>(), Ok(Baseline::First));
         assert!("last".parse::<Baseline>().is_err());

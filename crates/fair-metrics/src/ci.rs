@@ -99,43 +99,25 @@ impl RateCiMethod {
 
     /// The method's key, the one spelling every front end accepts and report.json writes
     /// (`"wilson"`, `"clopper-pearson"`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Wilson => "wilson",
-            Self::ClopperPearson => "clopper-pearson",
-        }
-    }
-}
-
-impl std::fmt::Display for RateCiMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key())
-    }
-}
-
-impl std::str::FromStr for RateCiMethod {
-    type Err = MetricError;
-
-    /// Parses a [`key`](RateCiMethod::key), case-insensitively.
     ///
     /// ```
     /// use fair_metrics::ci::RateCiMethod;
-    /// assert_eq!("Clopper-Pearson".parse::<RateCiMethod>()?, RateCiMethod::ClopperPearson);
+    /// assert_eq!("Clopper-Pearson".parse::<RateCiMethod>(), Ok(RateCiMethod::ClopperPearson));
     /// assert_eq!(RateCiMethod::Wilson.to_string(), "wilson");
     /// assert!("normal".parse::<RateCiMethod>().is_err());
-    /// # Ok::<(), fair_metrics::MetricError>(())
     /// ```
-    fn from_str(s: &str) -> Result<Self> {
-        [Self::Wilson, Self::ClopperPearson]
-            .into_iter()
-            .find(|m| m.key().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| MetricError::InvalidParameter {
-                name: "ci_method",
-                value: s.to_string(),
-                expected: "\"wilson\" or \"clopper-pearson\"",
-            })
+    pub fn key(self) -> &'static str {
+        self.as_str()
     }
 }
+
+// The method's names: its `key` (what report.json writes), the one spelling every front end
+// accepts (`--ci-method`, Python's `ci_method=`), and the report's prose capitalisations as
+// aliases.
+fair_core::string_enum!(RateCiMethod, "ci_method", {
+    Wilson => "wilson" | "Wilson",
+    ClopperPearson => "clopper-pearson" | "Clopper-Pearson" | "clopper_pearson",
+});
 
 /// A two-sided interval `[lower, upper]`.
 #[derive(Debug, Clone, Copy, PartialEq)]

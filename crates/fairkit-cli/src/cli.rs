@@ -128,46 +128,20 @@ pub struct CompareArgs {
     pub audit_flags: Vec<String>,
 }
 
-/// Report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// One self-contained HTML file with inline SVG charts (opens offline).
-    Html,
-    /// Markdown tables.
-    Md,
-    /// Machine-readable JSON (schema: docs/audit-json-schema.md).
-    Json,
-}
+// The value vocabularies are the library's (`fair_core::string_enum!`): clap parses them with
+// their `FromStr`, so `--window fortnight` fails with the message Python's `window="fortnight"`
+// gets.
+pub use fair_audit::over_time::{Baseline, Window};
+pub use fair_audit::request::ReportFormat;
+pub use fair_metrics::ci::RateCiMethod;
 
-/// `--window`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WindowArg {
-    /// The `--by` value itself.
-    Value,
-    /// The day of a date.
-    Day,
-    /// The ISO week of a date (2026-W48).
-    Week,
-    /// The month of a date (2026-11).
-    Month,
-}
-
-/// `--baseline`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BaselineArg {
-    /// The first window.
-    First,
-    /// The previous window.
-    Previous,
-}
-
-/// Rate confidence-interval methods.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CiMethod {
-    /// Wilson score interval (good coverage, never outside [0, 1]).
-    Wilson,
-    /// Clopper–Pearson exact interval (conservative).
-    ClopperPearson,
+/// Parses a flag value with the library type's `FromStr` (one vocabulary for every front end).
+fn by_name<T>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e: T::Err| e.to_string())
 }
 
 /// Arguments of `fairkit audit`.
@@ -194,7 +168,7 @@ pub struct AuditArgs {
     /// predictions are `score >= threshold` for each --threshold.
     ///
     /// Example: `--pred y_hat`
-    #[arg(long, value_name = "COLUMN", conflicts_with = "threshold")]
+    #[arg(long, value_name = "COLUMN")]
     pub pred: Option<String>,
 
     /// Column with the model's score (probability or margin). Enables per-group AUC, ROC
@@ -244,7 +218,6 @@ pub struct AuditArgs {
         long,
         value_name = "T,T",
         value_delimiter = ',',
-        requires = "score",
         allow_hyphen_values = true
     )]
     pub threshold: Vec<f64>,
@@ -253,32 +226,26 @@ pub struct AuditArgs {
     /// statistical parity is measured. Needs --score.
     ///
     /// Example: `--interval 0.05,0.3` (ranks 5 %–30 % of each group)
-    #[arg(
-        long,
-        value_name = "ALPHA,BETA",
-        value_delimiter = ',',
-        num_args = 1,
-        requires = "score"
-    )]
+    #[arg(long, value_name = "ALPHA,BETA", value_delimiter = ',', num_args = 1)]
     pub interval: Option<Vec<f64>>,
 
     /// Confidence level of every interval; gaps whose permutation p-value is below
     /// 1 − confidence are called distinguishable from zero in the summary.
     ///
     /// Example: `--confidence 0.99`
-    #[arg(long, value_name = "LEVEL", default_value_t = 0.95)]
+    #[arg(long, value_name = "LEVEL", default_value_t = fair_audit::request::DEFAULT_CONFIDENCE)]
     pub confidence: f64,
 
     /// Confidence-interval method of the per-group rates.
     ///
-    /// Example: `--ci-method clopper-pearson`
-    #[arg(long, value_enum, default_value_t = CiMethod::Wilson)]
-    pub ci_method: CiMethod,
+    /// Example: `--ci-method clopper-pearson` (`wilson` or `clopper-pearson`)
+    #[arg(long, value_name = "METHOD", value_parser = by_name::<RateCiMethod>, default_value = "wilson")]
+    pub ci_method: RateCiMethod,
 
     /// Bootstrap and permutation resamples per gap.
     ///
     /// Example: `--resamples 2000`
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = fair_audit::request::DEFAULT_RESAMPLES)]
     pub resamples: usize,
 
     /// Seed of the bootstrap and permutation draws (same seed, same report).
@@ -307,9 +274,9 @@ pub struct AuditArgs {
     /// date (`YYYY-MM-DD`, optionally followed by a time; a timestamp that carries its time
     /// zone or offset is an instant, read as its day in `--timezone`, UTC by default).
     ///
-    /// Example: `--window month`
-    #[arg(long, value_enum, default_value_t = WindowArg::Value, requires = "by")]
-    pub window: WindowArg,
+    /// Example: `--window month` (`value`, `day`, `week` or `month`)
+    #[arg(long, value_name = "WINDOW", value_parser = by_name::<Window>, default_value = "value")]
+    pub window: Window,
 
     /// The time zone whose days, weeks and months the windows are, as an IANA name: an instant
     /// (a Parquet/Arrow timestamp with a time zone, or a text timestamp with an offset such as
@@ -322,9 +289,9 @@ pub struct AuditArgs {
 
     /// What each window is compared with: the first window, or the one before it.
     ///
-    /// Example: `--baseline previous`
-    #[arg(long, value_enum, default_value_t = BaselineArg::First, requires = "by")]
-    pub baseline: BaselineArg,
+    /// Example: `--baseline previous` (`first` or `previous`)
+    #[arg(long, value_name = "BASELINE", value_parser = by_name::<Baseline>, default_value = "first")]
+    pub baseline: Baseline,
 
     /// Keep the audit's count state in this directory between runs: a saved state (built with
     /// the same columns and labels) is merged with this run's rows, and the merged state is
@@ -368,12 +335,12 @@ pub struct AuditArgs {
     #[arg(long, value_name = "DIR", default_value = "fairkit-report")]
     pub out: PathBuf,
 
-    /// Report formats to write, comma-separated.
+    /// Report formats to write, comma-separated (`html`, `md`, `json`).
     ///
     /// Example: `--format html,json`
     #[arg(
         long,
-        value_enum,
+        value_parser = by_name::<ReportFormat>,
         value_delimiter = ',',
         default_value = "html,md,json"
     )]

@@ -197,6 +197,8 @@ impl From<fair_audit::AuditError> for CliError {
             fair_audit::AuditError::Metric { what, source } => CliError::Metric { what, source },
             fair_audit::AuditError::Chart { what, source } => CliError::Chart { what, source },
             fair_audit::AuditError::Groups(message) => CliError::Groups(message),
+            // A gate the report cannot evaluate, as the command always said it.
+            fair_audit::AuditError::FailIf(e) => CliError::FailIf(e),
             other => CliError::Audit(other),
         }
     }

@@ -278,29 +278,56 @@ pub fn report(
     } else {
         state
     };
-    let (slices, confusion) = all.slice_states(&b.sensitive)?;
-    let spec = fair_audit::ReportSpec {
-        input: fair_audit::model::InputInfo {
-            file: format!("{} ({} runs)", dir.display(), manifest.runs.len()),
-            format: "state".into(),
-            rows: manifest.rows(),
-            columns: fair_audit::model::Columns {
-                label: b.label.clone(),
-                prediction: b.pred.clone(),
-                score: None,
-                sensitive: b.sensitive.clone(),
-                weight: b.weight.clone(),
-            },
-            positive_label: all.positive().to_string(),
-            negative_label: all.negative().map(str::to_string),
-        },
-        slices,
-        stats,
+    // The report of the saved counts goes through the one audit path; the saved audit already
+    // passed the group guard, so its limits are lifted here (as before: no guard on a state).
+    let request = fair_audit::AuditRequest {
+        label: b.label.clone(),
+        pred: b.pred.clone(),
+        weight: b.weight.clone(),
+        sensitive: b.sensitive.clone(),
+        confidence: stats.confidence,
+        ci_method: stats.method,
+        resamples: stats.resamples,
+        seed: stats.seed,
+        min_group_size: stats.min_group_size,
+        max_groups: Some(usize::MAX),
+        allow_single_group: true,
         thresholds: b.thresholds.clone(),
-        interval: None,
-        weighted: b.weight.is_some(),
+        formats: vec![fair_audit::ReportFormat::Json],
+        ..fair_audit::AuditRequest::default()
     };
-    Ok(fair_audit::build_report(&spec, &confusion, None)?.0)
+    let request = fair_core::ParamGuard::check(request).map_err(|e| CliError::InvalidFlag {
+        flag: e.flag(),
+        value: e.value,
+        expected: e.expected,
+    })?;
+    let origin = fair_audit::Origin {
+        file: format!("{} ({} runs)", dir.display(), manifest.runs.len()),
+        format: "state".into(),
+        rows: manifest.rows(),
+        positive_label: all.positive().to_string(),
+        negative_label: all.negative().map(str::to_string),
+    };
+    let inputs = fair_audit::Inputs {
+        states: fair_audit::States {
+            all_rows: &all,
+            by: None,
+            against: None,
+        },
+        scores: None::<fair_audit::NoScores>,
+        origin,
+    };
+    let fair_audit::Audit { report, charts } =
+        fair_audit::run(&request, inputs, fair_audit::ingest::FlagStyle::Command)?;
+    let views = fair_audit::Views {
+        json: true,
+        markdown: false,
+        html: false,
+    };
+    let text = fair_audit::render(&report, &charts, views)?;
+    let json = text.json.unwrap_or_default();
+    serde_json::from_str(&json)
+        .map_err(|e| CliError::Audit(fair_audit::AuditError::Json(e.to_string())))
 }
 
 fn describe(b: &Build) -> String {

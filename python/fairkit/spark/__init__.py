@@ -25,7 +25,6 @@ a Java runtime for Spark. See docs/spark.md for the exactness argument and the c
 
 from __future__ import annotations
 
-import numbers
 import re
 from dataclasses import replace
 from typing import Any, Iterable, Optional, Sequence
@@ -61,88 +60,91 @@ def _columns(label, pred, sensitive, score, weight, pos_label, neg_label) -> Aud
     return AuditColumns(label, pred, sensitive, score, weight, pos_label, neg_label)
 
 
-def _interval(partial_interval) -> tuple:
+#: The audit request's defaults: the ``fairkit audit`` command's (``fair_audit::request``), the
+#: one source of truth of the keyword arguments' defaults below.
+_DEFAULTS = _core.audit_defaults()
+
+
+def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, partial_interval,
+             min_group_size, max_groups, allow_single_group, by, window, baseline,
+             against, timezone=None) -> dict:
+    """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
+    one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
+    argument, with the message ``fairkit audit`` gives for the same value."""
+    if isinstance(partial_interval, tuple):
+        partial_interval = list(partial_interval)
+    request = {
+        "label": cols.label, "pred": cols.pred, "score": cols.score, "weight": cols.weight,
+        "sensitive": list(cols.sensitive), "confidence": confidence, "ci_method": ci_method,
+        "resamples": n_resamples, "seed": seed, "interval": partial_interval,
+        "min_group_size": min_group_size, "max_groups": max_groups,
+        "allow_single_group": allow_single_group, "by": by, "window": window,
+        "baseline": baseline, "against": against, "timezone": timezone,
+    }
+    _core.check_request(request)
+    return request
+
+
+def _local_by(data, by: Optional[str], timezone: Optional[str]):
+    """``data`` with a zoned timestamp ``by`` column moved to wall-clock time in ``timezone``
+    (``fairkit audit --timezone``: an instant falls on its day where the business is); naive
+    timestamps, dates and text are left as written (text with an offset is placed by the
+    request's ``timezone`` in Rust)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if by is None or timezone is None or by not in data.schema.names:
+        return data
+    kind = data.schema.field(by).type
+    if not (pa.types.is_timestamp(kind) and kind.tz is not None):
+        return data
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    i = data.schema.get_field_index(by)
     try:
-        alpha, beta = partial_interval
-        return float(alpha), float(beta)
-    except (TypeError, ValueError):
-        raise FairkitError(
-            f"partial_interval must be a pair (alpha, beta), got {partial_interval!r}"
-        ) from None
+        local = pc.local_timestamp(data.column(i).cast(pa.timestamp(kind.unit, tz=timezone)))
+    except Exception as e:  # noqa: BLE001 - pyarrow's time zone database is the OS's
+        raise FairkitError(f"timezone={timezone!r}: pyarrow cannot convert {by!r} to it: {e}") from e
+    return data.set_column(i, by, local)
 
 
-def _group_limits(min_group_size, max_groups, allow_single_group) -> tuple:
-    """The group settings as the report takes them, checked like the command's flags."""
-    def count(name, value, allow_none):
-        if value is None and allow_none:
-            return None
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-            raise FairkitError(f"{name} must be a non-negative integer, got {value!r}")
-        return int(value)
-    return (count("min_group_size", min_group_size, False),
-            count("max_groups", max_groups, True), bool(allow_single_group))
+def _spark_local_by(df, by: Optional[str], timezone: Optional[str]):
+    """The Spark form of :func:`_local_by`: a ``TimestampType`` (an instant) ``by`` column
+    shifted to wall-clock time in ``timezone`` by Spark's ``from_utc_timestamp`` (its stored
+    value, which Arrow carries, becomes the local time), whatever the session time zone."""
+    if by is None or timezone is None or by not in df.columns:
+        return df
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import TimestampType
+
+    if not isinstance(df.schema[by].dataType, TimestampType):
+        return df
+    return df.withColumn(by, F.from_utc_timestamp(F.col(by), timezone))
 
 
-def _check_groups(confusion: bytes, cols: AuditColumns, groups: tuple) -> None:
+def _check_groups(confusion: bytes, request: dict) -> None:
     """The command's group guard, before the score pass (which grows with the groups)."""
-    _core.check_groups(confusion, list(cols.sensitive), groups[1], groups[2])
+    _core.check_groups(confusion, request)
 
 
-def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, confidence, ci_method,
-            n_resamples, seed, interval: tuple, source: str, groups: tuple,
-            led: tuple = (None, None)) -> AuditResult:
-    settings = (float(confidence), str(ci_method).lower(), int(n_resamples), int(seed), interval,
-                *groups)
+def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, request: dict,
+            source: str, led: tuple = (None, None)) -> AuditResult:
     # The schema-v1 report is the result (`_result._render` is the one call that builds it).
-    return AuditResult._from_source(_AuditSource(confusion, scores, cols, settings, source, *led))
+    return AuditResult._from_source(_AuditSource(confusion, scores, cols, request, source, *led))
 
 
-_WINDOWS = ("value", "day", "week", "month")
-_BASELINES = ("first", "previous")
+def _leads(cols: AuditColumns, request: dict) -> tuple:
+    """The columns of the extra count states of ``by`` / ``against`` (a checked request): the
+    same rows decoded with that column leading the finest groups (as ``fairkit audit --by`` /
+    ``--against`` decode them), without the score."""
+    leads = [(kind, request[kind]) for kind in ("by", "against") if request[kind] is not None]
+    return tuple((kind, replace(cols, sensitive=(column, *cols.sensitive), score=None))
+                 for kind, column in leads)
 
 
-def _leads(cols: AuditColumns, by, window, baseline, against) -> tuple:
-    """The columns of the extra count states of ``by`` / ``against``: the same rows decoded
-    with that column leading the finest groups (as ``fairkit audit --by`` / ``--against`` decode
-    them), without the score. Checked like the command's flags."""
-    leads = []
-    if by is not None:
-        if not isinstance(by, str):
-            raise FairkitError(f"by must be a column name (str), got {by!r}")
-        if window not in _WINDOWS:
-            raise FairkitError(f"window must be one of {', '.join(map(repr, _WINDOWS))}, got {window!r}")
-        if baseline not in _BASELINES:
-            raise FairkitError(f"baseline must be 'first' or 'previous', got {baseline!r}")
-        if by in cols.sensitive:
-            raise FairkitError(f"by={by!r} is also a sensitive column: windows and groups must be "
-                               "different columns")
-        leads.append(("by", by, (window, baseline)))
-    elif window != "value" or baseline != "first":
-        raise FairkitError("window= and baseline= need by= (the column the windows come from)")
-    if against is not None:
-        if not isinstance(against, str):
-            raise FairkitError(f"against must be a column name (str), got {against!r}")
-        if against == cols.pred or against in cols.sensitive:
-            raise FairkitError(f"against={against!r} must be a second prediction column, not "
-                               "pred or a sensitive column")
-        if cols.weight is not None:
-            raise FairkitError("against= compares two models paired, redrawing rows: weighted "
-                               "rows are not supported; drop weight=")
-        leads.append(("against", against, None))
-    return tuple((kind, column, extra,
-                  replace(cols, sensitive=(column, *cols.sensitive), score=None))
-                 for kind, column, extra in leads)
-
-
-def _led(states: dict, leads: tuple) -> tuple:
-    """The ``(over_time, against)`` arguments of the report from the leads' state bytes."""
-    over_time = against = None
-    for kind, column, extra, _ in leads:
-        if kind == "by":
-            over_time = (states[kind], column, *extra)
-        else:
-            against = (states[kind], column)
-    return over_time, against
+def _led(states: dict) -> tuple:
+    """The ``(by, against)`` lead states of the report."""
+    return states.get("by"), states.get("against")
 
 
 def audit_arrow(
@@ -155,18 +157,19 @@ def audit_arrow(
     weight: Optional[str] = None,
     pos_label: Any = 1,
     neg_label: Any = None,
-    confidence: float = 0.95,
-    ci_method: str = "wilson",
-    n_resamples: int = 2000,
-    seed: int = 0,
-    partial_interval: tuple = (0.0, 1.0),
-    min_group_size: int = 30,
-    max_groups: Optional[int] = None,
-    allow_single_group: bool = False,
+    confidence: float = _DEFAULTS["confidence"],
+    ci_method: str = _DEFAULTS["ci_method"],
+    n_resamples: int = _DEFAULTS["resamples"],
+    seed: int = _DEFAULTS["seed"],
+    partial_interval: Optional[tuple] = _DEFAULTS["interval"],
+    min_group_size: int = _DEFAULTS["min_group_size"],
+    max_groups: Optional[int] = _DEFAULTS["max_groups"],
+    allow_single_group: bool = _DEFAULTS["allow_single_group"],
     by: Optional[str] = None,
-    window: str = "value",
-    baseline: str = "first",
+    window: str = _DEFAULTS["window"],
+    baseline: str = _DEFAULTS["baseline"],
     against: Optional[str] = None,
+    timezone: Optional[str] = None,
 ) -> AuditResult:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame.
 
@@ -176,7 +179,11 @@ def audit_arrow(
     import pyarrow as pa
 
     cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
-    leads = _leads(cols, by, window, baseline, against)
+    request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
+                       min_group_size, max_groups, allow_single_group, by, window, baseline,
+                       against, timezone)
+    leads = _leads(cols, request)
+    interval = None if request["interval"] is None else tuple(request["interval"])
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
         try:
             data = pa.Table.from_pandas(data, preserve_index=False)
@@ -184,8 +191,7 @@ def audit_arrow(
             raise FairkitError(
                 f"data must be a pyarrow Table/RecordBatch or a pandas DataFrame: {e}"
             ) from e
-    interval = _interval(partial_interval)
-    groups = _group_limits(min_group_size, max_groups, allow_single_group)
+    data = _local_by(data, by, request["timezone"])
     batches = data.to_batches() if isinstance(data, pa.Table) else [data]
     state = cols.state("Arrow table")
     # The columns and their types, checked by the decoder before any row (also with no rows).
@@ -200,7 +206,7 @@ def audit_arrow(
         # The command's wording for a file without data rows.
         raise FairkitError("Arrow table: the data is empty (no data rows); an audit needs at "
                            "least one data row")
-    _check_groups(confusion, cols, groups)
+    _check_groups(confusion, request)
     if cols.score is not None:
         # One segment holding every row, swept from nothing above: what the Spark path computes
         # from its range partitions (see docs/spark.md).
@@ -215,15 +221,14 @@ def audit_arrow(
         swept = segment.sweep(list(names), totals, empty, interval, len(cols.sensitive))
         scores = (bytes(swept), totals)
     states = {}
-    for kind, _, _, lead_cols in leads:
+    for kind, lead_cols in leads:
         lead = lead_cols.state("Arrow table")
         lead.check(pa.RecordBatch.from_pylist([], schema=data.schema))
         for batch in batches:
             if batch.num_rows:
                 lead.update(batch)
         states[kind] = bytes(lead.to_bytes())
-    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
-                   "arrow", groups, _led(states, leads))
+    return _report(confusion, scores, cols, request, "arrow", _led(states))
 
 
 def _check_spark_schema(schema, cols: AuditColumns) -> None:
@@ -269,20 +274,21 @@ def audit(
     weight: Optional[str] = None,
     pos_label: Any = 1,
     neg_label: Any = None,
-    confidence: float = 0.95,
-    ci_method: str = "wilson",
-    n_resamples: int = 2000,
-    seed: int = 0,
-    partial_interval: tuple = (0.0, 1.0),
+    confidence: float = _DEFAULTS["confidence"],
+    ci_method: str = _DEFAULTS["ci_method"],
+    n_resamples: int = _DEFAULTS["resamples"],
+    seed: int = _DEFAULTS["seed"],
+    partial_interval: Optional[tuple] = _DEFAULTS["interval"],
     tree_depth: int = 2,
     score_partitions: Optional[int] = None,
-    min_group_size: int = 30,
-    max_groups: Optional[int] = None,
-    allow_single_group: bool = False,
+    min_group_size: int = _DEFAULTS["min_group_size"],
+    max_groups: Optional[int] = _DEFAULTS["max_groups"],
+    allow_single_group: bool = _DEFAULTS["allow_single_group"],
     by: Optional[str] = None,
-    window: str = "value",
-    baseline: str = "first",
+    window: str = _DEFAULTS["window"],
+    baseline: str = _DEFAULTS["baseline"],
     against: Optional[str] = None,
+    timezone: Optional[str] = None,
     _path: str = "auto",
 ) -> AuditResult:
     """Exact fairness audit of a Spark DataFrame.
@@ -301,8 +307,9 @@ def audit(
         One or more sensitive-feature columns (strings, integers, booleans); several give
         intersectional groups keyed by tuples.
     score
-        Optional numeric score column: adds the exact AUC per group, KS gaps (DP-Δ, EO-Δ) and
-        partial SP on ``partial_interval``, by a distributed sweep over score ranges (the driver
+        Optional numeric score column: adds the exact AUC per group, KS gaps (DP-Δ, EO-Δ) and,
+        when ``partial_interval=(alpha, beta)`` is given (``--interval``), partial SP on it, by a
+        distributed sweep over score ranges (the driver
         holds O(ranges × groups²) numbers, never the rows; see docs/spark.md).
     weight
         Optional non-negative sample-weight column (exact weighted sums; Kish effective counts for
@@ -310,7 +317,11 @@ def audit(
     confidence, ci_method
         Level and method (``"wilson"`` or ``"clopper-pearson"``) of the rate intervals.
     n_resamples, seed
-        Bootstrap resamples / permutations of the gap inference, and their seed.
+        Bootstrap resamples / permutations of the gap inference (at least 100), and their seed.
+
+    Every default is the ``fairkit audit`` command's (read from ``fair_audit::request``: 1,000
+    resamples, partial parity only when asked), and every setting is checked by its one check:
+    a bad value raises the message the command gives for it.
     min_group_size
         A group with fewer rows in a gap's denominator (rows for selection rate and accuracy,
         positives for TPR, negatives for FPR; positives and negatives for AUC and KS) keeps its
@@ -326,7 +337,8 @@ def audit(
         Fairness over time (``fairkit audit --by``): one audit per window of the ``by`` column
         (``window="value"``: each value, e.g. a model version; ``"day"``, ``"week"``,
         ``"month"``: calendar windows of a date, timestamp or ``YYYY-MM-DD`` text column, as the
-        UTC day), each window's count gaps with intervals and their change against the
+        UTC day unless ``timezone`` names the business's IANA time zone: then a timestamp that
+        carries its zone or offset falls on its day there), each window's count gaps with intervals and their change against the
         ``baseline`` window (``"first"`` or ``"previous"``); the report's ``over_time`` block,
         charts and summary. The audit of all rows is unchanged.
     against
@@ -360,16 +372,19 @@ def audit(
             f"df must be a pyspark.sql.DataFrame, got {type(df).__name__} "
             "(use fairkit.spark.audit_arrow for pandas or pyarrow data)"
         )
-    leads = _leads(cols, by, window, baseline, against)
+    request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
+                       min_group_size, max_groups, allow_single_group, by, window, baseline,
+                       against, timezone)
+    leads = _leads(cols, request)
     _check_spark_schema(df.schema, cols)
-    for _, _, _, lead_cols in leads:
+    for _, lead_cols in leads:
         _check_spark_schema(df.schema, lead_cols)
+    df = _spark_local_by(df, by, request["timezone"])
     wanted = [cols.label, cols.pred, *cols.sensitive]
     wanted += [c for c in (cols.score, cols.weight) if c is not None]
     selected = df.select(*dict.fromkeys(wanted))
 
-    interval = _interval(partial_interval)
-    groups = _group_limits(min_group_size, max_groups, allow_single_group)
+    interval = None if request["interval"] is None else tuple(request["interval"])
     if _path not in ("auto", "sql", "rows"):
         raise FairkitError(f"_path must be 'auto', 'sql' or 'rows', got {_path!r}")
     try:
@@ -399,13 +414,13 @@ def audit(
         if not _core.state_info(confusion)[2]:
             raise FairkitError("the DataFrame: the data is empty (no data rows); an audit needs "
                                "at least one data row")
-        _check_groups(confusion, cols, groups)
+        _check_groups(confusion, request)
         if cols.score is not None and scores is None:
             if cuts is None:
                 cuts = _score_cuts(selected, cols, _ranges(selected, score_partitions))
             scores = _score_pass(selected, cols, confusion, interval, cuts, range_totals)
         states = {kind: _lead_state(df, lead_cols, _path, tree_depth)
-                  for kind, _, _, lead_cols in leads}
+                  for kind, lead_cols in leads}
     except FairkitError:
         raise
     except ValueError as e:
@@ -415,8 +430,7 @@ def audit(
         _rethrow(e)
     except Exception as e:  # noqa: BLE001 - Spark wraps executor errors in its own types
         _rethrow(e)
-    return _report(confusion, scores, cols, confidence, ci_method, n_resamples, seed, interval,
-                   "spark", groups, _led(states, leads))
+    return _report(confusion, scores, cols, request, "spark", _led(states))
 
 
 def _lead_state(df: Any, cols: AuditColumns, path: str, tree_depth: int) -> bytes:

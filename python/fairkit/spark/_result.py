@@ -20,17 +20,17 @@ from fairkit._core import gap_aliases as _core_gap_aliases
 
 class _AuditSource(NamedTuple):
     """What the report is built from: the merged state bytes (never the rows), the columns and
-    the statistics settings."""
+    the audit request (a dict of ``fair_audit::request::AuditRequest`` keys)."""
 
     confusion: bytes
     scores: Optional[tuple]
     cols: Any
-    settings: tuple
+    request: dict
     kind: str
-    #: ``(state, column, window, baseline)``: the rows' state led by the ``by`` column.
-    over_time: Optional[tuple] = None
-    #: ``(state, column)``: the rows' state led by the second model's prediction column.
-    against: Optional[tuple] = None
+    #: The rows' state led by the ``by`` column.
+    over_time: Optional[bytes] = None
+    #: The rows' state led by the second model's prediction column.
+    against: Optional[bytes] = None
 
 
 _FORMATS = ("json", "md", "html")
@@ -50,14 +50,13 @@ def gap_key(name: str) -> str:
 
 
 def _render(src: _AuditSource, views: Sequence[str], description: Optional[str] = None) -> dict:
-    """The one call that builds the report from an audit's merged state."""
+    """The one call that builds the report from an audit's merged state (``fair_audit::run``,
+    the ``fairkit audit`` command's path)."""
     from fairkit._core import spark as _core
 
-    cols = src.cols
-    roles = (cols.label, cols.pred, cols.score, cols.weight, list(cols.sensitive))
     default = "Spark DataFrame" if src.kind == "spark" else "Arrow table"
-    source = (description or default, src.kind, str(cols.pos_label))
-    return _core.audit_document(src.confusion, src.scores, roles, src.settings, source,
+    source = (description or default, src.kind)
+    return _core.audit_document(src.confusion, src.scores, src.request, source,
                                 [str(v).lower() for v in views], src.over_time, src.against)
 
 
@@ -691,7 +690,7 @@ class AuditResult:
         _deprecated("partial_interval", "result.settings.interval")
         interval = self.document["settings"]["interval"]
         if interval is None and self._source is not None:
-            interval = self._source.settings[4]
+            interval = self._source.request.get("interval")
         return tuple(interval) if interval is not None else (0.0, 1.0)
 
     def _old_rates(self) -> dict:

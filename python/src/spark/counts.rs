@@ -279,7 +279,7 @@ impl CountedScores {
         &mut self,
         py: Python<'py>,
         group_names: Vec<String>,
-        partial_interval: (f64, f64),
+        partial_interval: Option<(f64, f64)>,
         n_sensitive: usize,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let slices = super::scores::audit_slices(group_names, n_sensitive).map_err(to_py_err)?;

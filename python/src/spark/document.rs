@@ -3,219 +3,207 @@
 //! on one machine): `fair_audit` builds it from the finest groups' state exactly as the command
 //! builds it from a file, each sensitive column's slice derived by merging finest groups.
 
-use super::scores::{audit_slices, settings};
+use super::scores::audit_slices;
 use crate::convert::to_py;
 use crate::errors::{invalid, to_py_err};
-use fair_audit::guard::{self, DEFAULT_MAX_GROUPS, GroupLimits};
+use fair_audit::guard;
 use fair_audit::ingest::AuditState;
 use fair_audit::ingest::FlagStyle;
-use fair_audit::model::{Columns, InputInfo};
-use fair_audit::{ReportSpec, Stats, Views};
-use fair_metrics::ci::RateCiMethod;
-use fair_metrics::partial::PercentileInterval;
-use fair_metrics::score_sweep::{SegmentScores, StreamTotals};
+use fair_audit::request::{AuditRequest, CheckedRequest};
+use fair_audit::run::{Inputs, Origin, ScoreSlices, ScoreSource, States};
+use fair_core::ParamGuard;
+use fair_metrics::score_sweep::{SegmentScores, SliceScores, StreamTotals};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyDictMethods};
 use serde::Serialize;
 
-/// The roles of the audited columns: `(label, prediction, score, weight, sensitive)`.
-type ColumnRoles = (String, String, Option<String>, Option<String>, Vec<String>);
-
-/// The statistics settings: `(confidence, ci_method, n_resamples, seed, partial_interval,
-/// min_group_size, max_groups, allow_single_group)`.
-type StatSettings = (
-    f64,
-    String,
-    usize,
-    u64,
-    (f64, f64),
-    u64,
-    Option<usize>,
-    bool,
-);
-
-/// The group guard's limits from the Python arguments (`max_groups=None`: the default limit,
-/// with the identifier check).
-fn limits(max_groups: Option<usize>, allow_single_group: bool) -> GroupLimits {
-    GroupLimits {
-        max_groups: max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
-        max_groups_given: max_groups.is_some(),
-        allow_single_group,
+/// The Python keyword argument of a request key (`audit(..., n_resamples=...)` is the
+/// request's `resamples`); the other keys are spelled as in Python.
+fn python_name(key: &str) -> &str {
+    match key {
+        "resamples" => "n_resamples",
+        "interval" => "partial_interval",
+        other => other,
     }
+}
+
+/// The audit request of a dict of request keys (`fair_audit::request::AuditRequest`), checked
+/// by its one check; a bad value raises `FairkitError` naming the Python keyword argument.
+pub(super) fn checked_request(request: &Bound<'_, PyAny>) -> PyResult<CheckedRequest> {
+    let raw: AuditRequest = match pythonize::depythonize(request) {
+        Ok(r) => r,
+        Err(e) => return Err(invalid(request_type_error(request, &e.to_string()))),
+    };
+    raw.check().map_err(|e| {
+        invalid(format!(
+            "invalid {} '{}': {}",
+            python_name(e.param),
+            e.value,
+            e.expected
+        ))
+    })
+}
+
+/// The message of a request that does not deserialise, naming the keyword argument at fault
+/// (each key is tried alone: every other key has a default).
+fn request_type_error(request: &Bound<'_, PyAny>, message: &str) -> String {
+    if let Ok(dict) = request.cast::<PyDict>() {
+        for (key, value) in dict.iter() {
+            let one = PyDict::new(request.py());
+            if one.set_item(&key, value).is_err() {
+                continue;
+            }
+            if let Err(e) = pythonize::depythonize::<AuditRequest>(one.as_any()) {
+                let key: String = key.extract().unwrap_or_else(|_| key.to_string());
+                return format!("{}: {e}", python_name(&key));
+            }
+        }
+    }
+    format!("audit settings: {message}")
+}
+
+/// The request's defaults (the `fairkit audit` command's), for the Python signatures: one
+/// source of truth for `confidence`, `n_resamples`, `min_group_size`, ….
+#[pyfunction]
+pub fn audit_defaults<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &AuditRequest::default())
+}
+
+/// Checks an audit request (a dict of request keys) with the library's one check, before any
+/// row is read: raises `FairkitError` naming the keyword argument.
+#[pyfunction]
+pub fn check_request(request: &Bound<'_, PyAny>) -> PyResult<()> {
+    checked_request(request).map(|_| ())
 }
 
 /// The command's group guard on a merged audit state: raises, naming the column and the keyword
 /// that allows it, for a sensitive column with one value, more than `max_groups` values, or
 /// (without `max_groups`) a value on most rows. Called before the score pass, which grows with
-/// the groups.
+/// the groups (`fair_audit::run` applies it again).
 #[pyfunction]
-#[pyo3(signature = (confusion, sensitive, max_groups, allow_single_group))]
+#[pyo3(signature = (confusion, request))]
 pub fn check_groups(
     py: Python<'_>,
     confusion: Vec<u8>,
-    sensitive: Vec<String>,
-    max_groups: Option<usize>,
-    allow_single_group: bool,
+    request: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
+    let request = checked_request(request)?;
     py.detach(|| -> Result<(), fair_audit::AuditError> {
         let state = AuditState::from_bytes(&confusion)?;
-        let (slices, states) = state.slice_states(&sensitive)?;
-        let limits = limits(max_groups, allow_single_group);
+        let (slices, states) = state.slice_states(&request.request.sensitive)?;
         match states.first() {
-            Some(first) => guard::check_groups(&slices, first, &limits, FlagStyle::Python),
+            Some(first) => guard::check_groups(&slices, first, &request.limits, FlagStyle::Python),
             None => Ok(()),
         }
     })
     .map_err(to_py_err)
 }
 
-/// The report of an audit as `{"json", "markdown", "html": str or None, "figures": {path: svg}}`.
+/// The score metrics of Spark and `audit_arrow`: the merged score segment and its totals,
+/// swept (`ScoreSegment.sweep(..., n_sensitive=len(sensitive))`) with the slices of
+/// [`audit_slices`].
+struct MergedSegment<'a> {
+    segment: &'a [u8],
+    totals: &'a [u8],
+}
+
+impl ScoreSource for MergedSegment<'_> {
+    type Error = fair_audit::AuditError;
+
+    fn score_metrics(self, at: ScoreSlices<'_>) -> Result<Vec<SliceScores>, Self::Error> {
+        let metric = |what: &str| {
+            let what = what.to_string();
+            move |source| fair_audit::AuditError::Metric { what, source }
+        };
+        let totals = StreamTotals::from_bytes(self.totals).map_err(metric("score totals"))?;
+        let maps = audit_slices(at.state.finest_names(), at.sensitive.len())?;
+        let mut all = SegmentScores::from_bytes(self.segment)
+            .and_then(|s| s.finish(&maps, &totals, at.settings))
+            .map_err(metric("score metrics"))?;
+        // One column: the finest groups are its slice; more: drop the finest slice (the
+        // intersection comes last, named as the command names it).
+        if at.sensitive.len() >= 2 {
+            all.remove(0);
+        }
+        Ok(all)
+    }
+}
+
+/// The report of an audit as `{"json", "markdown", "html": str or None, "figures": {path: svg}}`,
+/// computed by `fair_audit::run` (the path of the `fairkit audit` command).
 ///
 /// `confusion` is the merged state of the finest groups, `scores` the merged score segment and
 /// totals (swept with `ScoreSegment.sweep(..., n_sensitive=len(sensitive))`) or `None`;
-/// `source = (file description, format name, positive label)`; `views` names the wanted views
-/// among `"json"`, `"md"`, `"html"`.
+/// `request` the audit request (a dict of `fair_audit::request::AuditRequest` keys: the columns,
+/// the statistics, `by`/`window`/`baseline`, `against`, …; missing keys take the command's
+/// defaults); `source = (file description, format name)`; `views` names the wanted views among
+/// `"json"`, `"md"`, `"html"` (the request's `formats` when `None`).
 ///
-/// `over_time = (state, column, window, baseline)`: the merged state of the same rows with the
-/// `by` column leading the finest groups (as `fairkit audit --by` decodes them), and the window
-/// and baseline names; the report gains the command's `over_time` block. `against = (state,
-/// column)`: the same with the second model's prediction column leading; the report gains the
-/// paired `comparison`.
+/// `by_state`: with `by`, the merged state of the same rows with the `by` column leading the
+/// finest groups (as `fairkit audit --by` decodes them); the report gains the command's
+/// `over_time` block. `against_state`: the same with the second model's prediction column
+/// leading; the report gains the paired `comparison`.
 #[pyfunction]
-#[pyo3(signature = (confusion, scores, columns, stats, source, views, over_time = None, against = None))]
+#[pyo3(signature = (confusion, scores, request, source, views = None, by_state = None, against_state = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn audit_document<'py>(
     py: Python<'py>,
     confusion: Vec<u8>,
     scores: Option<(Vec<u8>, Vec<u8>)>,
-    columns: ColumnRoles,
-    stats: StatSettings,
-    source: (String, String, String),
-    views: Vec<String>,
-    over_time: Option<(Vec<u8>, String, String, String)>,
-    against: Option<(Vec<u8>, String)>,
+    request: &Bound<'py, PyAny>,
+    source: (String, String),
+    views: Option<Vec<String>>,
+    by_state: Option<Vec<u8>>,
+    against_state: Option<Vec<u8>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let over_time_spec = match &over_time {
-        None => None,
-        Some((_, column, window, baseline)) => Some(fair_audit::over_time::OverTimeSpec {
-            column: column.clone(),
-            window: window
-                .parse()
-                .map_err(|e: String| invalid(format!("window: {e}")))?,
-            baseline: baseline
-                .parse()
-                .map_err(|e: String| invalid(format!("baseline: {e}")))?,
-            timezone: None,
-        }),
-    };
-    let (label, prediction, score, weight, sensitive) = columns;
-    let (confidence, ci_method, resamples, seed, interval, min_group_size, max_groups, allow_one) =
-        stats;
-    let method: RateCiMethod =
-        crate::metrics::intervals::ci_method_by_name("ci_method", &ci_method)?;
-    let mut wanted = Views {
-        json: false,
-        markdown: false,
-        html: false,
-    };
-    for v in &views {
-        match v.as_str() {
-            "json" => wanted.json = true,
-            "md" | "markdown" => wanted.markdown = true,
-            "html" => wanted.html = true,
-            other => {
-                return Err(invalid(format!(
-                    "unknown report format {other:?}: expected \"json\", \"md\" or \"html\""
-                )));
+    let request = checked_request(request)?;
+    let wanted = match views {
+        None => request.views,
+        Some(views) => {
+            let mut formats = Vec::with_capacity(views.len());
+            for v in &views {
+                formats.push(
+                    v.parse::<fair_audit::ReportFormat>()
+                        .map_err(|e| invalid(format!("formats: {e}")))?,
+                );
             }
+            fair_audit::ReportFormat::views(&formats)
         }
-    }
+    };
     let text = py
         .detach(|| -> Result<fair_audit::Rendered, fair_audit::AuditError> {
-            let metric = |what: &str| {
-                let what = what.to_string();
-                move |source| fair_audit::AuditError::Metric { what, source }
-            };
-            let stats = Stats {
-                confidence,
-                method,
-                resamples,
-                seed,
-                min_group_size,
-            };
             let state = AuditState::from_bytes(&confusion)?;
-            let names = state.finest_names();
-            let (slices, states) = state.slice_states(&sensitive)?;
-            if let Some(first) = states.first() {
-                let limits = limits(max_groups, allow_one);
-                guard::check_groups(&slices, first, &limits, FlagStyle::Python)?;
-            }
-            let interval_checked =
-                PercentileInterval::new(interval.0, interval.1).map_err(metric("interval"))?;
-            let score_slices = match &scores {
-                None => None,
-                Some((segment, totals)) => {
-                    let totals =
-                        StreamTotals::from_bytes(totals).map_err(metric("score totals"))?;
-                    let sweep = settings(interval).map_err(metric("interval"))?;
-                    let maps = audit_slices(names.clone(), sensitive.len())?;
-                    let mut all = SegmentScores::from_bytes(segment)
-                        .and_then(|s| s.finish(&maps, &totals, &sweep))
-                        .map_err(metric("score metrics"))?;
-                    // One column: the finest groups are its slice; more: drop the finest slice
-                    // (the intersection comes last, named as the command names it).
-                    if sensitive.len() >= 2 {
-                        all.remove(0);
-                    }
-                    Some(all)
-                }
+            let by = by_state
+                .as_deref()
+                .map(AuditState::from_bytes)
+                .transpose()?;
+            let against = against_state
+                .as_deref()
+                .map(AuditState::from_bytes)
+                .transpose()?;
+            let origin = Origin {
+                file: source.0.clone(),
+                format: source.1.clone(),
+                rows: state.total_rows(),
+                positive_label: state.positive().to_string(),
+                negative_label: state.negative().map(str::to_string),
             };
-            let spec = ReportSpec {
-                input: InputInfo {
-                    file: source.0.clone(),
-                    format: source.1.clone(),
-                    rows: state.total_rows(),
-                    columns: Columns {
-                        label: label.clone(),
-                        prediction: Some(prediction.clone()),
-                        score: score.clone(),
-                        sensitive: sensitive.clone(),
-                        weight: weight.clone(),
+            let audit = fair_audit::run(
+                &request,
+                Inputs {
+                    states: States {
+                        all_rows: &state,
+                        by: by.as_ref(),
+                        against: against.as_ref(),
                     },
-                    positive_label: state.positive().to_string(),
-                    negative_label: state.negative().map(str::to_string),
+                    scores: scores
+                        .as_ref()
+                        .map(|(segment, totals)| MergedSegment { segment, totals }),
+                    origin,
                 },
-                slices,
-                stats,
-                thresholds: Vec::new(),
-                interval: score.as_ref().map(|_| interval_checked),
-                weighted: state.is_weighted(),
-            };
-            let (mut report, charts) =
-                fair_audit::build_report(&spec, &states, score_slices.as_deref())?;
-            if let (Some((bytes, ..)), Some(spec)) = (&over_time, &over_time_spec) {
-                let led = AuditState::from_bytes(bytes)?;
-                let bucketed = fair_audit::over_time::bucket(&led, spec)?;
-                let ot = fair_audit::over_time::over_time(&bucketed, &sensitive, spec, &stats)?;
-                fair_audit::over_time::attach(&mut report, ot);
-            }
-            if let Some((bytes, column)) = &against {
-                let led = AuditState::from_bytes(bytes)?;
-                let is_positive =
-                    fair_audit::compare::second_model_coder(led.positive(), led.negative());
-                let side = |c: &str| fair_audit::compare::Side {
-                    file: format!("{} ({c})", source.0),
-                    rows: led.total_rows(),
-                };
-                let c = fair_audit::compare::compare_paired(
-                    &led,
-                    &sensitive,
-                    &is_positive,
-                    (side(&prediction), side(column)),
-                    &stats,
-                )?;
-                fair_audit::compare::attach(&mut report, c);
-            }
-            fair_audit::render(&report, &charts, wanted)
+                FlagStyle::Python,
+            )?;
+            fair_audit::render(&audit.report, &audit.charts, wanted)
         })
         .map_err(to_py_err)?;
     to_py(

@@ -11,7 +11,8 @@
 //!    states — associative, commutative and bit-exact, so the partitioning and the merge order
 //!    never change a number;
 //! 3. on the driver, `audit_document` (`document.rs`) turns the final bytes into the schema-v1
-//!    report of the `fairkit audit` command (`fair_audit::build_report`): every slice's rates
+//!    report of the `fairkit audit` command (`fair_audit::run`, the command's own path, with
+//!    the request Python passes as a dict): every slice's rates
 //!    with intervals, the gaps with bootstrap intervals and permutation p-values and, with
 //!    scores, the exact AUC per group, KS (DP-Δ, EO-Δ) and partial SP. That report is the
 //!    result (`fairkit/spark/_result.py` is a typed view of it).
@@ -41,6 +42,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state_info, m)?)?;
     m.add_function(wrap_pyfunction!(document::audit_document, m)?)?;
     m.add_function(wrap_pyfunction!(document::check_groups, m)?)?;
+    m.add_function(wrap_pyfunction!(document::check_request, m)?)?;
+    m.add_function(wrap_pyfunction!(document::audit_defaults, m)?)?;
     m.add_class::<counts::CountedState>()?;
     m.add_class::<counts::CountedScores>()?;
     m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;

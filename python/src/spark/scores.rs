@@ -50,10 +50,15 @@ pub(super) fn audit_slices(
     Ok(slices)
 }
 
-/// The settings of a segment sweep: partial SP on `interval`, curves for the charts.
-pub(super) fn settings(interval: (f64, f64)) -> Result<SweepSettings, fair_metrics::MetricError> {
+/// The settings of a segment sweep: partial SP on `interval` (none: not computed, as the
+/// request's default), curves for the charts.
+pub(super) fn settings(
+    interval: Option<(f64, f64)>,
+) -> Result<SweepSettings, fair_metrics::MetricError> {
     Ok(SweepSettings {
-        interval: Some(PercentileInterval::new(interval.0, interval.1)?),
+        interval: interval
+            .map(|(alpha, beta)| PercentileInterval::new(alpha, beta))
+            .transpose()?,
         curve_points: fair_audit::CURVE_POINTS,
     })
 }
@@ -144,7 +149,7 @@ impl ScoreSegment {
         group_names: Vec<String>,
         totals: &[u8],
         above: &[u8],
-        partial_interval: (f64, f64),
+        partial_interval: Option<(f64, f64)>,
         n_sensitive: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let slices = audit_slices(group_names, n_sensitive).map_err(to_py_err)?;

@@ -1,22 +1,19 @@
-//! Checks of the flag values clap cannot check by type: ranges, combinations, sizes.
+//! Checks of the reading flags (delimiter, batch size, memory budget, declared groups). The
+//! flags that change what is computed are the audit request's, checked by
+//! `fair_audit::request::AuditRequest::check` for every front end.
 
 use crate::cli::AuditArgs;
 use crate::error::CliError;
-use fair_metrics::partial::PercentileInterval;
 
 /// The flags after checking.
 #[derive(Debug, Clone)]
 pub struct Checked {
     /// CSV delimiter byte.
     pub delimiter: u8,
-    /// Partial-SP interval.
-    pub interval: Option<PercentileInterval>,
     /// Memory budget of the score state, bytes.
     pub memory_budget: u64,
     /// `--groups`: (column, declared values).
     pub declared_groups: Vec<(String, Vec<String>)>,
-    /// `--timezone`.
-    pub timezone: Option<chrono_tz::Tz>,
 }
 
 fn invalid(flag: &'static str, value: impl ToString, expected: impl ToString) -> CliError {
@@ -80,86 +77,14 @@ fn default_budget() -> u64 {
 }
 
 impl Checked {
-    /// Checks every flag of `args`.
+    /// Checks the reading flags of `args`.
     ///
     /// # Errors
     /// [`CliError::InvalidFlag`] naming the flag and what it expects.
     pub fn from_args(a: &AuditArgs) -> Result<Self, CliError> {
-        if !(a.confidence > 0.0 && a.confidence < 1.0) {
-            return Err(invalid(
-                "--confidence",
-                a.confidence,
-                "a level strictly between 0 and 1, e.g. 0.95",
-            ));
-        }
-        if a.resamples < 100 {
-            return Err(invalid("--resamples", a.resamples, "at least 100"));
-        }
         if a.batch_rows == 0 {
             return Err(invalid("--batch-rows", 0, "at least 1"));
         }
-        if a.pred.is_none() && a.threshold.is_empty() {
-            return Err(invalid(
-                "--pred",
-                "(absent)",
-                "a prediction column (--pred y_hat), or a score with thresholds (--score p --threshold 0.5)",
-            ));
-        }
-        if let Some(t) = a.threshold.iter().find(|t| !t.is_finite()) {
-            return Err(invalid("--threshold", t, "finite numbers, e.g. 0.5,0.7"));
-        }
-        if a.sensitive.iter().any(|s| s.trim().is_empty()) {
-            return Err(invalid(
-                "--sensitive",
-                a.sensitive.join(","),
-                "column names separated by commas, e.g. race,sex",
-            ));
-        }
-        if let Some(by) = &a.by
-            && a.sensitive.iter().any(|s| s == by)
-        {
-            return Err(invalid(
-                "--by",
-                by,
-                format!(
-                    "a column that is not also given to --sensitive ({}): the windows are compared, not its groups",
-                    a.sensitive.join(", ")
-                ),
-            ));
-        }
-        if let Some(against) = &a.against {
-            if a.pred.is_none() || a.pred.as_ref() == Some(against) {
-                return Err(invalid(
-                    "--against",
-                    against,
-                    "a second prediction column, besides the --pred column it is compared with",
-                ));
-            }
-            if a.weight.is_some() || !a.threshold.is_empty() {
-                return Err(invalid(
-                    "--against",
-                    against,
-                    "an unweighted audit of a prediction column (no --weight, no --threshold): the paired comparison redraws rows",
-                ));
-            }
-        }
-        let interval = match &a.interval {
-            None => None,
-            Some(v) if v.len() == 2 => Some(PercentileInterval::new(v[0], v[1]).map_err(|_| {
-                invalid(
-                    "--interval",
-                    format!("{},{}", v[0], v[1]),
-                    "ALPHA,BETA with 0 <= ALPHA < BETA <= 1, e.g. 0.05,0.3",
-                )
-            })?),
-            Some(v) => {
-                return Err(invalid(
-                    "--interval",
-                    v.iter().map(f64::to_string).collect::<Vec<_>>().join(","),
-                    "two numbers ALPHA,BETA, e.g. 0.05,0.3",
-                ));
-            }
-        };
         let delimiter = match a.delimiter.as_str() {
             "\\t" | "\t" | "tab" => b'\t',
             d if d.len() == 1 => d.as_bytes()[0],
@@ -201,19 +126,10 @@ impl Checked {
             }
             declared_groups.push((column.trim().to_string(), values));
         }
-        let timezone = match &a.timezone {
-            None => None,
-            Some(name) => Some(
-                fair_audit::over_time::parse_timezone(name)
-                    .map_err(|reason| invalid("--timezone", name, reason))?,
-            ),
-        };
         Ok(Self {
             delimiter,
-            interval,
             memory_budget,
             declared_groups,
-            timezone,
         })
     }
 }

@@ -5,20 +5,20 @@ mod accumulate;
 pub mod flags;
 mod score_store;
 
-use crate::cli::{AuditArgs, BaselineArg, CiMethod, WindowArg};
+use crate::cli::AuditArgs;
 use crate::error::CliError;
-use crate::fail_if::FailIf;
 use crate::input::{ColumnSpec, Progress, ReadOptions, Reader};
 use crate::progress::Bar;
 use accumulate::Accumulator;
-use fair_audit::compare::Side;
-use fair_audit::guard::{DEFAULT_MAX_GROUPS, GroupLimits, check_groups};
+use fair_audit::guard::DEFAULT_MAX_GROUPS;
 use fair_audit::ingest::FlagStyle;
-use fair_audit::model::{AuditReport, Columns, InputInfo};
-use fair_audit::over_time::{self, Baseline, OverTimeSpec, Window};
-use fair_audit::{ChartData, ReportSpec, Stats, compute};
-use fair_metrics::ci::RateCiMethod;
-use fair_metrics::score_sweep::SweepSettings;
+use fair_audit::over_time;
+use fair_audit::request::{AuditRequest, CheckedRequest};
+use fair_audit::run::{Inputs, Origin as RunOrigin, ScoreSlices, ScoreSource, States};
+use fair_audit::{Audit, compute};
+use fair_core::ParamGuard;
+use fair_metrics::score_sweep::SliceScores;
+use score_store::ScoreStore;
 
 /// From this many finest groups on, the command says (before the long stage) that the
 /// resampling will take a while.
@@ -38,15 +38,14 @@ pub enum Verdict {
 /// # Errors
 /// [`CliError`] for bad flags, bad input, or an unwritable output directory.
 pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
+    // The options that change what is computed are checked once, by the library, for every
+    // front end; then the reading flags.
+    let request = request(args).check().map_err(|e| CliError::InvalidFlag {
+        flag: e.flag(),
+        value: e.value,
+        expected: e.expected,
+    })?;
     let flags = flags::Checked::from_args(args)?;
-    let gates = crate::fail_if::parse_all(&args.fail_if)?;
-    if let (None, Some(g)) = (&args.against, gates.iter().find(|g| g.uses_changes())) {
-        return Err(CliError::InvalidFlag {
-            flag: "--fail-if",
-            value: g.text.clone(),
-            expected: "change(…) and p(…) need a comparison: add --against COLUMN (a second model's predictions), or compare two audits with `fairkit compare BEFORE AFTER --fail-if …`".into(),
-        });
-    }
 
     // With --by (the window) or --against (the second model's prediction) that column leads
     // the finest groups (fair_audit::over_time, fair_audit::compare::compare_paired).
@@ -67,7 +66,7 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         batch_rows: args.batch_rows,
         pos_label: args.pos_label.clone(),
         neg_label: args.neg_label.clone(),
-        timezone: flags.timezone,
+        timezone: request.timezone,
     };
     crate::state_dir::check_flags(args)?;
     // The saved state is checked before the (possibly long) read: a state of other columns, or
@@ -126,16 +125,17 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         ),
         args.quiet,
     );
-    let (report, charts) = build_report(args, &flags, &mut acc, &reader, &origin, &gates)?;
+    let audit = audit(args, &request, &mut acc, &reader, &origin)?;
     drop(stage);
     if let Some((dir, manifest)) = to_save {
         crate::state_dir::save(dir, &acc.state, &manifest)?;
     }
-    crate::report::write_all(&report, &charts, &args.out, &args.format)?;
+    let Audit { report, charts } = &audit;
+    crate::report::write_all(report, charts, &args.out, &args.format)?;
     if !args.quiet {
-        crate::report::print_to_stderr(&report, &args.out);
+        crate::report::print_to_stderr(report, &args.out);
     }
-    Ok(if report.fail_if.iter().any(|f| f.failed) {
+    Ok(if audit.failed() {
         Verdict::Fail
     } else {
         Verdict::Pass
@@ -178,170 +178,110 @@ struct Origin {
     rows: u64,
 }
 
-fn build_report(
-    args: &AuditArgs,
-    flags: &flags::Checked,
-    acc: &mut Accumulator,
-    reader: &Reader,
-    origin: &Origin,
-    gates: &[FailIf],
-) -> Result<(AuditReport, ChartData), CliError> {
-    let stats = Stats {
+/// The audit request of the command's flags (checked by the caller).
+pub fn request(args: &AuditArgs) -> AuditRequest {
+    AuditRequest {
+        label: args.label.clone(),
+        pred: args.pred.clone(),
+        score: args.score.clone(),
+        weight: args.weight.clone(),
+        sensitive: args.sensitive.clone(),
         confidence: args.confidence,
-        method: match args.ci_method {
-            CiMethod::Wilson => RateCiMethod::Wilson,
-            CiMethod::ClopperPearson => RateCiMethod::ClopperPearson,
-        },
+        ci_method: args.ci_method,
         resamples: args.resamples,
         seed: args.seed,
         min_group_size: args.min_group_size,
-    };
-    let decoder = reader.decoder();
-    let over_time = match &args.by {
-        None => None,
-        Some(column) => {
-            let spec = OverTimeSpec {
-                column: column.clone(),
-                window: match args.window {
-                    WindowArg::Value => Window::Value,
-                    WindowArg::Day => Window::Day,
-                    WindowArg::Week => Window::Week,
-                    WindowArg::Month => Window::Month,
-                },
-                baseline: match args.baseline {
-                    BaselineArg::First => Baseline::First,
-                    BaselineArg::Previous => Baseline::Previous,
-                },
-                timezone: flags.timezone,
-            };
-            Some((over_time::bucket(&acc.state, &spec)?, spec))
-        }
-    };
-    // The audit of all rows: the leading column dropped (exactly the audit without it).
-    let all_rows = if args.by.is_some() || args.against.is_some() {
-        over_time::without_window(&acc.state)
-    } else {
-        acc.state.clone()
-    };
-    let (slices, confusion) = all_rows.slice_states(&args.sensitive)?;
-    // Before the score sweep and the resampling, which grow with the groups.
-    let limits = GroupLimits {
-        max_groups: args.max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
-        max_groups_given: args.max_groups.is_some(),
+        max_groups: args.max_groups,
         allow_single_group: args.allow_single_group,
-    };
-    if let Some(first) = confusion.first() {
-        check_groups(&slices, first, &limits, FlagStyle::Command)?;
-    }
-    let over_time = match over_time {
-        None => None,
-        Some((bucketed, spec)) => {
-            let windows: std::collections::BTreeSet<String> = bucketed
-                .finest_names()
-                .iter()
-                .map(|n| {
-                    n.split(fair_audit::ingest::GROUP_SEPARATOR)
-                        .next()
-                        .unwrap_or("")
-                        .to_string()
-                })
-                .collect();
-            if windows.len() > limits.max_groups {
-                return Err(CliError::Groups(format!(
-                    "--by {:?} gives {} windows, more than the limit of {}: use --window day, week or month, or pass --max-groups {}",
-                    spec.column,
-                    windows.len(),
-                    limits.max_groups,
-                    windows.len()
-                )));
-            }
-            Some(over_time::over_time(
-                &bucketed,
-                &args.sensitive,
-                &spec,
-                &stats,
-            )?)
-        }
-    };
-    let scores = match acc.scores.take() {
-        None => None,
-        Some(store) => {
-            // The score rows' groups are the sensitive columns' (without a --by / --against
-            // value), numbered in sorted-name order, as every other front end numbers them.
-            let parts = acc.score_groups.parts(decoder);
-            let names: Vec<String> = parts
-                .iter()
-                .map(|p| p.join(&fair_audit::ingest::GROUP_SEPARATOR.to_string()))
-                .collect();
-            let mut by_name: Vec<usize> = (0..names.len()).collect();
-            by_name.sort_by(|&a, &b| names[a].cmp(&names[b]));
-            let mut rank = vec![0; names.len()];
-            for (place, &g) in by_name.iter().enumerate() {
-                rank[g] = place;
-            }
-            let maps: Vec<_> = slices
-                .iter()
-                .map(|slice| {
-                    let mut map = compute::slice_map(slice, parts);
-                    map.group_of = by_name.iter().map(|&g| map.group_of[g]).collect();
-                    map
-                })
-                .collect();
-            let settings = SweepSettings {
-                interval: flags.interval,
-                curve_points: fair_audit::CURVE_POINTS,
-            };
-            Some(store.metrics(&maps, &settings, &rank)?)
-        }
-    };
-    let spec = ReportSpec {
-        input: InputInfo {
-            file: origin.file.clone(),
-            format: reader.format().name().to_string(),
-            rows: origin.rows,
-            columns: Columns {
-                label: args.label.clone(),
-                prediction: args.pred.clone(),
-                score: args.score.clone(),
-                sensitive: args.sensitive.clone(),
-                weight: args.weight.clone(),
-            },
-            positive_label: decoder.labels().positive().to_string(),
-            negative_label: decoder
-                .labels()
-                .negative()
-                .or(acc.state.negative())
-                .map(str::to_string),
-        },
-        slices,
-        stats,
+        interval: args.interval.clone(),
         thresholds: args.threshold.clone(),
-        interval: flags.interval,
-        weighted: args.weight.is_some(),
+        by: args.by.clone(),
+        window: args.window,
+        baseline: args.baseline,
+        timezone: args.timezone.clone(),
+        against: args.against.clone(),
+        fail_if: args.fail_if.clone(),
+        formats: args.format.clone(),
+    }
+}
+
+/// The command's score metrics: its score store (spilled to disk above the memory budget),
+/// whose streams are the score groups the accumulator numbered as the file brought them.
+struct StoreScores<'a> {
+    store: ScoreStore,
+    parts: &'a [Vec<String>],
+}
+
+impl ScoreSource for StoreScores<'_> {
+    type Error = CliError;
+
+    fn score_metrics(self, at: ScoreSlices<'_>) -> Result<Vec<SliceScores>, CliError> {
+        // The score rows' groups are the sensitive columns' (without a --by / --against
+        // value), numbered in sorted-name order, as every other front end numbers them.
+        let parts = self.parts;
+        let names: Vec<String> = parts
+            .iter()
+            .map(|p| p.join(&fair_audit::ingest::GROUP_SEPARATOR.to_string()))
+            .collect();
+        let mut by_name: Vec<usize> = (0..names.len()).collect();
+        by_name.sort_by(|&a, &b| names[a].cmp(&names[b]));
+        let mut rank = vec![0; names.len()];
+        for (place, &g) in by_name.iter().enumerate() {
+            rank[g] = place;
+        }
+        let maps: Vec<_> = at
+            .slices
+            .iter()
+            .map(|slice| {
+                let mut map = compute::slice_map(slice, parts);
+                map.group_of = by_name.iter().map(|&g| map.group_of[g]).collect();
+                map
+            })
+            .collect();
+        self.store.metrics(&maps, at.settings, &rank)
+    }
+}
+
+/// The accumulated states handed to `fair_audit::run`, the one path from states to report.
+fn audit(
+    args: &AuditArgs,
+    request: &CheckedRequest,
+    acc: &mut Accumulator,
+    reader: &Reader,
+    origin: &Origin,
+) -> Result<Audit, CliError> {
+    let decoder = reader.decoder();
+    // With --by (the window) or --against (the second model's prediction) that column leads
+    // the finest groups; the audit of all rows drops it (exactly the audit without it).
+    let led = args.by.is_some() || args.against.is_some();
+    let dropped = led.then(|| over_time::without_window(&acc.state));
+    let states = States {
+        all_rows: dropped.as_ref().unwrap_or(&acc.state),
+        by: args.by.as_ref().map(|_| &acc.state),
+        against: args.against.as_ref().map(|_| &acc.state),
     };
-    let (mut report, charts) = fair_audit::build_report(&spec, &confusion, scores.as_deref())?;
-    if let Some(ot) = over_time {
-        over_time::attach(&mut report, ot);
-    }
-    if let Some(against) = &args.against {
-        let is_positive = fair_audit::compare::second_model_coder(
-            decoder.labels().positive(),
-            decoder.labels().negative(),
-        );
-        let side = |column: &str| Side {
-            file: format!("{} ({column})", origin.file),
-            rows: origin.rows,
-        };
-        let pred = args.pred.clone().unwrap_or_default();
-        let c = fair_audit::compare::compare_paired(
-            &acc.state,
-            &args.sensitive,
-            &is_positive,
-            (side(&pred), side(against)),
-            &stats,
-        )?;
-        fair_audit::compare::attach(&mut report, c);
-    }
-    crate::fail_if::apply(&mut report, gates)?;
-    Ok((report, charts))
+    let origin = RunOrigin {
+        file: origin.file.clone(),
+        format: reader.format().name().to_string(),
+        rows: origin.rows,
+        positive_label: decoder.labels().positive().to_string(),
+        negative_label: decoder
+            .labels()
+            .negative()
+            .or(acc.state.negative())
+            .map(str::to_string),
+    };
+    let scores = acc.scores.take().map(|store| StoreScores {
+        store,
+        parts: acc.score_groups.parts(decoder),
+    });
+    fair_audit::run(
+        request,
+        Inputs {
+            states,
+            scores,
+            origin,
+        },
+        FlagStyle::Command,
+    )
 }

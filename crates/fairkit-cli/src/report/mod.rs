@@ -3,8 +3,8 @@
 
 use crate::cli::ReportFormat;
 use crate::error::CliError;
+use fair_audit::ChartData;
 use fair_audit::model::AuditReport;
-use fair_audit::{ChartData, Views};
 use std::path::Path;
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
@@ -33,11 +33,7 @@ pub fn write_all(
     formats: &[ReportFormat],
 ) -> Result<(), CliError> {
     mkdir(out)?;
-    let views = Views {
-        json: formats.contains(&ReportFormat::Json),
-        markdown: formats.contains(&ReportFormat::Md),
-        html: formats.contains(&ReportFormat::Html),
-    };
+    let views = ReportFormat::views(formats);
     let text = fair_audit::render(r, charts, views)?;
     if let Some(json) = &text.json {
         write(&out.join("report.json"), json)?;

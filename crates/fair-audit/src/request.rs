@@ -1,0 +1,586 @@
+//! The audit request: every option of `fairkit audit` that changes what is computed or which
+//! views are written, with the command's defaults, and its one check.
+//!
+//! Every front end builds an [`AuditRequest`] — the command from its flags, Python from its
+//! keyword arguments (a dict deserialised with serde) — and [`AuditRequest::check`] (the
+//! workspace's [`ParamGuard`] pattern) is the only place the options are validated: a bad value
+//! gets the same message whichever front end it came through, naming the option. Reading
+//! options (delimiter, batch size, memory budget, …) stay with the front end that reads.
+//!
+//! ```
+//! use fair_audit::request::AuditRequest;
+//! use fair_core::ParamGuard;
+//!
+//! let request: AuditRequest = serde_json::from_str(
+//!     r#"{"label": "y", "pred": "p", "sensitive": ["race"], "window": "week", "by": "day"}"#,
+//! )?;
+//! assert_eq!(request.resamples, 1000); // the command's default
+//! let checked = request.check_ref()?;
+//! assert!(checked.over_time.is_some());
+//!
+//! let bad = AuditRequest { confidence: 1.5, ..request };
+//! let err = bad.check().unwrap_err();
+//! assert_eq!(err.param, "confidence");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::compute::{DEFAULT_MIN_GROUP_SIZE, Stats};
+use crate::fail_if::{self, FailIf};
+use crate::guard::{DEFAULT_MAX_GROUPS, GroupLimits};
+use crate::over_time::{Baseline, OverTimeSpec, Window};
+use crate::render::Views;
+use fair_core::ParamGuard;
+use fair_metrics::ci::RateCiMethod;
+use fair_metrics::partial::PercentileInterval;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A report view (`--format`, Python's `formats=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// One self-contained HTML file with inline SVG charts (opens offline).
+    Html,
+    /// Markdown tables, with the figures as SVG files.
+    Md,
+    /// Machine-readable JSON (schema: docs/audit-json-schema.md).
+    Json,
+}
+
+fair_core::string_enum!(ReportFormat, "report format", {
+    Html => "html",
+    Md => "md" | "markdown",
+    Json => "json",
+});
+
+impl ReportFormat {
+    /// The views of a list of formats.
+    pub fn views(formats: &[ReportFormat]) -> Views {
+        Views {
+            json: formats.contains(&ReportFormat::Json),
+            markdown: formats.contains(&ReportFormat::Md),
+            html: formats.contains(&ReportFormat::Html),
+        }
+    }
+}
+
+/// The default confidence level (`--confidence`).
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+/// The default bootstrap and permutation resamples per gap (`--resamples`).
+pub const DEFAULT_RESAMPLES: usize = 1000;
+/// The fewest resamples a gap's interval and p-value are drawn from.
+pub const MIN_RESAMPLES: usize = 100;
+
+/// Everything an audit computes from, besides the rows: the columns' roles, the statistics,
+/// the group limits, the partial-parity interval, the thresholds, the audit over time, the
+/// paired comparison, the gates and the views. Field names are the request's keys (a dict from
+/// Python, a JSON object); missing keys take the command's defaults ([`Default`]).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuditRequest {
+    /// Column with the true label.
+    pub label: String,
+    /// Column with the predicted label (absent: `thresholds` on the score).
+    pub pred: Option<String>,
+    /// Column with the model's score.
+    pub score: Option<String>,
+    /// Column with non-negative sample weights.
+    pub weight: Option<String>,
+    /// The sensitive columns (two or more: their intersection too).
+    pub sensitive: Vec<String>,
+    /// Level of every interval (strictly between 0 and 1).
+    pub confidence: f64,
+    /// Interval method of the per-group rates.
+    #[serde(with = "by_name")]
+    pub ci_method: RateCiMethod,
+    /// Bootstrap and permutation resamples per gap.
+    pub resamples: usize,
+    /// Seed of every draw.
+    pub seed: u64,
+    /// Rows a group needs in a gap's denominator to take part in it (0: every group).
+    pub min_group_size: u64,
+    /// Largest number of groups of a slice (absent: [`DEFAULT_MAX_GROUPS`], and a column with a
+    /// value per row is refused).
+    pub max_groups: Option<usize>,
+    /// Audit a column with a single value (its rates, no gaps) instead of refusing it.
+    pub allow_single_group: bool,
+    /// The percentile interval `[alpha, beta)` of partial statistical parity (absent: not
+    /// computed). Needs `score`.
+    pub interval: Option<Vec<f64>>,
+    /// Decision thresholds on the score, one audit each (instead of `pred`).
+    pub thresholds: Vec<f64>,
+    /// Audit over time: the column whose windows are compared.
+    pub by: Option<String>,
+    /// How `by` values become windows.
+    #[serde(with = "by_name")]
+    pub window: Window,
+    /// What each window is compared with.
+    #[serde(with = "by_name")]
+    pub baseline: Baseline,
+    /// The IANA time zone of the calendar windows (absent: UTC): a timestamp that carries its
+    /// zone or offset falls on its day there.
+    pub timezone: Option<String>,
+    /// A second model's prediction column, compared paired with `pred`.
+    pub against: Option<String>,
+    /// `--fail-if` expressions.
+    pub fail_if: Vec<String>,
+    /// The views to render.
+    #[serde(with = "by_name_list")]
+    pub formats: Vec<ReportFormat>,
+}
+
+impl Default for AuditRequest {
+    /// The command's defaults (no columns named).
+    fn default() -> Self {
+        Self {
+            label: String::new(),
+            pred: None,
+            score: None,
+            weight: None,
+            sensitive: Vec::new(),
+            confidence: DEFAULT_CONFIDENCE,
+            ci_method: RateCiMethod::Wilson,
+            resamples: DEFAULT_RESAMPLES,
+            seed: 0,
+            min_group_size: DEFAULT_MIN_GROUP_SIZE,
+            max_groups: None,
+            allow_single_group: false,
+            interval: None,
+            thresholds: Vec::new(),
+            by: None,
+            window: Window::Value,
+            baseline: Baseline::First,
+            timezone: None,
+            against: None,
+            fail_if: Vec::new(),
+            formats: vec![ReportFormat::Html, ReportFormat::Md, ReportFormat::Json],
+        }
+    }
+}
+
+/// An invalid option: which one (the request's key), the value given and what it expects.
+/// Front ends show the key in their own spelling (`--confidence`, `confidence=`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("invalid {param} '{value}': {expected}")]
+pub struct RequestError {
+    /// The request key.
+    pub param: &'static str,
+    /// The value given, as text.
+    pub value: String,
+    /// What the option expects (and how to fix it).
+    pub expected: String,
+}
+
+impl RequestError {
+    /// The option as the `fairkit audit` command spells it (`--confidence`, `--threshold`).
+    pub fn flag(&self) -> &'static str {
+        match self.param {
+            "label" => "--label",
+            "pred" => "--pred",
+            "score" => "--score",
+            "weight" => "--weight",
+            "sensitive" => "--sensitive",
+            "confidence" => "--confidence",
+            "ci_method" => "--ci-method",
+            "resamples" => "--resamples",
+            "seed" => "--seed",
+            "min_group_size" => "--min-group-size",
+            "max_groups" => "--max-groups",
+            "allow_single_group" => "--allow-single-group",
+            "interval" => "--interval",
+            "thresholds" => "--threshold",
+            "by" => "--by",
+            "window" => "--window",
+            "baseline" => "--baseline",
+            "timezone" => "--timezone",
+            "against" => "--against",
+            "fail_if" => "--fail-if",
+            "formats" => "--format",
+            other => other,
+        }
+    }
+}
+
+fn invalid(param: &'static str, value: impl ToString, expected: impl ToString) -> RequestError {
+    RequestError {
+        param,
+        value: value.to_string(),
+        expected: expected.to_string(),
+    }
+}
+
+/// A request after [`check`](ParamGuard::check): the settings in the types the computation
+/// takes.
+#[derive(Debug, Clone)]
+pub struct CheckedRequest {
+    /// The request as given.
+    pub request: AuditRequest,
+    /// The statistics settings.
+    pub stats: Stats,
+    /// The group guard's limits.
+    pub limits: GroupLimits,
+    /// The time zone of calendar windows and zoned timestamp groups (the decoder's too).
+    pub timezone: Option<chrono_tz::Tz>,
+    /// The partial-parity interval, when asked for.
+    pub interval: Option<PercentileInterval>,
+    /// The audit over time, with `by`.
+    pub over_time: Option<OverTimeSpec>,
+    /// The parsed gates.
+    pub gates: Vec<FailIf>,
+    /// The views to render.
+    pub views: Views,
+}
+
+impl ParamGuard for AuditRequest {
+    type Checked = CheckedRequest;
+    type Error = RequestError;
+
+    /// Checks every option and every combination, in the order the command always checked
+    /// its flags.
+    fn check_ref(&self) -> Result<CheckedRequest, RequestError> {
+        let r = self;
+        if r.label.trim().is_empty() {
+            return Err(invalid("label", &r.label, "the name of the label column"));
+        }
+        if !(r.confidence > 0.0 && r.confidence < 1.0) {
+            return Err(invalid(
+                "confidence",
+                r.confidence,
+                "a level strictly between 0 and 1, e.g. 0.95",
+            ));
+        }
+        if r.resamples < MIN_RESAMPLES {
+            return Err(invalid(
+                "resamples",
+                r.resamples,
+                format!("at least {MIN_RESAMPLES}"),
+            ));
+        }
+        if r.pred.is_none() && r.thresholds.is_empty() {
+            return Err(invalid(
+                "pred",
+                "(absent)",
+                "a prediction column (--pred y_hat), or a score with thresholds (--score p --threshold 0.5)",
+            ));
+        }
+        if let Some(pred) = &r.pred
+            && !r.thresholds.is_empty()
+        {
+            return Err(invalid(
+                "thresholds",
+                join(&r.thresholds),
+                format!(
+                    "no thresholds with a prediction column ({pred}): predictions come from the prediction column or from the score's thresholds, not both"
+                ),
+            ));
+        }
+        if let Some(t) = r.thresholds.iter().find(|t| !t.is_finite()) {
+            return Err(invalid("thresholds", t, "finite numbers, e.g. 0.5,0.7"));
+        }
+        if !r.thresholds.is_empty() && r.score.is_none() {
+            return Err(invalid(
+                "thresholds",
+                join(&r.thresholds),
+                "a score column to threshold (--score p)",
+            ));
+        }
+        if r.sensitive.is_empty() || r.sensitive.iter().any(|s| s.trim().is_empty()) {
+            return Err(invalid(
+                "sensitive",
+                r.sensitive.join(","),
+                "column names separated by commas, e.g. race,sex",
+            ));
+        }
+        if let Some(by) = &r.by
+            && r.sensitive.iter().any(|s| s == by)
+        {
+            return Err(invalid(
+                "by",
+                by,
+                format!(
+                    "a column that is not also given to --sensitive ({}): the windows are compared, not its groups",
+                    r.sensitive.join(", ")
+                ),
+            ));
+        }
+        if r.by.is_none() && (r.window != Window::Value || r.baseline != Baseline::First) {
+            let (param, value) = if r.window != Window::Value {
+                ("window", r.window.as_str())
+            } else {
+                ("baseline", r.baseline.as_str())
+            };
+            return Err(invalid(
+                param,
+                value,
+                "a --by column to take the windows from (--by scored_at)",
+            ));
+        }
+        if let Some(against) = &r.against {
+            if r.pred.is_none() || r.pred.as_ref() == Some(against) || r.sensitive.contains(against)
+            {
+                return Err(invalid(
+                    "against",
+                    against,
+                    "a second prediction column, besides the --pred column it is compared with",
+                ));
+            }
+            if r.weight.is_some() || !r.thresholds.is_empty() {
+                return Err(invalid(
+                    "against",
+                    against,
+                    "an unweighted audit of a prediction column (no --weight, no --threshold): the paired comparison redraws rows",
+                ));
+            }
+        }
+        let timezone = match &r.timezone {
+            None => None,
+            Some(name) => Some(
+                crate::over_time::parse_timezone(name)
+                    .map_err(|reason| invalid("timezone", name, reason))?,
+            ),
+        };
+        let interval = match &r.interval {
+            None => None,
+            Some(v) if v.len() == 2 => Some(PercentileInterval::new(v[0], v[1]).map_err(|_| {
+                invalid(
+                    "interval",
+                    join(v),
+                    "ALPHA,BETA with 0 <= ALPHA < BETA <= 1, e.g. 0.05,0.3",
+                )
+            })?),
+            Some(v) => {
+                return Err(invalid(
+                    "interval",
+                    join(v),
+                    "two numbers ALPHA,BETA, e.g. 0.05,0.3",
+                ));
+            }
+        };
+        if let (Some(iv), None) = (interval, &r.score) {
+            return Err(invalid(
+                "interval",
+                format!("{},{}", iv.alpha(), iv.beta()),
+                "a score column to rank (--score p): partial parity is measured on the scores",
+            ));
+        }
+        let mut gates = Vec::with_capacity(r.fail_if.len());
+        for text in &r.fail_if {
+            let parsed = fail_if::parse_all(std::slice::from_ref(text))
+                .map_err(|e| invalid("fail_if", text, e))?;
+            gates.extend(parsed);
+        }
+        if let (None, Some(g)) = (&r.against, gates.iter().find(|g| g.uses_changes())) {
+            return Err(invalid(
+                "fail_if",
+                &g.text,
+                "change(…) and p(…) need a comparison: add --against COLUMN (a second model's predictions), or compare two audits with `fairkit compare BEFORE AFTER --fail-if …`",
+            ));
+        }
+        Ok(CheckedRequest {
+            request: r.clone(),
+            stats: Stats {
+                confidence: r.confidence,
+                method: r.ci_method,
+                resamples: r.resamples,
+                seed: r.seed,
+                min_group_size: r.min_group_size,
+            },
+            limits: GroupLimits {
+                max_groups: r.max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
+                max_groups_given: r.max_groups.is_some(),
+                allow_single_group: r.allow_single_group,
+            },
+            interval,
+            over_time: r.by.as_ref().map(|column| OverTimeSpec {
+                column: column.clone(),
+                window: r.window,
+                baseline: r.baseline,
+                timezone,
+            }),
+            timezone,
+            gates,
+            views: ReportFormat::views(&r.formats),
+        })
+    }
+}
+
+fn join(v: &[f64]) -> String {
+    v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Serde through the one vocabulary: a `string_enum!` type as its name.
+mod by_name {
+    use super::*;
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serde of a list of `string_enum!` values by name (one name alone is a list of one).
+mod by_name_list {
+    use super::*;
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+
+    pub fn serialize<S: Serializer>(value: &[ReportFormat], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(value.iter().map(ReportFormat::as_str))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ReportFormat>, D::Error> {
+        let names = match OneOrMany::deserialize(d)? {
+            OneOrMany::One(n) => vec![n],
+            OneOrMany::Many(v) => v,
+        };
+        names
+            .iter()
+            .map(|n| n.parse().map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> AuditRequest {
+        AuditRequest {
+            label: "y".into(),
+            pred: Some("p".into()),
+            sensitive: vec!["g".into()],
+            ..AuditRequest::default()
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_commands() {
+        let r = AuditRequest::default();
+        assert_eq!(r.resamples, 1000);
+        assert_eq!(r.interval, None);
+        assert_eq!(r.min_group_size, 30);
+        assert!((r.confidence - 0.95).abs() < f64::EPSILON);
+        assert!(base().check().is_ok());
+    }
+
+    #[test]
+    fn each_bad_option_is_named() {
+        let cases: Vec<(AuditRequest, &str)> = vec![
+            (
+                AuditRequest {
+                    confidence: 1.5,
+                    ..base()
+                },
+                "confidence",
+            ),
+            (
+                AuditRequest {
+                    resamples: 0,
+                    ..base()
+                },
+                "resamples",
+            ),
+            (
+                AuditRequest {
+                    sensitive: vec![],
+                    ..base()
+                },
+                "sensitive",
+            ),
+            (
+                AuditRequest {
+                    interval: Some(vec![0.5, 0.1]),
+                    score: Some("s".into()),
+                    ..base()
+                },
+                "interval",
+            ),
+            (
+                AuditRequest {
+                    interval: Some(vec![0.1, 0.5]),
+                    ..base()
+                },
+                "interval",
+            ),
+            (
+                AuditRequest {
+                    window: Window::Week,
+                    ..base()
+                },
+                "window",
+            ),
+            (
+                AuditRequest {
+                    by: Some("g".into()),
+                    ..base()
+                },
+                "by",
+            ),
+            (
+                AuditRequest {
+                    against: Some("p".into()),
+                    ..base()
+                },
+                "against",
+            ),
+            (
+                AuditRequest {
+                    fail_if: vec!["change(dp_difference) > 0".into()],
+                    ..base()
+                },
+                "fail_if",
+            ),
+            (
+                AuditRequest {
+                    fail_if: vec!["dp_difference >".into()],
+                    ..base()
+                },
+                "fail_if",
+            ),
+            (
+                AuditRequest {
+                    pred: None,
+                    ..base()
+                },
+                "pred",
+            ),
+        ];
+        for (request, param) in cases {
+            assert_eq!(request.check().unwrap_err().param, param);
+        }
+    }
+
+    #[test]
+    fn deserialises_by_name_and_refuses_unknown_keys() {
+        let r: AuditRequest = serde_json::from_str(
+            r#"{"label":"y","pred":"p","sensitive":["g"],"ci_method":"clopper-pearson","formats":"json","by":"d","window":"month","baseline":"previous"}"#,
+        )
+        .unwrap();
+        assert_eq!(r.ci_method, RateCiMethod::ClopperPearson);
+        assert_eq!(r.formats, vec![ReportFormat::Json]);
+        assert_eq!(r.window, Window::Month);
+        let e = serde_json::from_str::<AuditRequest>(r#"{"window":"fortnight"}"#).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(r#"unknown window "fortnight": expected one of "value""#),
+            "{e}"
+        );
+        assert!(serde_json::from_str::<AuditRequest>(r#"{"n_resamples":5}"#).is_err());
+        let back: AuditRequest = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+}

@@ -1,0 +1,262 @@
+//! The one audit: from a checked [`AuditRequest`](crate::request::AuditRequest) and the merged
+//! decoded state(s) to the report, its charts and the `--fail-if` verdicts. Every front end
+//! (the `fairkit audit` command, Python's `audit_arrow`, Spark's `audit`) decodes its rows into
+//! [`AuditState`]s and calls [`run`]; nothing between the state and the report is written twice.
+//!
+//! ```text
+//! slice states ─ group guard ─ --by window cap ─ score metrics ─ build_report
+//!     ─ over time ─ paired comparison ─ --fail-if
+//! ```
+
+use crate::charts::ChartData;
+use crate::compute::SliceDef;
+use crate::error::AuditError;
+use crate::guard::check_groups;
+use crate::ingest::{AuditState, FlagStyle, GROUP_SEPARATOR};
+use crate::model::{AuditReport, Columns, InputInfo};
+use crate::over_time;
+use crate::request::CheckedRequest;
+use crate::{ReportSpec, compare};
+use fair_metrics::score_sweep::{SliceScores, SweepSettings};
+
+/// What the report says was read: the input's description, its format and its rows, and the
+/// label pair the decoder settled on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The input's description (`input.file`).
+    pub file: String,
+    /// The format's name (`input.format`).
+    pub format: String,
+    /// Rows read (`input.rows`).
+    pub rows: u64,
+    /// The positive label.
+    pub positive_label: String,
+    /// The negative label, once seen or given.
+    pub negative_label: Option<String>,
+}
+
+/// What [`ScoreSource::score_metrics`] is given: the slices of the report and the all-rows
+/// state whose finest groups they merge.
+#[derive(Debug, Clone, Copy)]
+pub struct ScoreSlices<'a> {
+    /// The report's slices, in report order.
+    pub slices: &'a [SliceDef],
+    /// The merged state of every row, its finest groups the sensitive columns' values.
+    pub state: &'a AuditState,
+    /// The sensitive columns.
+    pub sensitive: &'a [String],
+    /// The sweep's settings (the request's partial-parity interval, the charts' curve points).
+    pub settings: &'a SweepSettings,
+}
+
+/// Where a front end's exact score metrics come from: the command's spilling score store, or
+/// the merged score segment of Spark and `audit_arrow`. Called once, after the group guard,
+/// with the report's slices; returns one [`SliceScores`] per slice in their order.
+pub trait ScoreSource {
+    /// The front end's error (run's own errors convert into it).
+    type Error: From<AuditError>;
+
+    /// The score metrics of every slice.
+    ///
+    /// # Errors
+    /// The front end's error when the scores cannot be read or swept.
+    fn score_metrics(self, at: ScoreSlices<'_>) -> Result<Vec<SliceScores>, Self::Error>;
+}
+
+/// No score column.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoScores;
+
+impl ScoreSource for NoScores {
+    type Error = AuditError;
+
+    fn score_metrics(self, at: ScoreSlices<'_>) -> Result<Vec<SliceScores>, AuditError> {
+        Err(AuditError::Input {
+            name: "score metrics",
+            reason: format!(
+                "{} slices asked for score metrics, but no score column was read",
+                at.slices.len()
+            ),
+        })
+    }
+}
+
+/// The merged states of an audit, as decoded.
+#[derive(Debug, Clone, Copy)]
+pub struct States<'a> {
+    /// Every row, its finest groups the sensitive columns' values (the leading column of a
+    /// command's `--by` / `--against` state dropped: [`over_time::without_window`]).
+    pub all_rows: &'a AuditState,
+    /// With `by`: the same rows with the `by` column leading the finest groups.
+    pub by: Option<&'a AuditState>,
+    /// With `against`: the same rows with the second prediction column leading.
+    pub against: Option<&'a AuditState>,
+}
+
+/// Everything [`run`] reads besides the request.
+#[derive(Debug)]
+pub struct Inputs<'a, S> {
+    /// The merged states.
+    pub states: States<'a>,
+    /// With a score column, where its metrics come from.
+    pub scores: Option<S>,
+    /// What was read.
+    pub origin: Origin,
+}
+
+/// The audit: the report (its `fail_if` verdicts filled in) and its charts.
+#[derive(Debug, Clone)]
+pub struct Audit {
+    /// The schema-v1 report.
+    pub report: AuditReport,
+    /// The data of its score charts.
+    pub charts: ChartData,
+}
+
+impl Audit {
+    /// Whether a `--fail-if` expression held.
+    pub fn failed(&self) -> bool {
+        self.report.fail_if.iter().any(|f| f.failed)
+    }
+}
+
+/// Runs the audit of a checked request on merged states (see the module docs for the steps).
+///
+/// # Errors
+/// The front end's error: the group guard's refusal naming the column and the setting, a `by`
+/// column with more windows than the group limit, a window value that is not a date, bad state
+/// or score bytes, a `--fail-if` value the report does not have.
+pub fn run<S: ScoreSource>(
+    request: &CheckedRequest,
+    inputs: Inputs<'_, S>,
+    style: FlagStyle,
+) -> Result<Audit, S::Error> {
+    let r = &request.request;
+    let Inputs {
+        states,
+        scores,
+        origin,
+    } = inputs;
+    let over_time = match (&request.over_time, states.by) {
+        (Some(spec), Some(led)) => Some((over_time::bucket(led, spec)?, spec)),
+        (None, None) => None,
+        _ => return Err(missing("over-time state", "a state led by the by column").into()),
+    };
+    if r.against.is_some() != states.against.is_some() {
+        return Err(missing("against state", "a state led by the against column").into());
+    }
+    let (slices, confusion) = states.all_rows.slice_states(&r.sensitive)?;
+    // Before the score sweep and the resampling, which grow with the groups.
+    if let Some(first) = confusion.first() {
+        check_groups(&slices, first, &request.limits, style)?;
+    }
+    let over_time = match over_time {
+        None => None,
+        Some((bucketed, spec)) => {
+            window_cap(&bucketed, spec, request.limits.max_groups, style)?;
+            Some(over_time::over_time(
+                &bucketed,
+                &r.sensitive,
+                spec,
+                &request.stats,
+            )?)
+        }
+    };
+    let scores = match scores {
+        None => None,
+        Some(source) => {
+            let settings = SweepSettings {
+                interval: request.interval,
+                curve_points: crate::CURVE_POINTS,
+            };
+            Some(source.score_metrics(ScoreSlices {
+                slices: &slices,
+                state: states.all_rows,
+                sensitive: &r.sensitive,
+                settings: &settings,
+            })?)
+        }
+    };
+    let spec = ReportSpec {
+        input: InputInfo {
+            file: origin.file.clone(),
+            format: origin.format.clone(),
+            rows: origin.rows,
+            columns: Columns {
+                label: r.label.clone(),
+                prediction: r.pred.clone(),
+                score: r.score.clone(),
+                sensitive: r.sensitive.clone(),
+                weight: r.weight.clone(),
+            },
+            positive_label: origin.positive_label.clone(),
+            negative_label: origin.negative_label.clone(),
+        },
+        slices,
+        stats: request.stats,
+        thresholds: r.thresholds.clone(),
+        interval: request.interval,
+        weighted: r.weight.is_some(),
+    };
+    let (mut report, charts) = crate::build_report(&spec, &confusion, scores.as_deref())?;
+    if let Some(ot) = over_time {
+        over_time::attach(&mut report, ot);
+    }
+    if let (Some(against), Some(led)) = (&r.against, states.against) {
+        let is_positive =
+            compare::second_model_coder(&origin.positive_label, origin.negative_label.as_deref());
+        let side = |column: &str| compare::Side {
+            file: format!("{} ({column})", origin.file),
+            rows: origin.rows,
+        };
+        let pred = r.pred.clone().unwrap_or_default();
+        let c = compare::compare_paired(
+            led,
+            &r.sensitive,
+            &is_positive,
+            (side(&pred), side(against)),
+            &request.stats,
+        )?;
+        compare::attach(&mut report, c);
+    }
+    if !request.gates.is_empty() {
+        crate::fail_if::apply(&mut report, &request.gates).map_err(AuditError::from)?;
+    }
+    Ok(Audit { report, charts })
+}
+
+fn missing(name: &'static str, what: &str) -> AuditError {
+    AuditError::Input {
+        name,
+        reason: format!("the request and the states disagree: {what} goes with the option"),
+    }
+}
+
+/// The `by` column's windows count as its groups: more than the group limit stop the audit
+/// (each window is an audit of its own).
+fn window_cap(
+    bucketed: &AuditState,
+    spec: &over_time::OverTimeSpec,
+    max_groups: usize,
+    style: FlagStyle,
+) -> Result<(), AuditError> {
+    let windows: std::collections::BTreeSet<String> = bucketed
+        .finest_names()
+        .iter()
+        .map(|n| n.split(GROUP_SEPARATOR).next().unwrap_or("").to_string())
+        .collect();
+    if windows.len() <= max_groups {
+        return Ok(());
+    }
+    let n = windows.len();
+    Err(AuditError::Groups(match style {
+        FlagStyle::Command => format!(
+            "--by {:?} gives {n} windows, more than the limit of {max_groups}: use --window day, week or month, or pass --max-groups {n}",
+            spec.column
+        ),
+        FlagStyle::Python => format!(
+            "by={:?} gives {n} windows, more than the limit of {max_groups}: use window=\"day\", \"week\" or \"month\", or pass max_groups={n}",
+            spec.column
+        ),
+    }))
+}
