@@ -61,13 +61,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let (n, c): (usize, usize) = (f[0].parse()?, f[1].parse()?);
     let constraints = f[2]
         .split(',')
-        .map(|name| match name {
-            "statistical_parity" => Ok(Constraint::StatisticalParity),
-            "equalized_odds" => Ok(Constraint::EqualizedOdds),
-            "equalized_odds_diagonal" => Ok(Constraint::EqualizedOddsDiagonal),
-            "overall_accuracy" => Ok(Constraint::OverallAccuracy),
-            other => Err(format!("unknown constraint {other}")),
-        })
+        // The shared vocabulary (fair-core's table: the canonical names and their aliases).
+        .map(str::parse::<Constraint>)
         .collect::<Result<Vec<_>, _>>()?;
     let divergence = match f[4] {
         "kl" => Divergence::Kl,

@@ -10,7 +10,7 @@
 //! `scores.f64` (the fitted scores of the training rows).
 
 use dc_opt::{
-    CrossData, DpVariant, Idca, PartialDp, PartialSp, SparseRows, Surrogate, cross_dim,
+    CrossData, Idca, PartialConstraint, PartialDp, PartialSp, SparseRows, Surrogate, cross_dim,
     cross_scores, percentile_grid,
 };
 use fair_data::Groups;
@@ -74,20 +74,17 @@ fn main() -> Res<()> {
         .outer_iters(s[9].parse()?)
         .inner_iters(s[10].parse()?)
         .eps(s[11].parse()?);
-    let weights = if s[2] == "statistical_parity" {
+    // The constraint through the shared vocabulary (fair-core's table, as the binding reads it).
+    let constraint: PartialConstraint = s[2].parse()?;
+    let weights = if let Some(variant) = constraint.dp_variant() {
+        let model = PartialDp::new(&data, interval, kappa, s[7].parse()?, surrogate, variant)?;
+        let fit = idca.fit(&model, &model.initial_point())?;
+        fit.x[..cross_dim(d)].to_vec()
+    } else {
         let grid = percentile_grid(interval, kappa, s[6].parse()?)?;
         let model = PartialSp::new(&data, interval, kappa, grid, surrogate)?;
         let fit = idca.fit(&model, &model.initial_point())?;
         model.weights(&fit.x).to_vec()
-    } else {
-        let variant = match s[2] {
-            "demographic_parity" => DpVariant::DemographicParity,
-            "equal_opportunity" => DpVariant::EqualOpportunity,
-            _ => DpVariant::EqualizedOdds,
-        };
-        let model = PartialDp::new(&data, interval, kappa, s[7].parse()?, surrogate, variant)?;
-        let fit = idca.fit(&model, &model.initial_point())?;
-        fit.x[..cross_dim(d)].to_vec()
     };
     write_f64(&dir.join("weights.f64"), &weights)?;
     write_f64(

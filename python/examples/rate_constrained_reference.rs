@@ -18,8 +18,8 @@
 
 use fair_data::Groups;
 use game_opt::{
-    Algorithm, Constraint, Direction, Examples, GameOptParams, Linear, Mlp, Model, Problem, Slack,
-    SolutionType, StochasticClassifier, Subset, goals,
+    Algorithm, Constraint, Direction, Examples, GameOptParams, GroupConstraint, Linear, Mlp, Model,
+    Problem, Slack, SolutionType, StochasticClassifier, Subset, goals,
 };
 use nalgebra::DMatrix;
 use std::error::Error;
@@ -71,11 +71,11 @@ fn goal_constraints(line: &str, names: &[&str]) -> Res<Vec<Constraint>> {
     } else {
         Subset::group("group", f[5])
     };
+    // Group goals through the shared vocabulary (fair-core's table, canonical names and aliases).
+    if let Ok(c) = f[0].parse::<GroupConstraint>() {
+        return Ok(goals::parity(c, "group", names, direction, slack));
+    }
     Ok(match f[0] {
-        "statistical_parity" => goals::statistical_parity("group", names, direction, slack),
-        "equal_opportunity" => goals::equal_opportunity("group", names, direction, slack),
-        "equal_odds" => goals::equal_odds("group", names, direction, slack),
-        "equal_accuracy" => goals::equal_accuracy("group", names, direction, slack),
         "coverage_at_least" => vec![goals::coverage_at_least(subset, kappa)],
         "coverage_at_most" => vec![goals::coverage_at_most(subset, kappa)],
         "recall_at_least" => vec![goals::recall_at_least(subset, kappa)],

@@ -98,7 +98,9 @@ pub fn weights_slice<'a>(w: &'a Option<PyReadonlyArray1<'_, f64>>) -> PyResult<O
 }
 
 /// A keyword value naming an enum variant (`divergence="kl"`), parsed by the owning crate's
-/// `FromStr` (`fair_core::string_enum!`): the one place the binding turns strings into enums.
+/// `FromStr` (`fair_core::string_enum!`, or `fair_core::constraint_subset!` for constraints,
+/// whose error names the supported constraints): the one place the binding turns strings into
+/// enums.
 ///
 /// # Errors
 /// [`FairkitError`](crate::errors::FairkitError) naming the parameter, the value and every
@@ -106,7 +108,8 @@ pub fn weights_slice<'a>(w: &'a Option<PyReadonlyArray1<'_, f64>>) -> PyResult<O
 /// one of "dual", "admm"`.
 pub fn parse_param<T>(param: &str, value: &str) -> PyResult<T>
 where
-    T: std::str::FromStr<Err = fair_core::ParseEnumError>,
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
 {
     value
         .parse()

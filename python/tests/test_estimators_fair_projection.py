@@ -342,7 +342,7 @@ def test_missing_sensitive_features(data):
 def test_bad_parameters(data):
     proba, y, group = data
     cases = [
-        (dict(constraints="fairness"), r"no constraint named 'fairness'; supported constraints"),
+        (dict(constraints="fairness"), r'no constraint named "fairness"; supported constraints'),
         (dict(divergence="hellinger"), r"divergence: \"hellinger\""),
         (dict(solver="sgd"), r"solver: \"sgd\""),
         (dict(alpha=-1.0), r"alpha = -1.*>= 0"),

@@ -294,7 +294,7 @@ def test_convergence_warning_when_the_training_constraints_stay_violated():
 def test_bad_inputs_of_the_new_parameters():
     X, y, group = compas_like(500, seed=3)
     fit = dict(sensitive_features=group)
-    with pytest.raises(FairkitError, match=r"no constraint named 'parity'.*'demographic_parity'"):
+    with pytest.raises(FairkitError, match=r'no constraint named "parity".*"demographic_parity"'):
         RateConstrainedClassifier("parity").fit(X, y, **fit)
     with pytest.raises(FairkitError, match=r"difference_bound=2"):
         RateConstrainedClassifier("equalized_odds", difference_bound=2).fit(X, y, **fit)

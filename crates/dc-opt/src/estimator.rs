@@ -36,11 +36,13 @@ pub enum PartialConstraint {
     EqualizedOdds,
 }
 
-fair_core::string_enum!(PartialConstraint, "partial-parity constraint", {
-    PercentileParity => "percentile_parity",
-    DemographicParity => "demographic_parity",
-    EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
-    EqualizedOdds => "equalized_odds",
+// The shared vocabulary's names (fair-core): "statistical_parity" is the alias of
+// "demographic_parity", model (21), as in every estimator; model (15) is "percentile_parity".
+fair_core::constraint_subset!(PartialConstraint, "PartialParity", {
+    PercentileParity => PercentileParity,
+    DemographicParity => DemographicParity,
+    EqualOpportunity => EqualOpportunity,
+    EqualizedOdds => EqualizedOdds,
 });
 
 impl PartialConstraint {
@@ -726,6 +728,11 @@ mod tests {
             "true_positive_rate_parity".parse::<PartialConstraint>(),
             Ok(PartialConstraint::EqualOpportunity)
         );
-        assert!("statistical_parity".parse::<PartialConstraint>().is_err());
+        // The shared vocabulary: statistical parity is demographic parity (model (21)).
+        assert_eq!(
+            "statistical_parity".parse::<PartialConstraint>(),
+            Ok(PartialConstraint::DemographicParity)
+        );
+        fair_core::assert_constraint_subset::<PartialConstraint>();
     }
 }

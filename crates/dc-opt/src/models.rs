@@ -356,7 +356,7 @@ impl PartialSp<'_> {
 /// assert_eq!("demographic_parity".parse::<DpVariant>()?, DpVariant::DemographicParity);
 /// // The same spellings (and alias) as `PartialConstraint`'s model (21) variants.
 /// assert_eq!("true_positive_rate_parity".parse::<DpVariant>()?, DpVariant::EqualOpportunity);
-/// # Ok::<(), fair_core::ParseEnumError>(())
+/// # Ok::<(), fair_core::ConstraintError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DpVariant {
@@ -622,9 +622,9 @@ mod kernel_tests {
     }
 }
 
-// `Display`/`FromStr` with `PartialConstraint`'s spellings of the same models.
-fair_core::string_enum!(DpVariant, "partial-parity variant", {
-    DemographicParity => "demographic_parity",
-    EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
-    EqualizedOdds => "equalized_odds",
+// `Display`/`FromStr` from the shared vocabulary, as `PartialConstraint`'s model (21) variants.
+fair_core::constraint_subset!(DpVariant, "partial-parity model (21)", {
+    DemographicParity => DemographicParity,
+    EqualOpportunity => EqualOpportunity,
+    EqualizedOdds => EqualizedOdds,
 });

@@ -28,7 +28,14 @@ fn names_round_trip_and_bad_strings_are_rejected() {
         dc_opt::baselines::PairwiseKind::NAMES,
         "pairwise kind",
     );
-    round_trip::<dc_opt::DpVariant>(dc_opt::DpVariant::NAMES, "partial-parity variant");
+}
+
+/// The constraints parse through fair-core's one table: every canonical name and alias of a
+/// supported constraint, typed errors naming the supported ones for the rest.
+#[test]
+fn constraints_come_from_the_shared_vocabulary() {
+    fair_core::assert_constraint_subset::<dc_opt::PartialConstraint>();
+    fair_core::assert_constraint_subset::<dc_opt::DpVariant>();
 }
 
 #[test]

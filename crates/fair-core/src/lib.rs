@@ -7,6 +7,9 @@
 //!   [`NoObserver`] and closures `FnMut(&I) -> ControlFlow<()>` implement it.
 //! - [`ParamGuard`]: `check_ref(&self)` / `check(self)`, the one way to validate settings.
 //! - [`Groups`]: group membership of every row (re-exported by `fair-data`).
+//! - [`Constraint`]: the one constraint vocabulary (fairlearn's names, the papers' as aliases);
+//!   a method crate names its subset with [`constraint_subset!`], and an unsupported name is a
+//!   [`ConstraintError`] listing the supported ones.
 //! - [`ParseEnumError`]: the error of every `FromStr` of a fairkit enum; [`split_call`] splits
 //!   the `name(a, b)` form of the data-carrying ones.
 //! - [`Term`]: the nested call form `name(arg, …)` with bare words and quoted strings (the text
@@ -52,6 +55,7 @@
 #![deny(clippy::float_cmp)]
 
 pub mod bytes;
+mod constraint;
 mod groups;
 mod observe;
 mod param_guard;
@@ -59,6 +63,7 @@ mod parse;
 pub mod term;
 mod termination;
 
+pub use constraint::{Constraint, ConstraintError, ConstraintSubset, assert_constraint_subset};
 pub use groups::{Groups, GroupsError};
 pub use observe::{NoObserver, Observe};
 pub use param_guard::ParamGuard;

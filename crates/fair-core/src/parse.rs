@@ -70,7 +70,7 @@ macro_rules! string_enum {
             pub const NAMES: &'static [&'static str] = &[$($name),+];
 
             /// The `Display` name (accepted by `FromStr`).
-            pub fn as_str(&self) -> &'static str {
+            pub const fn as_str(&self) -> &'static str {
                 match self {
                     $($ty::$variant => $name,)+
                 }

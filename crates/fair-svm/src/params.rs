@@ -592,9 +592,10 @@ impl fair_core::ParamGuard for KernelFairSvmParams {
 }
 
 // `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
-fair_core::string_enum!(Fairness, "fairness", {
-    DemographicParity => "demographic_parity",
-    EqualOpportunity => "equal_opportunity",
+// The constraints in the shared vocabulary (fair-core's table: aliases included).
+fair_core::constraint_subset!(Fairness, "FairSVM", {
+    DemographicParity => DemographicParity,
+    EqualOpportunity => EqualOpportunity,
 });
 fair_core::string_enum!(MeanVector, "mean vector", {
     Raw => "raw",

@@ -89,7 +89,8 @@ pub use params::{
 };
 pub use problem::{Evaluation, Examples, Problem};
 pub use rates::{
-    Atom, Constraint, Direction, Expression, Filter, Prediction, Rate, Ratio, Slack, Subset, goals,
+    Atom, Constraint, Direction, Expression, Filter, GroupConstraint, Prediction, Rate, Ratio,
+    Slack, Subset, goals,
 };
 pub use saved::{GAME_OPT_FORMAT_VERSION, SavedClassifier};
 pub use shrink::{ShrinkOutcome, ShrinkResult, rank_select, shrink};

@@ -71,6 +71,13 @@ pub trait Oracle<M: Model> {
 /// | `max_iters` | 100 | L-BFGS iterations per response |
 /// | `tolerance` | 1e-5 | stop when the largest gradient entry is below this |
 ///
+/// [`LogisticOracle::approximate`] is the estimators' cheaper setting (15 iterations, 1e-3).
+///
+/// The L-BFGS is hand-written rather than argmin's: on the games' problems argmin's reaches the
+/// same objective (to 2e-6 at 15 iterations) with 11–16 % more passes over the rows and other
+/// bits, which would move the reproductions (measured by `examples/oracle_lbfgs.rs`;
+/// docs/architecture.md, "One L-BFGS").
+///
 /// # Examples
 /// ```
 /// use game_opt::LogisticOracle;
@@ -102,6 +109,27 @@ impl LogisticOracle {
     pub fn new() -> Self {
         Self::default()
     }
+    /// The approximate oracle the estimators use (Python's `RateConstrainedClassifier`
+    /// defaults `oracle_max_iter`/`oracle_tol`): [`APPROXIMATE_MAX_ITERS`](Self::APPROXIMATE_MAX_ITERS)
+    /// L-BFGS iterations and tolerance [`APPROXIMATE_TOLERANCE`](Self::APPROXIMATE_TOLERANCE)
+    /// per response, ridge 1e-4. An approximate best response is enough: the game corrects
+    /// it at the next round, and each response costs a fraction of [`new`](Self::new)'s
+    /// (100 iterations, 1e-5), which the crate's tests and reproductions keep.
+    ///
+    /// ```
+    /// use game_opt::LogisticOracle;
+    /// let o = LogisticOracle::approximate();
+    /// assert_eq!((o.get_max_iters(), o.get_tolerance(), o.get_l2()), (15, 1e-3, 1e-4));
+    /// ```
+    pub fn approximate() -> Self {
+        Self::new()
+            .max_iters(Self::APPROXIMATE_MAX_ITERS)
+            .tolerance(Self::APPROXIMATE_TOLERANCE)
+    }
+    /// L-BFGS iterations per response of [`approximate`](Self::approximate).
+    pub const APPROXIMATE_MAX_ITERS: usize = 15;
+    /// Gradient tolerance of [`approximate`](Self::approximate).
+    pub const APPROXIMATE_TOLERANCE: f64 = 1e-3;
     /// Ridge penalty (finite, ≥ 0; checked at the first response).
     pub fn l2(mut self, l2: f64) -> Self {
         self.l2 = l2;

@@ -192,6 +192,34 @@ impl GameOptParams {
     pub fn new() -> Self {
         Self::default()
     }
+    /// The oracle game as the estimators play it by default (Python's
+    /// `RateConstrainedClassifier` on a linear model): Algorithm 2
+    /// ([`Algorithm::OracleProxyLagrangian`]) with [`ORACLE_ITERATIONS`](Self::ORACLE_ITERATIONS)
+    /// best responses, λ step [`ORACLE_LR_LAMBDA`](Self::ORACLE_LR_LAMBDA) and ridge
+    /// [`ORACLE_L2`](Self::ORACLE_L2); the other settings are [`new`](Self::new)'s. Measured on
+    /// Adult (sex) and COMPAS (race) against fairlearn's `ExponentiatedGradient` (issue 24). Pair
+    /// it with [`LogisticOracle::approximate`](crate::LogisticOracle::approximate).
+    ///
+    /// ```
+    /// use game_opt::{Algorithm, GameOptParams};
+    /// let p = GameOptParams::oracle_game().check()?;
+    /// assert_eq!((p.algorithm(), p.iterations(), p.lr_lambda(), p.l2()),
+    ///            (Algorithm::OracleProxyLagrangian, 60, 1.0, 1e-4));
+    /// # Ok::<(), game_opt::GameOptError>(())
+    /// ```
+    pub fn oracle_game() -> Self {
+        Self::new()
+            .algorithm(Algorithm::OracleProxyLagrangian)
+            .iterations(Self::ORACLE_ITERATIONS)
+            .lr_lambda(Self::ORACLE_LR_LAMBDA)
+            .l2(Self::ORACLE_L2)
+    }
+    /// Best responses of [`oracle_game`](Self::oracle_game).
+    pub const ORACLE_ITERATIONS: usize = 60;
+    /// λ step of [`oracle_game`](Self::oracle_game).
+    pub const ORACLE_LR_LAMBDA: f64 = 1.0;
+    /// Ridge penalty of [`oracle_game`](Self::oracle_game) (and of its oracle).
+    pub const ORACLE_L2: f64 = 1e-4;
     setter!(/// Which game.
         algorithm: Algorithm);
     setter!(/// T.

@@ -820,6 +820,36 @@ pub mod goals {
             |_| Rate::Accuracy(Subset::all()).expr(),
         )
     }
+    /// The group goal of a constraint of the shared vocabulary (fair-core's
+    /// [`Constraint`](fair_core::Constraint) names): [`statistical_parity`] for
+    /// `demographic_parity`, [`equal_odds`] for `equalized_odds`, [`equal_opportunity`],
+    /// [`false_positive_rate_parity`], [`equal_accuracy`] for `error_rate_parity`.
+    ///
+    /// ```
+    /// use game_opt::{Direction, GroupConstraint, Slack, goals};
+    /// let c: GroupConstraint = "equalized_odds".parse()?;
+    /// let rows = goals::parity(c, "g", &["a", "b"], Direction::Both, Slack::Additive(0.01));
+    /// assert_eq!(rows.len(), 8);
+    /// # Ok::<(), fair_core::ConstraintError>(())
+    /// ```
+    pub fn parity(
+        constraint: super::GroupConstraint,
+        attribute: &str,
+        groups: &[&str],
+        direction: Direction,
+        slack: Slack,
+    ) -> Vec<Constraint> {
+        use super::GroupConstraint as G;
+        match constraint {
+            G::DemographicParity => statistical_parity(attribute, groups, direction, slack),
+            G::EqualizedOdds => equal_odds(attribute, groups, direction, slack),
+            G::EqualOpportunity => equal_opportunity(attribute, groups, direction, slack),
+            G::FalsePositiveRateParity => {
+                false_positive_rate_parity(attribute, groups, direction, slack)
+            }
+            G::ErrorRateParity => equal_accuracy(attribute, groups, direction, slack),
+        }
+    }
     /// Minimum coverage `p⁺(D_k) ≥ κ` for every group.
     pub fn minimum_coverage(attribute: &str, groups: &[&str], kappa: f64) -> Vec<Constraint> {
         group_goal(
@@ -898,6 +928,40 @@ pub mod goals {
         )
     }
 }
+
+/// The constraints of the shared vocabulary that [`goals::parity`] builds as group goals (each
+/// group's rate against the same rate on all rows). `Display`/`FromStr`/`NAMES` come from
+/// fair-core's one table: fairlearn's names, the paper's (`statistical_parity`, `equal_odds`,
+/// `equal_accuracy`) as aliases.
+///
+/// ```
+/// use game_opt::GroupConstraint;
+/// assert_eq!("equal_accuracy".parse::<GroupConstraint>()?, GroupConstraint::ErrorRateParity);
+/// assert_eq!(GroupConstraint::ErrorRateParity.to_string(), "error_rate_parity");
+/// assert!("percentile_parity".parse::<GroupConstraint>().is_err());
+/// # Ok::<(), fair_core::ConstraintError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupConstraint {
+    /// Positive-prediction rate ([`goals::statistical_parity`]).
+    DemographicParity,
+    /// True- and false-positive rates ([`goals::equal_odds`]).
+    EqualizedOdds,
+    /// True-positive rate ([`goals::equal_opportunity`]).
+    EqualOpportunity,
+    /// False-positive rate ([`goals::false_positive_rate_parity`]).
+    FalsePositiveRateParity,
+    /// Accuracy ([`goals::equal_accuracy`]).
+    ErrorRateParity,
+}
+
+fair_core::constraint_subset!(GroupConstraint, "RateConstrainedClassifier", {
+    DemographicParity => DemographicParity,
+    EqualizedOdds => EqualizedOdds,
+    EqualOpportunity => EqualOpportunity,
+    FalsePositiveRateParity => FalsePositiveRateParity,
+    ErrorRateParity => ErrorRateParity,
+});
 
 // `Display`/`FromStr` with the front ends' spellings (Python's keyword values).
 fair_core::string_enum!(Direction, "direction", {

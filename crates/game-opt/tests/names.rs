@@ -30,3 +30,14 @@ fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<game_opt::rates::Direction>(game_opt::rates::Direction::NAMES, "direction");
     round_trip::<game_opt::Prediction>(game_opt::Prediction::NAMES, "prediction");
 }
+
+/// The group goals parse through fair-core's one constraint table: every canonical name and
+/// alias of a supported constraint, typed errors naming the supported ones for the rest.
+#[test]
+fn group_constraints_come_from_the_shared_vocabulary() {
+    fair_core::assert_constraint_subset::<game_opt::GroupConstraint>();
+    assert_eq!(
+        "statistical_parity".parse::<game_opt::GroupConstraint>(),
+        Ok(game_opt::GroupConstraint::DemographicParity)
+    );
+}

@@ -502,13 +502,16 @@ fair_core::string_enum!(Solver, "solver", {
     Dual => "dual",
     Admm => "admm",
 });
-fair_core::string_enum!(Constraint, "constraint", {
-    StatisticalParity => "statistical_parity" | "demographic_parity",
-    EqualizedOdds => "equalized_odds",
-    EqualizedOddsDiagonal => "equalized_odds_diagonal",
-    OverallAccuracy => "overall_accuracy" | "overall_accuracy_equality",
-    EqualOpportunity => "equal_opportunity" | "true_positive_rate_parity",
-    FalsePositiveParity => "false_positive_rate_parity",
+// The crate's constraints in the shared vocabulary: `Display`/`FromStr`/`NAMES` are
+// fair-core's (fairlearn's names, the paper's as aliases: "statistical_parity",
+// "overall_accuracy").
+fair_core::constraint_subset!(Constraint, "FairProjection", {
+    StatisticalParity => DemographicParity,
+    EqualizedOdds => EqualizedOdds,
+    EqualizedOddsDiagonal => EqualizedOddsDiagonal,
+    OverallAccuracy => ErrorRateParity,
+    EqualOpportunity => EqualOpportunity,
+    FalsePositiveParity => FalsePositiveRateParity,
 });
 fair_core::string_enum!(VStep, "V-step", {
     Inexact => "inexact",

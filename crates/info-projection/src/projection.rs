@@ -1114,6 +1114,157 @@ mod tests {
         }
         assert!(newton.evaluations < lbfgs.evaluations);
     }
+    /// The dual on `λ ≥ 0` by the crate's projected L-BFGS against argmin's (unconstrained)
+    /// L-BFGS, run on the same evaluations: ignoring the bound, then on `λ = μ²` (docs/
+    /// architecture.md, "One L-BFGS"). Prints time, objective, the smallest λ and the projected
+    /// gradient. `cargo test --release -p info-projection measure_dual_lbfgs -- --ignored
+    /// --nocapture`
+    #[test]
+    #[ignore = "measurement for docs/architecture.md"]
+    fn measure_dual_lbfgs_against_argmin() {
+        use argmin::core::{CostFunction, Executor, Gradient, State};
+        use argmin::solver::linesearch::MoreThuenteLineSearch;
+        use argmin::solver::quasinewton::LBFGS;
+        use nalgebra::DVector;
+        use std::time::Instant;
+
+        struct Dual<'a> {
+            rows: &'a Rows<'a>,
+            design: &'a Design,
+            zeta: f64,
+            squared: bool,
+            passes: std::cell::Cell<usize>,
+        }
+        impl Dual<'_> {
+            fn lambda(&self, p: &[f64]) -> Vec<f64> {
+                p.iter()
+                    .map(|&v| if self.squared { v * v } else { v })
+                    .collect()
+            }
+            fn eval(&self, p: &[f64]) -> (f64, Vec<f64>) {
+                self.passes.set(self.passes.get() + 1);
+                let l = self.lambda(p);
+                let (e, _, _) = eval_at(
+                    self.rows,
+                    self.design,
+                    Divergence::Kl,
+                    self.zeta,
+                    &l,
+                    false,
+                    None,
+                )
+                .unwrap();
+                let g = if self.squared {
+                    e.gradient.iter().zip(p).map(|(g, v)| 2.0 * v * g).collect()
+                } else {
+                    e.gradient
+                };
+                (e.objective, g)
+            }
+        }
+        impl CostFunction for Dual<'_> {
+            type Param = DVector<f64>;
+            type Output = f64;
+            fn cost(&self, p: &Self::Param) -> std::result::Result<f64, argmin::core::Error> {
+                Ok(self.eval(p.as_slice()).0)
+            }
+        }
+        impl Gradient for Dual<'_> {
+            type Param = DVector<f64>;
+            type Gradient = DVector<f64>;
+            fn gradient(
+                &self,
+                p: &Self::Param,
+            ) -> std::result::Result<Self::Param, argmin::core::Error> {
+                Ok(DVector::from_vec(self.eval(p.as_slice()).1))
+            }
+        }
+
+        for (n, alpha) in [(3000, 0.0), (20_000, 0.0), (20_000, 0.02)] {
+            let (probs, groups) = instance(n, 3, 3);
+            let data = prepare(
+                &probs,
+                &GroupInfo::Labels(&groups),
+                1e-6,
+                crate::params::RowPolicy::Strict,
+            )
+            .unwrap();
+            let m = Marginals::estimate(&data, None).unwrap();
+            let design =
+                Design::build(&[Constraint::EqualizedOdds], alpha, &m, 3, 3, &data.kind).unwrap();
+            let rows = Rows {
+                data: &data,
+                zdim: design.zdim,
+            };
+            let (zeta, tol, k) = (1e-3, 1e-8, design.k());
+            let exact = |l: &[f64]| {
+                let (e, _, _) =
+                    eval_at(&rows, &design, Divergence::Kl, zeta, l, false, None).unwrap();
+                (e.objective, dual::projected_gradient(l, &e.gradient))
+            };
+            let report = |name: &str, secs: f64, evals: usize, l: &[f64]| {
+                let (f, pg) = exact(&l.iter().map(|v| v.max(0.0)).collect::<Vec<_>>());
+                let min = l.iter().copied().fold(f64::INFINITY, f64::min);
+                println!(
+                    "| {n} × 3 × 3, EO α = {alpha}, K = {k} | {name} | {:.1} ms | {evals} | \
+                     {f:.9e} | {min:.2e} | {pg:.1e} |",
+                    secs * 1e3
+                );
+            };
+            let clock = Instant::now();
+            let mut evals = 0;
+            let out = dual::solve(
+                vec![0.0; k],
+                |l| {
+                    evals += 1;
+                    let (e, _, _) = eval_at(&rows, &design, Divergence::Kl, zeta, l, false, None)?;
+                    Ok(Some((e.objective, e.gradient)))
+                },
+                tol,
+                10_000,
+                10,
+            )
+            .unwrap();
+            report(
+                "projected L-BFGS (crate)",
+                clock.elapsed().as_secs_f64(),
+                evals,
+                &out.lambda,
+            );
+            for squared in [false, true] {
+                let problem = Dual {
+                    rows: &rows,
+                    design: &design,
+                    zeta,
+                    squared,
+                    passes: std::cell::Cell::new(0),
+                };
+                let start = if squared { 1e-3 } else { 0.0 };
+                let clock = Instant::now();
+                let solver = LBFGS::new(MoreThuenteLineSearch::new(), 10)
+                    .with_tolerance_grad(tol)
+                    .unwrap()
+                    .with_tolerance_cost(0.0)
+                    .unwrap();
+                let res = Executor::new(problem, solver)
+                    .configure(|s| s.param(DVector::from_element(k, start)).max_iters(10_000))
+                    .run()
+                    .unwrap();
+                let secs = clock.elapsed().as_secs_f64();
+                let state = res.state();
+                let p = state.get_best_param().unwrap().as_slice().to_vec();
+                let evals = res.problem.problem.as_ref().map_or(0, |d| d.passes.get());
+                let l: Vec<f64> = p.iter().map(|&v| if squared { v * v } else { v }).collect();
+                let name = if squared {
+                    "argmin L-BFGS on λ = μ²"
+                } else {
+                    "argmin L-BFGS, bound ignored (then clipped)"
+                };
+                report(name, secs, evals, &l);
+            }
+        }
+    }
+
     /// With a subsampled Hessian (every row kept with probability 1/3) Newton still converges to
     /// the λ of L-BFGS: only the steps are approximate.
     #[test]

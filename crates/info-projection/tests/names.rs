@@ -25,12 +25,30 @@ where
 fn names_round_trip_and_bad_strings_are_rejected() {
     round_trip::<info_projection::Divergence>(info_projection::Divergence::NAMES, "divergence");
     round_trip::<info_projection::Solver>(info_projection::Solver::NAMES, "solver");
-    round_trip::<info_projection::Constraint>(info_projection::Constraint::NAMES, "constraint");
     round_trip::<info_projection::VStep>(info_projection::VStep::NAMES, "V-step");
     round_trip::<info_projection::DualMethod>(info_projection::DualMethod::NAMES, "dual method");
     round_trip::<info_projection::QpSolver>(info_projection::QpSolver::NAMES, "QP solver");
     round_trip::<info_projection::RowPolicy>(info_projection::RowPolicy::NAMES, "row policy");
     round_trip::<info_projection::HardRate>(info_projection::HardRate::NAMES, "hard rate");
+}
+
+/// Every canonical name and alias of a supported constraint parses (fair-core's table), the
+/// others are typed errors naming the supported ones.
+#[test]
+fn constraints_come_from_the_shared_vocabulary() {
+    fair_core::assert_constraint_subset::<info_projection::Constraint>();
+    assert_eq!(
+        info_projection::Constraint::StatisticalParity.to_string(),
+        "demographic_parity"
+    );
+    assert_eq!(
+        "statistical_parity".parse::<info_projection::Constraint>(),
+        Ok(info_projection::Constraint::StatisticalParity)
+    );
+    assert!(matches!(
+        "percentile_parity".parse::<info_projection::Constraint>(),
+        Err(fair_core::ConstraintError::Unsupported { .. })
+    ));
 }
 
 #[test]

@@ -28,14 +28,6 @@ except ImportError as e:  # pragma: no cover - exercised only without scikit-lea
 
 _DECISIONS = ("auto", "thresholds", "argmax", "sample")
 # The shared vocabulary's names this estimator enforces -> the binding's names.
-_CORE_NAMES = {
-    "demographic_parity": "statistical_parity",
-    "equalized_odds": "equalized_odds",
-    "equal_opportunity": "equal_opportunity",
-    "false_positive_rate_parity": "false_positive_rate_parity",
-    "error_rate_parity": "overall_accuracy",
-    "equalized_odds_diagonal": "equalized_odds_diagonal",
-}
 
 
 class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -397,10 +389,7 @@ class FairProjection(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                 cs = list(c)
             except TypeError:
                 cs = [c]
-        return [
-            _CORE_NAMES[canonical_constraint(name, "FairProjection", tuple(_CORE_NAMES))]
-            for name in cs
-        ]
+        return [canonical_constraint(name, "FairProjection") for name in cs]
 
     # -- prediction ----------------------------------------------------------------------------
 

@@ -110,8 +110,7 @@ class FairSVM(ClassifierMixin, BaseEstimator):
     def fit(self, X: Any, y: Any, *, sensitive_features: Any = None):
         """Fits on ``(X, y)``; ``sensitive_features`` must have exactly two groups."""
         constraint = canonical_constraint(
-            renamed(self, "fairness", "constraints", "demographic_parity"), "FairSVM",
-            ("demographic_parity", "equal_opportunity"),
+            renamed(self, "fairness", "constraints", "demographic_parity"), "FairSVM"
         )
         X, y, classes, codes = binary_fit_inputs(self, X, y, sensitive_features)
         index, group_codes = GroupIndex.fit(sensitive_features, X.shape[0])

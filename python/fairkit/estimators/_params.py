@@ -1,5 +1,8 @@
 """What every fairkit estimator shares: one constraint vocabulary and renamed parameters.
 
+The vocabulary is the Rust one (``fair_core::Constraint``): the table below, the aliases and
+each estimator's supported names are read from the compiled core, never restated here.
+
 Constraint names are fairlearn's, and a name means the same fairness notion in every estimator
 (each estimator enforces it its own way: exactly, in expectation, on a percentile interval, or
 at every threshold). An estimator that cannot enforce a notion rejects its name with an error
@@ -22,58 +25,42 @@ name                         aliases                                            
 from __future__ import annotations
 
 import warnings
-from typing import Any, Iterable
+from typing import Any
 
 from fairkit._core import FairkitError
+from fairkit._core import estimators as _core
 
 #: Sentinel default of a renamed parameter (scikit-learn's pattern: ``get_params``, ``set_params``
 #: and ``clone`` keep working, and only a value the user set triggers the FutureWarning).
 DEPRECATED = "deprecated"
 
-#: Canonical constraint names and the notion each one means.
-CONSTRAINTS = {
-    "demographic_parity": "equal selection rate P(y^=1 | A) across groups",
-    "equalized_odds": "equal true- and false-positive rates across groups",
-    "equal_opportunity": "equal true-positive rate across groups",
-    "false_positive_rate_parity": "equal false-positive rate across groups",
-    "error_rate_parity": "equal accuracy (error rate) across groups",
-    "equalized_odds_diagonal": "equal P(y^=c | Y=c, A) for every class c (multi-class)",
-    "percentile_parity": "equal score percentiles across groups on a percentile interval",
-}
+#: Canonical constraint names and the notion each one means (the Rust table, fair-core's
+#: ``Constraint``: this module only reads it).
+CONSTRAINTS = {name: notion for name, _aliases, notion in _core.constraint_table()}
 
-#: Other spellings of the canonical names (fairlearn's and earlier fairkit releases').
+#: Other spellings of the canonical names (fairlearn's, the papers' and earlier fairkit
+#: releases').
 ALIASES = {
-    "statistical_parity": "demographic_parity",
-    "equal_odds": "equalized_odds",
-    "true_positive_rate_parity": "equal_opportunity",
-    "equal_accuracy": "error_rate_parity",
-    "overall_accuracy": "error_rate_parity",
-    "overall_accuracy_equality": "error_rate_parity",
+    alias: name for name, aliases, _notion in _core.constraint_table() for alias in aliases
 }
 
 
-def _describe(supported: Iterable[str]) -> str:
-    parts = []
-    for name in supported:
-        aliases = [a for a, c in ALIASES.items() if c == name]
-        parts.append(repr(name) + (f" (alias {', '.join(map(repr, aliases))})" if aliases else ""))
-    return ", ".join(parts)
+def supported_constraints(estimator: str) -> tuple[str, ...]:
+    """The canonical names of the constraints ``estimator`` (a class name) supports, as its
+    Rust crate declares them."""
+    return tuple(_core.supported_constraints(estimator))
 
 
-def canonical_constraint(name: Any, estimator: str, supported: tuple[str, ...]) -> str:
-    """The canonical name of constraint ``name``; raises :class:`FairkitError` listing
-    ``supported`` when ``estimator`` does not support it (or it is no constraint name)."""
+def canonical_constraint(name: Any, estimator: str) -> str:
+    """The canonical name of constraint ``name``; raises :class:`FairkitError` listing the
+    constraints ``estimator`` supports when it does not support it (or it is no constraint
+    name). The check is the Rust crates' (fair-core's one table)."""
     if not isinstance(name, str):
+        supported = ", ".join(repr(c) for c in supported_constraints(estimator))
         raise FairkitError(
-            f"{estimator}: invalid constraint {name!r}: expected a name, one of {_describe(supported)}"
+            f"{estimator}: invalid constraint {name!r}: expected a name, one of {supported}"
         )
-    key = ALIASES.get(name, name)
-    if key not in supported:
-        what = "does not support" if key in CONSTRAINTS else "has no constraint named"
-        raise FairkitError(
-            f"{estimator} {what} {name!r}; supported constraints: {_describe(supported)}"
-        )
-    return key
+    return _core.canonical_constraint(name, estimator)
 
 
 def renamed(estimator: Any, old: str, new: str, default: Any, *, warn: bool = True) -> Any:

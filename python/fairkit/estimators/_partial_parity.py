@@ -171,7 +171,7 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
                 FutureWarning,
                 stacklevel=3,
             )
-        return canonical_constraint(name, "PartialParityClassifier", _CONSTRAINTS)
+        return canonical_constraint(name, "PartialParityClassifier")
 
     def decision_function(self, X: Any, *, sensitive_features: Any = None) -> np.ndarray:
         """Scores ``<w, (1, x, g, g x)>``; positive favours ``classes_[1]``."""
@@ -226,6 +226,3 @@ class PartialParityClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False  # binary scores
         return tags
 
-
-# The canonical constraint names, which are also dc-opt's `PartialConstraint` names.
-_CONSTRAINTS = ("percentile_parity", "demographic_parity", "equal_opportunity", "equalized_odds")

@@ -25,6 +25,12 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without scikit-learn
     raise ImportError("fairkit.estimators needs scikit-learn: pip install scikit-learn") from e
 
+# The defaults are the crate's, read from it: game_opt::GameOptParams::oracle_game for the
+# oracle games (measured on Adult (sex) and COMPAS (race) against fairlearn's
+# ExponentiatedGradient, issue 24), GameOptParams::new for the minibatch games and their
+# settings, LogisticOracle::approximate for a best response.
+_DEFAULTS = _core.rate_constrained_defaults()
+
 
 class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
     """Binary classifier trained under rate constraints by the proxy-Lagrangian game.
@@ -95,7 +101,8 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         Surrogate of the error in the minibatch games (``"log_loss"`` = ``"logistic"``); the
         oracle games always answer with logistic regression.
     oracle_max_iter : int, default=15
-        L-BFGS iterations per best response (an approximate oracle is enough: the game corrects).
+        L-BFGS iterations per best response (an approximate oracle is enough: the game corrects;
+        the crate's ``LogisticOracle::approximate``, read from it).
     oracle_tol : float, default=1e-3
         Gradient tolerance of a best response (on the loss with weights rescaled to mean 1).
     random_state : int, default=0
@@ -156,15 +163,15 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         algorithm: str = "auto",
         solution: str = "m_stoch",
         max_iter: Any = None,
-        batch_size: int = 256,
-        lr_theta: float = 0.01,
+        batch_size: int = _DEFAULTS["batch_size"],
+        lr_theta: float = _DEFAULTS["lr_theta"],
         lr_lambda: Any = None,
         l2: Any = None,
-        snapshot_every: int = 20,
-        optimizer: str = "adam",
-        objective_loss: str = "hinge",
-        oracle_max_iter: int = 15,
-        oracle_tol: float = 1e-3,
+        snapshot_every: int = _DEFAULTS["snapshot_every"],
+        optimizer: str = _DEFAULTS["optimizer"],
+        objective_loss: str = _DEFAULTS["objective_loss"],
+        oracle_max_iter: int = _DEFAULTS["oracle_max_iter"],
+        oracle_tol: float = _DEFAULTS["oracle_tol"],
         random_state: Any = 0,
         seed: Any = DEPRECATED,
         iterations: Any = DEPRECATED,
@@ -426,7 +433,7 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
         goals = []
         for g in items:
             if isinstance(g, str):
-                name = canonical_constraint(g, "RateConstrainedClassifier", _NAMED)
+                name = canonical_constraint(g, "RateConstrainedClassifier")
                 goals.append(named_goal(name, bound))
             elif isinstance(g, Goal):
                 goals.append(g)
@@ -512,14 +519,8 @@ class RateConstrainedClassifier(ClassifierMixin, BaseEstimator):
 
 
 _ORACLE_ALGORITHMS = ("oracle_proxy_lagrangian", "oracle_lagrangian")
-# The shared vocabulary's names this estimator enforces (rates.named builds their goals).
-_NAMED = (
-    "demographic_parity", "equalized_odds", "equal_opportunity", "false_positive_rate_parity",
-    "error_rate_parity",
-)
-# Measured on Adult (sex) and COMPAS (race) against fairlearn's ExponentiatedGradient (issue 24).
-_ORACLE_DEFAULTS = {"iterations": 60, "lr_lambda": 1.0, "l2": 1e-4}
-_MINIBATCH_DEFAULTS = {"iterations": 2000, "lr_lambda": 0.1, "l2": 0.0}
+_ORACLE_DEFAULTS = _DEFAULTS["oracle"]
+_MINIBATCH_DEFAULTS = _DEFAULTS["minibatch"]
 _LOSS_ALIASES = {"log_loss": "logistic", "log": "logistic"}
 
 

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from fairkit._core import FairkitError
+from fairkit.estimators._params import ALIASES, canonical_constraint, supported_constraints
+
+_ESTIMATOR = "RateConstrainedClassifier"
 
 _DIRECTIONS = ("at_least", "at_most", "both")
 
@@ -102,19 +105,24 @@ def equalized_odds(direction="both", *, additive=None, multiplicative=None) -> G
     return equal_odds(direction, additive=additive, multiplicative=multiplicative)
 
 
-# Constraint names accepted by RateConstrainedClassifier(constraints="...", difference_bound=b):
-# each is the goal in both directions with additive slack b, as fairlearn's reductions read
-# difference_bound (|rate(group) - rate(all)| <= b).
-NAMED_GOALS = {
+# The group goal of each constraint of the shared vocabulary this estimator supports (canonical
+# names: game_opt::GroupConstraint, fair-core's one table).
+_GROUP_GOALS = {
     "demographic_parity": statistical_parity,
-    "statistical_parity": statistical_parity,
     "equalized_odds": equal_odds,
-    "equal_odds": equal_odds,
     "equal_opportunity": equal_opportunity,
-    "true_positive_rate_parity": equal_opportunity,
     "false_positive_rate_parity": false_positive_rate_parity,
     "error_rate_parity": equal_accuracy,
-    "equal_accuracy": equal_accuracy,
+}
+
+# Constraint names accepted by RateConstrainedClassifier(constraints="...", difference_bound=b)
+# (the canonical names and their aliases, read from the Rust table): each is the goal in both
+# directions with additive slack b, as fairlearn's reductions read difference_bound
+# (|rate(group) - rate(all)| <= b).
+NAMED_GOALS = {
+    name: _GROUP_GOALS[canonical]
+    for canonical in supported_constraints(_ESTIMATOR)
+    for name in (canonical, *(a for a, c in ALIASES.items() if c == canonical))
 }
 
 
@@ -125,15 +133,12 @@ def named(name: Any, difference_bound: float = 0.01) -> Goal:
     >>> named("equalized_odds", 0.02).kind
     'equal_odds'
     """
-    if not isinstance(name, str) or name not in NAMED_GOALS:
-        accepted = ", ".join(repr(k) for k in NAMED_GOALS)
-        raise FairkitError(f"unknown constraint {name!r}; expected one of {accepted} or a goal "
-                           f"from fairkit.estimators.rates")
+    canonical = canonical_constraint(name, _ESTIMATOR)
     b = _number(name, "difference_bound", difference_bound)
     if not 0.0 <= b <= 1.0:
         raise FairkitError(f"difference_bound={difference_bound!r}; expected a rate difference "
                            f"in [0, 1]")
-    return NAMED_GOALS[name]("both", additive=b)
+    return _GROUP_GOALS[canonical]("both", additive=b)
 
 
 def _threshold(kind: str, kappa: Any, group: Any) -> Goal:

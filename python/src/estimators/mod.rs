@@ -5,6 +5,7 @@
 //! inputs with [`crate::convert`], runs the crate inside `py.detach(..)`, maps errors with
 //! [`crate::errors::to_py_err`], and add it in [`register`] below.
 
+pub mod constraints;
 pub mod fair_pca;
 pub mod fair_projection;
 pub mod fair_svm;
@@ -16,6 +17,7 @@ use pyo3::prelude::*;
 
 /// Adds the estimator classes and functions to `fairkit._core.estimators`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    constraints::register(m)?;
     fair_projection::register(m)?;
     rate_constrained::register(m)?;
     partial_parity::register(m)?;

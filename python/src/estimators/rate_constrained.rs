@@ -12,9 +12,9 @@ use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
 use game_opt::{
-    Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, IterInfo, Linear,
-    LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observe, Optimizer, Problem, Slack,
-    SolutionType, StochasticClassifier, Subset, goals, select_solution,
+    Algorithm, Constraint, Direction, Examples, GameOptError, GameOptParams, GroupConstraint,
+    IterInfo, Linear, LogisticOracle, Mlp, Model, NoObserver, ObjectiveLoss, Observe, Optimizer,
+    Problem, Slack, SolutionType, StochasticClassifier, Subset, goals, select_solution,
 };
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -29,6 +29,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rate_classifier_from_components, m)?)?;
     m.add_function(wrap_pyfunction!(rate_classifier_from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rate_constrained_play, m)?)?;
+    m.add_function(wrap_pyfunction!(rate_constrained_defaults, m)?)?;
     Ok(())
 }
 
@@ -72,27 +73,32 @@ pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<C
             }
         };
         let k = *kappa;
+        // A group goal is a constraint of the shared vocabulary (fair-core's one table: every
+        // canonical name and alias); the rest are the crate's threshold goals.
+        if kind.parse::<fair_core::Constraint>().is_ok() {
+            let c: GroupConstraint = kind
+                .parse()
+                .map_err(|e: fair_core::ConstraintError| invalid(e.to_string()))?;
+            out.extend(goals::parity(c, ATTRIBUTE, &groups, direction, slack));
+            continue;
+        }
         match kind.as_str() {
-            "statistical_parity" => out.extend(goals::statistical_parity(
-                ATTRIBUTE, &groups, direction, slack,
-            )),
-            "equal_opportunity" => out.extend(goals::equal_opportunity(
-                ATTRIBUTE, &groups, direction, slack,
-            )),
-            "equal_odds" => out.extend(goals::equal_odds(ATTRIBUTE, &groups, direction, slack)),
-            "false_positive_rate_parity" => out.extend(goals::false_positive_rate_parity(
-                ATTRIBUTE, &groups, direction, slack,
-            )),
-            "equal_accuracy" => {
-                out.extend(goals::equal_accuracy(ATTRIBUTE, &groups, direction, slack))
-            }
             "coverage_at_least" => out.push(goals::coverage_at_least(subset, k)),
             "coverage_at_most" => out.push(goals::coverage_at_most(subset, k)),
             "recall_at_least" => out.push(goals::recall_at_least(subset, k)),
             "precision_at_least" => out.push(goals::precision_at_least(subset, k)),
             "accuracy_at_least" => out.push(goals::accuracy_at_least(subset, k)),
             other => {
-                return Err(invalid(format!("unknown constraint kind {other:?}")));
+                return Err(invalid(format!(
+                    "unknown constraint kind {other:?}; expected a group goal ({}, or an alias) \
+                     or one of \"coverage_at_least\", \"coverage_at_most\", \
+                     \"recall_at_least\", \"precision_at_least\", \"accuracy_at_least\"",
+                    GroupConstraint::NAMES
+                        .iter()
+                        .map(|n| format!("{n:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
             }
         }
     }
@@ -315,6 +321,61 @@ fn matrix<'a>(x: &'a PyReadonlyArray2<'_, f64>) -> PyResult<(&'a [f64], usize, u
 }
 
 /// Fits the rate-constrained classifier; see [`fit_buffers`]. `y` holds 0/1 class codes.
+/// The game's settings where the estimator has no value of its own.
+#[derive(Debug, Clone, Serialize)]
+struct GameDefaults {
+    iterations: usize,
+    lr_lambda: f64,
+    l2: f64,
+}
+
+impl GameDefaults {
+    fn of(p: &GameOptParams) -> PyResult<Self> {
+        let p = p.clone().check().map_err(to_py_err)?;
+        Ok(Self {
+            iterations: p.iterations(),
+            lr_lambda: p.lr_lambda(),
+            l2: p.l2(),
+        })
+    }
+}
+
+/// `RateConstrainedClassifier`'s defaults, as the crate documents them (Python reads them
+/// here): `oracle` ([`GameOptParams::oracle_game`]) and `minibatch` ([`GameOptParams::new`])
+/// games, the minibatch settings and the approximate best response
+/// ([`LogisticOracle::approximate`]).
+#[derive(Debug, Clone, Serialize)]
+struct RateConstrainedDefaults {
+    oracle: GameDefaults,
+    minibatch: GameDefaults,
+    batch_size: usize,
+    lr_theta: f64,
+    snapshot_every: usize,
+    optimizer: String,
+    objective_loss: String,
+    oracle_max_iter: usize,
+    oracle_tol: f64,
+}
+
+/// The estimator's defaults as a dict (see [`RateConstrainedDefaults`]).
+#[pyfunction]
+fn rate_constrained_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let minibatch = GameOptParams::new().check().map_err(to_py_err)?;
+    let oracle = LogisticOracle::approximate();
+    let defaults = RateConstrainedDefaults {
+        oracle: GameDefaults::of(&GameOptParams::oracle_game())?,
+        minibatch: GameDefaults::of(&GameOptParams::new())?,
+        batch_size: minibatch.batch_size(),
+        lr_theta: minibatch.lr_theta(),
+        snapshot_every: minibatch.snapshot_every(),
+        optimizer: minibatch.optimizer().to_string(),
+        objective_loss: minibatch.objective_loss().to_string(),
+        oracle_max_iter: oracle.get_max_iters(),
+        oracle_tol: oracle.get_tolerance(),
+    };
+    to_py(py, &defaults)
+}
+
 #[pyfunction]
 #[pyo3(signature = (
     x, y, group_codes, group_names, goals, *, hidden, algorithm, solution, optimizer,
