@@ -110,16 +110,22 @@ def _local_by(data, by: Optional[str], timezone: Optional[str]):
 
 def _spark_local_by(df, by: Optional[str], timezone: Optional[str]):
     """The Spark form of :func:`_local_by`: a ``TimestampType`` (an instant) ``by`` column
-    shifted to wall-clock time in ``timezone`` by Spark's ``from_utc_timestamp`` (its stored
-    value, which Arrow carries, becomes the local time), whatever the session time zone."""
-    if by is None or timezone is None or by not in df.columns:
+    becomes its day in ``timezone`` (UTC when not given), a ``DateType``, as the single-machine
+    decoder reads a timestamp as its day: Spark's ``from_utc_timestamp`` moves the stored value
+    to the zone's wall clock and the day is taken from that value by arithmetic, so the session
+    time zone plays no part."""
+    if by is None or by not in df.columns:
         return df
     from pyspark.sql import functions as F
     from pyspark.sql.types import TimestampType
 
     if not isinstance(df.schema[by].dataType, TimestampType):
         return df
-    return df.withColumn(by, F.from_utc_timestamp(F.col(by), timezone))
+    zone = timezone or "UTC"
+    column = "`" + by.replace("`", "``") + "`"
+    day = F.expr(f"date_from_unix_date(CAST(floor(unix_micros(from_utc_timestamp({column}, "
+                 f"'{zone}')) / 86400000000) AS INT))")
+    return df.withColumn(by, day)
 
 
 def _check_groups(confusion: bytes, request: dict) -> None:
@@ -376,10 +382,10 @@ def audit(
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
                        against, timezone)
     leads = _leads(cols, request)
+    df = _spark_local_by(df, by, request["timezone"])
     _check_spark_schema(df.schema, cols)
     for _, lead_cols in leads:
         _check_spark_schema(df.schema, lead_cols)
-    df = _spark_local_by(df, by, request["timezone"])
     wanted = [cols.label, cols.pred, *cols.sensitive]
     wanted += [c for c in (cols.score, cols.weight) if c is not None]
     selected = df.select(*dict.fromkeys(wanted))
