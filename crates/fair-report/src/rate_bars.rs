@@ -2,7 +2,10 @@
 
 use crate::bounds::check_plottable;
 use crate::error::{ReportError, Result, plot_err};
-use crate::legend::{Entry, Glyph, MAX_LABEL_CHARS, draw_legend, shorten};
+use crate::legend::{
+    Entry, Glyph, MAX_LABEL_CHARS, MIN_FONT, TICK_FONT, TITLE_FONT, draw_legend, legend_height,
+    shorten,
+};
 use crate::palette::{GREY, Rgb, group_colour};
 use crate::svg::render;
 use plotters::prelude::*;
@@ -87,8 +90,11 @@ fn y_range(groups: &[GroupRate], overall: Option<f64>) -> (f64, f64) {
 /// Bars of one rate per group, each with its confidence-interval whisker, and an optional
 /// dashed reference line at the `overall` rate. The y axis is labelled `rate_name`, the x axis
 /// "group"; with more than 8 groups or long names the group labels are turned vertical and
-/// shrink, names longer than 28 characters are shortened with "…" (up to ~50 groups stay
-/// legible). `interval_label` names the whisker in the legend (e.g. "95 % Wilson interval").
+/// shrink (never below 10.5 px), names longer than 28 characters are shortened with "…" under
+/// the bars (up to ~50 groups stay legible); the legend wraps long names instead of cutting
+/// them. `interval_label` names the whisker in the legend (e.g. "95 % Wilson interval"). When
+/// every value is a proportion (in `[0, 1]`), whiskers are clipped to `[0, 1]` and the legend
+/// counts the clipped ones.
 ///
 /// # Errors
 /// [`ReportError::BadInput`] for no groups, an interval whose lower bound is above its upper
@@ -157,31 +163,84 @@ pub fn group_rate_bars_coloured(
         .collect();
     let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let vertical = n > 8 || longest * n > 90;
+    // Never below MIN_FONT (10.5 px in the SVG): from 31 groups on, the bars are narrower.
     let label_px: i32 = if n > 30 {
-        9
+        MIN_FONT
     } else if vertical {
-        11
+        TICK_FONT - 1
     } else {
-        13
+        TICK_FONT
     };
     let x_area = if vertical {
-        (longest as f64 * 0.6 * label_px as f64) as u32 + 50
+        (longest as f64 * crate::legend::TEXT_EM * label_px as f64) as u32 + 40
     } else {
         50
     };
+    // Proportions (every rate and the reference in [0, 1]): an interval cannot leave [0, 1],
+    // so a whisker past it (a ratio's interval above 1, a KS interval below 0, as a normal
+    // approximation gives) is clipped there and the legend says so.
+    let proportions = groups
+        .iter()
+        .filter_map(|g| g.rate)
+        .chain(overall)
+        .all(|v| (0.0..=1.0).contains(&v));
+    let mut clipped = 0;
+    let groups: Vec<GroupRate> = groups
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            if let Some((lo, hi)) = g.interval.filter(|_| proportions) {
+                let (a, b) = (lo.clamp(0.0, 1.0), hi.clamp(0.0, 1.0));
+                if (a, b) != (lo, hi) {
+                    clipped += 1;
+                }
+                g.interval = Some((a, b));
+            }
+            g
+        })
+        .collect();
+    let groups = &groups[..];
     let (y_lo, y_hi) = y_range(groups, overall);
     let undefined = groups.iter().filter(|g| g.rate.is_none()).count();
-    render(CHART, (1000, 560 + x_area), |root| {
-        let (plot, side) = root.split_horizontally(760);
+    let legend_labels: Vec<String> = groups
+        .iter()
+        .take(if n <= LEGEND_GROUPS { n } else { 0 })
+        .map(|g| g.group.clone())
+        .chain(
+            groups
+                .iter()
+                .any(|g| g.interval.is_some())
+                .then(|| interval_label.to_string()),
+        )
+        .chain(overall.map(|o| format!("overall = {o:.3}")))
+        .chain((clipped > 0).then(|| format!("whisker clipped to [0, 1]: {clipped}")))
+        .chain(
+            (undefined > 0)
+                .then(|| {
+                    [
+                        format!("n/a: undefined in {undefined} group(s)"),
+                        "(no rows in denominator)".to_string(),
+                    ]
+                })
+                .into_iter()
+                .flatten(),
+        )
+        .collect();
+    let height = (560 + x_area).max(legend_height(legend_labels.iter().map(String::as_str), 280));
+    render(CHART, (1000, height), |root| {
+        let (plot, side) = root.split_horizontally(720);
+        let (plot, _) = plot.split_vertically(560 + x_area);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", TITLE_FONT))
             .margin(16)
             .x_label_area_size(x_area)
-            .y_label_area_size(70)
+            .y_label_area_size(80)
             .build_cartesian_2d(0.0..n as f64, y_lo..y_hi)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", TICK_FONT))
+            .axis_desc_style(("sans-serif", TICK_FONT))
             .disable_x_mesh()
             // Group names are drawn at the slot centres below (plotters' own x labels would sit
             // at round numbers).
@@ -280,6 +339,13 @@ pub fn group_rate_bars_coloured(
                 label: format!("overall = {o:.3}"),
                 colour: grey,
                 glyph: Glyph::Dashed,
+            });
+        }
+        if clipped > 0 {
+            entries.push(Entry {
+                label: format!("whisker clipped to [0, 1]: {clipped}"),
+                colour: BLACK,
+                glyph: Glyph::None,
             });
         }
         if undefined > 0 {
