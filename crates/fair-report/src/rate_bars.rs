@@ -25,6 +25,9 @@ pub struct GroupRate {
 
 const CHART: &str = "group_rate_bars";
 
+/// The fill of a bar of a group below the minimum group size.
+const SMALL_FILL: RGBColor = RGBColor(215, 215, 215);
+
 /// Up to this many groups are listed in the legend with their colours.
 const LEGEND_GROUPS: usize = 12;
 
@@ -148,6 +151,50 @@ pub fn group_rate_bars_coloured(
     interval_label: &str,
     colours: &[Rgb],
 ) -> Result<String> {
+    let small = vec![false; groups.len()];
+    group_rate_bars_small(
+        title,
+        rate_name,
+        groups,
+        overall,
+        interval_label,
+        colours,
+        &small,
+    )
+}
+
+/// The legend entry of the greyed bars of [`group_rate_bars_small`].
+pub const SMALL_GROUP_NOTE: &str = "greyed: below the minimum group size, left out of the gaps";
+
+/// The label drawn above a greyed bar of [`group_rate_bars_small`].
+pub const SMALL_GROUP_MARK: &str = "small";
+
+/// [`group_rate_bars_coloured`] where `small[i]` marks group `i` as below the minimum group
+/// size: its bar is drawn light grey (outlined in its colour) with "small" above it, and the
+/// legend says such groups are left out of the gaps ([`SMALL_GROUP_NOTE`]). Its rate and
+/// interval are still drawn: the reader sees the value and that it does not count.
+///
+/// # Errors
+/// As [`group_rate_bars_coloured`], and [`ReportError::BadInput`] when `small` does not have
+/// one flag per group.
+///
+/// ```
+/// use fair_report::{group_rate_bars_small, GroupRate, palette::{RED, GREEN}};
+/// let g = |name: &str, r| GroupRate { group: name.into(), rate: Some(r), interval: None };
+/// let svg = group_rate_bars_small("TPR", "TPR", &[g("x", 0.4), g("y", 0.6)], None, "",
+///                                 &[RED, GREEN], &[false, true])?;
+/// assert!(svg.contains(fair_report::SMALL_GROUP_MARK) && svg.contains("greyed"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn group_rate_bars_small(
+    title: &str,
+    rate_name: &str,
+    groups: &[GroupRate],
+    overall: Option<f64>,
+    interval_label: &str,
+    colours: &[Rgb],
+    small: &[bool],
+) -> Result<String> {
     validate(groups, overall)?;
     if colours.len() != groups.len() {
         return Err(ReportError::BadInput {
@@ -155,6 +202,17 @@ pub fn group_rate_bars_coloured(
             reason: format!("{} colours for {} groups", colours.len(), groups.len()),
         });
     }
+    if small.len() != groups.len() {
+        return Err(ReportError::BadInput {
+            chart: CHART,
+            reason: format!(
+                "{} small-group flags for {} groups",
+                small.len(),
+                groups.len()
+            ),
+        });
+    }
+    let any_small = small.iter().any(|&b| b);
     let err = plot_err(CHART);
     let n = groups.len();
     let labels: Vec<String> = groups
@@ -213,6 +271,7 @@ pub fn group_rate_bars_coloured(
                 .then(|| interval_label.to_string()),
         )
         .chain(overall.map(|o| format!("overall = {o:.3}")))
+        .chain(any_small.then(|| SMALL_GROUP_NOTE.to_string()))
         .chain((clipped > 0).then(|| format!("whisker clipped to [0, 1]: {clipped}")))
         .chain(
             (undefined > 0)
@@ -275,12 +334,29 @@ pub fn group_rate_bars_coloured(
             let mid = i as f64 + 0.5;
             if let Some(r) = g.rate {
                 let c = colours[i].to_plotters();
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        [(x0, base), (x1, r)],
-                        c.filled(),
-                    )))
-                    .map_err(|e| err(&e))?;
+                if small[i] {
+                    chart
+                        .draw_series([
+                            Rectangle::new([(x0, base), (x1, r)], SMALL_FILL.filled()),
+                            Rectangle::new([(x0, base), (x1, r)], c.stroke_width(2)),
+                        ])
+                        .map_err(|e| err(&e))?;
+                    let top = g.interval.map_or(r, |(_, hi)| hi.max(r));
+                    let at = chart.backend_coord(&(mid, top));
+                    let grey = GREY.to_plotters();
+                    let style = TextStyle::from(("sans-serif", TICK_FONT - 2).into_font())
+                        .color(&grey)
+                        .pos(Pos::new(HPos::Center, VPos::Bottom));
+                    root.draw(&Text::new(SMALL_GROUP_MARK, (at.0, at.1 - 4), style))
+                        .map_err(|e| err(&e))?;
+                } else {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(x0, base), (x1, r)],
+                            c.filled(),
+                        )))
+                        .map_err(|e| err(&e))?;
+                }
             } else {
                 let grey = GREY.to_plotters();
                 let style = TextStyle::from(("sans-serif", label_px).into_font())
@@ -339,6 +415,13 @@ pub fn group_rate_bars_coloured(
                 label: format!("overall = {o:.3}"),
                 colour: grey,
                 glyph: Glyph::Dashed,
+            });
+        }
+        if any_small {
+            entries.push(Entry {
+                label: SMALL_GROUP_NOTE.to_string(),
+                colour: SMALL_FILL,
+                glyph: Glyph::Box,
             });
         }
         if clipped > 0 {

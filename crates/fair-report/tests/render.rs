@@ -953,3 +953,34 @@ fn whiskers_of_proportions_are_clipped_to_zero_and_one() {
     let svg = group_rate_bars("counts", "count", &counts, None, "CI").unwrap();
     assert!(!texts(&svg).iter().any(|t| t.contains("clipped")));
 }
+
+/// Groups below the minimum group size are drawn greyed and labelled, and the legend says
+/// they are left out of the gaps (issue 39); the others keep their colour.
+#[test]
+fn small_groups_are_greyed_and_labelled() {
+    let groups = rates(&["Female", "Male", "Other"]);
+    let colours = [RED, BLUE, GREY];
+    let svg = group_rate_bars_small(
+        "TPR by sex",
+        "TPR",
+        &groups,
+        None,
+        "CI",
+        &colours,
+        &[false, false, true],
+    )
+    .unwrap();
+    assert_draws(&svg, 0.02, &["Female", "Male", "Other", SMALL_GROUP_MARK]);
+    let t = texts(&svg);
+    assert_eq!(t.iter().filter(|x| *x == SMALL_GROUP_MARK).count(), 1);
+    assert!(t.join(" ").contains(SMALL_GROUP_NOTE), "{t:?}");
+    assert!(svg.to_uppercase().contains("#D7D7D7"), "no grey bar");
+    // Without small groups: no mark, no note.
+    let plain =
+        group_rate_bars_coloured("TPR by sex", "TPR", &groups, None, "CI", &colours).unwrap();
+    assert!(!texts(&plain).iter().any(|x| x == SMALL_GROUP_MARK));
+    assert!(
+        group_rate_bars_small("t", "TPR", &groups, None, "CI", &colours, &[true]).is_err(),
+        "one flag per group"
+    );
+}
