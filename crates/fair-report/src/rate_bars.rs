@@ -195,6 +195,30 @@ pub fn group_rate_bars_small(
     colours: &[Rgb],
     small: &[bool],
 ) -> Result<String> {
+    draw_bars(
+        title,
+        rate_name,
+        "group",
+        groups,
+        overall,
+        interval_label,
+        colours,
+        small,
+    )
+}
+
+/// The bar chart of [`group_rate_bars_small`] with its x axis titled `x_desc`.
+#[allow(clippy::too_many_arguments)]
+fn draw_bars(
+    title: &str,
+    rate_name: &str,
+    x_desc: &str,
+    groups: &[GroupRate],
+    overall: Option<f64>,
+    interval_label: &str,
+    colours: &[Rgb],
+    small: &[bool],
+) -> Result<String> {
     validate(groups, overall)?;
     if colours.len() != groups.len() {
         return Err(ReportError::BadInput {
@@ -304,7 +328,7 @@ pub fn group_rate_bars_small(
             // Group names are drawn at the slot centres below (plotters' own x labels would sit
             // at round numbers).
             .x_label_formatter(&|_: &f64| String::new())
-            .x_desc("group")
+            .x_desc(x_desc)
             .y_desc(rate_name)
             .light_line_style(WHITE)
             .draw()
@@ -445,4 +469,109 @@ pub fn group_rate_bars_small(
         }
         draw_legend(CHART, &side, &entries)
     })
+}
+
+/// Bars of gaps where some are ratios (parity at 1) and others differences or distances
+/// (parity at 0), drawn as two stacked panels of [`group_rate_bars_coloured`] — ratios above,
+/// the rest below — so neither scale squeezes the other (issue 39: a comparison drew
+/// `eo_ratio` ≈ 0.9 beside `dp_difference` ≈ 0.1 on one axis). `ratio[i]` says whether bar `i`
+/// is a ratio; a panel with no bar is left out, so with only one kind this is one chart. The
+/// panels are titled "`title`: ratios (1 = parity)" and "`title`: differences (0 = parity)",
+/// their x axes "gap", the y axes `gap_name`; whiskers are clipped to `[0, 1]` as in [`group_rate_bars`].
+///
+/// # Errors
+/// As [`group_rate_bars_coloured`], and [`ReportError::BadInput`] when `ratio` or `colours`
+/// does not have one entry per bar.
+///
+/// ```
+/// use fair_report::{gap_panels, GroupRate, palette::{BLUE, GREY}};
+/// let g = |name: &str, r| GroupRate { group: name.into(), rate: Some(r), interval: None };
+/// let bars = [g("dp_difference", 0.1), g("dp_ratio", 0.9)];
+/// let svg = gap_panels("Gaps", "gap", &bars, &[false, true], "CI", &[GREY, BLUE])?;
+/// assert!(svg.contains("ratios (1 = parity)") && svg.contains("differences (0 = parity)"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn gap_panels(
+    title: &str,
+    gap_name: &str,
+    bars: &[GroupRate],
+    ratio: &[bool],
+    interval_label: &str,
+    colours: &[Rgb],
+) -> Result<String> {
+    if ratio.len() != bars.len() || colours.len() != bars.len() {
+        return Err(ReportError::BadInput {
+            chart: CHART,
+            reason: format!(
+                "{} bars, {} ratio flags and {} colours: one each per bar",
+                bars.len(),
+                ratio.len(),
+                colours.len()
+            ),
+        });
+    }
+    let mut panels = Vec::new();
+    for (want, name) in [
+        (true, "ratios (1 = parity)"),
+        (false, "differences (0 = parity)"),
+    ] {
+        let (b, c): (Vec<GroupRate>, Vec<Rgb>) = bars
+            .iter()
+            .zip(colours)
+            .zip(ratio)
+            .filter(|(_, r)| **r == want)
+            .map(|((b, c), _)| (b.clone(), *c))
+            .unzip();
+        if !b.is_empty() {
+            let svg = draw_bars(
+                &format!("{title}: {name}"),
+                gap_name,
+                "gap",
+                &b,
+                None,
+                interval_label,
+                &c,
+                &vec![false; b.len()],
+            )?;
+            panels.push(svg);
+        }
+    }
+    if panels.len() == 1 {
+        return Ok(panels.pop().unwrap_or_default());
+    }
+    if panels.is_empty() {
+        return Err(ReportError::BadInput {
+            chart: CHART,
+            reason: "no gaps to draw".into(),
+        });
+    }
+    // Stacked: each panel keeps its full width (side by side, the page would shrink both).
+    let size = |svg: &str, attr: &str| -> u32 {
+        let key = format!("{attr}=\"");
+        svg.split_once(&key)
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .and_then(|(v, _)| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let width = panels.iter().map(|p| size(p, "width")).max().unwrap_or(0);
+    let height: u32 = panels.iter().map(|p| size(p, "height")).sum();
+    let mut out = format!(
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         xmlns=\"http://www.w3.org/2000/svg\">\n"
+    );
+    let mut y = 0;
+    for p in &panels {
+        let h = size(p, "height");
+        // The panel's body, moved down: a group, not a nested <svg> (a page's CSS for `svg`
+        // elements would resize a nested one).
+        let body = p
+            .split_once('>')
+            .map_or("", |(_, rest)| rest)
+            .trim_end()
+            .trim_end_matches("</svg>");
+        out.push_str(&format!("<g transform=\"translate(0,{y})\">{body}</g>\n"));
+        y += h;
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
 }

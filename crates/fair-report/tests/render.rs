@@ -984,3 +984,51 @@ fn small_groups_are_greyed_and_labelled() {
         "one flag per group"
     );
 }
+
+/// Ratios and differences of a comparison go to separate stacked panels, each at full width
+/// with its own axis (issue 39), and a ratio's whisker past 1 is clipped.
+#[test]
+fn gap_panels_separate_ratios_from_differences() {
+    let g = |name: &str, r: f64, i: Option<(f64, f64)>| GroupRate {
+        group: name.into(),
+        rate: Some(r),
+        interval: i,
+    };
+    let bars = [
+        g("dp_difference before", 0.17, None),
+        g("dp_difference after", 0.18, Some((0.16, 0.2))),
+        g("eo_ratio before", 0.86, None),
+        g("eo_ratio after", 0.89, Some((0.8, 1.04))),
+    ];
+    let ratio = [false, false, true, true];
+    let colours = [GREY, BLUE, GREY, BLUE];
+    let svg = gap_panels("Gaps across sex", "gap", &bars, &ratio, "CI", &colours).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &[
+            "Gaps across sex: ratios (1 = parity)",
+            "Gaps across sex: differences (0 = parity)",
+            "eo_ratio after",
+            "dp_difference after",
+            "gap",
+        ],
+    );
+    assert!(
+        !texts(&svg).iter().any(|t| t == "group"),
+        "{:?}",
+        texts(&svg)
+    );
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.attribute("width"), Some("1000"));
+    let panels: Vec<_> = root.children().filter(|n| n.has_tag_name("g")).collect();
+    assert_eq!(panels.len(), 2);
+    // Every label stays ≥ 10.5 px: the panels are not scaled down.
+    assert!(font_sizes(&svg).iter().all(|(_, s)| *s >= 10.45));
+    assert!(texts(&svg).iter().any(|t| t.contains("whisker clipped")));
+    // One kind only: a single chart, as group_rate_bars_coloured draws it.
+    let one = gap_panels("G", "gap", &bars[..2], &ratio[..2], "CI", &colours[..2]).unwrap();
+    assert!(one.starts_with("<svg width=\"1000\""));
+    assert!(gap_panels("G", "gap", &bars, &ratio[..1], "CI", &colours).is_err());
+}
