@@ -150,3 +150,28 @@ def test_report_page_reads_at_1280_px(browser, adult_views, view):
             problems.append(f"chart {c['title']!r}: text {t!r} is cut")
     assert not problems, summary + "\n" + "\n".join(problems[:40]) + (
         f"\n… and {len(problems) - 40} more" if len(problems) > 40 else "")
+
+
+def test_the_measurement_finds_small_labels_overflow_and_cut_text(browser, tmp_path):
+    """The checks bite: a chart shown at half its width (a 12 px label drawn at 6 px), a label
+    ending in "…", a label outside its chart, and a table cell too narrow for its word."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+        '<div style="width:640px"><svg width="1280" height="200" viewBox="0 0 1280 200" '
+        'style="width:100%;height:auto">'
+        '<text x="10" y="50" font-size="12">0.25</text>'
+        '<text x="10" y="90" font-size="24">Amer-Indian-Esk…</text>'
+        '<text x="1270" y="120" font-size="24">outside</text></svg></div>'
+        '<div style="width:80px;overflow:hidden;white-space:nowrap">'
+        'Amer-Indian-Eskimo-and-more</div></body></html>'
+    )
+    browser.open(page, width=VIEWPORT)
+    m = browser.evaluate(MEASURE_JS)
+    (c,) = m["charts"]
+    assert c["scale"] == pytest.approx(0.5)
+    assert [s["text"] for s in c["small"]] == ["0.25"]
+    assert c["small"][0]["px"] == pytest.approx(6.0)
+    assert c["cut"] == ["Amer-Indian-Esk…"]
+    assert c["outside"] == ["outside"]
+    assert any("Amer-Indian-Eskimo-and-more" in o["el"] for o in m["overflow"]), m["overflow"]
