@@ -9,6 +9,12 @@
 //! 4. `maturin develop --release` builds the `fairkit` package into the venv;
 //! 5. `pytest python/tests` on two workers (pytest-xdist).
 //!
+//! Before pytest, a headless Chromium for the report pages' browser test
+//! (python/tests/test_report_browser.py: report.html and compare.html at 1280 px) is looked for
+//! and installed with `apt-get install -y chromium` when missing; if it cannot be installed the
+//! run fails. `FAIRKIT_SKIP_BROWSER_TESTS=1` skips that test instead (a local opt-out; CI never
+//! sets it).
+//!
 //! Any failing step stops the run with the step's name and command. The Rust toolchain, CPython
 //! with `venv`/`pip`, and a Java runtime (17+, for the Spark tests of `fairkit.spark`, which start
 //! Spark in local mode) are needed; set `FAIRKIT_PYTHON` to choose the interpreter. `.ci/run`
@@ -60,6 +66,7 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
     }
     let venv = prepare_venv(root)?;
     check_java()?;
+    check_chromium()?;
     let mut pytest = venv_command(&venv, "python");
     pytest
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
@@ -123,11 +130,7 @@ fn check_java() -> Result<(), String> {
     }
     // A fresh machine may have no Java: install a headless runtime from the system package
     // manager (Debian/Ubuntu), as the README promises, then check again.
-    let has_apt = Command::new("apt-get")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if has_apt {
+    if has_apt() {
         println!(
             "no Java runtime found: the Spark tests need Java 17+, installing one with apt-get"
         );
@@ -151,6 +154,61 @@ fn check_java() -> Result<(), String> {
          `apt-get install openjdk-17-jre-headless`) or set JAVA_HOME"
             .to_string(),
     )
+}
+
+/// The report pages' browser test needs a headless Chromium: install the Debian package when
+/// none is found, and fail (never skip silently) when that is impossible, unless the user opted
+/// out with `FAIRKIT_SKIP_BROWSER_TESTS=1`.
+fn check_chromium() -> Result<(), String> {
+    if std::env::var_os("FAIRKIT_SKIP_BROWSER_TESTS").is_some_and(|v| v == "1") {
+        println!("FAIRKIT_SKIP_BROWSER_TESTS=1: the report pages' browser test is skipped");
+        return Ok(());
+    }
+    if chromium_works() {
+        return Ok(());
+    }
+    if has_apt() {
+        println!(
+            "no Chromium found: the report pages' browser test needs one, installing it with apt-get"
+        );
+        step(
+            "apt-get update",
+            Command::new("apt-get").args(["update", "-qq"]),
+        )?;
+        step(
+            "apt-get install chromium",
+            Command::new("apt-get")
+                .args(["install", "-y", "-qq", "chromium"])
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )?;
+        if chromium_works() {
+            return Ok(());
+        }
+    }
+    Err(
+        "no Chromium (`chromium --version` failed, and it could not be installed with apt-get): \
+         the browser test of the report pages (python/tests/test_report_browser.py) needs one; \
+         install it (`apt-get install chromium`), point FAIRKIT_CHROMIUM at one, or set \
+         FAIRKIT_SKIP_BROWSER_TESTS=1 to skip that test locally"
+            .to_string(),
+    )
+}
+
+/// Whether `$FAIRKIT_CHROMIUM` (or `chromium` on the PATH) runs.
+fn chromium_works() -> bool {
+    let exe = std::env::var_os("FAIRKIT_CHROMIUM").unwrap_or_else(|| "chromium".into());
+    Command::new(&exe)
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// Whether the system package manager is Debian's.
+fn has_apt() -> bool {
+    Command::new("apt-get")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Whether `$JAVA_HOME/bin/java` (or `java` on the PATH) runs.

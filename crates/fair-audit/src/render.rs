@@ -12,7 +12,7 @@ use crate::summary::{alpha, gap_note, p_cell, sig3};
 use fair_metrics::Rate;
 use fair_report::lines::{Band, Marker, Series, line_plot, line_plot_with_bands_named};
 use fair_report::palette::{Rgb, group_colour};
-use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars_coloured};
+use fair_report::{GroupRate, HtmlReport, Table, fmt4, group_rate_bars_small};
 
 /// The rates drawn as bar charts, one chart per rate and slice.
 const CHARTED: [Rate; 4] = [
@@ -367,7 +367,15 @@ fn slice_section(
     let n = slice.groups.len();
     for rate in CHARTED {
         let key = rate_key(rate);
-        let all: Vec<(GroupRate, Rgb)> = slice
+        // A group kept out of a gap on this rate for its size is drawn greyed.
+        let small = |name: &str| {
+            slice.gaps.iter().any(|g| {
+                g.small_groups
+                    .iter()
+                    .any(|u| u.group == name && u.rate == key)
+            })
+        };
+        let all: Vec<(GroupRate, Rgb, bool)> = slice
             .groups
             .iter()
             .enumerate()
@@ -378,11 +386,18 @@ fn slice_section(
                     rate: e.map(|e| e.value),
                     interval: e.map(|e| (e.lower, e.upper)),
                 };
-                (bar, group_colour(i, n))
+                (bar, group_colour(i, n), small(&g.group))
             })
             .collect();
         let (drawn, subset) = extremes_of(all, MAX_BARS, |b| b.0.rate);
-        let (groups, colours): (Vec<GroupRate>, Vec<Rgb>) = drawn.into_iter().unzip();
+        let mut groups = Vec::with_capacity(drawn.len());
+        let mut colours = Vec::with_capacity(drawn.len());
+        let mut smalls = Vec::with_capacity(drawn.len());
+        for (g, c, s) in drawn {
+            groups.push(g);
+            colours.push(c);
+            smalls.push(s);
+        }
         let overall = slice
             .overall
             .rates
@@ -391,13 +406,14 @@ fn slice_section(
             .flatten()
             .map(|e| e.value);
         let title = format!("{} by {}{at}", rate.name(), slice.slice);
-        let svg = group_rate_bars_coloured(
+        let svg = group_rate_bars_small(
             &title,
             rate.name(),
             &groups,
             overall,
             &format!("{level} {method} interval"),
             &colours,
+            &smalls,
         )
         .map_err(|source| AuditError::Chart {
             what: title.clone(),

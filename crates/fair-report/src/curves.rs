@@ -2,7 +2,7 @@
 
 use crate::downsample::{MAX_CURVE_POINTS, downsample};
 use crate::error::{ReportError, Result, check_finite, plot_err};
-use crate::legend::{Entry, Glyph, draw_legend};
+use crate::legend::{Entry, Glyph, LEGEND_FONT, TICK_FONT, TITLE_FONT, draw_legend, legend_height};
 use crate::palette::{BLACK, GREY, Rgb, group_colour};
 use crate::svg::render;
 use plotters::prelude::*;
@@ -118,17 +118,35 @@ pub fn roc_curves_coloured(title: &str, curves: &[GroupCurve], colours: &[Rgb]) 
         }
     }
     let n = curves.len();
-    render(CHART, (1000, 640), |root| {
+    let labels: Vec<String> = curves
+        .iter()
+        .map(|c| {
+            if c.points.is_empty() {
+                format!("{}: no curve", c.group)
+            } else {
+                match c.auc {
+                    Some(a) => format!("{} (AUC {a:.3})", c.group),
+                    None => format!("{} (AUC n/a)", c.group),
+                }
+            }
+        })
+        .collect();
+    let chance = "chance (diagonal)";
+    let height = legend_height(labels.iter().map(String::as_str).chain([chance]), 300).max(640);
+    render(CHART, (1000, height), |root| {
         let (plot, side) = root.split_horizontally(700);
+        let (plot, _) = plot.split_vertically(640);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", TITLE_FONT))
             .margin(16)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
+            .x_label_area_size(55)
+            .y_label_area_size(70)
             .build_cartesian_2d(0.0..1.0, 0.0..1.0)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", TICK_FONT))
+            .axis_desc_style(("sans-serif", TICK_FONT))
             .x_desc("false positive rate")
             .y_desc("true positive rate")
             .light_line_style(WHITE)
@@ -146,14 +164,7 @@ pub fn roc_curves_coloured(title: &str, curves: &[GroupCurve], colours: &[Rgb]) 
         let mut entries = Vec::with_capacity(n + 1);
         for (i, c) in curves.iter().enumerate() {
             let colour = colours[i].to_plotters();
-            let label = if c.points.is_empty() {
-                format!("{}: no curve", c.group)
-            } else {
-                match c.auc {
-                    Some(a) => format!("{} (AUC {a:.3})", c.group),
-                    None => format!("{} (AUC n/a)", c.group),
-                }
-            };
+            let label = labels[i].clone();
             if !c.points.is_empty() {
                 let pts = downsample(&c.points, MAX_CURVE_POINTS, &[]);
                 chart
@@ -171,7 +182,7 @@ pub fn roc_curves_coloured(title: &str, curves: &[GroupCurve], colours: &[Rgb]) 
             });
         }
         entries.push(Entry {
-            label: "chance (diagonal)".into(),
+            label: chance.into(),
             colour: grey,
             glyph: Glyph::Dashed,
         });
@@ -310,17 +321,38 @@ pub fn score_ccdf_coloured(
         (0.0, 1.0)
     };
     let n = curves.len();
-    render(CHART, (1000, 640), |root| {
+    let mut labels: Vec<String> = curves
+        .iter()
+        .map(|c| {
+            if c.points.is_empty() {
+                format!("{}: no scores", c.group)
+            } else {
+                c.group.clone()
+            }
+        })
+        .collect();
+    if let Some((m, ..)) = mark {
+        labels.push(format!("KS = {:.3} at t = {:.3}", m.statistic, m.threshold));
+        labels.push(format!(
+            "between {} and {}",
+            curves[m.groups.0].group, curves[m.groups.1].group
+        ));
+    }
+    let height = legend_height(labels.iter().map(String::as_str), 300).max(640);
+    render(CHART, (1000, height), |root| {
         let (plot, side) = root.split_horizontally(700);
+        let (plot, _) = plot.split_vertically(640);
         let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", TITLE_FONT))
             .margin(16)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
+            .x_label_area_size(55)
+            .y_label_area_size(70)
             .build_cartesian_2d(x_lo..x_hi, 0.0..1.02)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", TICK_FONT))
+            .axis_desc_style(("sans-serif", TICK_FONT))
             .x_desc("score threshold t")
             .y_desc("P(score > t | group)")
             .light_line_style(WHITE)
@@ -376,13 +408,13 @@ pub fn score_ccdf_coloured(
                 .map_err(|e| err(&e))?;
             let label = format!("KS = {:.3}", m.statistic);
             let at = chart.backend_coord(&(t, (ya + yb) / 2.0));
-            let style = TextStyle::from(("sans-serif", 14).into_font())
+            let style = TextStyle::from(("sans-serif", LEGEND_FONT).into_font())
                 .pos(Pos::new(HPos::Left, VPos::Center));
             // A white box behind the label keeps it legible where it crosses a curve
-            // (about 0.55 em per character at 14 px).
-            let width = (label.chars().count() as f64 * 7.5) as i32;
+            // (about 0.55 em per character).
+            let width = (label.chars().count() as f64 * 0.55 * f64::from(LEGEND_FONT)) as i32;
             root.draw(&Rectangle::new(
-                [(at.0 + 5, at.1 - 9), (at.0 + 11 + width, at.1 + 9)],
+                [(at.0 + 5, at.1 - 10), (at.0 + 11 + width, at.1 + 10)],
                 WHITE.mix(0.85).filled(),
             ))
             .map_err(|e| err(&e))?;

@@ -61,6 +61,9 @@ pub use error::{ReportError, Result};
 pub use format::{escape_html, escape_markdown, fmt4};
 pub use html::HtmlReport;
 pub use legend::TEXT_EM;
-pub use rate_bars::{GroupRate, group_rate_bars, group_rate_bars_coloured};
+pub use rate_bars::{
+    GroupRate, SMALL_GROUP_MARK, SMALL_GROUP_NOTE, gap_panels, group_rate_bars,
+    group_rate_bars_coloured, group_rate_bars_small,
+};
 pub use scatter::{LabelledPoint, labelled_scatter};
 pub use table::Table;

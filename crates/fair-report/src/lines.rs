@@ -2,6 +2,7 @@
 
 use crate::bounds::check_points;
 use crate::error::{ReportError, Result, plot_err};
+use crate::legend::{LEGEND_FONT, TICK_FONT, TITLE_FONT};
 use crate::palette::plotters_colour;
 use crate::svg::render;
 use plotters::prelude::*;
@@ -205,10 +206,10 @@ fn draw(
     let y_pad = ((y_max - y_min) * 0.08).max(1e-3);
     render(CHART, (960, 640), |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", TITLE_FONT))
             .margin(18)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
+            .x_label_area_size(55)
+            .y_label_area_size(80)
             .build_cartesian_2d(
                 (x_min - x_pad)..(x_max + x_pad),
                 (y_min - y_pad)..(y_max + y_pad),
@@ -221,7 +222,11 @@ fn draw(
         };
         let name_of = |x: &f64| names.map_or_else(|| format!("{x}"), |n| position_name(n, *x));
         let mut mesh = chart.configure_mesh();
-        mesh.x_desc(x_desc).y_desc(y_label).light_line_style(WHITE);
+        mesh.x_desc(x_desc)
+            .y_desc(y_label)
+            .label_style(("sans-serif", TICK_FONT))
+            .axis_desc_style(("sans-serif", TICK_FONT))
+            .light_line_style(WHITE);
         if let Some(n) = names {
             // At most eight named ticks, on whole positions.
             mesh.x_labels(n.len().clamp(2, 8))
@@ -270,6 +275,7 @@ fn draw(
         }
         chart
             .configure_series_labels()
+            .label_font(("sans-serif", LEGEND_FONT))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .position(SeriesLabelPosition::UpperRight)

@@ -792,3 +792,243 @@ fn named_positions_label_the_x_axis_by_name() {
         );
     }
 }
+
+/// The SVG `font-size` of every text node of `svg`.
+fn font_sizes(svg: &str) -> Vec<(String, f64)> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| {
+            let size = n.attribute("font-size")?.parse::<f64>().ok()?;
+            Some((n.text().unwrap_or("").trim().to_string(), size))
+        })
+        .collect()
+}
+
+/// Issue 39: at a 1280 px page the charts are shown at their own width (scale 1), so every
+/// label must be at least 10 px in the SVG; the charts keep 10.5 px or more (12.1 px for tick
+/// labels and legends), which stays ≥ 10 px down to 95 % of their width.
+#[test]
+fn every_audit_chart_label_is_at_least_ten_and_a_half_px() {
+    let long = [
+        "Female & Amer-Indian-Eskimo",
+        "Male & Asian-Pac-Islander",
+        "Female & White",
+    ];
+    let curves: Vec<GroupCurve> = long
+        .iter()
+        .enumerate()
+        .map(|(i, g)| roc(g, 0.2 + 0.1 * i as f64, 30))
+        .collect();
+    let ccdfs: Vec<GroupCurve> = long
+        .iter()
+        .enumerate()
+        .map(|(i, g)| ccdf(g, 0.1 * i as f64, 30))
+        .collect();
+    let mark = KsMark {
+        threshold: 0.5,
+        groups: (0, 2),
+        statistic: 0.3,
+    };
+    let many: Vec<String> = (0..50).map(|i| format!("group number {i}")).collect();
+    let refs: Vec<&str> = many.iter().map(String::as_str).collect();
+    let s = lines::Series {
+        label: "dp_difference".into(),
+        points: vec![(1.0, 0.1), (2.0, 0.2)],
+        marker: Marker::Circle,
+        color: 0,
+    };
+    let charts = [
+        ("roc", roc_curves("ROC", &curves).unwrap()),
+        ("ccdf", score_ccdf("CCDF", &ccdfs, Some(mark)).unwrap()),
+        (
+            "bars",
+            group_rate_bars("TPR", "TPR", &rates(&long), Some(0.3), "95 % interval").unwrap(),
+        ),
+        (
+            "50 bars",
+            group_rate_bars("TPR", "TPR", &rates(&refs), None, "CI").unwrap(),
+        ),
+        (
+            "lines",
+            line_plot("gaps", "window", "gap", &[s], false).unwrap(),
+        ),
+    ];
+    for (name, svg) in &charts {
+        let sizes = font_sizes(svg);
+        assert!(!sizes.is_empty(), "{name}: no text");
+        let small: Vec<_> = sizes.iter().filter(|(_, s)| *s < 10.45).collect();
+        assert!(small.is_empty(), "{name}: labels under 10.5 px: {small:?}");
+        let ticks: Vec<_> = sizes
+            .iter()
+            .filter(|(t, s)| t.parse::<f64>().is_ok() && *s < 12.0)
+            .collect();
+        assert!(
+            ticks.is_empty(),
+            "{name}: tick labels under 12 px: {ticks:?}"
+        );
+    }
+}
+
+/// Legends wrap long group names instead of cutting them ("Amer-Indian-Esk…" before issue 39):
+/// no legend text ends in "…", and the canvas grows to hold every entry.
+#[test]
+fn legends_wrap_long_names_and_are_never_cut() {
+    let names: Vec<String> = (0..14)
+        .map(|i| format!("Female & Amer-Indian-Eskimo number {i}"))
+        .collect();
+    let curves: Vec<GroupCurve> = names
+        .iter()
+        .enumerate()
+        .map(|(i, g)| roc(g, 0.1 + 0.05 * i as f64, 30))
+        .collect();
+    let svg = roc_curves("ROC", &curves).unwrap();
+    let t = texts(&svg);
+    assert!(!t.iter().any(|x| x.contains('…')), "{t:?}");
+    // Every name is there, over one or more lines, each AUC whole.
+    let all = t.join(" ");
+    for (c, name) in curves.iter().zip(&names) {
+        let auc = format!("(AUC {:.3})", c.auc.unwrap());
+        assert!(t.iter().any(|x| x.ends_with(&auc)), "{auc}: {t:?}");
+        let last = name.rsplit(' ').next().unwrap();
+        assert!(all.contains(&format!("number {last}")), "{name}: {t:?}");
+    }
+    assert!(text_outside_canvas(&svg).is_empty());
+    // 15 entries of three lines do not fit in 640 px: the canvas is taller.
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let h: f64 = doc
+        .root_element()
+        .attribute("height")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(h > 640.0, "height {h}");
+    let last_y = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.attribute("y")?.parse::<f64>().ok())
+        .fold(0.0, f64::max);
+    assert!(
+        last_y < h,
+        "a legend line at y = {last_y} below the {h} px canvas"
+    );
+}
+
+/// A proportion's interval cannot leave [0, 1] (a normal-approximation interval of a ratio can
+/// reach 1.05, of a KS below 0): the whisker is clipped there and the legend says so.
+#[test]
+fn whiskers_of_proportions_are_clipped_to_zero_and_one() {
+    let groups = vec![
+        GroupRate {
+            group: "eo_ratio".into(),
+            rate: Some(0.97),
+            interval: Some((0.9, 1.05)),
+        },
+        GroupRate {
+            group: "ks_eo".into(),
+            rate: Some(0.02),
+            interval: Some((-0.01, 0.06)),
+        },
+    ];
+    let svg = group_rate_bars("gaps", "gap", &groups, None, "95 % interval").unwrap();
+    assert!(
+        texts(&svg)
+            .iter()
+            .any(|t| t.contains("whisker clipped to [0, 1]: 2")),
+        "{:?}",
+        texts(&svg)
+    );
+    // The y axis stops at 1.05 at most: no tick above it.
+    let ticks: Vec<f64> = texts(&svg).iter().filter_map(|t| t.parse().ok()).collect();
+    assert!(
+        ticks.iter().all(|&t| (0.0..=1.05).contains(&t)),
+        "{ticks:?}"
+    );
+    // A rate beyond 1 is not a proportion: its interval is drawn as given.
+    let counts = vec![GroupRate {
+        group: "a".into(),
+        rate: Some(3.0),
+        interval: Some((-0.5, 4.0)),
+    }];
+    let svg = group_rate_bars("counts", "count", &counts, None, "CI").unwrap();
+    assert!(!texts(&svg).iter().any(|t| t.contains("clipped")));
+}
+
+/// Groups below the minimum group size are drawn greyed and labelled, and the legend says
+/// they are left out of the gaps (issue 39); the others keep their colour.
+#[test]
+fn small_groups_are_greyed_and_labelled() {
+    let groups = rates(&["Female", "Male", "Other"]);
+    let colours = [RED, BLUE, GREY];
+    let svg = group_rate_bars_small(
+        "TPR by sex",
+        "TPR",
+        &groups,
+        None,
+        "CI",
+        &colours,
+        &[false, false, true],
+    )
+    .unwrap();
+    assert_draws(&svg, 0.02, &["Female", "Male", "Other", SMALL_GROUP_MARK]);
+    let t = texts(&svg);
+    assert_eq!(t.iter().filter(|x| *x == SMALL_GROUP_MARK).count(), 1);
+    assert!(t.join(" ").contains(SMALL_GROUP_NOTE), "{t:?}");
+    assert!(svg.to_uppercase().contains("#D7D7D7"), "no grey bar");
+    // Without small groups: no mark, no note.
+    let plain =
+        group_rate_bars_coloured("TPR by sex", "TPR", &groups, None, "CI", &colours).unwrap();
+    assert!(!texts(&plain).iter().any(|x| x == SMALL_GROUP_MARK));
+    assert!(
+        group_rate_bars_small("t", "TPR", &groups, None, "CI", &colours, &[true]).is_err(),
+        "one flag per group"
+    );
+}
+
+/// Ratios and differences of a comparison go to separate stacked panels, each at full width
+/// with its own axis (issue 39), and a ratio's whisker past 1 is clipped.
+#[test]
+fn gap_panels_separate_ratios_from_differences() {
+    let g = |name: &str, r: f64, i: Option<(f64, f64)>| GroupRate {
+        group: name.into(),
+        rate: Some(r),
+        interval: i,
+    };
+    let bars = [
+        g("dp_difference before", 0.17, None),
+        g("dp_difference after", 0.18, Some((0.16, 0.2))),
+        g("eo_ratio before", 0.86, None),
+        g("eo_ratio after", 0.89, Some((0.8, 1.04))),
+    ];
+    let ratio = [false, false, true, true];
+    let colours = [GREY, BLUE, GREY, BLUE];
+    let svg = gap_panels("Gaps across sex", "gap", &bars, &ratio, "CI", &colours).unwrap();
+    assert_draws(
+        &svg,
+        0.02,
+        &[
+            "Gaps across sex: ratios (1 = parity)",
+            "Gaps across sex: differences (0 = parity)",
+            "eo_ratio after",
+            "dp_difference after",
+            "gap",
+        ],
+    );
+    assert!(
+        !texts(&svg).iter().any(|t| t == "group"),
+        "{:?}",
+        texts(&svg)
+    );
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.attribute("width"), Some("1000"));
+    let panels: Vec<_> = root.children().filter(|n| n.has_tag_name("g")).collect();
+    assert_eq!(panels.len(), 2);
+    // Every label stays ≥ 10.5 px: the panels are not scaled down.
+    assert!(font_sizes(&svg).iter().all(|(_, s)| *s >= 10.45));
+    assert!(texts(&svg).iter().any(|t| t.contains("whisker clipped")));
+    // One kind only: a single chart, as group_rate_bars_coloured draws it.
+    let one = gap_panels("G", "gap", &bars[..2], &ratio[..2], "CI", &colours[..2]).unwrap();
+    assert!(one.starts_with("<svg width=\"1000\""));
+    assert!(gap_panels("G", "gap", &bars, &ratio[..1], "CI", &colours).is_err());
+}
