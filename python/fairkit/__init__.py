@@ -2,12 +2,24 @@
 
 ``fairkit.metrics`` holds fairlearn-compatible metrics (same names, keyword signatures and
 results) plus what fairlearn lacks; ``fairkit.estimators`` holds scikit-learn-style fairness
-methods. Invalid input raises :class:`FairkitError`, a ``ValueError`` subclass whose message
-names the problem.
+methods; ``fairkit.audit`` audits a table (pandas, polars, pyarrow or Spark) as the ``fairkit
+audit`` command does, and ``fairkit.compare`` compares two audits. Invalid input raises
+:class:`FairkitError`, a ``ValueError`` subclass whose message names the problem.
 """
 
 from fairkit._core import FairkitError, __version__
 
 from fairkit import estimators, metrics
+from fairkit._audit import audit, compare
 
-__all__ = ["FairkitError", "__version__", "estimators", "metrics"]
+__all__ = ["AuditResult", "FairkitError", "__version__", "audit", "compare", "estimators",
+           "metrics"]
+
+
+def __getattr__(name: str):
+    # The audit's result type, imported on first use (it pulls the audit's report code).
+    if name == "AuditResult":
+        from fairkit.spark._result import AuditResult
+
+        return AuditResult
+    raise AttributeError(f"module 'fairkit' has no attribute {name!r}")

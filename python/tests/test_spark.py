@@ -838,3 +838,16 @@ def test_by_and_against_on_spark_equal_the_single_machine_audit(spark):
         got = audit(stamped, by="scored_at", window="week", timezone=tz, **kw)
         want = audit_arrow(zoned, by="scored_at", window="week", timezone=tz, **kw)
         assert got.over_time == want.over_time, tz
+
+
+def test_fairkit_audit_sends_a_spark_frame_to_the_cluster(spark):
+    """``fairkit.audit`` at the top level audits a Spark DataFrame on the cluster, equal to
+    ``fairkit.spark.audit`` and to one machine."""
+    import fairkit
+    from test_over_time_python import frame
+
+    pdf = frame()
+    kw = dict(label="y", pred="p", sensitive=["sex"], n_resamples=200, seed=3)
+    got = fairkit.audit(partitioned(spark, pdf, 3), **kw)
+    assert got.document["audits"] == audit(partitioned(spark, pdf, 3), **kw).document["audits"]
+    assert got.document["audits"] == audit_arrow(pdf, **kw).document["audits"]
