@@ -516,7 +516,7 @@ fn over_time_section(
         crate::over_time::Baseline::Previous => "the previous window",
     };
     doc.paragraph(&format!(
-        "{} windows ({}); each window's gaps, intervals and p-values are those of the audit of its rows alone. Each window's change is against {baseline}, with a {:.0} % two-sample bootstrap interval, the p-value of \"no change\", and q, that p-value adjusted for the number of window changes ({}); a change is distinguishable when q < {}.",
+        "{} windows ({}); each window's gaps, intervals and p-values are those of the audit of its rows alone. Each window's change is against {baseline}, with a {:.0} % two-sample bootstrap interval, the p-value of \"no change\", and q, that p-value adjusted for the number of window changes by {}; a change is distinguishable when q < {}.",
         ot.windows.len(),
         ot.window.key(),
         confidence * 100.0,

@@ -421,36 +421,50 @@ fn missing<'a>(a: &'a Slices, b: &Slices) -> Vec<&'a (Option<f64>, String, Confu
         .collect()
 }
 
+/// The names of slices (or prediction sources), as messages write them.
+fn slice_names(v: Vec<&(Option<f64>, String, ConfusionState)>) -> Vec<String> {
+    v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
+}
+
+/// A slice both audits have whose groups differ: (threshold, slice, groups only before, groups
+/// only after).
+type GroupDifference<'a> = (Option<f64>, &'a str, Vec<String>, Vec<String>);
+
+/// The slices both audits have whose groups differ.
+fn group_differences<'a>(a: &'a Slices, b: &Slices) -> Vec<GroupDifference<'a>> {
+    let only = |x: &[String], y: &[String]| -> Vec<String> {
+        x.iter().filter(|g| !y.contains(g)).cloned().collect()
+    };
+    a.iter()
+        .filter_map(|(threshold, name, sa)| {
+            let (_, _, sb) = b
+                .iter()
+                .find(|(t, n, _)| n == name && same_source(*t, *threshold))?;
+            let (ga, gb) = (sa.group_names(), sb.group_names());
+            let (before_only, after_only) = (only(&ga, &gb), only(&gb, &ga));
+            (!(before_only.is_empty() && after_only.is_empty())).then_some((
+                *threshold,
+                name.as_str(),
+                before_only,
+                after_only,
+            ))
+        })
+        .collect()
+}
+
 /// Every way the two audits do not match: slices (or prediction sources) in one only, and in
 /// the slices both have, groups in one only — a group whose name differs only by case from one
 /// in the other audit is named as such.
 fn mismatches(a: &Slices, b: &Slices) -> Vec<String> {
     let mut out = Vec::new();
-    let names = |v: Vec<&(Option<f64>, String, ConfusionState)>| -> Vec<String> {
-        v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
-    };
-    let (only_a, only_b) = (names(missing(a, b)), names(missing(b, a)));
+    let (only_a, only_b) = (slice_names(missing(a, b)), slice_names(missing(b, a)));
     if !only_a.is_empty() {
         out.push(format!("only the first audit has {}", only_a.join(", ")));
     }
     if !only_b.is_empty() {
         out.push(format!("only the second audit has {}", only_b.join(", ")));
     }
-    for (threshold, name, sa) in a {
-        let Some((_, _, sb)) = b
-            .iter()
-            .find(|(t, n, _)| n == name && same_source(*t, *threshold))
-        else {
-            continue;
-        };
-        let (ga, gb) = (sa.group_names(), sb.group_names());
-        let only = |x: &[String], y: &[String]| -> Vec<String> {
-            x.iter().filter(|g| !y.contains(g)).cloned().collect()
-        };
-        let (before_only, after_only) = (only(&ga, &gb), only(&gb, &ga));
-        if before_only.is_empty() && after_only.is_empty() {
-            continue;
-        }
+    for (threshold, name, before_only, after_only) in group_differences(a, b) {
         let mut parts = Vec::new();
         let case: Vec<String> = before_only
             .iter()
@@ -473,7 +487,7 @@ fn mismatches(a: &Slices, b: &Slices) -> Vec<String> {
         }
         out.push(format!(
             "the groups of {} differ ({})",
-            where_(*threshold, name),
+            where_(threshold, name),
             parts.join("; ")
         ));
     }
@@ -483,10 +497,7 @@ fn mismatches(a: &Slices, b: &Slices) -> Vec<String> {
 /// A sentence naming the slices (or prediction sources) only one audit has, left out of a
 /// partial comparison.
 fn left_out_slices(a: &Slices, b: &Slices) -> Vec<String> {
-    let names = |v: Vec<&(Option<f64>, String, ConfusionState)>| -> Vec<String> {
-        v.into_iter().map(|(t, n, _)| where_(*t, n)).collect()
-    };
-    let (only_a, only_b) = (names(missing(a, b)), names(missing(b, a)));
+    let (only_a, only_b) = (slice_names(missing(a, b)), slice_names(missing(b, a)));
     if only_a.is_empty() && only_b.is_empty() {
         return Vec::new();
     }
@@ -508,21 +519,7 @@ fn left_out_slices(a: &Slices, b: &Slices) -> Vec<String> {
 /// over its own audit's groups, and only the common groups' rates are compared).
 fn differing_groups(a: &Slices, b: &Slices) -> Vec<String> {
     let mut out = Vec::new();
-    for (threshold, name, sa) in a {
-        let Some((_, _, sb)) = b
-            .iter()
-            .find(|(t, n, _)| n == name && same_source(*t, *threshold))
-        else {
-            continue;
-        };
-        let (ga, gb) = (sa.group_names(), sb.group_names());
-        let only = |x: &[String], y: &[String]| -> Vec<String> {
-            x.iter().filter(|g| !y.contains(g)).cloned().collect()
-        };
-        let (before_only, after_only) = (only(&ga, &gb), only(&gb, &ga));
-        if before_only.is_empty() && after_only.is_empty() {
-            continue;
-        }
+    for (_, name, before_only, after_only) in group_differences(a, b) {
         let list = |v: &[String]| {
             if v.is_empty() {
                 "none".to_string()
