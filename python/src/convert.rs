@@ -116,6 +116,37 @@ where
         .map_err(|err| invalid(format!("invalid parameter {param}: {value:?}; {err}")))
 }
 
+/// Settings in from Python: a dict (or any mapping/sequence pythonize reads) deserialised into
+/// the typed struct `T`, the one way settings cross into Rust (no positional tuples). A value of
+/// the wrong type or an unknown key raises `FairkitError` naming the key's path (`goals[1].kappa`),
+/// with `rename` mapping a path to the Python keyword argument the user wrote.
+///
+/// ```ignore
+/// let settings: FitSettings = from_kwargs(&dict, "RateConstrainedClassifier", |p| p.to_string())?;
+/// ```
+pub fn from_kwargs<T>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    rename: impl Fn(&str) -> String,
+) -> PyResult<T>
+where
+    T: serde::de::DeserializeOwned,
+{
+    let mut de = pythonize::Depythonizer::from_object(value);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path.is_empty() || path == "." {
+            invalid(format!("invalid {what} settings: {inner}"))
+        } else {
+            invalid(format!(
+                "invalid parameter {} of {what}: {inner}",
+                rename(&path)
+            ))
+        }
+    })
+}
+
 /// A result value as a Python object, through serde: the one conversion path from Rust results
 /// to Python (issue 27). Structs and maps become dicts (keys in field order), sequences lists,
 /// tuples tuples, integers `int`, floats `float` (NaN and infinities kept), `None` options

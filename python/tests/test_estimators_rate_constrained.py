@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import subprocess
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 from sklearn.exceptions import NotFittedError
 
 from fairkit import FairkitError
+from fairkit._core import estimators as _core
 from fairkit.estimators import RateConstrainedClassifier, rates
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,7 +44,9 @@ def rust_reference(tmp_path, X, y, group, goals, *, hidden, algorithm, solution,
     )
     lines = []
     for g in goals:
-        kind, direction, slack_kind, slack, kappa, grp = g.spec()
+        s = g.spec()
+        kind, direction, slack_kind, slack, kappa, grp = (
+            s["kind"], s["direction"], s["slack_kind"], s["slack"], s["kappa"], s["group"])
         lines.append(f"{kind} {direction} {slack_kind} {slack!r} {kappa!r} {grp or '-'}\n")
     (tmp_path / "goals.txt").write_text("".join(lines))
     (tmp_path / "group_names.txt").write_text("0\n1\n")
@@ -458,3 +462,37 @@ def test_linear_estimators_warm_start_to_the_same_answer():
     # The fitted responses keep the user's warm_start setting.
     assert all(not h.get_params()["warm_start"] for h in warm.estimators_
                if hasattr(h, "get_params"))
+
+
+def test_settings_cross_as_typed_dicts_and_errors_name_the_key():
+    # The binding reads goals and settings as typed structs from dicts: a wrong type or an
+    # unknown key is refused naming it (the Python name where it differs), never misread by
+    # position.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] > 0).astype(np.int64)
+    codes = (np.arange(40) % 2).astype(np.int64)
+    goal = rates.coverage_at_least(0.3).spec()
+    assert goal == {"kind": "coverage_at_least", "direction": "at_least", "slack_kind": "none",
+                    "slack": 0.0, "kappa": 0.3, "group": None}
+    settings = {"hidden": 0, "algorithm": "proxy_lagrangian", "solution": "best",
+                "optimizer": "sgd", "objective_loss": "hinge", "iterations": 5, "batch_size": 8,
+                "lr_theta": 0.1, "lr_lambda": 0.1, "l2": 0.0, "snapshot_every": 1, "seed": 0,
+                "oracle_max_iter": 10, "oracle_tol": 1e-4}
+    core, info = _core.rate_constrained_fit(X, y, codes, ["0", "1"], [goal], settings)
+    assert info["iterations"] == 5
+    cases = [
+        ([{**goal, "kappa": "high"}], settings, "goals[0].kappa"),
+        ([{**goal, "slak": 0.1}], settings, "slak"),
+        ([goal], {**settings, "iterations": -1}, "max_iter"),
+        ([goal], {**settings, "batch_size": 2.5}, "batch_size"),
+        ([goal], {k: v for k, v in settings.items() if k != "seed"}, "seed"),
+        ([goal], {**settings, "solution": "finest"}, "solution"),
+    ]
+    for goals, s, named in cases:
+        with pytest.raises(FairkitError, match=re.escape(named)):
+            _core.rate_constrained_fit(X, y, codes, ["0", "1"], goals, s)
+    with pytest.raises(FairkitError, match="lr_lambda"):
+        _core.rate_constrained_play(y, codes, ["0", "1"], [goal], lambda t, w: t,
+                                    {"algorithm": "oracle_lagrangian", "solution": "best",
+                                     "iterations": 2, "lr_lambda": "fast"})

@@ -41,11 +41,11 @@ class Goal:
     kappa: float = 0.0
     group: Optional[Any] = None
 
-    def spec(self) -> tuple:
-        """The tuple the Rust core reads."""
+    def spec(self) -> dict:
+        """The goal as the Rust core reads it (a dict with the fields' names)."""
         group = None if self.group is None else str(self.group)
-        return (self.kind, self.direction, self.slack_kind, float(self.slack),
-                float(self.kappa), group)
+        return {"kind": self.kind, "direction": self.direction, "slack_kind": self.slack_kind,
+                "slack": float(self.slack), "kappa": float(self.kappa), "group": group}
 
 
 def _group_goal(kind: str, direction: str, additive: Any, multiplicative: Any) -> Goal:

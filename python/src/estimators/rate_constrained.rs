@@ -1,13 +1,14 @@
 //! `fairkit._core.estimators`: the rate-constrained classifier (crate `game-opt`).
 //!
 //! The Python class `fairkit.estimators.RateConstrainedClassifier` writes its constraints in a
-//! small Python form (`fairkit.estimators.rates`); each arrives here as a [`GoalSpec`] tuple and
-//! is turned into the crate's rate language ([`game_opt::goals`]). The fit runs with the GIL
+//! small Python form (`fairkit.estimators.rates`); each arrives here as a dict read into a typed
+//! [`GoalSpec`] and is turned into the crate's rate language ([`game_opt::goals`]). The fit's
+//! settings arrive the same way, as one dict read into [`FitSettings`] (errors name the key). The fit runs with the GIL
 //! released; an observer ([`game_opt::Observe`]) re-acquires it every [`SIGNAL_CHECK_EVERY`] steps to run
 //! `PyErr_CheckSignals`, so Ctrl-C stops a long fit (the interrupt is raised once the crate
 //! returns).
 
-use crate::convert::{contiguous, i64_as_usize, parse_param, to_py};
+use crate::convert::{contiguous, from_kwargs, i64_as_usize, parse_param, to_py};
 use crate::errors::{invalid, to_py_err};
 use crate::estimators::signals::SignalCheck;
 use fair_data::Groups;
@@ -19,7 +20,7 @@ use game_opt::{
 use nalgebra::DMatrix;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 
 /// Adds the rate-constrained classifier binding to `fairkit._core.estimators`.
@@ -39,14 +40,51 @@ pub const ATTRIBUTE: &str = "group";
 /// Steps between two signal checks (each briefly takes the GIL).
 pub const SIGNAL_CHECK_EVERY: usize = 50;
 
-/// One goal as sent by Python: `(kind, direction, slack kind, slack value, kappa, group)`.
-pub type GoalSpec = (String, String, String, f64, f64, Option<String>);
+/// One goal as sent by Python (`fairkit.estimators.rates.Goal.spec()`, a dict with these keys).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GoalSpec {
+    /// A group goal of the shared constraint vocabulary, or a threshold goal
+    /// (`coverage_at_least`, …).
+    pub kind: String,
+    /// `at_least`, `at_most` or `both`.
+    pub direction: String,
+    /// `none`, `additive` or `multiplicative`.
+    pub slack_kind: String,
+    /// The slack's value (ignored with `none`).
+    pub slack: f64,
+    /// The threshold of a threshold goal.
+    pub kappa: f64,
+    /// The group a threshold goal applies to (`None`: every row).
+    pub group: Option<String>,
+}
+
+/// The Python names of the keys of a fit's settings where they differ.
+fn python_key(path: &str) -> String {
+    match path {
+        "iterations" => "max_iter".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The goals of a fit, from a list of dicts.
+fn goal_specs(goals: &Bound<'_, PyAny>) -> PyResult<Vec<GoalSpec>> {
+    from_kwargs(goals, "RateConstrainedClassifier", |p| format!("goals{p}"))
+}
 
 /// The crate's constraints for the goals, over the groups `names` of [`ATTRIBUTE`].
 pub fn build_constraints(specs: &[GoalSpec], names: &[String]) -> PyResult<Vec<Constraint>> {
     let groups: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut out = Vec::new();
-    for (kind, direction, slack_kind, slack_value, kappa, group) in specs {
+    for GoalSpec {
+        kind,
+        direction,
+        slack_kind,
+        slack: slack_value,
+        kappa,
+        group,
+    } in specs
+    {
         let subset = match group {
             None => Subset::all(),
             Some(g) => {
@@ -136,6 +174,83 @@ pub struct GameSettings {
     pub oracle_max_iter: usize,
     /// Gradient tolerance of a best response (oracle games).
     pub oracle_tol: f64,
+}
+
+/// A fit's settings as the Python class sends them (one dict, keys as here); parsed into
+/// [`GameSettings`] with errors naming the estimator's parameter.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitSettings {
+    /// Hidden units (0: the linear model).
+    pub hidden: usize,
+    /// Game.
+    pub algorithm: String,
+    /// Solution type.
+    pub solution: String,
+    /// θ optimizer.
+    pub optimizer: String,
+    /// Objective surrogate.
+    pub objective_loss: String,
+    /// Steps.
+    pub iterations: usize,
+    /// Minibatch size.
+    pub batch_size: usize,
+    /// θ step size.
+    pub lr_theta: f64,
+    /// λ step size.
+    pub lr_lambda: f64,
+    /// Ridge penalty.
+    pub l2: f64,
+    /// Snapshot period.
+    pub snapshot_every: usize,
+    /// Seed of the minibatch order (and of the MLP's initialisation).
+    pub seed: u64,
+    /// Radius of the Lagrangians' multiplier set (`None`: unbounded).
+    #[serde(default)]
+    pub multiplier_radius: Option<f64>,
+    /// L-BFGS iterations per best response (oracle games).
+    pub oracle_max_iter: usize,
+    /// Gradient tolerance of a best response (oracle games).
+    pub oracle_tol: f64,
+}
+
+impl FitSettings {
+    /// The crate's settings, the names parsed (errors name the parameter).
+    pub fn parse(&self) -> PyResult<GameSettings> {
+        Ok(GameSettings {
+            algorithm: parse_param("algorithm", &self.algorithm)?,
+            solution: parse_param("solution", &self.solution)?,
+            optimizer: parse_param("optimizer", &self.optimizer)?,
+            objective_loss: parse_param("objective_loss", &self.objective_loss)?,
+            iterations: self.iterations,
+            batch_size: self.batch_size,
+            lr_theta: self.lr_theta,
+            lr_lambda: self.lr_lambda,
+            l2: self.l2,
+            snapshot_every: self.snapshot_every,
+            seed: self.seed,
+            multiplier_radius: self.multiplier_radius,
+            oracle_max_iter: self.oracle_max_iter,
+            oracle_tol: self.oracle_tol,
+        })
+    }
+}
+
+/// The oracle game's settings when the best responses are a Python estimator's fits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaySettings {
+    /// Game (an oracle algorithm).
+    pub algorithm: String,
+    /// Solution type.
+    pub solution: String,
+    /// Rounds.
+    pub iterations: usize,
+    /// λ step size.
+    pub lr_lambda: f64,
+    /// Radius of the Lagrangians' multiplier set (`None`: unbounded).
+    #[serde(default)]
+    pub multiplier_radius: Option<f64>,
 }
 
 impl GameSettings {
@@ -376,53 +491,24 @@ fn rate_constrained_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     to_py(py, &defaults)
 }
 
+/// `settings` is a dict with [`FitSettings`]' keys; `goals` a list of [`GoalSpec`] dicts.
 #[pyfunction]
-#[pyo3(signature = (
-    x, y, group_codes, group_names, goals, *, hidden, algorithm, solution, optimizer,
-    objective_loss, iterations, batch_size, lr_theta, lr_lambda, l2, snapshot_every, seed,
-    multiplier_radius=None, oracle_max_iter=100, oracle_tol=1e-5, sample_weight=None
-))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (x, y, group_codes, group_names, goals, settings, sample_weight=None))]
+#[allow(clippy::too_many_arguments)] // the data arrays, then one settings dict
 fn rate_constrained_fit<'py>(
     py: Python<'py>,
     x: PyReadonlyArray2<'_, f64>,
     y: PyReadonlyArray1<'_, i64>,
     group_codes: PyReadonlyArray1<'_, i64>,
     group_names: Vec<String>,
-    goals: Vec<GoalSpec>,
-    hidden: usize,
-    algorithm: &str,
-    solution: &str,
-    optimizer: &str,
-    objective_loss: &str,
-    iterations: usize,
-    batch_size: usize,
-    lr_theta: f64,
-    lr_lambda: f64,
-    l2: f64,
-    snapshot_every: usize,
-    seed: u64,
-    multiplier_radius: Option<f64>,
-    oracle_max_iter: usize,
-    oracle_tol: f64,
+    goals: Bound<'py, PyAny>,
+    settings: Bound<'py, PyAny>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(RateClassifierCore, Bound<'py, PyAny>)> {
-    let settings = GameSettings {
-        algorithm: parse_param("algorithm", algorithm)?,
-        solution: parse_param("solution", solution)?,
-        optimizer: parse_param("optimizer", optimizer)?,
-        objective_loss: parse_param("objective_loss", objective_loss)?,
-        iterations,
-        batch_size,
-        lr_theta,
-        lr_lambda,
-        l2,
-        snapshot_every,
-        seed,
-        multiplier_radius,
-        oracle_max_iter,
-        oracle_tol,
-    };
+    let raw: FitSettings = from_kwargs(&settings, "RateConstrainedClassifier", python_key)?;
+    let settings = raw.parse()?;
+    let hidden = raw.hidden;
+    let goals = goal_specs(&goals)?;
     let constraints = build_constraints(&goals, &group_names)?;
     let (xs, n, d) = matrix(&x)?;
     let ys = contiguous(y.as_slice(), "y")?;
@@ -470,26 +556,27 @@ pub type MixtureWeights = Vec<(usize, f64)>;
 /// are Python fits), so Ctrl-C interrupts the estimator's fit. Returns the solution as
 /// `(round, weight)` pairs and the same info dict as `rate_constrained_fit`.
 #[pyfunction]
-#[pyo3(signature = (
-    y, group_codes, group_names, goals, respond, *, algorithm, solution, iterations, lr_lambda,
-    multiplier_radius=None, sample_weight=None
-))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (y, group_codes, group_names, goals, respond, settings, sample_weight=None))]
+#[allow(clippy::too_many_arguments)] // the data arrays, then one settings dict
 fn rate_constrained_play<'py>(
     py: Python<'py>,
     y: PyReadonlyArray1<'_, i64>,
     group_codes: PyReadonlyArray1<'_, i64>,
     group_names: Vec<String>,
-    goals: Vec<GoalSpec>,
+    goals: Bound<'py, PyAny>,
     respond: Bound<'py, PyAny>,
-    algorithm: &str,
-    solution: &str,
-    iterations: usize,
-    lr_lambda: f64,
-    multiplier_radius: Option<f64>,
+    settings: Bound<'py, PyAny>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<(MixtureWeights, Bound<'py, PyAny>)> {
-    let algorithm: Algorithm = parse_param("algorithm", algorithm)?;
+    let PlaySettings {
+        algorithm,
+        solution,
+        iterations,
+        lr_lambda,
+        multiplier_radius,
+    } = from_kwargs(&settings, "RateConstrainedClassifier", python_key)?;
+    let goals = goal_specs(&goals)?;
+    let algorithm: Algorithm = parse_param("algorithm", &algorithm)?;
     if !algorithm.uses_oracle() {
         return Err(invalid(format!(
             "invalid parameter algorithm: {:?} with an estimator; expected \
@@ -497,7 +584,7 @@ fn rate_constrained_play<'py>(
             algorithm.label()
         )));
     }
-    let kind: SolutionType = parse_param("solution", solution)?;
+    let kind: SolutionType = parse_param("solution", &solution)?;
     let constraints = build_constraints(&goals, &group_names)?;
     let ys = contiguous(y.as_slice(), "y")?;
     let codes = contiguous(group_codes.as_slice(), "sensitive feature codes")?;
