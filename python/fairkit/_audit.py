@@ -12,6 +12,10 @@ import os
 from typing import Any, Optional, Sequence
 
 from fairkit._core import FairkitError
+from fairkit._core import spark as _spark_core
+
+# The command's defaults, read from Rust (`AuditRequest::default()`): one source of truth.
+_DEFAULTS = _spark_core.audit_defaults()
 
 
 def _is_spark(data: Any) -> bool:
@@ -24,8 +28,32 @@ def _is_polars(data: Any) -> bool:
     return t.__name__ == "DataFrame" and t.__module__.startswith("polars")
 
 
-def audit(data: Any, *, label: str, sensitive: Sequence[str], pred: Optional[str] = None,
-          score: Optional[str] = None, weight: Optional[str] = None, **options: Any):
+def audit(
+    data: Any,
+    *,
+    label: str,
+    sensitive: Sequence[str],
+    pred: Optional[str] = None,
+    score: Optional[str] = None,
+    weight: Optional[str] = None,
+    pos_label: Any = 1,
+    neg_label: Any = None,
+    confidence: float = _DEFAULTS["confidence"],
+    ci_method: str = _DEFAULTS["ci_method"],
+    n_resamples: int = _DEFAULTS["resamples"],
+    seed: int = _DEFAULTS["seed"],
+    partial_interval: Optional[tuple] = _DEFAULTS["interval"],
+    min_group_size: int = _DEFAULTS["min_group_size"],
+    max_groups: Optional[int] = _DEFAULTS["max_groups"],
+    allow_single_group: bool = _DEFAULTS["allow_single_group"],
+    by: Optional[str] = None,
+    window: str = _DEFAULTS["window"],
+    baseline: str = _DEFAULTS["baseline"],
+    against: Optional[str] = None,
+    timezone: Optional[str] = None,
+    tree_depth: Optional[int] = None,
+    score_partitions: Optional[int] = None,
+):
     """The fairness audit of ``data`` per sensitive group, as ``fairkit audit`` computes it.
 
     Parameters
@@ -37,10 +65,12 @@ def audit(data: Any, *, label: str, sensitive: Sequence[str], pred: Optional[str
         stream CSV and Parquet of any size.
     label, sensitive, pred, score, weight
         The columns by role, as ``fairkit audit --label … --sensitive …``.
-    **options
-        Every other option of :func:`fairkit.spark.audit_arrow` (``n_resamples``, ``seed``,
-        ``confidence``, ``min_group_size``, ``by``, ``window``, ``timezone``, ``against``, …) —
-        and for Spark those of :func:`fairkit.spark.audit`. Defaults are the command's.
+    pos_label, neg_label, confidence, ci_method, n_resamples, seed, partial_interval, \
+    min_group_size, max_groups, allow_single_group, by, window, baseline, against, timezone
+        The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
+        ``partial_interval``), with the command's defaults, read from the Rust core.
+    tree_depth, score_partitions
+        Spark only (see :func:`fairkit.spark.audit`); refused for a table in memory.
 
     Returns
     -------
@@ -64,11 +94,25 @@ def audit(data: Any, *, label: str, sensitive: Sequence[str], pred: Optional[str
             "`fairkit audit FILE --label … --sensitive …`, or read it first with "
             "pyarrow.parquet.read_table / pandas.read_csv"
         )
-    columns = dict(label=label, sensitive=sensitive, pred=pred, score=score, weight=weight)
+    options = dict(
+        label=label, sensitive=sensitive, pred=pred, score=score, weight=weight,
+        pos_label=pos_label, neg_label=neg_label, confidence=confidence, ci_method=ci_method,
+        n_resamples=n_resamples, seed=seed, partial_interval=partial_interval,
+        min_group_size=min_group_size, max_groups=max_groups,
+        allow_single_group=allow_single_group, by=by, window=window, baseline=baseline,
+        against=against, timezone=timezone,
+    )
+    spark_only = {k: v for k, v in (("tree_depth", tree_depth),
+                                    ("score_partitions", score_partitions)) if v is not None}
     if _is_spark(data):
         from fairkit.spark import audit as spark_audit
 
-        return spark_audit(data, **columns, **options)
+        return spark_audit(data, **options, **spark_only)
+    if spark_only:
+        raise FairkitError(
+            f"{', '.join(spark_only)} set the Spark audit's plan; data here is a "
+            f"{type(data).__name__} audited on this machine, where they do not apply"
+        )
     if _is_polars(data):
         data = data.to_arrow()
     try:
@@ -77,9 +121,9 @@ def audit(data: Any, *, label: str, sensitive: Sequence[str], pred: Optional[str
         raise FairkitError("fairkit.audit needs pyarrow: pip install pyarrow") from e
     if isinstance(data, pa.RecordBatchReader):
         data = data.read_all()
-    from fairkit.spark import audit_arrow
+    from fairkit.spark import _audit_arrow
 
-    return audit_arrow(data, **columns, **options)
+    return _audit_arrow(data, **options)
 
 
 def compare(before, after, **options: Any) -> dict:

@@ -5,7 +5,7 @@ the audit's arguments. The same rows are audited by every front end:
 
 * ``cli-csv``     — ``fairkit audit`` on a CSV file of the rows,
 * ``cli-parquet`` — ``fairkit audit`` on a Parquet file of the rows (written with pyarrow),
-* ``arrow``       — ``fairkit.spark.audit_arrow`` on the pyarrow Table,
+* ``arrow``       — ``fairkit.audit`` on the pyarrow Table,
 * ``spark``       — ``fairkit.spark.audit`` on a Spark DataFrame of the rows in 3 partitions,
 
 and each outcome is reduced to a comparable :class:`Outcome`: the schema-v1 report JSON without
@@ -396,9 +396,9 @@ def _python_outcome(front: str, run) -> Outcome:
 
 
 def run_arrow(case: Case) -> Outcome:
-    from fairkit.spark import audit_arrow
+    from fairkit import audit as audit_local
 
-    return _python_outcome("arrow", lambda: audit_arrow(case.table, **case.python_kwargs()))
+    return _python_outcome("arrow", lambda: audit_local(case.table, **case.python_kwargs()))
 
 
 def spark_frame(spark, table: pa.Table):

@@ -1,5 +1,5 @@
 """One audit request, one check (issue 38): the same bad setting fed to ``fairkit audit``, to
-``fairkit.spark.audit_arrow`` and to ``fairkit.spark.audit`` gets the same message from the one
+``fairkit.audit`` and to ``fairkit.spark.audit`` gets the same message from the one
 check in ``fair_audit::request`` — each front end naming the option in its own spelling
 (``--resamples`` / ``n_resamples``) — and Python's defaults are the command's."""
 
@@ -14,7 +14,8 @@ import pytest
 from conformance_cases import fairkit_binary
 from fairkit._core import FairkitError
 from fairkit._core import spark as _core
-from fairkit.spark import audit, audit_arrow
+from fairkit import audit as audit_local
+from fairkit.spark import audit
 from test_spark import spark  # noqa: F401  (the module's local[2] Spark session fixture)
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas",
@@ -82,7 +83,7 @@ def check_same(py: str, cli: str, py_name, flag, shared) -> None:
                          ids=[" ".join(c[1][-2:]) for c in CASES])
 def test_same_message_from_the_command_and_audit_arrow(rows, tmp_path, kwargs, flags, py_name,
                                                       flag, shared):
-    py = python_error(audit_arrow, frame(), kwargs)
+    py = python_error(audit_local, frame(), kwargs)
     cli = command_error(rows, flags, tmp_path)
     check_same(py, cli, py_name, flag, shared)
 
@@ -91,12 +92,12 @@ def test_same_message_from_spark(spark, rows, tmp_path):  # noqa: F811
     df = spark.createDataFrame(frame())
     for kwargs, flags, py_name, flag, shared in CASES:
         py = python_error(audit, df, kwargs)
-        assert py == python_error(audit_arrow, frame(), kwargs)
+        assert py == python_error(audit_local, frame(), kwargs)
         check_same(py, command_error(rows, flags, tmp_path), py_name, flag, shared)
 
 
 def test_a_wrong_type_or_an_unknown_setting_names_the_keyword():
-    msg = python_error(audit_arrow, frame(), {"n_resamples": "many"})
+    msg = python_error(audit_local, frame(), {"n_resamples": "many"})
     assert msg.startswith("n_resamples: "), msg
     with pytest.raises(FairkitError, match="unknown field `n_permutations`"):
         _core.check_request({"label": "y", "pred": "p", "sensitive": ["g"],
@@ -106,7 +107,7 @@ def test_a_wrong_type_or_an_unknown_setting_names_the_keyword():
 def test_python_defaults_are_the_commands():
     defaults = _core.audit_defaults()
     assert defaults["resamples"] == 1000 and defaults["interval"] is None
-    for run in (audit, audit_arrow):
+    for run in (audit, audit_local):
         params = inspect.signature(run).parameters
         assert params["n_resamples"].default == defaults["resamples"]
         assert params["partial_interval"].default is None
@@ -114,7 +115,7 @@ def test_python_defaults_are_the_commands():
         assert params["min_group_size"].default == defaults["min_group_size"]
         assert params["ci_method"].default == defaults["ci_method"]
     # The same rows, the defaults on both sides: the same report.
-    r = audit_arrow(frame(), label="y", pred="p", sensitive=["g"], score="s", min_group_size=0)
+    r = audit_local(frame(), label="y", pred="p", sensitive=["g"], score="s", min_group_size=0)
     assert r.document["settings"]["resamples"] == 1000
     assert r.document["settings"]["interval"] is None
     assert r.document["score_metrics"][0]["psp"] is None
@@ -122,7 +123,7 @@ def test_python_defaults_are_the_commands():
 
 def test_the_window_cap_holds_on_every_front_end(rows, tmp_path):
     # `fair_audit::run` caps the `by` windows at the group limit; it was the command's alone.
-    py = python_error(audit_arrow, frame(), {"by": "d", "max_groups": 2})
+    py = python_error(audit_local, frame(), {"by": "d", "max_groups": 2})
     assert py.startswith('by="d" gives 3 windows, more than the limit of 2'), py
     cli = command_error(rows, ["--by", "d", "--max-groups", "2"], tmp_path)
     assert '--by "d" gives 3 windows, more than the limit of 2' in cli, cli

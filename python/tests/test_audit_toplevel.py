@@ -1,6 +1,6 @@
 """``fairkit.audit`` / ``fairkit.compare`` / ``fairkit.AuditResult`` at the top level (issue 38):
 one call for a pandas, polars or pyarrow table (and Spark, in test_spark.py's session), the same
-report as ``fairkit.spark.audit_arrow`` on the same rows, and clear refusals."""
+report as the pyarrow path (``fairkit.spark._audit_arrow``) on the same rows, and clear refusals."""
 
 import doctest
 
@@ -11,7 +11,7 @@ import pytest
 
 import fairkit
 from fairkit import FairkitError
-from fairkit.spark import audit_arrow
+from fairkit.spark import _audit_arrow
 
 
 def frame(seed: int = 0) -> pd.DataFrame:
@@ -29,7 +29,7 @@ KW = dict(label="y", pred="p", sensitive=["g"], n_resamples=200, seed=4)
 
 def test_every_in_memory_table_gives_the_audit_arrow_report():
     df = frame()
-    want = audit_arrow(df, **KW).document
+    want = _audit_arrow(df, **KW).document
     table = pa.Table.from_pandas(df, preserve_index=False)
     for data in (df, table, table.combine_chunks().to_batches()[0],
                  pa.RecordBatchReader.from_batches(table.schema, table.to_batches())):
@@ -43,14 +43,14 @@ def test_a_polars_frame_gives_the_same_report():
     pl = pytest.importorskip("polars")
     df = frame(1)
     got = fairkit.audit(pl.from_pandas(df), **KW).document
-    want = audit_arrow(df, **KW).document
+    want = _audit_arrow(df, **KW).document
     assert got["audits"] == want["audits"] and got["headline"] == want["headline"]
 
 
 def test_options_pass_through_and_are_checked_once():
     df = frame(2)
     weighted = fairkit.audit(df, weight="w", score="s", partial_interval=(0.1, 0.9), **KW)
-    assert weighted.document["audits"] == audit_arrow(
+    assert weighted.document["audits"] == _audit_arrow(
         df, weight="w", score="s", partial_interval=(0.1, 0.9), **KW).document["audits"]
     with pytest.raises(FairkitError, match="n_resamples"):
         fairkit.audit(df, label="y", pred="p", sensitive=["g"], n_resamples=5)
@@ -81,3 +81,17 @@ def test_the_docstring_examples_run():
 
     failures, tried = doctest.testmod(module)
     assert tried >= 2 and failures == 0
+
+
+def test_the_old_names_still_work_with_a_future_warning():
+    import fairkit.spark
+
+    df = frame(5)
+    with pytest.warns(FutureWarning, match="renamed fairkit.audit"):
+        old = fairkit.spark.audit_arrow(df, **KW)
+    assert old == fairkit.audit(df, **KW)
+    with pytest.warns(FutureWarning, match="fairkit.AuditResult"):
+        cls = fairkit.spark.AuditResult
+    assert cls is fairkit.AuditResult
+    with pytest.raises(AttributeError):
+        fairkit.spark.not_a_name  # noqa: B018

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from fairkit._core import FairkitError
-from fairkit.spark import audit_arrow
+from fairkit import audit as audit_local
 
 
 def table(selected_a, n=100):
@@ -21,7 +21,7 @@ def table(selected_a, n=100):
 
 
 def audit(t, **kw):
-    return audit_arrow(t, label="y", pred="p", sensitive=["g"], n_resamples=200, **kw)
+    return audit_local(t, label="y", pred="p", sensitive=["g"], n_resamples=200, **kw)
 
 
 def test_a_fairer_model_is_a_distinguishable_better_change(tmp_path):
@@ -65,7 +65,7 @@ def test_audits_that_cannot_be_compared_raise():
         a.compare("report.json")
     with pytest.raises(FairkitError, match="expected at least 100 resamples"):
         a.compare(a, n_resamples=10)
-    other = audit_arrow(table(70).rename_columns(["y", "p", "h", "w"]), label="y", pred="p",
+    other = audit_local(table(70).rename_columns(["y", "p", "h", "w"]), label="y", pred="p",
                         sensitive=["h"], n_resamples=200)
     with pytest.raises(FairkitError, match="no sensitive column and prediction source in common"):
         a.compare(other)
@@ -104,7 +104,7 @@ def test_score_gaps_compare_between_two_score_columns():
         "fair": base,
         "unfair": [b + s for b, s in zip(base, shift)],
     })
-    old, new = (audit_arrow(t, label="y", pred="p", score=s, sensitive=["g"])
+    old, new = (audit_local(t, label="y", pred="p", score=s, sensitive=["g"])
                 for s in ("unfair", "fair"))
     c = old.compare(new, fail_if=["change(ks_dp) < -0.1 and p < 0.05"])
     assert "Bonferroni" in c["settings"]["score_method"]

@@ -2,7 +2,7 @@
 numbers to the bit, or the same error, through
 
 * ``fairkit audit`` on a CSV file and on a Parquet file (``cli-csv``, ``cli-parquet``),
-* ``fairkit.spark.audit_arrow`` on the pyarrow Table (``arrow``),
+* ``fairkit.audit`` on the pyarrow Table (``arrow``),
 * ``fairkit.spark.audit`` on a Spark DataFrame in 3 partitions (``spark``),
 
 compared through the schema-v1 report JSON without its ``input`` block (the weighted Spark score

@@ -15,7 +15,7 @@ from fairlearn.metrics import equal_opportunity_difference as fl_eod
 from fairlearn.metrics import equalized_odds_difference as fl_eqod
 
 import fairkit.metrics as fm
-from fairkit.spark import audit_arrow
+from fairkit import audit as audit_local
 
 
 def four_groups(seed: int = 3, n: int = 4000) -> pd.DataFrame:
@@ -31,7 +31,7 @@ def four_groups(seed: int = 3, n: int = 4000) -> pd.DataFrame:
 def test_the_report_names_the_group_without_positives_and_metrics_stay_fairlearn():
     df = four_groups()
     assert (df.loc[df["g"] == "d", "y"] == 0).all()
-    text = audit_arrow(df, label="y", pred="p", sensitive=["g"], n_resamples=200,
+    text = audit_local(df, label="y", pred="p", sensitive=["g"], n_resamples=200,
                        seed=1).report(formats=["json"])
     report = json.loads(text["json"])
     gaps = {g["key"]: g for g in report["audits"][0]["slices"][0]["gaps"]}

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from fairkit._core import FairkitError, check_report
-from fairkit.spark import audit_arrow
+from fairkit import audit as audit_local
 
 # Group a: selection 3/4, TPR 2/2, FPR 1/2, accuracy 3/4.
 # Group b: selection 1/4, TPR 1/2, FPR 0/2, accuracy 3/4.
@@ -19,7 +19,7 @@ GROUPS = ["a", "a", "a", "a", "b", "b", "b", "b"]
 
 def report_json(labels=LABELS, preds=PREDS, groups=GROUPS):
     table = pa.table({"y": labels, "p": preds, "g": groups})
-    result = audit_arrow(table, label="y", pred="p", sensitive=["g"], n_resamples=200,
+    result = audit_local(table, label="y", pred="p", sensitive=["g"], n_resamples=200,
                          min_group_size=0)
     return result.report(formats=["json"])["json"]
 

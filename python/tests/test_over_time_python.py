@@ -1,4 +1,4 @@
-"""`by=` / `against=` of `audit_arrow` (issue 26): fairness over time and the paired comparison of
+"""`by=` / `against=` of `fairkit.audit` (issue 26): fairness over time and the paired comparison of
 two models from Python, equal to `fairkit audit --by` / `--against` on the same rows (the same
 Rust code builds both), and their bad arguments."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from conformance_cases import fairkit_binary
 from fairkit._core import FairkitError
-from fairkit.spark import audit_arrow
+from fairkit import audit as audit_local
 
 
 def frame() -> pd.DataFrame:
@@ -37,7 +37,7 @@ def cli(tmp_path, df: pd.DataFrame, extra: list) -> dict:
 
 
 def arrow(df, **kw):
-    return audit_arrow(df, label="y", pred="p", sensitive=["sex"], n_resamples=300, seed=3, **kw)
+    return audit_local(df, label="y", pred="p", sensitive=["sex"], n_resamples=300, seed=3, **kw)
 
 
 @pytest.mark.parametrize("window,baseline", [("month", "first"), ("week", "previous")])

@@ -21,7 +21,9 @@ import fairkit
 from fairkit import FairkitError
 from fairkit._core import spark as core
 from fairkit.metrics import demographic_parity_ks, partial_statistical_parity
-from fairkit.spark import AuditResult, audit, audit_arrow
+from fairkit import AuditResult
+from fairkit import audit as audit_local
+from fairkit.spark import audit
 
 # pyspark 4.3 warns about pandas 3 even on the Arrow-only path; createDataFrame(pandas) works.
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas")
@@ -120,7 +122,7 @@ def test_equals_single_machine_bit_for_bit(spark, n_partitions, weighted):
         assert sizes.count(0) >= 14
     kw = dict(KW, weight="w" if weighted else None)
     got = audit(sdf, **kw)
-    want = audit_arrow(FRAME, **kw)
+    want = audit_local(FRAME, **kw)
     assert (got.input.format, want.input.format) == ("spark", "arrow")
     if weighted:
         # Weighted score metrics start each score range from exactly rounded totals instead of
@@ -137,7 +139,7 @@ def test_equals_single_machine_bit_for_bit(spark, n_partitions, weighted):
 
 def test_single_machine_matches_independent_computation():
     # Partial parity only when asked (the command's --interval; no default interval).
-    r = audit_arrow(FRAME, **dict(KW, weight="w"), partial_interval=(0.0, 1.0))
+    r = audit_local(FRAME, **dict(KW, weight="w"), partial_interval=(0.0, 1.0))
     (only,) = r.slices  # one sensitive column: its slice is the finest
     assert only == r.finest and only.slice == "group" and only.attributes == ("group",)
     z = statistics.NormalDist().inv_cdf(0.975)
@@ -199,21 +201,21 @@ def test_group_in_only_one_partition_and_skew(spark):
     per_partition = sdf.rdd.glom().map(lambda rows: sum(r["group"] == "z" for r in rows)).collect()
     assert sorted(per_partition)[-1] == 25 and sum(x > 0 for x in per_partition) == 1
     got = audit(sdf, **KW, partial_interval=(0.0, 0.3))
-    assert got == audit_arrow(pdf, **KW, partial_interval=(0.0, 0.3))
+    assert got == audit_local(pdf, **KW, partial_interval=(0.0, 0.3))
     assert got.finest.group("z").rows == 25
     # Skewed: nearly everything in one partition, a few rows in the others.
     keyed = pdf.assign(k=np.where(pdf["id"] % 50 == 0, pdf["id"], 0))
     skew = spark.createDataFrame(keyed).repartitionByRange(4, "k")
     sizes = sorted(skew.rdd.glom().map(len).collect())
     assert sizes[-1] > 0.9 * len(pdf)
-    assert audit(skew, **KW) == audit_arrow(pdf, **KW)
+    assert audit(skew, **KW) == audit_local(pdf, **KW)
 
 
 def test_intersectional_groups_and_bool_labels(spark):
     pdf = FRAME.assign(label=FRAME["label"] == 1, pred=FRAME["pred"] == 1)
     kw = dict(label="label", pred="pred", sensitive=["group", "region"], pos_label=True)
     got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
-    assert got == audit_arrow(pdf, **kw)
+    assert got == audit_local(pdf, **kw)
     assert [s.slice for s in got.slices] == ["group", "region", "group & region"]
     assert got.finest == got.slice("group & region") and got.finest.attributes == tuple(kw["sensitive"])
     assert "f & 0" in got.finest.names and len(got.finest.groups) == 9
@@ -228,7 +230,7 @@ def test_string_labels_with_pos_label(spark):
                        pred=np.where(FRAME["pred"] == 1, "yes", "no"))
     kw = dict(label="label", pred="pred", sensitive=["group"], pos_label="yes")
     got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
-    want = audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"])
+    want = audit_local(FRAME, label="label", pred="pred", sensitive=["group"])
     assert got.slices == want.slices
     assert got.input.positive_label == "yes" and want.input.positive_label == "1"
 
@@ -325,41 +327,41 @@ def test_package_exports_spark_module():
     assert isinstance(fairkit.__version__, str)
 
 
-def test_audit_arrow_checks_its_input():
+def test_the_local_audit_checks_its_input():
     with pytest.raises(FairkitError, match=r"Arrow table: column 'y' \(given by label=\) is not in"):
-        audit_arrow(FRAME, label="y", pred="pred", sensitive=["group"])
-    with pytest.raises(FairkitError, match="pyarrow Table/RecordBatch or a pandas DataFrame"):
-        audit_arrow([1, 2, 3], label="label", pred="pred", sensitive=["group"])
+        audit_local(FRAME, label="y", pred="pred", sensitive=["group"])
+    with pytest.raises(FairkitError, match="a pandas or polars DataFrame, a pyarrow Table, RecordBatch or RecordBatchReader"):
+        audit_local([1, 2, 3], label="label", pred="pred", sensitive=["group"])
     with pytest.raises(FairkitError, match=r"Arrow table: the data is empty \(no data rows\)"):
-        audit_arrow(FRAME.iloc[:0], label="label", pred="pred", sensitive=["group"])
+        audit_local(FRAME.iloc[:0], label="label", pred="pred", sensitive=["group"])
     # The command's decoding rules: float labels 0.0/1.0 are two values; a third value is an
     # error naming the row, column and value.
-    floats = audit_arrow(FRAME.assign(label=FRAME["label"].astype(float)), **KW)
-    assert floats.slices == audit_arrow(FRAME, **KW).slices
+    floats = audit_local(FRAME.assign(label=FRAME["label"].astype(float)), **KW)
+    assert floats.slices == audit_local(FRAME, **KW).slices
     third = FRAME.assign(pred=np.where(FRAME["id"] == 41, 2, FRAME["pred"]))
     with pytest.raises(FairkitError, match=r"Arrow table: row 42, column 'pred': value '2' is neither"):
-        audit_arrow(third, **KW)
+        audit_local(third, **KW)
     with pytest.raises(FairkitError, match=r"neither the positive label 'yes' nor the negative label '[01]'.*pos_label="):
-        audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"], pos_label="yes")
+        audit_local(FRAME, label="label", pred="pred", sensitive=["group"], pos_label="yes")
     with pytest.raises(FairkitError, match="partial_interval"):
-        audit_arrow(FRAME, **KW, partial_interval=0.5)
+        audit_local(FRAME, **KW, partial_interval=0.5)
     with pytest.raises(FairkitError, match="confidence"):
-        audit_arrow(FRAME, **dict(KW, weight="w"), confidence=1.5)
+        audit_local(FRAME, **dict(KW, weight="w"), confidence=1.5)
     one = FRAME[FRAME["group"] == "f"]
     with pytest.raises(FairkitError, match=r'"group" has a single value, "f".*allow_single_group=True'):
-        audit_arrow(one, label="label", pred="pred", sensitive=["group"])
+        audit_local(one, label="label", pred="pred", sensitive=["group"])
     with pytest.raises(FairkitError, match="min_group_size: .*negative"):
-        audit_arrow(FRAME, **KW, min_group_size=-1)
+        audit_local(FRAME, **KW, min_group_size=-1)
     with pytest.raises(FairkitError, match=r'"group" has 3 distinct values.*max_groups= 3'):
-        audit_arrow(FRAME, **KW, max_groups=2)
-    single = audit_arrow(one, label="label", pred="pred", sensitive=["group"],
+        audit_local(FRAME, **KW, max_groups=2)
+    single = audit_local(one, label="label", pred="pred", sensitive=["group"],
                          allow_single_group=True)
     assert single.finest.names == ["f"]
     assert all(g.value is None and "at least two groups" in g.undefined_reason
                for g in single.finest.gaps.values())
 
 
-# The old result model's numbers for `audit_arrow(FRAME, **KW)`, as python/src/spark/report.rs
+# The old result model's numbers for `audit_local(FRAME, **KW)`, as python/src/spark/report.rs
 # computed them before the schema-v1 report became the only model (same fair_metrics::ci calls).
 OLD_GAPS = {
     "demographic_parity_difference": {
@@ -378,7 +380,7 @@ OLD_GAPS = {
 
 
 def test_deprecated_aliases_give_the_old_numbers():
-    r = audit_arrow(FRAME, **KW)
+    r = audit_local(FRAME, **KW)
     with pytest.warns(FutureWarning, match=r"AuditResult.gaps is deprecated.*result.gap\("):
         assert r.gaps == OLD_GAPS
     with pytest.warns(FutureWarning, match="result.finest.names"):
@@ -412,7 +414,7 @@ def test_deprecated_aliases_give_the_old_numbers():
         assert r.to_dict() == __import__("json").loads(old)
     assert __import__("json").loads(old)["gaps"] == OLD_GAPS
     # Several sensitive columns: the old keys were tuples of the finest groups' values.
-    two = audit_arrow(FRAME, **dict(KW, sensitive=["group", "region"]))
+    two = audit_local(FRAME, **dict(KW, sensitive=["group", "region"]))
     with pytest.warns(FutureWarning):
         assert two.groups[:3] == [("f", "0"), ("f", "1"), ("f", "2")]
         assert two.rate("selection_rate")[("f", "0")] == 0.4697855750487329
@@ -420,7 +422,7 @@ def test_deprecated_aliases_give_the_old_numbers():
 
 
 def test_check_runs_fail_if_expressions():
-    r = audit_arrow(FRAME, **KW)
+    r = audit_local(FRAME, **KW)
     dp = r.headline["dp_difference"].value
     out = r.check(f"dp_difference > {dp - 0.01}")
     assert out.failed and out
@@ -430,7 +432,7 @@ def test_check_runs_fail_if_expressions():
     assert r.check([f"dp_difference > {dp + 0.01}", "ks_dp > 0"]).failed
     assert r.check(f"dp_difference > {dp + 0.01}", "ks_dp > 0").failed
     with pytest.raises(FairkitError, match="ks_dp"):
-        audit_arrow(FRAME, label="label", pred="pred", sensitive=["group"]).check("ks_dp > 0.1")
+        audit_local(FRAME, label="label", pred="pred", sensitive=["group"]).check("ks_dp > 0.1")
     with pytest.raises(FairkitError, match="dp_diff"):
         r.check("dp_diff > 0.1")
     # The Python alias table is check's (fair_audit::fail_if::ALIASES): each name gates the
@@ -447,7 +449,7 @@ def test_fairlearn_names_are_refused_where_fairlearn_differs():
     # Group "x" has no positives: the report's EO gap leaves it out, fairlearn counts its TPR
     # as 0. The report key answers (with the note); fairlearn's name is refused, as in check.
     pdf = FRAME.assign(label=np.where(FRAME["group"] == "x", 0, FRAME["label"]))
-    r = audit_arrow(pdf, label="label", pred="pred", sensitive=["group"], n_resamples=300)
+    r = audit_local(pdf, label="label", pred="pred", sensitive=["group"], n_resamples=300)
     eo = r.gap("eo_difference")
     assert [u.group for u in eo.undefined_groups] == ["x"]
     assert eo.fairlearn_value is not None and eo.fairlearn_value != eo.value
@@ -486,7 +488,8 @@ df = spark.range(0, 5000, numPartitions=3).select(
     ((F.col("id") * 7919 % 1000) / 1000.0).alias("s"))
 print("EXECUTOR", sorted({r.m for r in df.mapInArrow(probe, "m string").collect()}))
 r = fs.audit(df, label="y", pred="p", sensitive=["g"], score="s", n_resamples=200)
-want = fs.audit_arrow(df.toArrow(), label="y", pred="p", sensitive=["g"], score="s",
+import fairkit
+want = fairkit.audit(df.toArrow(), label="y", pred="p", sensitive=["g"], score="s",
                       n_resamples=200)
 print("EQUAL", r == want)
 
@@ -775,7 +778,7 @@ def test_report_equals_the_command_report(spark, tmp_path, weighted):
 def test_report_files_validate_against_the_schema(tmp_path):
     import subprocess
 
-    r = audit_arrow(FRAME, **dict(KW, sensitive=["group", "region"]))
+    r = audit_local(FRAME, **dict(KW, sensitive=["group", "region"]))
     text = r.report(tmp_path / "out")
     for name in ("report.json", "report.md", "report.html"):
         assert (tmp_path / "out" / name).stat().st_size > 0
@@ -793,7 +796,7 @@ def test_report_files_validate_against_the_schema(tmp_path):
 
 
 def test_report_bad_input():
-    r = audit_arrow(FRAME, **KW)
+    r = audit_local(FRAME, **KW)
     with pytest.raises(FairkitError, match='unknown report format "pdf"'):
         r.report(formats=["json", "pdf"])
     bare = AuditResult(r.report_json)
@@ -812,7 +815,7 @@ def test_by_and_against_on_spark_equal_the_single_machine_audit(spark):
     by = dict(by="scored_at", window="week", baseline="previous")
     for path, extra in (("auto", by), ("auto", dict(against="new")), ("rows", by)):
         got = audit(partitioned(spark, pdf, 3), _path=path, **kw, **extra)
-        want = audit_arrow(pdf, **kw, **extra)
+        want = audit_local(pdf, **kw, **extra)
         assert got.over_time == want.over_time
         strip = lambda c: c and {k: v for k, v in c.items()  # noqa: E731
                                  if k not in ("before", "after")}
@@ -823,7 +826,7 @@ def test_by_and_against_on_spark_equal_the_single_machine_audit(spark):
 
     dated = spark.createDataFrame(pdf).withColumn("scored_at", F.to_date("scored_at"))
     got = audit(dated, by="scored_at", window="month", **kw)
-    assert got.over_time == audit_arrow(pdf, by="scored_at", window="month", **kw).over_time
+    assert got.over_time == audit_local(pdf, by="scored_at", window="month", **kw).over_time
     with pytest.raises(FairkitError, match="not_there"):
         audit(spark.createDataFrame(pdf), by="not_there", **kw)
     # A Spark timestamp (an instant) falls on its day in timezone=, as on one machine.
@@ -836,7 +839,7 @@ def test_by_and_against_on_spark_equal_the_single_machine_audit(spark):
                                         spark.conf.get("spark.sql.session.timeZone")))
     for tz in ("America/New_York", "Asia/Tokyo"):
         got = audit(stamped, by="scored_at", window="week", timezone=tz, **kw)
-        want = audit_arrow(zoned, by="scored_at", window="week", timezone=tz, **kw)
+        want = audit_local(zoned, by="scored_at", window="week", timezone=tz, **kw)
         assert got.over_time == want.over_time, tz
 
 
@@ -850,4 +853,4 @@ def test_fairkit_audit_sends_a_spark_frame_to_the_cluster(spark):
     kw = dict(label="y", pred="p", sensitive=["sex"], n_resamples=200, seed=3)
     got = fairkit.audit(partitioned(spark, pdf, 3), **kw)
     assert got.document["audits"] == audit(partitioned(spark, pdf, 3), **kw).document["audits"]
-    assert got.document["audits"] == audit_arrow(pdf, **kw).document["audits"]
+    assert got.document["audits"] == audit_local(pdf, **kw).document["audits"]

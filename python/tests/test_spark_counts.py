@@ -372,13 +372,13 @@ def test_continuous_scores_equal_one_machine_bit_for_bit(spark, monkeypatch, n_p
     # SQL count gives every range's totals (the totals pass over the rows never runs), and the
     # row path, which runs it, gives the same report.
     import fairkit.spark as fs
-    from fairkit.spark import audit_arrow
+    from fairkit import audit as audit_local
 
     pdf = continuous(n_partitions)
     sdf = spark.createDataFrame(pdf).repartition(n_partitions)
     kw = dict(label="label", pred="pred", sensitive=["group", "region"], score="score",
               weight=weight, n_resamples=200, score_partitions=ranges)
-    want = audit_arrow(pdf, **{k: v for k, v in kw.items() if k != "score_partitions"})
+    want = audit_local(pdf, **{k: v for k, v in kw.items() if k != "score_partitions"})
 
     def refuse(*a, **k):
         raise AssertionError("the totals pass ran")
@@ -391,13 +391,13 @@ def test_continuous_scores_equal_one_machine_bit_for_bit(spark, monkeypatch, n_p
 
 
 def test_continuous_weighted_scores_are_close_to_one_machine(spark):
-    from fairkit.spark import audit_arrow
+    from fairkit import audit as audit_local
 
     pdf = continuous(9).assign(w=np.random.default_rng(4).uniform(0.1, 3.0, 900))
     kw = dict(label="label", pred="pred", sensitive=["group"], score="score", weight="w",
               n_resamples=200)
     got = audit(spark.createDataFrame(pdf).repartition(4), **kw)
-    want = audit_arrow(pdf, **kw)
+    want = audit_local(pdf, **kw)
     for a, b in zip(got.score_slice().auc_by_group, want.score_slice().auc_by_group):
         assert a.group == b.group and a.auc == pytest.approx(b.auc, rel=1e-12, abs=1e-15)
     assert got.score_slice().ks_dp.value == pytest.approx(want.score_slice().ks_dp.value,

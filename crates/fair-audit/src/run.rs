@@ -1,6 +1,6 @@
 //! The one audit: from a checked [`AuditRequest`](crate::request::AuditRequest) and the merged
 //! decoded state(s) to the report, its charts and the `--fail-if` verdicts. Every front end
-//! (the `fairkit audit` command, Python's `audit_arrow`, Spark's `audit`) decodes its rows into
+//! (the `fairkit audit` command, Python's `fairkit.audit`, Spark's `audit`) decodes its rows into
 //! [`AuditState`]s and calls [`run`]; nothing between the state and the report is written twice.
 //!
 //! ```text
@@ -50,7 +50,7 @@ pub struct ScoreSlices<'a> {
 }
 
 /// Where a front end's exact score metrics come from: the command's spilling score store, or
-/// the merged score segment of Spark and `audit_arrow`. Called once, after the group guard,
+/// the merged score segment of Spark and `fairkit.audit`. Called once, after the group guard,
 /// with the report's slices; returns one [`SliceScores`] per slice in their order.
 pub trait ScoreSource {
     /// The front end's error (run's own errors convert into it).

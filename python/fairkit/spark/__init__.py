@@ -9,16 +9,16 @@ there, the states merged with a tree-reduce. The row path runs for data the coun
 irregular (its decoder names the bad row). With a score column, few distinct scores are swept
 from the same aggregate grouped by score; many are swept per score range on the executors after
 one shuffle (the ranges' totals from the aggregate grouped by range). Either way the driver
-computes the same :class:`AuditResult` that :func:`audit_arrow` computes on one machine from a
-pyarrow Table or pandas DataFrame: equal to the last bit, whatever the partitioning.
+computes the same :class:`fairkit.AuditResult` that :func:`fairkit.audit` computes on one
+machine from a pyarrow Table or pandas DataFrame: equal to the last bit, whatever the partitioning.
 
 Needs ``pyspark>=3.5`` and ``pyarrow`` (the ``spark`` extra: ``pip install fairkit[spark]``) and
 a Java runtime for Spark. See docs/spark.md for the exactness argument and the costs.
 
 >>> import pandas as pd
->>> from fairkit.spark import audit_arrow
+>>> import fairkit
 >>> df = pd.DataFrame({"y": [1, 0, 1, 0], "p": [1, 0, 0, 0], "g": ["a", "a", "b", "b"]})
->>> r = audit_arrow(df, label="y", pred="p", sensitive=["g"])
+>>> r = fairkit.audit(df, label="y", pred="p", sensitive=["g"])
 >>> r.rate("selection_rate")
 {'a': 0.5, 'b': 0.0}
 """
@@ -26,6 +26,7 @@ a Java runtime for Spark. See docs/spark.md for the exactness argument and the c
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import replace
 from typing import Any, Iterable, Optional, Sequence
 
@@ -37,10 +38,13 @@ from fairkit.spark._arrow import (
 )
 from fairkit.spark._counts import (SCORE_CELLS_LIMIT, _collect, counted_ranges, counted_state,
                                    counted_with_scores, few_scores, range_sql)
-from fairkit.spark._result import AuditResult, _AuditSource
+# Private here: the public name is fairkit.AuditResult (the old fairkit.spark.AuditResult warns,
+# see __getattr__).
+from fairkit.spark._result import AuditResult as _Result
+from fairkit.spark._result import _AuditSource
 from fairkit.spark._transform import transform_batches
 
-__all__ = ["AuditResult", "audit", "audit_arrow", "fit", "transform"]
+__all__ = ["audit", "fit", "transform"]
 
 _STATE_SCHEMA = "confusion binary"
 
@@ -134,9 +138,9 @@ def _check_groups(confusion: bytes, request: dict) -> None:
 
 
 def _report(confusion: bytes, scores: Optional[tuple], cols: AuditColumns, request: dict,
-            source: str, led: tuple = (None, None)) -> AuditResult:
+            source: str, led: tuple = (None, None)) -> _Result:
     # The schema-v1 report is the result (`_result._render` is the one call that builds it).
-    return AuditResult._from_source(_AuditSource(confusion, scores, cols, request, source, *led))
+    return _Result._from_source(_AuditSource(confusion, scores, cols, request, source, *led))
 
 
 def _leads(cols: AuditColumns, request: dict) -> tuple:
@@ -153,7 +157,7 @@ def _led(states: dict) -> tuple:
     return states.get("by"), states.get("against")
 
 
-def audit_arrow(
+def _audit_arrow(
     data: Any,
     *,
     label: str,
@@ -176,8 +180,9 @@ def audit_arrow(
     baseline: str = _DEFAULTS["baseline"],
     against: Optional[str] = None,
     timezone: Optional[str] = None,
-) -> AuditResult:
-    """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame.
+) -> _Result:
+    """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame
+    (:func:`fairkit.audit` calls it for every table in memory).
 
     Same arguments and result as :func:`audit` (minus Spark): the reference the Spark path equals
     bit for bit.
@@ -195,7 +200,8 @@ def audit_arrow(
             data = pa.Table.from_pandas(data, preserve_index=False)
         except Exception as e:  # noqa: BLE001 - any conversion failure is a user input problem
             raise FairkitError(
-                f"data must be a pyarrow Table/RecordBatch or a pandas DataFrame: {e}"
+                f"data must be a pandas or polars DataFrame, a pyarrow Table, RecordBatch or "
+                f"RecordBatchReader, or a Spark DataFrame: {e}"
             ) from e
     data = _local_by(data, by, request["timezone"])
     batches = data.to_batches() if isinstance(data, pa.Table) else [data]
@@ -235,6 +241,32 @@ def audit_arrow(
                 lead.update(batch)
         states[kind] = bytes(lead.to_bytes())
     return _report(confusion, scores, cols, request, "arrow", _led(states))
+
+
+def audit_arrow(data: Any, **kwargs: Any) -> _Result:
+    """Deprecated name of :func:`fairkit.audit` for a table on one machine (FutureWarning; removed
+    in fairkit 0.3): same arguments, same result."""
+    warnings.warn(
+        "fairkit.spark.audit_arrow was renamed fairkit.audit in fairkit 0.2 and will be removed "
+        "in 0.3: call fairkit.audit(data, label=..., sensitive=..., ...) with the same arguments",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return _audit_arrow(data, **kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    # The result type moved to the top level with the local audit; the old name keeps working
+    # for one release.
+    if name == "AuditResult":
+        warnings.warn(
+            "fairkit.spark.AuditResult is fairkit.AuditResult since fairkit 0.2; the old name "
+            "will be removed in 0.3",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return _Result
+    raise AttributeError(f"module 'fairkit.spark' has no attribute {name!r}")
 
 
 def _check_spark_schema(schema, cols: AuditColumns) -> None:
@@ -296,7 +328,7 @@ def audit(
     against: Optional[str] = None,
     timezone: Optional[str] = None,
     _path: str = "auto",
-) -> AuditResult:
+) -> _Result:
     """Exact fairness audit of a Spark DataFrame.
 
     Parameters
@@ -358,8 +390,8 @@ def audit(
 
     Returns
     -------
-    AuditResult
-        Equal, bit for bit, to :func:`audit_arrow` on the same rows.
+    fairkit.AuditResult
+        Equal, bit for bit, to :func:`fairkit.audit` on the same rows collected to one machine.
 
     Raises
     ------
@@ -376,7 +408,7 @@ def audit(
     if not isinstance(df, DataFrame):
         raise FairkitError(
             f"df must be a pyspark.sql.DataFrame, got {type(df).__name__} "
-            "(use fairkit.spark.audit_arrow for pandas or pyarrow data)"
+            "(use fairkit.audit for pandas, polars or pyarrow data)"
         )
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,

@@ -5,7 +5,7 @@ there by the ``fairkit audit`` command's own decoder (``fair_audit::ingest``): t
 (positive label, learned or declared negative, a third value is an error naming the row), the
 column types each role accepts, nulls, non-finite scores, negative weights, group names. Only
 pyarrow is used here (no pandas, no numpy, no row-by-row Python). The same code runs on one
-machine in :func:`fairkit.spark.audit_arrow`, which is what makes the two paths give the same
+machine in :func:`fairkit.audit`, which is what makes the two paths give the same
 state — and the same errors.
 """
 

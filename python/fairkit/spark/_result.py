@@ -406,7 +406,7 @@ class AuditResult:
         The report's plain-language sentences.
 
     Two results are equal when their reports are equal apart from where the rows came from
-    (``input.file`` and ``input.format``): ``audit(df) == audit_arrow(df.toArrow())``.
+    (``input.file`` and ``input.format``): ``fairkit.spark.audit(df) == fairkit.audit(df.toArrow())``.
     """
 
     __slots__ = ("report_json", "document", "_source")
@@ -547,10 +547,10 @@ class AuditResult:
         ``allow_partial=True`` compares what they share and says what was left out.
 
         >>> import pyarrow as pa
-        >>> from fairkit.spark import audit_arrow
+        >>> import fairkit
         >>> t = lambda s: pa.table({"y": [0, 1] * 100, "p": [int(i < s) for i in range(100)]
         ...                         + [int(i < 50) for i in range(100)], "g": ["a"] * 100 + ["b"] * 100})
-        >>> old, new = (audit_arrow(t(s), label="y", pred="p", sensitive=["g"]) for s in (80, 50))
+        >>> old, new = (fairkit.audit(t(s), label="y", pred="p", sensitive=["g"]) for s in (80, 50))
         >>> c = old.compare(new)
         >>> round(c["changes"][0]["gaps"][0]["change"], 3), c["changes"][0]["gaps"][0]["worse"]
         (-0.3, False)
@@ -609,7 +609,7 @@ class AuditResult:
         src = self._source
         if src is None:
             raise FairkitError("this AuditResult was not computed by fairkit.spark.audit or "
-                               "audit_arrow, so it has no state to build the report from")
+                               "fairkit.audit, so it has no state to build the report from")
         if isinstance(formats, str):
             formats = (formats,)
         text = _render(src, formats, description)

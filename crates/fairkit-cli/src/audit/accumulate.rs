@@ -25,7 +25,7 @@ pub struct Accumulator {
 /// The groups the score rows are kept by. With a leading `--by` or `--against` column the
 /// decoder's finest groups carry its value first; the score metrics are those of all rows, so
 /// their streams drop it. Then every weighted sum adds the rows of a group in one stream, as
-/// `audit_arrow` and Spark add them, and not stream by stream across the leading values.
+/// `fairkit.audit` and Spark add them, and not stream by stream across the leading values.
 #[derive(Default)]
 pub struct ScoreGroups {
     /// Whether the decoder's groups lead with a column to drop.
