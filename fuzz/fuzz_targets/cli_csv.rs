@@ -88,6 +88,7 @@ fuzz_target!(|input: Input| {
             .neg_label
             .map(|k| LABELS[k as usize % LABELS.len()].into()),
         timezone: None,
+        style: fair_audit::ingest::FlagStyle::Command,
     };
     let sep = delimiter as char;
     let eol = if input.crlf { "\r\n" } else { "\n" };

@@ -172,6 +172,7 @@ fuzz_target!(|input: Input| {
             .neg_label
             .map(|k| LABELS[k as usize % LABELS.len()].into()),
         timezone: None,
+        style: fair_audit::ingest::FlagStyle::Command,
     };
     let file = scratch("parquet");
     std::fs::write(&file, &bytes).expect("scratch file");

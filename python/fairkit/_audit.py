@@ -28,6 +28,47 @@ def _is_polars(data: Any) -> bool:
     return t.__name__ == "DataFrame" and t.__module__.startswith("polars")
 
 
+def _paths(data: Any) -> Optional[list]:
+    """The file paths ``data`` names (one path or a list of them), or None for a table."""
+    if isinstance(data, (str, os.PathLike)):
+        return [os.fspath(data)]
+    if isinstance(data, bytes):
+        raise FairkitError("data is bytes: pass a path as str or pathlib.Path, or a table")
+    if isinstance(data, (list, tuple)) and data and all(
+            isinstance(p, (str, os.PathLike)) for p in data):
+        return [os.fspath(p) for p in data]
+    return None
+
+
+def _audit_files(paths: list, options: dict, reading: dict):
+    """Files audited by the command's readers in the Rust core (``fairkit audit``'s path)."""
+    from fairkit._core import audit_files
+    from fairkit.spark import _columns, _request
+    from fairkit.spark._result import AuditResult
+
+    cols = _columns(options["label"], options["pred"], options["sensitive"], options["score"],
+                    options["weight"], options["pos_label"], options["neg_label"])
+    request = _request(cols, options["confidence"], options["ci_method"], options["n_resamples"],
+                       options["seed"], options["partial_interval"], options["min_group_size"],
+                       options["max_groups"], options["allow_single_group"], options["by"],
+                       options["window"], options["baseline"], options["against"],
+                       options["timezone"])
+    read = dict(reading)
+    read["pos_label"] = _label_text(options["pos_label"])
+    if options["neg_label"] is not None:
+        read["neg_label"] = _label_text(options["neg_label"])
+    audited = audit_files(paths, request, read)
+    return AuditResult(audited.render(["json"])["json"], audited)
+
+
+def _label_text(value: Any) -> str:
+    # A file's labels are text as written ("1", "yes", "true"): a Python label is matched by its
+    # text, booleans as CSV and Parquet write them.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def audit(
     data: Any,
     *,
@@ -53,6 +94,9 @@ def audit(
     timezone: Optional[str] = None,
     tree_depth: Optional[int] = None,
     score_partitions: Optional[int] = None,
+    delimiter: Optional[str] = None,
+    input_format: Optional[str] = None,
+    memory_budget: Optional[str] = None,
 ):
     """The fairness audit of ``data`` per sensitive group, as ``fairkit audit`` computes it.
 
@@ -60,9 +104,10 @@ def audit(
     ----------
     data
         A pandas or polars DataFrame, a pyarrow Table / RecordBatch / RecordBatchReader (read to
-        the end), or a ``pyspark.sql.DataFrame`` (audited on the cluster, equal to one machine).
-        A file path is refused: audit files with the ``fairkit audit`` command, whose readers
-        stream CSV and Parquet of any size.
+        the end), a ``pyspark.sql.DataFrame`` (audited on the cluster, equal to one machine), or
+        a path (``str`` / ``os.PathLike``, or a list of them): CSV or Parquet files, plain, gzip
+        or zstd, or folders of parts, read and streamed by the ``fairkit audit`` command's own
+        readers (any size; the same report as the command on the same files).
     label, sensitive, pred, score, weight
         The columns by role, as ``fairkit audit --label … --sensitive …``.
     pos_label, neg_label, confidence, ci_method, n_resamples, seed, partial_interval, \
@@ -70,7 +115,10 @@ def audit(
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
     tree_depth, score_partitions
-        Spark only (see :func:`fairkit.spark.audit`); refused for a table in memory.
+        Spark only (see :func:`fairkit.spark.audit`); refused for other data.
+    delimiter, input_format, memory_budget
+        Files only, as the command's ``--delimiter``, ``--input-format`` (``"csv"`` or
+        ``"parquet"`` when the extension does not say) and ``--memory-budget`` (e.g. ``"2G"``).
 
     Returns
     -------
@@ -87,13 +135,6 @@ def audit(
     >>> round(r.document["headline"]["dp_difference"]["value"], 3)
     0.5
     """
-    if isinstance(data, (str, bytes, os.PathLike)):
-        raise FairkitError(
-            f"data is a path ({os.fspath(data)!r}): fairkit.audit takes a table in memory (pandas, "
-            "polars, pyarrow or Spark); audit a CSV or Parquet file with the command, "
-            "`fairkit audit FILE --label … --sensitive …`, or read it first with "
-            "pyarrow.parquet.read_table / pandas.read_csv"
-        )
     options = dict(
         label=label, sensitive=sensitive, pred=pred, score=score, weight=weight,
         pos_label=pos_label, neg_label=neg_label, confidence=confidence, ci_method=ci_method,
@@ -104,6 +145,17 @@ def audit(
     )
     spark_only = {k: v for k, v in (("tree_depth", tree_depth),
                                     ("score_partitions", score_partitions)) if v is not None}
+    reading = {k: v for k, v in (("delimiter", delimiter), ("input_format", input_format),
+                                 ("memory_budget", memory_budget)) if v is not None}
+    paths = _paths(data)
+    if paths is not None:
+        if spark_only:
+            raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan; data here "
+                               f"is a file audited on this machine, where they do not apply")
+        return _audit_files(paths, options, reading)
+    if reading:
+        raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
+                           f"{type(data).__name__}, not a path")
     if _is_spark(data):
         from fairkit.spark import audit as spark_audit
 

@@ -15,6 +15,7 @@ pub mod convert;
 pub mod datasets;
 pub mod errors;
 pub mod estimators;
+pub mod files;
 pub mod gate;
 pub mod metrics;
 pub mod spark;
@@ -29,6 +30,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FairkitError", py.get_type::<errors::FairkitError>())?;
     gate::register(m)?;
+    files::register(m)?;
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;
     add_submodule(m, "spark", spark::register)?;

@@ -5,6 +5,8 @@ the audit's arguments. The same rows are audited by every front end:
 
 * ``cli-csv``     — ``fairkit audit`` on a CSV file of the rows,
 * ``cli-parquet`` — ``fairkit audit`` on a Parquet file of the rows (written with pyarrow),
+* ``py-csv``, ``py-parquet`` — ``fairkit.audit`` on the same CSV / Parquet file (the command's
+  readers, in the extension),
 * ``arrow``       — ``fairkit.audit`` on the pyarrow Table,
 * ``spark``       — ``fairkit.spark.audit`` on a Spark DataFrame of the rows in 3 partitions,
 
@@ -52,7 +54,7 @@ SPARK_PARTITIONS = 3
 # command reports it as data row BAD_ROW + 1.
 BAD_ROW = 733
 
-FRONT_ENDS = ("cli-csv", "cli-parquet", "arrow", "spark")
+FRONT_ENDS = ("cli-csv", "cli-parquet", "py-csv", "py-parquet", "arrow", "spark")
 
 
 # -- cases ------------------------------------------------------------------------------------
@@ -393,6 +395,15 @@ def _python_outcome(front: str, run) -> Outcome:
         return Outcome(front, message=f"{type(e).__name__}: {e}",
                        detail=f" [raised {type(e).__name__}, not FairkitError]")
     return Outcome(front, report=_strip_report(json.loads(result.report(formats=["json"])["json"])))
+
+
+def run_python_file(case: Case, fmt: str, workdir: Path) -> Outcome:
+    from fairkit import audit as audit_local
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"{case.name}-py.{fmt}"
+    (write_csv if fmt == "csv" else write_parquet)(case.table, path)
+    return _python_outcome(f"py-{fmt}", lambda: audit_local(path, **case.python_kwargs()))
 
 
 def run_arrow(case: Case) -> Outcome:

@@ -2,7 +2,8 @@
 numbers to the bit, or the same error, through
 
 * ``fairkit audit`` on a CSV file and on a Parquet file (``cli-csv``, ``cli-parquet``),
-* ``fairkit.audit`` on the pyarrow Table (``arrow``),
+* ``fairkit.audit`` on the same CSV and Parquet files (``py-csv``, ``py-parquet``: the command's
+  readers inside the extension) and on the pyarrow Table (``arrow``),
 * ``fairkit.spark.audit`` on a Spark DataFrame in 3 partitions (``spark``),
 
 compared through the schema-v1 report JSON without its ``input`` block (the weighted Spark score
@@ -53,6 +54,8 @@ def outcome(case: cc.Case, front_end: str, workdir, spark_session=None) -> cc.Ou
             _OUTCOMES[key] = cc.run_cli(case, "csv", workdir)
         elif front_end == "cli-parquet":
             _OUTCOMES[key] = cc.run_cli(case, "parquet", workdir)
+        elif front_end in ("py-csv", "py-parquet"):
+            _OUTCOMES[key] = cc.run_python_file(case, front_end[3:], workdir)
         elif front_end == "arrow":
             _OUTCOMES[key] = cc.run_arrow(case)
         elif front_end == "spark":

@@ -144,6 +144,33 @@ where
     text.parse().map_err(|e: T::Err| e.to_string())
 }
 
+impl AuditArgs {
+    /// `fairkit audit`'s arguments with every flag at its default, for `inputs` and the
+    /// columns: what a front end that is not the command line (Python's `fairkit.audit(path)`)
+    /// starts from before setting its own values.
+    ///
+    /// ```
+    /// let args = fairkit_cli::cli::AuditArgs::with_defaults(vec!["preds.csv".into()], "y", &["race"]);
+    /// assert_eq!(args.resamples, fair_audit::request::DEFAULT_RESAMPLES);
+    /// assert_eq!(args.sensitive, ["race"]);
+    /// ```
+    pub fn with_defaults(inputs: Vec<PathBuf>, label: &str, sensitive: &[&str]) -> Self {
+        let parsed =
+            Cli::try_parse_from(["fairkit", "audit", "-", "--label", "-", "--sensitive", "-"]);
+        // The argument list is fixed and valid: the command's own tests parse it.
+        let Ok(Cli {
+            command: Command::Audit(mut args),
+        }) = parsed
+        else {
+            unreachable!("the fixed audit argument list parses")
+        };
+        args.input = inputs;
+        args.label = label.to_string();
+        args.sensitive = sensitive.iter().map(|s| s.to_string()).collect();
+        *args
+    }
+}
+
 /// Arguments of `fairkit audit`.
 #[derive(Debug, Args)]
 #[command(after_long_help = AUDIT_EXAMPLES)]

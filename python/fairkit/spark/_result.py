@@ -54,6 +54,9 @@ def _render(src: _AuditSource, views: Sequence[str], description: Optional[str] 
     the ``fairkit audit`` command's path)."""
     from fairkit._core import spark as _core
 
+    if hasattr(src, "render"):
+        # Files audited by the command's readers: the report is already built, in Rust.
+        return src.render([str(v).lower() for v in views])
     default = "Spark DataFrame" if src.kind == "spark" else "Arrow table"
     source = (description or default, src.kind)
     return _core.audit_document(src.confusion, src.scores, src.request, source,

@@ -29,7 +29,7 @@ fn python_name(key: &str) -> &str {
 
 /// The audit request of a dict of request keys (`fair_audit::request::AuditRequest`), checked
 /// by its one check; a bad value raises `FairkitError` naming the Python keyword argument.
-pub(super) fn checked_request(request: &Bound<'_, PyAny>) -> PyResult<CheckedRequest> {
+pub(crate) fn checked_request(request: &Bound<'_, PyAny>) -> PyResult<CheckedRequest> {
     let raw: AuditRequest = match pythonize::depythonize(request) {
         Ok(r) => r,
         Err(e) => return Err(invalid(request_type_error(request, &e.to_string()))),

@@ -26,7 +26,7 @@
 //! Spark.
 
 mod counts;
-mod document;
+pub(crate) mod document;
 mod projection;
 mod scores;
 

@@ -38,6 +38,27 @@ pub enum Verdict {
 /// # Errors
 /// [`CliError`] for bad flags, bad input, or an unwritable output directory.
 pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
+    let audit = audit_input(args, FlagStyle::Command)?;
+    let Audit { report, charts } = &audit;
+    crate::report::write_all(report, charts, &args.out, &args.format)?;
+    if !args.quiet {
+        crate::report::print_to_stderr(report, &args.out);
+    }
+    Ok(if audit.failed() {
+        Verdict::Fail
+    } else {
+        Verdict::Pass
+    })
+}
+
+/// The audit of the command's input (its readers, its saved state when `--state-dir` is
+/// given), without writing the report: what [`run`] writes, and what Python's
+/// `fairkit.audit(path)` returns. `style` names options in messages as the caller's users write
+/// them (`--min-group-size` or `min_group_size=`).
+///
+/// # Errors
+/// [`CliError`] for bad flags or bad input.
+pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError> {
     // The options that change what is computed are checked once, by the library, for every
     // front end; then the reading flags.
     let request = request(args).check().map_err(|e| CliError::InvalidFlag {
@@ -67,6 +88,7 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         pos_label: args.pos_label.clone(),
         neg_label: args.neg_label.clone(),
         timezone: request.timezone,
+        style,
     };
     crate::state_dir::check_flags(args)?;
     // The saved state is checked before the (possibly long) read: a state of other columns, or
@@ -125,21 +147,12 @@ pub fn run(args: &AuditArgs) -> Result<Verdict, CliError> {
         ),
         args.quiet,
     );
-    let audit = audit(args, &request, &mut acc, &reader, &origin)?;
+    let audit = audit(args, &request, &mut acc, &reader, &origin, style)?;
     drop(stage);
     if let Some((dir, manifest)) = to_save {
         crate::state_dir::save(dir, &acc.state, &manifest)?;
     }
-    let Audit { report, charts } = &audit;
-    crate::report::write_all(report, charts, &args.out, &args.format)?;
-    if !args.quiet {
-        crate::report::print_to_stderr(report, &args.out);
-    }
-    Ok(if audit.failed() {
-        Verdict::Fail
-    } else {
-        Verdict::Pass
-    })
+    Ok(audit)
 }
 
 fn read_all(
@@ -249,6 +262,7 @@ fn audit(
     acc: &mut Accumulator,
     reader: &Reader,
     origin: &Origin,
+    style: FlagStyle,
 ) -> Result<Audit, CliError> {
     let decoder = reader.decoder();
     // With --by (the window) or --against (the second model's prediction) that column leads
@@ -282,6 +296,6 @@ fn audit(
             scores,
             origin,
         },
-        FlagStyle::Command,
+        style,
     )
 }

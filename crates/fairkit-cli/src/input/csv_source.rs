@@ -65,7 +65,7 @@ impl CsvSource {
                 .ok_or_else(|| IngestError::MissingColumn {
                     origin: file.display().to_string(),
                     column: column.to_string(),
-                    flag: flag_of(setting).to_string(),
+                    flag: options.style.flag(setting).to_string(),
                     available: headers.iter().collect::<Vec<_>>().join(", "),
                     hint: {
                         let names: Vec<&str> = headers.iter().map(str::trim).collect();
@@ -239,10 +239,6 @@ fn delimiter_hint(headers: &csv::StringRecord, delimiter: u8) -> String {
         }
         None => String::new(),
     }
-}
-
-fn flag_of(setting: &'static str) -> &'static str {
-    fair_audit::ingest::FlagStyle::Command.flag(setting)
 }
 
 /// Whether the file's first line ends with CRLF. The csv crate counts a record's line before it

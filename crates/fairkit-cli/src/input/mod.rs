@@ -83,6 +83,8 @@ pub struct ReadOptions {
     pub neg_label: Option<String>,
     /// `--timezone`: the zone whose days zoned timestamp group columns fall in.
     pub timezone: Option<chrono_tz::Tz>,
+    /// How messages name the options (`--label` for the command, `label=` for Python).
+    pub style: FlagStyle,
 }
 
 /// The `--groups` values of each column that never appeared.
@@ -184,7 +186,7 @@ impl Reader {
                 Format::Csv => Typing::Text,
                 Format::Parquet => Typing::Typed,
             },
-            FlagStyle::Command,
+            options.style,
         )?;
         decoder.set_timezone(options.timezone);
         let mut parts = Vec::with_capacity(files.len());
