@@ -72,6 +72,7 @@ pub mod parity;
 pub mod partial;
 pub mod pca_losses;
 pub mod rate_constraints;
+pub mod regression;
 pub mod roc;
 pub mod score_sweep;
 pub mod signed_gaps;

@@ -121,3 +121,10 @@ __all__ += ["plot_model_comparison"]
 from fairkit.metrics._roc import plot_roc_curve_by_group  # noqa: E402
 
 __all__ += ["plot_roc_curve_by_group"]
+
+from fairkit.metrics._regression import (  # noqa: E402  (numeric outputs)
+    RegressionMetrics,
+    regression_metrics,
+)
+
+__all__ += ["RegressionMetrics", "regression_metrics"]

@@ -15,6 +15,7 @@
 mod bootstrap;
 pub mod intervals;
 mod multiclass;
+mod regression;
 mod running;
 mod scores;
 
@@ -38,6 +39,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aggregate_pair, m)?)?;
     scores::register(m)?;
     multiclass::register(m)?;
+    regression::register(m)?;
     intervals::register(m)?;
     bootstrap::register(m)?;
     running::register(m)?;

@@ -1,0 +1,577 @@
+//! Fairness of a numeric output (a predicted grade, a credit limit, a risk score read as a
+//! number): per-group regression metrics and the gaps between groups, from a mergeable state of
+//! exact sums.
+//!
+//! [`RegressionState`] keeps, per group, the row count and the exact sums (`bitrep`'s
+//! superaccumulator, as [`ConfusionState`](crate::state::ConfusionState) does for weights) of
+//! `w`, `w·y`, `w·ŷ`, `w·r`, `w·|r|`, `w·r²` and `w·y²`, with the residual `r = ŷ − y`
+//! (prediction minus target: positive when the model over-predicts). Adding rows and merging
+//! states commute, so one pass, a stream of batches or any partitioning give the same bits.
+//! Each product is rounded once, as numpy and scikit-learn round it; the sums are exact.
+//!
+//! Per group ([`RegressionValues`]): count, weight, mean target, mean prediction, mean residual,
+//! MAE, MSE, RMSE and R² (scikit-learn's `r2_score`: `1 − Σw r² / Σw (y − ȳ)²`, 1 for a constant
+//! target predicted exactly and 0 for a constant target missed — its `force_finite` convention —
+//! and undefined below two rows). `Σw (y − ȳ)²` is `Σw y² − ȳ·Σw y` from the exact sums; its
+//! relative error is about `2⁻⁵² · ȳ² / var(y)`, below 1e-12 unless the target's spread is a
+//! millionth of its level.
+//!
+//! Between groups ([`RegressionGap`]): fairlearn's `group_min`, `group_max`, `difference`
+//! (max − min) and `ratio` (min / max, only for metrics that cannot be negative), both
+//! `between_groups` and `to_overall`; [`RegressionSummary::bounded_group_loss`] is the largest
+//! group loss (fairlearn's `BoundedGroupLoss` quantity).
+//!
+//! ```
+//! use fair_metrics::regression::{RegressionMetric, RegressionState};
+//! let mut s = RegressionState::new();
+//! s.update(&[1.0, 2.0, 3.0, 4.0], &[1.5, 2.0, 2.0, 4.0], &["a", "a", "b", "b"], None)?;
+//! let summary = s.summary()?;
+//! let mae = summary.gap(RegressionMetric::MeanAbsoluteError)?;
+//! assert_eq!(mae.by_group, vec![Some(0.25), Some(0.5)]);
+//! assert_eq!(mae.difference, 0.25);
+//! # Ok::<(), fair_metrics::MetricError>(())
+//! ```
+
+use crate::error::{MetricError, Result};
+use crate::state::ExactSum;
+use std::collections::BTreeMap;
+
+/// The exact sums of one group's rows.
+#[derive(Clone, Default, PartialEq)]
+struct GroupSums {
+    rows: u64,
+    w: ExactSum,
+    wy: ExactSum,
+    wp: ExactSum,
+    wr: ExactSum,
+    wabs: ExactSum,
+    wr2: ExactSum,
+    wy2: ExactSum,
+}
+
+impl GroupSums {
+    fn add(&mut self, y: f64, p: f64, w: f64) {
+        let r = p - y;
+        self.rows += 1;
+        self.w.add(w);
+        self.wy.add(w * y);
+        self.wp.add(w * p);
+        self.wr.add(w * r);
+        self.wabs.add(w * r.abs());
+        self.wr2.add(w * r * r);
+        self.wy2.add(w * y * y);
+    }
+
+    fn merge(&mut self, o: &GroupSums) {
+        self.rows += o.rows;
+        for (a, b) in [
+            (&mut self.w, &o.w),
+            (&mut self.wy, &o.wy),
+            (&mut self.wp, &o.wp),
+            (&mut self.wr, &o.wr),
+            (&mut self.wabs, &o.wabs),
+            (&mut self.wr2, &o.wr2),
+            (&mut self.wy2, &o.wy2),
+        ] {
+            a.merge(b);
+        }
+    }
+
+    fn values(&self) -> RegressionValues {
+        let w = self.w.value();
+        let mean = |s: &ExactSum| (w > 0.0).then(|| s.value() / w);
+        let mean_target = mean(&self.wy);
+        let mse = mean(&self.wr2);
+        let r2 = match mean_target {
+            Some(ybar) if self.rows >= 2 => {
+                let total = (self.wy2.value() - ybar * self.wy.value()).max(0.0);
+                let residual = self.wr2.value();
+                Some(if total > 0.0 {
+                    1.0 - residual / total
+                } else if residual == 0.0 {
+                    1.0
+                } else {
+                    0.0
+                })
+            }
+            _ => None,
+        };
+        RegressionValues {
+            count: self.rows,
+            weight: w,
+            mean_target,
+            mean_prediction: mean(&self.wp),
+            mean_residual: mean(&self.wr),
+            mean_absolute_error: mean(&self.wabs),
+            mean_squared_error: mse,
+            root_mean_squared_error: mse.map(f64::sqrt),
+            r2,
+        }
+    }
+}
+
+/// Per-group exact sums of a regression output; merge partitions with [`merge`](Self::merge).
+#[derive(Clone, Default, PartialEq)]
+pub struct RegressionState {
+    groups: BTreeMap<String, GroupSums>,
+}
+
+impl std::fmt::Debug for RegressionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegressionState")
+            .field("groups", &self.groups.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl RegressionState {
+    /// An empty state.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds rows: targets `y`, predictions `pred`, the group of each row, and optional weights
+    /// (finite, `>= 0`). The batch is checked whole before any row is added.
+    ///
+    /// # Errors
+    /// [`MetricError::LengthMismatch`], [`MetricError::NonFinite`] for a NaN or infinite target,
+    /// prediction or weight, [`MetricError::NegativeWeight`].
+    pub fn update<G: AsRef<str>>(
+        &mut self,
+        y: &[f64],
+        pred: &[f64],
+        groups: &[G],
+        weights: Option<&[f64]>,
+    ) -> Result<()> {
+        crate::validate::check_len("y_pred", y.len(), pred.len())?;
+        crate::validate::check_len("sensitive_features", y.len(), groups.len())?;
+        if let Some(w) = weights {
+            crate::validate::check_len("sample_weight", y.len(), w.len())?;
+        }
+        for (what, values) in [("y_true", y), ("y_pred", pred)] {
+            if let Some((row, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                return Err(MetricError::NonFinite { what, row, value });
+            }
+        }
+        if let Some(w) = weights {
+            for (row, &value) in w.iter().enumerate() {
+                if !value.is_finite() {
+                    return Err(MetricError::NonFinite {
+                        what: "sample_weight",
+                        row,
+                        value,
+                    });
+                }
+                if value < 0.0 {
+                    return Err(MetricError::NegativeWeight { row, value });
+                }
+            }
+        }
+        for (i, g) in groups.iter().enumerate() {
+            let w = weights.map_or(1.0, |w| w[i]);
+            self.groups
+                .entry(g.as_ref().to_string())
+                .or_default()
+                .add(y[i], pred[i], w);
+        }
+        Ok(())
+    }
+
+    /// Adds every row of `other` (any order of merges gives the same state).
+    pub fn merge(&mut self, other: &RegressionState) {
+        for (name, sums) in &other.groups {
+            self.groups.entry(name.clone()).or_default().merge(sums);
+        }
+    }
+
+    /// Group names in sorted order.
+    pub fn names(&self) -> Vec<String> {
+        self.groups.keys().cloned().collect()
+    }
+
+    /// The metrics per group and on all rows pooled.
+    ///
+    /// # Errors
+    /// [`MetricError::Empty`] without rows, [`MetricError::ZeroTotalWeight`] when every weight
+    /// is 0.
+    pub fn summary(&self) -> Result<RegressionSummary> {
+        let mut all = GroupSums::default();
+        for sums in self.groups.values() {
+            all.merge(sums);
+        }
+        if all.rows == 0 {
+            return Err(MetricError::Empty { what: "y_true" });
+        }
+        let overall = all.values();
+        if overall.weight <= 0.0 {
+            return Err(MetricError::ZeroTotalWeight { what: "all rows" });
+        }
+        Ok(RegressionSummary {
+            names: self.names(),
+            by_group: self.groups.values().map(GroupSums::values).collect(),
+            overall,
+        })
+    }
+}
+
+/// One group's (or all rows') regression metrics; `None` where undefined (zero weight; R²
+/// below two rows).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RegressionValues {
+    /// Rows.
+    pub count: u64,
+    /// Sum of the weights (the row count without weights).
+    pub weight: f64,
+    /// Weighted mean of the target.
+    pub mean_target: Option<f64>,
+    /// Weighted mean of the prediction.
+    pub mean_prediction: Option<f64>,
+    /// Weighted mean of prediction − target.
+    pub mean_residual: Option<f64>,
+    /// Weighted mean absolute error.
+    pub mean_absolute_error: Option<f64>,
+    /// Weighted mean squared error.
+    pub mean_squared_error: Option<f64>,
+    /// Square root of the MSE.
+    pub root_mean_squared_error: Option<f64>,
+    /// Coefficient of determination (scikit-learn's `r2_score` conventions).
+    pub r2: Option<f64>,
+}
+
+/// A per-group regression metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegressionMetric {
+    /// Weighted mean of the target.
+    MeanTarget,
+    /// Weighted mean of the prediction.
+    MeanPrediction,
+    /// Weighted mean of prediction − target.
+    MeanResidual,
+    /// Mean absolute error.
+    MeanAbsoluteError,
+    /// Mean squared error.
+    MeanSquaredError,
+    /// Root mean squared error.
+    RootMeanSquaredError,
+    /// R².
+    R2,
+}
+
+impl RegressionMetric {
+    /// Every metric, in report order.
+    pub const ALL: [RegressionMetric; 7] = [
+        Self::MeanTarget,
+        Self::MeanPrediction,
+        Self::MeanResidual,
+        Self::MeanAbsoluteError,
+        Self::MeanSquaredError,
+        Self::RootMeanSquaredError,
+        Self::R2,
+    ];
+
+    /// scikit-learn's name where it has one (`mean_absolute_error`, `r2_score`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::MeanTarget => "mean_target",
+            Self::MeanPrediction => "mean_prediction",
+            Self::MeanResidual => "mean_residual",
+            Self::MeanAbsoluteError => "mean_absolute_error",
+            Self::MeanSquaredError => "mean_squared_error",
+            Self::RootMeanSquaredError => "root_mean_squared_error",
+            Self::R2 => "r2_score",
+        }
+    }
+
+    /// Whether the metric is never negative (only those have a ratio).
+    pub fn is_non_negative(self) -> bool {
+        matches!(
+            self,
+            Self::MeanAbsoluteError | Self::MeanSquaredError | Self::RootMeanSquaredError
+        )
+    }
+
+    fn of(self, v: &RegressionValues) -> Option<f64> {
+        match self {
+            Self::MeanTarget => v.mean_target,
+            Self::MeanPrediction => v.mean_prediction,
+            Self::MeanResidual => v.mean_residual,
+            Self::MeanAbsoluteError => v.mean_absolute_error,
+            Self::MeanSquaredError => v.mean_squared_error,
+            Self::RootMeanSquaredError => v.root_mean_squared_error,
+            Self::R2 => v.r2,
+        }
+    }
+}
+
+impl std::str::FromStr for RegressionMetric {
+    type Err = MetricError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| MetricError::InvalidParameter {
+                name: "metric",
+                value: s.to_string(),
+                expected: "one of mean_target, mean_prediction, mean_residual, \
+                           mean_absolute_error, mean_squared_error, root_mean_squared_error, \
+                           r2_score",
+            })
+    }
+}
+
+/// The per-group metrics of a [`RegressionState`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegressionSummary {
+    /// Group names, sorted.
+    pub names: Vec<String>,
+    /// The metrics of each group, in `names` order.
+    pub by_group: Vec<RegressionValues>,
+    /// The metrics on all rows pooled.
+    pub overall: RegressionValues,
+}
+
+/// One metric per group and the gaps between groups (fairlearn's semantics).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegressionGap {
+    /// Which metric.
+    pub metric: RegressionMetric,
+    /// The metric on all rows.
+    pub overall: Option<f64>,
+    /// The metric per group (`None`: undefined there, left out of the gaps).
+    pub by_group: Vec<Option<f64>>,
+    /// Smallest defined group value.
+    pub group_min: f64,
+    /// Largest defined group value.
+    pub group_max: f64,
+    /// `group_max − group_min`.
+    pub difference: f64,
+    /// `group_min / group_max` for a metric that cannot be negative (1 when both are 0);
+    /// `None` for signed metrics, where a ratio has no meaning.
+    pub ratio: Option<f64>,
+    /// `max_g |x_g − overall|` (`None` when the overall value is undefined).
+    pub difference_to_overall: Option<f64>,
+    /// `min_g min(x_g / overall, overall / x_g)` for a metric that cannot be negative.
+    pub ratio_to_overall: Option<f64>,
+}
+
+fn safe_ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else if a > 0.0 {
+        0.0
+    } else {
+        1.0
+    }
+}
+
+impl RegressionSummary {
+    /// One metric's per-group values and gaps.
+    ///
+    /// # Errors
+    /// [`MetricError::UndefinedMetric`] when no group has a defined value.
+    pub fn gap(&self, metric: RegressionMetric) -> Result<RegressionGap> {
+        let by_group: Vec<Option<f64>> = self.by_group.iter().map(|v| metric.of(v)).collect();
+        let overall = metric.of(&self.overall);
+        let defined: Vec<f64> = by_group.iter().flatten().copied().collect();
+        let Some(&first) = defined.first() else {
+            return Err(MetricError::UndefinedMetric {
+                metric: metric.name(),
+                reason: "no group has a defined value (R² needs two rows and a positive weight)",
+            });
+        };
+        let (lo, hi) = defined
+            .iter()
+            .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let ratios = metric.is_non_negative();
+        Ok(RegressionGap {
+            metric,
+            overall,
+            group_min: lo,
+            group_max: hi,
+            difference: hi - lo,
+            ratio: ratios.then(|| safe_ratio(lo, hi)),
+            difference_to_overall: overall
+                .map(|o| defined.iter().map(|v| (v - o).abs()).fold(0.0, f64::max)),
+            ratio_to_overall: overall.filter(|_| ratios).map(|o| {
+                defined
+                    .iter()
+                    .map(|&v| safe_ratio(v, o).min(safe_ratio(o, v)))
+                    .fold(1.0, f64::min)
+            }),
+            by_group,
+        })
+    }
+
+    /// The largest group loss — mean absolute error (`squared = false`) or mean squared error —
+    /// and the group that has it (the first in name order on ties): the quantity fairlearn's
+    /// `BoundedGroupLoss` bounds.
+    ///
+    /// # Errors
+    /// [`MetricError::UndefinedMetric`] when no group has weight.
+    pub fn bounded_group_loss(&self, squared: bool) -> Result<(String, f64)> {
+        let metric = if squared {
+            RegressionMetric::MeanSquaredError
+        } else {
+            RegressionMetric::MeanAbsoluteError
+        };
+        let gap = self.gap(metric)?;
+        let (i, v) = gap
+            .by_group
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .fold((usize::MAX, f64::MIN), |best, (i, v)| {
+                if v > best.1 { (i, v) } else { best }
+            });
+        Ok((self.names[i].clone(), v))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // hand-computed values, exact in binary floating point
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn state(y: &[f64], p: &[f64], g: &[&str], w: Option<&[f64]>) -> RegressionState {
+        let mut s = RegressionState::new();
+        s.update(y, p, g, w).unwrap();
+        s
+    }
+
+    #[test]
+    fn hand_computed_two_groups() {
+        // a: y = 1, 2, 3, ŷ = 2, 2, 2 → r = 1, 0, −1; b: y = 0, 4, ŷ = 1, 1 → r = 1, −3.
+        let s = state(
+            &[1.0, 2.0, 3.0, 0.0, 4.0],
+            &[2.0, 2.0, 2.0, 1.0, 1.0],
+            &["a", "a", "a", "b", "b"],
+            None,
+        );
+        let m = s.summary().unwrap();
+        let a = m.by_group[0];
+        assert_eq!(a.count, 3);
+        assert_eq!(a.mean_target, Some(2.0));
+        assert_eq!(a.mean_residual, Some(0.0));
+        assert_eq!(a.mean_absolute_error, Some(2.0 / 3.0));
+        assert_eq!(a.mean_squared_error, Some(2.0 / 3.0));
+        // R²: Σ r² = 2, Σ (y − 2)² = 2 → 0.
+        assert_eq!(a.r2, Some(0.0));
+        let b = m.by_group[1];
+        assert_eq!(b.mean_residual, Some(-1.0));
+        assert_eq!(b.mean_absolute_error, Some(2.0));
+        assert_eq!(b.mean_squared_error, Some(5.0));
+        // Σ r² = 10, Σ (y − 2)² = 8 → 1 − 10/8.
+        assert_eq!(b.r2, Some(-0.25));
+        let mae = m.gap(RegressionMetric::MeanAbsoluteError).unwrap();
+        assert_eq!(mae.difference, 2.0 - 2.0 / 3.0);
+        assert_eq!(mae.ratio, Some((2.0 / 3.0) / 2.0));
+        assert_eq!(mae.overall, Some(6.0 / 5.0));
+        let res = m.gap(RegressionMetric::MeanResidual).unwrap();
+        assert_eq!(res.ratio, None);
+        assert_eq!(res.difference, 1.0);
+        assert_eq!(m.bounded_group_loss(true).unwrap(), ("b".to_string(), 5.0));
+    }
+
+    #[test]
+    fn weights_count_like_duplicated_rows() {
+        let w = state(&[1.0, 5.0], &[2.0, 3.0], &["g", "g"], Some(&[3.0, 1.0]));
+        let d = state(
+            &[1.0, 1.0, 1.0, 5.0],
+            &[2.0, 2.0, 2.0, 3.0],
+            &["g", "g", "g", "g"],
+            None,
+        );
+        let (a, b) = (w.summary().unwrap(), d.summary().unwrap());
+        assert_eq!(
+            a.by_group[0].mean_squared_error,
+            b.by_group[0].mean_squared_error
+        );
+        assert_eq!(a.by_group[0].r2, b.by_group[0].r2);
+    }
+
+    #[test]
+    fn constant_targets_and_single_rows_follow_scikit_learn() {
+        let s = state(
+            &[3.0, 3.0, 3.0, 3.0, 7.0],
+            &[3.0, 3.0, 2.0, 4.0, 1.0],
+            &["exact", "exact", "missed", "missed", "one"],
+            None,
+        );
+        let m = s.summary().unwrap();
+        assert_eq!(m.by_group[0].r2, Some(1.0));
+        assert_eq!(m.by_group[1].r2, Some(0.0));
+        assert_eq!(m.by_group[2].r2, None);
+        // The single-row group is left out of R²'s gaps, not of the others.
+        assert_eq!(m.gap(RegressionMetric::R2).unwrap().group_min, 0.0);
+        assert_eq!(
+            m.gap(RegressionMetric::MeanAbsoluteError)
+                .unwrap()
+                .group_max,
+            6.0
+        );
+    }
+
+    #[test]
+    fn bad_inputs_are_named() {
+        let mut s = RegressionState::new();
+        let e = s
+            .update(&[1.0, f64::NAN], &[1.0, 1.0], &["a", "a"], None)
+            .unwrap_err();
+        assert!(e.to_string().contains("y_true") && e.to_string().contains("row 1"));
+        let e = s
+            .update(&[1.0], &[f64::INFINITY], &["a"], None)
+            .unwrap_err();
+        assert!(e.to_string().contains("y_pred"));
+        let e = s.update(&[1.0], &[1.0], &["a"], Some(&[-1.0])).unwrap_err();
+        assert!(matches!(e, MetricError::NegativeWeight { .. }));
+        let e = s.update(&[1.0], &[1.0, 2.0], &["a"], None).unwrap_err();
+        assert!(matches!(e, MetricError::LengthMismatch { .. }));
+        // Nothing of a refused batch was added.
+        assert!(matches!(s.summary(), Err(MetricError::Empty { .. })));
+        s.update(&[1.0], &[1.0], &["a"], Some(&[0.0])).unwrap();
+        assert!(matches!(
+            s.summary(),
+            Err(MetricError::ZeroTotalWeight { .. })
+        ));
+        assert!("rmse".parse::<RegressionMetric>().is_err());
+        assert_eq!(
+            "r2_score".parse::<RegressionMetric>().unwrap(),
+            RegressionMetric::R2
+        );
+    }
+
+    proptest! {
+        /// Any split of the rows into partitions, merged in any order, gives the one-pass state
+        /// and the same summary to the bit.
+        #[test]
+        fn merged_partitions_equal_one_pass(
+            rows in proptest::collection::vec(
+                (-1e3..1e3f64, -1e3..1e3f64, 0..3usize, 0.0..5.0f64), 1..60),
+            cut in 0..60usize,
+            weighted: bool,
+        ) {
+            let names = ["a", "b", "c"];
+            let y: Vec<f64> = rows.iter().map(|r| r.0).collect();
+            let p: Vec<f64> = rows.iter().map(|r| r.1).collect();
+            let g: Vec<&str> = rows.iter().map(|r| names[r.2]).collect();
+            let w: Vec<f64> = rows.iter().map(|r| r.3).collect();
+            let w = weighted.then_some(w.as_slice());
+            let whole = state(&y, &p, &g, w);
+            let k = cut.min(rows.len());
+            let mut left = state(&y[..k], &p[..k], &g[..k], w.map(|w| &w[..k]));
+            let right = state(&y[k..], &p[k..], &g[k..], w.map(|w| &w[k..]));
+            let mut reversed = right.clone();
+            reversed.merge(&left);
+            left.merge(&right);
+            prop_assert!(left == whole);
+            prop_assert!(reversed == whole);
+            match (whole.summary(), left.summary()) {
+                (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                _ => prop_assert!(false, "one pass and the merge disagree on definedness"),
+            }
+        }
+    }
+}

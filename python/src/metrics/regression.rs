@@ -1,0 +1,119 @@
+//! `fairkit._core.metrics.regression_summary`: per-group regression metrics and their gaps
+//! ([`fair_metrics::regression`]), for `fairkit.metrics.regression_metrics`.
+
+use crate::convert::{contiguous, to_py, weights_slice};
+use crate::errors::{invalid, to_py_err};
+use fair_metrics::regression::{RegressionMetric, RegressionState, RegressionValues};
+use numpy::PyReadonlyArray1;
+use pyo3::prelude::*;
+use serde::Serialize;
+
+/// Adds `regression_summary` to `fairkit._core.metrics`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(regression_summary, m)?)
+}
+
+/// One group's metrics as Python sees them (keys in this order; undefined values `None`).
+#[derive(Serialize)]
+struct Values {
+    count: u64,
+    weight: f64,
+    mean_target: Option<f64>,
+    mean_prediction: Option<f64>,
+    mean_residual: Option<f64>,
+    mean_absolute_error: Option<f64>,
+    mean_squared_error: Option<f64>,
+    root_mean_squared_error: Option<f64>,
+    r2_score: Option<f64>,
+}
+
+impl From<RegressionValues> for Values {
+    fn from(v: RegressionValues) -> Self {
+        Self {
+            count: v.count,
+            weight: v.weight,
+            mean_target: v.mean_target,
+            mean_prediction: v.mean_prediction,
+            mean_residual: v.mean_residual,
+            mean_absolute_error: v.mean_absolute_error,
+            mean_squared_error: v.mean_squared_error,
+            root_mean_squared_error: v.root_mean_squared_error,
+            r2_score: v.r2,
+        }
+    }
+}
+
+/// The gaps of one metric.
+#[derive(Serialize)]
+struct Gap {
+    group_min: f64,
+    group_max: f64,
+    difference: f64,
+    ratio: Option<f64>,
+    difference_to_overall: Option<f64>,
+    ratio_to_overall: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    names: Vec<String>,
+    by_group: Vec<Values>,
+    overall: Values,
+    /// Per metric name, its gaps (`None` when no group has a defined value).
+    gaps: Vec<(String, Option<Gap>)>,
+}
+
+/// Per-group regression metrics of `y_true`/`y_pred` over groups `codes` (indices into
+/// `names`), optionally weighted; with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (y_true, y_pred, codes, names, sample_weight=None))]
+fn regression_summary<'py>(
+    py: Python<'py>,
+    y_true: PyReadonlyArray1<'_, f64>,
+    y_pred: PyReadonlyArray1<'_, f64>,
+    codes: PyReadonlyArray1<'_, i64>,
+    names: Vec<String>,
+    sample_weight: Option<PyReadonlyArray1<'_, f64>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let y = contiguous(y_true.as_slice(), "y_true")?;
+    let p = contiguous(y_pred.as_slice(), "y_pred")?;
+    let c = contiguous(codes.as_slice(), "sensitive_features")?;
+    let w = weights_slice(&sample_weight)?;
+    if let Some(bad) = c.iter().find(|&&k| k < 0 || k as usize >= names.len()) {
+        return Err(invalid(format!(
+            "sensitive feature code {bad} is outside the {} group names",
+            names.len()
+        )));
+    }
+    let summary = py
+        .detach(|| {
+            let groups: Vec<&str> = c.iter().map(|&k| names[k as usize].as_str()).collect();
+            let mut state = RegressionState::new();
+            state.update(y, p, &groups, w)?;
+            state.summary()
+        })
+        .map_err(to_py_err)?;
+    let gaps = RegressionMetric::ALL
+        .into_iter()
+        .map(|m| {
+            let gap = summary.gap(m).ok().map(|g| Gap {
+                group_min: g.group_min,
+                group_max: g.group_max,
+                difference: g.difference,
+                ratio: g.ratio,
+                difference_to_overall: g.difference_to_overall,
+                ratio_to_overall: g.ratio_to_overall,
+            });
+            (m.name().to_string(), gap)
+        })
+        .collect();
+    to_py(
+        py,
+        &Summary {
+            names: summary.names,
+            by_group: summary.by_group.into_iter().map(Values::from).collect(),
+            overall: summary.overall.into(),
+            gaps,
+        },
+    )
+}

@@ -1,0 +1,137 @@
+"""``fairkit.metrics.regression_metrics``: per-group regression metrics equal to scikit-learn's
+functions under fairlearn's ``MetricFrame`` (differential, 1e-12), fairlearn's gap semantics,
+weights as duplicated rows, scikit-learn's R² conventions, and bad inputs named."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from sklearn.metrics import (mean_absolute_error, mean_squared_error, r2_score,
+                             root_mean_squared_error)
+
+from fairkit import FairkitError
+from fairkit.metrics import regression_metrics
+
+SKLEARN = {"mean_absolute_error": mean_absolute_error, "mean_squared_error": mean_squared_error,
+           "root_mean_squared_error": root_mean_squared_error, "r2_score": r2_score}
+
+
+def _mean_target(y_true, y_pred, sample_weight=None):
+    return np.average(y_true, weights=sample_weight)
+
+
+def _mean_residual(y_true, y_pred, sample_weight=None):
+    return np.average(np.asarray(y_pred) - np.asarray(y_true), weights=sample_weight)
+
+
+def data(seed: int, n: int = 5000):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["a", "b", "c", "d"], n, p=[0.4, 0.3, 0.2, 0.1])
+    y = rng.normal(50 + 5 * (g == "b"), 10, n)
+    p = y + rng.normal(1.0 * (g == "c"), 3 + 2 * (g == "d"), n)
+    w = rng.uniform(0.2, 3.0, n)
+    return y, p, g, w
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_equal_to_metricframe_with_scikit_learn(weighted):
+    from fairlearn.metrics import MetricFrame
+
+    y, p, g, w = data(0)
+    sw = w if weighted else None
+    metrics = dict(SKLEARN, mean_target=_mean_target, mean_residual=_mean_residual)
+    params = {k: {"sample_weight": w} for k in metrics} if weighted else None
+    mf = MetricFrame(metrics=metrics, y_true=y, y_pred=p, sensitive_features=g,
+                     sample_params=params)
+    ours = regression_metrics(y, p, sensitive_features=g, sample_weight=sw)
+    for name in metrics:
+        np.testing.assert_allclose(ours.by_group[name].to_numpy(),
+                                   mf.by_group[name].to_numpy(dtype=float), rtol=1e-12)
+        np.testing.assert_allclose(float(ours.overall[name]), float(mf.overall[name]),
+                                   rtol=1e-12)
+        assert ours.difference(name) == pytest.approx(mf.difference()[name], rel=1e-12, abs=1e-12)
+        assert ours.difference(name, "to_overall") == pytest.approx(
+            mf.difference(method="to_overall")[name], rel=1e-12, abs=1e-12)
+        assert ours.group_min(name) == pytest.approx(mf.group_min()[name], rel=1e-12)
+        assert ours.group_max(name) == pytest.approx(mf.group_max()[name], rel=1e-12)
+    for name in ("mean_absolute_error", "root_mean_squared_error"):
+        assert ours.ratio(name) == pytest.approx(mf.ratio()[name], rel=1e-12)
+        assert ours.ratio(name, "to_overall") == pytest.approx(
+            mf.ratio(method="to_overall")[name], rel=1e-12)
+    assert ours.bounded_group_loss("squared") == ("d", pytest.approx(
+        mf.by_group["mean_squared_error"]["d"], rel=1e-12))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.integers(0, 2),
+                          st.integers(0, 4)), min_size=1, max_size=40))
+def test_integer_weights_equal_duplicated_rows_and_order_does_not_matter(rows):
+    y = np.array([r[0] for r in rows])
+    p = np.array([r[1] for r in rows])
+    g = np.array(["abc"[r[2]] for r in rows])
+    w = np.array([float(r[3]) for r in rows])
+    if w.sum() == 0:
+        with pytest.raises(FairkitError, match="sum to zero"):
+            regression_metrics(y, p, sensitive_features=g, sample_weight=w)
+        return
+    weighted = regression_metrics(y, p, sensitive_features=g, sample_weight=w)
+    reps = w.astype(int)
+    dup = regression_metrics(np.repeat(y, reps), np.repeat(p, reps),
+                             sensitive_features=np.repeat(g, reps))
+    kept = weighted.by_group[weighted.by_group["weight"] > 0]
+    cols = ["mean_target", "mean_prediction", "mean_residual", "mean_absolute_error",
+            "mean_squared_error"]
+    pd.testing.assert_frame_equal(kept[cols], dup.by_group.loc[kept.index, cols], rtol=1e-12)
+    # The exact sums do not depend on the row order: the same bits reversed.
+    order = np.arange(len(y))[::-1]
+    rev = regression_metrics(y[order], p[order], sensitive_features=g[order],
+                             sample_weight=w[order])
+    pd.testing.assert_frame_equal(rev.by_group, weighted.by_group, check_exact=True)
+
+
+def test_r2_follows_scikit_learn_for_constant_targets_and_single_rows():
+    m = regression_metrics([3, 3, 3, 3, 7], [3, 3, 2, 4, 1],
+                           sensitive_features=["exact", "exact", "missed", "missed", "one"])
+    assert m.by_group.loc["exact", "r2_score"] == r2_score([3, 3], [3, 3]) == 1.0
+    assert m.by_group.loc["missed", "r2_score"] == r2_score([3, 3], [2, 4]) == 0.0
+    assert np.isnan(m.by_group.loc["one", "r2_score"])
+    assert m.group_min("r2_score") == 0.0
+
+
+def test_bad_inputs_are_named():
+    with pytest.raises(FairkitError, match="y_true has a non-finite value"):
+        regression_metrics([1.0, np.nan], [1, 2], sensitive_features=["a", "b"])
+    with pytest.raises(FairkitError, match="y_pred has a non-finite value"):
+        regression_metrics([1.0, 2.0], [1, np.inf], sensitive_features=["a", "b"])
+    with pytest.raises(FairkitError, match="length mismatch for y_pred"):
+        regression_metrics([1.0, 2.0], [1], sensitive_features=["a", "b"])
+    with pytest.raises(FairkitError, match="length mismatch for sensitive_features"):
+        regression_metrics([1.0, 2.0], [1, 2], sensitive_features=["a"])
+    with pytest.raises(FairkitError, match="negative"):
+        regression_metrics([1.0, 2.0], [1, 2], sensitive_features=["a", "b"],
+                           sample_weight=[1, -1])
+    with pytest.raises(FairkitError, match="must hold numbers"):
+        regression_metrics(["x", "y"], [1, 2], sensitive_features=["a", "b"])
+    with pytest.raises(FairkitError, match="one column"):
+        regression_metrics([1.0, 2.0], [1, 2], sensitive_features=[["a", "b"], ["c", "d"]])
+    with pytest.raises(FairkitError, match="empty"):
+        regression_metrics([], [], sensitive_features=[])
+    m = regression_metrics([1.0, 2.0], [1, 2], sensitive_features=["a", "b"])
+    with pytest.raises(FairkitError, match="can be negative"):
+        m.ratio("mean_residual")
+    with pytest.raises(FairkitError, match="unknown metric"):
+        m.difference("mape")
+    with pytest.raises(FairkitError, match="method="):
+        m.difference("mean_absolute_error", method="pairwise")
+    with pytest.raises(FairkitError, match="undefined in every group"):
+        m.difference("r2_score")
+    with pytest.raises(FairkitError, match="loss="):
+        m.bounded_group_loss("huber")
+
+
+def test_the_docstring_example_runs():
+    import doctest
+
+    import fairkit.metrics._regression as module
+
+    assert doctest.testmod(module).failed == 0
