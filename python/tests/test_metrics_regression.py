@@ -135,3 +135,34 @@ def test_the_docstring_example_runs():
     import fairkit.metrics._regression as module
 
     assert doctest.testmod(module).failed == 0
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_distribution_gaps_equal_scipy(weighted):
+    from scipy.stats import ks_2samp, wasserstein_distance
+
+    y, p, g, w = data(1, 3000)
+    p = np.round(p, 1)  # ties inside and across groups
+    ours = regression_metrics(y, p, sensitive_features=g, sample_weight=w if weighted else None)
+    names = sorted(set(g))
+    for a in names:
+        for b in names:
+            wa, wb = (w[g == a], w[g == b]) if weighted else (None, None)
+            want = wasserstein_distance(p[g == a], p[g == b], wa, wb)
+            assert ours.wasserstein.loc[a, b] == pytest.approx(want, rel=1e-12, abs=1e-12)
+            if not weighted:
+                stat = ks_2samp(p[g == a], p[g == b]).statistic if a != b else 0.0
+                assert ours.ks.loc[a, b] == pytest.approx(stat, rel=1e-12, abs=1e-15)
+        wa = w[g == a] if weighted else None
+        pooled = wasserstein_distance(p[g == a], p, wa, w if weighted else None)
+        assert ours.wasserstein_to_pooled[a] == pytest.approx(pooled, rel=1e-12, abs=1e-12)
+    pair, value = ours.distribution_gap("wasserstein")
+    assert value == ours.wasserstein.to_numpy().max()
+    assert ours.wasserstein.loc[pair[0], pair[1]] == value
+    (group,), to_pool = ours.distribution_gap("ks", method="to_overall")
+    assert to_pool == ours.ks_to_pooled.max() and ours.ks_to_pooled[group] == to_pool
+    with pytest.raises(FairkitError, match="distance="):
+        ours.distribution_gap("energy")
+    one = regression_metrics([1.0, 2.0], [1, 2], sensitive_features=["a", "a"])
+    with pytest.raises(FairkitError, match="two groups"):
+        one.distribution_gap()

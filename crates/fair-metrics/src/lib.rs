@@ -66,6 +66,7 @@ mod validate;
 mod zero_division;
 
 pub mod ci;
+pub mod distribution;
 pub mod ks;
 pub mod multiclass;
 pub mod parity;

@@ -62,6 +62,14 @@ class RegressionMetrics:
         :data:`METRICS`; NaN where undefined (R² needs two rows).
     overall : pandas.Series
         The same on all rows pooled.
+    wasserstein, ks : pandas.DataFrame
+        Groups × groups: the Wasserstein-1 distance (the mean distance the predictions must
+        move to turn one group's distribution into the other's; scipy's
+        ``wasserstein_distance``) and the Kolmogorov–Smirnov distance (the largest difference,
+        over thresholds, in the share of each group predicted at most that value; ``ks_2samp``'s
+        statistic) between the groups' predictions, weighted when ``sample_weight`` is given.
+    wasserstein_to_pooled, ks_to_pooled : pandas.Series
+        Each group's distance to all rows' predictions.
     """
 
     def __init__(self, summary: dict) -> None:
@@ -73,6 +81,12 @@ class RegressionMetrics:
         self.by_group = self.by_group.astype({m: float for m in METRICS})
         self.overall = pd.Series(summary["overall"], dtype=object).rename("overall")
         self._gaps = dict(summary["gaps"])
+        names = pd.Index(summary["names"], name="group")
+        self.wasserstein = pd.DataFrame(summary["wasserstein"], index=names, columns=names)
+        self.ks = pd.DataFrame(summary["ks"], index=names, columns=names)
+        self.wasserstein_to_pooled = pd.Series(summary["wasserstein_to_pooled"], index=names,
+                                               name="wasserstein_to_pooled")
+        self.ks_to_pooled = pd.Series(summary["ks_to_pooled"], index=names, name="ks_to_pooled")
 
     def _gap(self, metric: str) -> dict:
         if metric not in METRICS:
@@ -113,6 +127,30 @@ class RegressionMetrics:
                 f"{metric} can be negative, where a ratio of group values means nothing; use "
                 f"difference(), or one of {', '.join(_NON_NEGATIVE)}")
         return gap["ratio" if self._method(method) == "between_groups" else "ratio_to_overall"]
+
+    def distribution_gap(self, distance: str = "wasserstein",
+                         method: str = "between_groups") -> tuple[tuple[str, ...], float]:
+        """The largest distance between two groups' predictions (``method="between_groups"``:
+        the pair) or between a group's and all rows' (``"to_overall"``: the group), with the
+        groups it is between. ``distance`` is ``"wasserstein"`` or ``"ks"``."""
+        if distance not in ("wasserstein", "ks"):
+            raise FairkitError(f"distance={distance!r}; expected 'wasserstein' or 'ks'")
+        if self._method(method) == "to_overall":
+            column = self.wasserstein_to_pooled if distance == "wasserstein" else self.ks_to_pooled
+            column = column.dropna()
+            group = column.idxmax()
+            return (str(group),), float(column[group])
+        matrix = self.wasserstein if distance == "wasserstein" else self.ks
+        best = None
+        names = list(matrix.index)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                v = matrix.loc[a, b]
+                if not np.isnan(v) and (best is None or v > best[1]):
+                    best = ((str(a), str(b)), float(v))
+        if best is None:
+            raise FairkitError("a distribution gap needs two groups with weight")
+        return best
 
     def bounded_group_loss(self, loss: str = "squared") -> tuple[str, float]:
         """The largest group loss — mean squared error (``loss="squared"``) or mean absolute

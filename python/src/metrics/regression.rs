@@ -3,6 +3,7 @@
 
 use crate::convert::{contiguous, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
+use fair_metrics::distribution::distribution_gaps;
 use fair_metrics::regression::{RegressionMetric, RegressionState, RegressionValues};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
@@ -61,6 +62,12 @@ struct Summary {
     overall: Values,
     /// Per metric name, its gaps (`None` when no group has a defined value).
     gaps: Vec<(String, Option<Gap>)>,
+    /// The predictions' distributions: pairwise W1 and KS (groups × groups, NaN for a group
+    /// without weight) and each group against all rows.
+    wasserstein: Vec<Vec<f64>>,
+    ks: Vec<Vec<f64>>,
+    wasserstein_to_pooled: Vec<f64>,
+    ks_to_pooled: Vec<f64>,
 }
 
 /// Per-group regression metrics of `y_true`/`y_pred` over groups `codes` (indices into
@@ -85,14 +92,23 @@ fn regression_summary<'py>(
             names.len()
         )));
     }
-    let summary = py
+    let (summary, distances) = py
         .detach(|| {
             let groups: Vec<&str> = c.iter().map(|&k| names[k as usize].as_str()).collect();
             let mut state = RegressionState::new();
             state.update(y, p, &groups, w)?;
-            state.summary()
+            let summary = state.summary()?;
+            // The state's groups are the names in sorted order, as `names` is (np.unique).
+            let codes: Vec<usize> = c.iter().map(|&k| k as usize).collect();
+            let distances = distribution_gaps(p, &codes, names.len(), w)?;
+            Ok::<_, fair_metrics::MetricError>((summary, distances))
         })
         .map_err(to_py_err)?;
+    if summary.names != names {
+        return Err(invalid(
+            "sensitive feature names must be distinct and sorted (as numpy.unique gives them)",
+        ));
+    }
     let gaps = RegressionMetric::ALL
         .into_iter()
         .map(|m| {
@@ -114,6 +130,10 @@ fn regression_summary<'py>(
             by_group: summary.by_group.into_iter().map(Values::from).collect(),
             overall: summary.overall.into(),
             gaps,
+            wasserstein: distances.wasserstein,
+            ks: distances.ks,
+            wasserstein_to_pooled: distances.wasserstein_to_pooled,
+            ks_to_pooled: distances.ks_to_pooled,
         },
     )
 }

@@ -1,0 +1,276 @@
+//! How far apart the groups' distributions of a numeric output are: the Wasserstein-1 distance
+//! (the area between two CDFs: how much the prediction must move, on average, to make one
+//! group's distribution the other's) and the Kolmogorov–Smirnov distance (the largest gap
+//! between two CDFs: the worst threshold's difference in the share above it), for every pair of
+//! groups and for each group against all rows pooled, with optional weights.
+//!
+//! One sort of all rows and one sweep over the distinct values: between two consecutive values
+//! every group's (weighted) CDF is constant, so W1 adds `|F_a − F_b| · Δx` and KS takes the
+//! largest `|F_a − F_b|`, for all pairs at once — scipy's `wasserstein_distance` and
+//! `ks_2samp`'s statistic, computed the same way.
+//!
+//! ```
+//! use fair_metrics::distribution::distribution_gaps;
+//! // Group 0: {0, 1}; group 1: {1, 2} — one unit apart everywhere.
+//! let g = distribution_gaps(&[0.0, 1.0, 1.0, 2.0], &[0, 0, 1, 1], 2, None)?;
+//! assert_eq!(g.wasserstein[0][1], 1.0);
+//! assert_eq!(g.ks[0][1], 0.5);
+//! # Ok::<(), fair_metrics::MetricError>(())
+//! ```
+
+use crate::error::{MetricError, Result};
+
+/// The distances between the groups' distributions (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DistributionGaps {
+    /// `wasserstein[a][b]`: W1 between groups `a` and `b` (symmetric, 0 on the diagonal; NaN
+    /// where either group has no weight).
+    pub wasserstein: Vec<Vec<f64>>,
+    /// `ks[a][b]`: the KS distance between groups `a` and `b` (same layout).
+    pub ks: Vec<Vec<f64>>,
+    /// W1 between each group and all rows pooled.
+    pub wasserstein_to_pooled: Vec<f64>,
+    /// KS between each group and all rows pooled.
+    pub ks_to_pooled: Vec<f64>,
+}
+
+impl DistributionGaps {
+    /// The largest defined pairwise value of `matrix` and its pair `(a, b)`, `a < b`.
+    pub fn max_pair(matrix: &[Vec<f64>]) -> Option<(usize, usize, f64)> {
+        let mut best: Option<(usize, usize, f64)> = None;
+        for (a, row) in matrix.iter().enumerate() {
+            for (b, &v) in row.iter().enumerate().skip(a + 1) {
+                if !v.is_nan() && best.is_none_or(|(_, _, m)| v > m) {
+                    best = Some((a, b, v));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// W1 and KS between the distributions of `values` in `groups` (codes `0..n_groups`), pairwise
+/// and to the pooled rows, with optional row weights (finite, `>= 0`).
+///
+/// # Errors
+/// [`MetricError::LengthMismatch`], [`MetricError::Empty`], [`MetricError::NonFinite`],
+/// [`MetricError::NegativeWeight`], [`MetricError::InvalidParameter`] for a code outside
+/// `0..n_groups`, [`MetricError::ZeroTotalWeight`] when every weight is 0.
+pub fn distribution_gaps(
+    values: &[f64],
+    groups: &[usize],
+    n_groups: usize,
+    weights: Option<&[f64]>,
+) -> Result<DistributionGaps> {
+    crate::validate::check_len("sensitive_features", values.len(), groups.len())?;
+    if let Some(w) = weights {
+        crate::validate::check_len("sample_weight", values.len(), w.len())?;
+    }
+    if values.is_empty() {
+        return Err(MetricError::Empty { what: "y_pred" });
+    }
+    if let Some((row, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        return Err(MetricError::NonFinite {
+            what: "y_pred",
+            row,
+            value,
+        });
+    }
+    if let Some(&g) = groups.iter().find(|&&g| g >= n_groups) {
+        return Err(MetricError::InvalidParameter {
+            name: "group code",
+            value: g.to_string(),
+            expected: "a code below the number of groups",
+        });
+    }
+    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
+    if let Some(w) = weights {
+        for (row, &value) in w.iter().enumerate() {
+            if !value.is_finite() {
+                return Err(MetricError::NonFinite {
+                    what: "sample_weight",
+                    row,
+                    value,
+                });
+            }
+            if value < 0.0 {
+                return Err(MetricError::NegativeWeight { row, value });
+            }
+        }
+    }
+    let mut totals = vec![0.0; n_groups];
+    for (i, &g) in groups.iter().enumerate() {
+        totals[g] += weight(i);
+    }
+    let pooled_total: f64 = totals.iter().sum();
+    if pooled_total <= 0.0 {
+        return Err(MetricError::ZeroTotalWeight { what: "all rows" });
+    }
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+
+    let k = n_groups;
+    let mut cum = vec![0.0; k];
+    let mut pooled_cum = 0.0;
+    let mut w1 = vec![vec![0.0; k]; k];
+    let mut ks = vec![vec![0.0_f64; k]; k];
+    let mut w1_pool = vec![0.0; k];
+    let mut ks_pool = vec![0.0_f64; k];
+    let cdf = |cum: &[f64], g: usize| cum[g] / totals[g];
+    let mut i = 0;
+    while i < order.len() {
+        let x = values[order[i]];
+        // Every row at this value, then the CDFs hold until the next value.
+        while i < order.len() && values[order[i]].total_cmp(&x).is_eq() {
+            let r = order[i];
+            cum[groups[r]] += weight(r);
+            pooled_cum += weight(r);
+            i += 1;
+        }
+        let dx = if i < order.len() {
+            values[order[i]] - x
+        } else {
+            0.0
+        };
+        let pooled = pooled_cum / pooled_total;
+        for a in 0..k {
+            if totals[a] <= 0.0 {
+                continue;
+            }
+            let fa = cdf(&cum, a);
+            let to_pool = (fa - pooled).abs();
+            w1_pool[a] += to_pool * dx;
+            ks_pool[a] = ks_pool[a].max(to_pool);
+            for b in a + 1..k {
+                if totals[b] <= 0.0 {
+                    continue;
+                }
+                let d = (fa - cdf(&cum, b)).abs();
+                w1[a][b] += d * dx;
+                ks[a][b] = ks[a][b].max(d);
+            }
+        }
+    }
+    for a in 0..k {
+        for b in a + 1..k {
+            if totals[a] <= 0.0 || totals[b] <= 0.0 {
+                w1[a][b] = f64::NAN;
+                ks[a][b] = f64::NAN;
+            }
+            w1[b][a] = w1[a][b];
+            ks[b][a] = ks[a][b];
+        }
+        if totals[a] <= 0.0 {
+            w1_pool[a] = f64::NAN;
+            ks_pool[a] = f64::NAN;
+            w1[a][a] = f64::NAN;
+            ks[a][a] = f64::NAN;
+        }
+    }
+    Ok(DistributionGaps {
+        wasserstein: w1,
+        ks,
+        wasserstein_to_pooled: w1_pool,
+        ks_to_pooled: ks_pool,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // hand-computed values, exact in binary floating point
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn hand_computed_shift_and_spread() {
+        // a = {0, 2}, b = {1}: F_a = 0.5 on [0, 2), F_b = 1 on [1, ∞):
+        // W1 = 0.5·1 (on [0,1)) + 0.5·1 (on [1,2)) = 1; KS = 0.5.
+        let g = distribution_gaps(&[0.0, 2.0, 1.0], &[0, 0, 1], 2, None).unwrap();
+        assert_eq!(g.wasserstein[0][1], 1.0);
+        assert_eq!(g.wasserstein[1][0], 1.0);
+        assert_eq!(g.ks[0][1], 0.5);
+        assert_eq!(g.wasserstein[0][0], 0.0);
+        // Pooled {0, 1, 2}: F = 1/3, 2/3, 1. a: |0.5 − 1/3| + |0.5 − 2/3| = 1/3; b: 1/3 + 1/3.
+        assert!((g.wasserstein_to_pooled[0] - 1.0 / 3.0).abs() < 1e-15);
+        assert!((g.wasserstein_to_pooled[1] - 2.0 / 3.0).abs() < 1e-15);
+        assert_eq!(
+            DistributionGaps::max_pair(&g.wasserstein),
+            Some((0, 1, 1.0))
+        );
+    }
+
+    #[test]
+    fn weights_count_like_duplicated_rows_and_empty_groups_are_nan() {
+        let w = distribution_gaps(&[0.0, 3.0, 1.0], &[0, 0, 1], 3, Some(&[2.0, 1.0, 1.0])).unwrap();
+        let d = distribution_gaps(&[0.0, 0.0, 3.0, 1.0], &[0, 0, 0, 1], 3, None).unwrap();
+        assert_eq!(w.wasserstein[0][1], d.wasserstein[0][1]);
+        assert_eq!(w.ks[0][1], d.ks[0][1]);
+        assert!(w.wasserstein[0][2].is_nan() && w.ks_to_pooled[2].is_nan());
+        assert_eq!(DistributionGaps::max_pair(&w.ks), Some((0, 1, 2.0 / 3.0)));
+    }
+
+    #[test]
+    fn bad_inputs_are_named() {
+        assert!(matches!(
+            distribution_gaps(&[], &[], 1, None),
+            Err(MetricError::Empty { .. })
+        ));
+        assert!(matches!(
+            distribution_gaps(&[f64::NAN], &[0], 1, None),
+            Err(MetricError::NonFinite { what: "y_pred", .. })
+        ));
+        assert!(matches!(
+            distribution_gaps(&[1.0], &[3], 2, None),
+            Err(MetricError::InvalidParameter { .. })
+        ));
+        assert!(matches!(
+            distribution_gaps(&[1.0], &[0], 1, Some(&[-1.0])),
+            Err(MetricError::NegativeWeight { .. })
+        ));
+        assert!(matches!(
+            distribution_gaps(&[1.0], &[0], 1, Some(&[0.0])),
+            Err(MetricError::ZeroTotalWeight { .. })
+        ));
+        assert!(matches!(
+            distribution_gaps(&[1.0, 2.0], &[0], 1, None),
+            Err(MetricError::LengthMismatch { .. })
+        ));
+    }
+
+    proptest! {
+        /// W1 is a metric on distributions: symmetric, zero for identical groups, and it obeys
+        /// the triangle inequality; KS lies in [0, 1] and W1 is at least KS times the smallest
+        /// gap between distinct values (each CDF gap persists over at least one such step).
+        #[test]
+        fn metric_properties(
+            rows in proptest::collection::vec((-50i32..50, 0..3usize), 3..60),
+        ) {
+            let values: Vec<f64> = rows.iter().map(|r| f64::from(r.0)).collect();
+            let groups: Vec<usize> = rows.iter().map(|r| r.1).collect();
+            let g = distribution_gaps(&values, &groups, 3, None).unwrap();
+            for a in 0..3 {
+                for b in 0..3 {
+                    let (x, y) = (g.wasserstein[a][b], g.wasserstein[b][a]);
+                    prop_assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()));
+                    let k = g.ks[a][b];
+                    prop_assert!(k.is_nan() || (0.0..=1.0).contains(&k));
+                    prop_assert!(k.is_nan() || x >= k - 1e-12);
+                    for c in 0..3 {
+                        let (ab, bc, ac) = (g.wasserstein[a][b], g.wasserstein[b][c],
+                                            g.wasserstein[a][c]);
+                        if !(ab.is_nan() || bc.is_nan() || ac.is_nan()) {
+                            prop_assert!(ac <= ab + bc + 1e-9);
+                        }
+                    }
+                }
+            }
+            // The same rows under a second group's name: distance 0.
+            let twice: Vec<f64> = values.iter().chain(values.iter()).copied().collect();
+            let codes: Vec<usize> =
+                (0..values.len()).map(|_| 0).chain((0..values.len()).map(|_| 1)).collect();
+            let same = distribution_gaps(&twice, &codes, 2, None).unwrap();
+            prop_assert_eq!(same.wasserstein[0][1], 0.0);
+            prop_assert_eq!(same.ks[0][1], 0.0);
+        }
+    }
+}
