@@ -166,3 +166,34 @@ def test_distribution_gaps_equal_scipy(weighted):
     one = regression_metrics([1.0, 2.0], [1, 2], sensitive_features=["a", "a"])
     with pytest.raises(FairkitError, match="two groups"):
         one.distribution_gap()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_quantiles_and_the_ll144_scoring_rate_equal_numpy(weighted):
+    y, p, g, w = data(2, 2001)
+    p = np.round(p)  # ties at the median
+    sw = w if weighted else None
+    method = "inverted_cdf" if weighted else "linear"
+    for q in (0.5, 0.1, 0.9):
+        ours = regression_metrics(y, p, sensitive_features=g, sample_weight=sw, quantile=q)
+        for name in sorted(set(g)):
+            m = g == name
+            want = np.quantile(p[m], q, weights=w[m] if weighted else None, method=method)
+            assert ours.by_group.loc[name, "prediction_quantile"] == pytest.approx(want, rel=1e-15)
+        assert ours.overall["prediction_quantile"] == pytest.approx(
+            np.quantile(p, q, weights=sw, method=method), rel=1e-15)
+    median = np.quantile(p, 0.5, weights=sw, method=method)
+    assert ours.overall["pooled_median"] == median
+    rates = {}
+    for name in sorted(set(g)):
+        m = g == name
+        ww = w[m] if weighted else np.ones(m.sum())
+        rates[name] = ww[p[m] > median].sum() / ww.sum()
+        assert ours.by_group.loc[name, "scoring_rate"] == pytest.approx(rates[name], rel=1e-12)
+    top = max(rates.values())
+    for name, r in rates.items():
+        assert ours.by_group.loc[name, "scoring_rate_impact_ratio"] == pytest.approx(r / top)
+    with pytest.raises(FairkitError, match="quantile"):
+        regression_metrics(y, p, sensitive_features=g, quantile=2.0)
+    with pytest.raises(FairkitError, match="quantile"):
+        regression_metrics(y, p, sensitive_features=g, quantile="median")

@@ -175,6 +175,125 @@ pub fn distribution_gaps(
     })
 }
 
+/// The `q`-quantile of each group's values and of all rows, and the LL144 scoring rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupQuantiles {
+    /// The quantile level.
+    pub q: f64,
+    /// Per group (`None`: no row with weight).
+    pub by_group: Vec<Option<f64>>,
+    /// On all rows.
+    pub pooled: f64,
+    /// The median of all rows (the LL144 cut).
+    pub pooled_median: f64,
+    /// Per group, the (weighted) share of its rows above `pooled_median`: NYC Local Law 144's
+    /// scoring rate (`None`: no row with weight).
+    pub scoring_rate: Vec<Option<f64>>,
+}
+
+/// The quantile of sorted `values` (with their weights, when weighted) at level `q`: numpy's
+/// default (`method="linear"`) without weights, the inverse of the weighted CDF (numpy's
+/// `method="inverted_cdf"`, the only one it defines with weights) with them.
+fn quantile_sorted(values: &[f64], weights: Option<&[f64]>, q: f64) -> Option<f64> {
+    match weights {
+        None => {
+            let n = values.len();
+            if n == 0 {
+                return None;
+            }
+            let h = (n - 1) as f64 * q;
+            let lo = h.floor() as usize;
+            let t = h - lo as f64;
+            if lo + 1 >= n {
+                return Some(values[n - 1]);
+            }
+            let (a, b) = (values[lo], values[lo + 1]);
+            // numpy's _lerp: from the nearer end, so t = 1 gives b exactly.
+            Some(if t >= 0.5 {
+                b - (b - a) * (1.0 - t)
+            } else {
+                a + (b - a) * t
+            })
+        }
+        Some(w) => {
+            let total: f64 = w.iter().sum();
+            if total <= 0.0 {
+                return None;
+            }
+            let mut cum = 0.0;
+            for (x, wi) in values.iter().zip(w) {
+                cum += wi;
+                if cum / total >= q {
+                    return Some(*x);
+                }
+            }
+            values.last().copied()
+        }
+    }
+}
+
+/// Each group's and the pooled `q`-quantile of `values`, and each group's scoring rate above
+/// the pooled median (see [`GroupQuantiles`]); without weights numpy's default quantile, with
+/// weights its `inverted_cdf` (weights of 0 count as absent rows).
+///
+/// # Errors
+/// As [`distribution_gaps`], and [`MetricError::InvalidParameter`] for `q` outside `[0, 1]`.
+pub fn group_quantiles(
+    values: &[f64],
+    groups: &[usize],
+    n_groups: usize,
+    weights: Option<&[f64]>,
+    q: f64,
+) -> Result<GroupQuantiles> {
+    if !(0.0..=1.0).contains(&q) {
+        return Err(MetricError::InvalidParameter {
+            name: "quantile",
+            value: q.to_string(),
+            expected: "a level in [0, 1] (0.5: the median)",
+        });
+    }
+    // The same checks as the distances (one place for the input rules).
+    distribution_gaps(values, groups, n_groups, weights)?;
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let kept: Vec<usize> = order
+        .into_iter()
+        .filter(|&i| weights.is_none_or(|w| w[i] > 0.0))
+        .collect();
+    let of = |rows: &[usize], q: f64| {
+        let v: Vec<f64> = rows.iter().map(|&i| values[i]).collect();
+        let w: Option<Vec<f64>> = weights.map(|w| rows.iter().map(|&i| w[i]).collect());
+        quantile_sorted(&v, w.as_deref(), q)
+    };
+    let mut per_group: Vec<Vec<usize>> = vec![Vec::new(); n_groups];
+    for &i in &kept {
+        per_group[groups[i]].push(i);
+    }
+    let pooled = of(&kept, q).ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
+    let pooled_median = of(&kept, 0.5).ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
+    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
+    let scoring_rate = per_group
+        .iter()
+        .map(|rows| {
+            let total: f64 = rows.iter().map(|&i| weight(i)).sum();
+            (total > 0.0).then(|| {
+                rows.iter()
+                    .filter(|&&i| values[i] > pooled_median)
+                    .map(|&i| weight(i))
+                    .sum::<f64>()
+                    / total
+            })
+        })
+        .collect();
+    Ok(GroupQuantiles {
+        q,
+        by_group: per_group.iter().map(|rows| of(rows, q)).collect(),
+        pooled,
+        pooled_median,
+        scoring_rate,
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::float_cmp)] // hand-computed values, exact in binary floating point
 mod tests {
@@ -207,6 +326,27 @@ mod tests {
         assert_eq!(w.ks[0][1], d.ks[0][1]);
         assert!(w.wasserstein[0][2].is_nan() && w.ks_to_pooled[2].is_nan());
         assert_eq!(DistributionGaps::max_pair(&w.ks), Some((0, 1, 2.0 / 3.0)));
+    }
+
+    #[test]
+    fn quantiles_and_scoring_rates_by_hand() {
+        // a = {1, 2, 3, 4}, b = {10}; pooled {1, 2, 3, 4, 10}: median 3.
+        let v = [1.0, 2.0, 3.0, 4.0, 10.0];
+        let g = [0, 0, 0, 0, 1];
+        let q = group_quantiles(&v, &g, 3, None, 0.5).unwrap();
+        assert_eq!(q.by_group, vec![Some(2.5), Some(10.0), None]);
+        assert_eq!(q.pooled_median, 3.0);
+        // Above 3: a has 4 (1 of 4), b has 10 (1 of 1).
+        assert_eq!(q.scoring_rate, vec![Some(0.25), Some(1.0), None]);
+        // Weighted (inverted CDF): a's weights 1, 1, 1, 5 → cumulative 1/8, 2/8, 3/8, 1.
+        let w = [1.0, 1.0, 1.0, 5.0, 0.0];
+        let q = group_quantiles(&v, &g, 2, Some(&w), 0.5).unwrap();
+        assert_eq!(q.by_group, vec![Some(4.0), None]);
+        assert_eq!(q.pooled_median, 4.0);
+        assert_eq!(q.scoring_rate, vec![Some(0.0), None]);
+        assert!(group_quantiles(&v, &g, 2, None, 1.5).is_err());
+        let ends = group_quantiles(&v, &g, 2, None, 1.0).unwrap();
+        assert_eq!(ends.pooled, 10.0);
     }
 
     #[test]

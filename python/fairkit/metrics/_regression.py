@@ -59,9 +59,13 @@ class RegressionMetrics:
     ----------
     by_group : pandas.DataFrame
         One row per group (sorted by name): ``count``, ``weight`` and every metric of
-        :data:`METRICS`; NaN where undefined (R² needs two rows).
+        :data:`METRICS`; NaN where undefined (R² needs two rows). Then
+        ``prediction_quantile`` (the ``quantile`` asked for: numpy's default quantile without
+        weights, its ``inverted_cdf`` with them), ``scoring_rate`` — NYC Local Law 144's share
+        of the group scored above the median of all rows — and ``scoring_rate_impact_ratio``
+        (÷ the highest group's scoring rate).
     overall : pandas.Series
-        The same on all rows pooled.
+        The same on all rows pooled, with ``pooled_median`` (the scoring rate's cut).
     wasserstein, ks : pandas.DataFrame
         Groups × groups: the Wasserstein-1 distance (the mean distance the predictions must
         move to turn one group's distribution into the other's; scipy's
@@ -79,7 +83,16 @@ class RegressionMetrics:
         self.by_group = pd.DataFrame(summary["by_group"], index=pd.Index(summary["names"],
                                                                             name="group"))
         self.by_group = self.by_group.astype({m: float for m in METRICS})
+        q = summary["quantile"]
+        self.quantile_level = q["q"]
+        self.by_group["prediction_quantile"] = np.array(q["by_group"], dtype=float)
+        rates = np.array(q["scoring_rate"], dtype=float)
+        self.by_group["scoring_rate"] = rates
+        top = np.nanmax(rates)
+        self.by_group["scoring_rate_impact_ratio"] = rates / top if top > 0 else np.nan
         self.overall = pd.Series(summary["overall"], dtype=object).rename("overall")
+        self.overall["prediction_quantile"] = summary["quantile"]["pooled"]
+        self.overall["pooled_median"] = summary["quantile"]["pooled_median"]
         self._gaps = dict(summary["gaps"])
         names = pd.Index(summary["names"], name="group")
         self.wasserstein = pd.DataFrame(summary["wasserstein"], index=names, columns=names)
@@ -168,7 +181,8 @@ class RegressionMetrics:
 
 
 def regression_metrics(y_true: Any, y_pred: Any, *, sensitive_features: Any,
-                       sample_weight: Optional[Any] = None) -> RegressionMetrics:
+                       sample_weight: Optional[Any] = None,
+                       quantile: float = 0.5) -> RegressionMetrics:
     """Per-group regression metrics and their gaps, in one pass.
 
     Per group: row count, weight, weighted means of the target, the prediction and the residual
@@ -198,4 +212,6 @@ def regression_metrics(y_true: Any, y_pred: Any, *, sensitive_features: Any,
             f"length mismatch for y_pred: expected {len(y)} rows (as y_true), got {len(p)}")
     codes, names = _groups(sensitive_features, len(y))
     w = None if sample_weight is None else _values("sample_weight", sample_weight)
-    return RegressionMetrics(_core.regression_summary(y, p, codes, names, w))
+    if not isinstance(quantile, (int, float)) or isinstance(quantile, bool):
+        raise FairkitError(f"quantile={quantile!r}; expected a level in [0, 1]")
+    return RegressionMetrics(_core.regression_summary(y, p, codes, names, w, float(quantile)))

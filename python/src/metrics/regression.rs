@@ -3,7 +3,7 @@
 
 use crate::convert::{contiguous, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
-use fair_metrics::distribution::distribution_gaps;
+use fair_metrics::distribution::{GroupQuantiles, distribution_gaps, group_quantiles};
 use fair_metrics::regression::{RegressionMetric, RegressionState, RegressionValues};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
@@ -68,12 +68,37 @@ struct Summary {
     ks: Vec<Vec<f64>>,
     wasserstein_to_pooled: Vec<f64>,
     ks_to_pooled: Vec<f64>,
+    /// The prediction's quantile per group and pooled, the pooled median and the LL144
+    /// scoring rates.
+    quantile: Quantiles,
+}
+
+#[derive(Serialize)]
+struct Quantiles {
+    q: f64,
+    by_group: Vec<Option<f64>>,
+    pooled: f64,
+    pooled_median: f64,
+    scoring_rate: Vec<Option<f64>>,
+}
+
+impl From<GroupQuantiles> for Quantiles {
+    fn from(g: GroupQuantiles) -> Self {
+        Self {
+            q: g.q,
+            by_group: g.by_group,
+            pooled: g.pooled,
+            pooled_median: g.pooled_median,
+            scoring_rate: g.scoring_rate,
+        }
+    }
 }
 
 /// Per-group regression metrics of `y_true`/`y_pred` over groups `codes` (indices into
-/// `names`), optionally weighted; with the GIL released.
+/// `names`), optionally weighted, with the `quantile` of the predictions; with the GIL
+/// released.
 #[pyfunction]
-#[pyo3(signature = (y_true, y_pred, codes, names, sample_weight=None))]
+#[pyo3(signature = (y_true, y_pred, codes, names, sample_weight=None, quantile=0.5))]
 fn regression_summary<'py>(
     py: Python<'py>,
     y_true: PyReadonlyArray1<'_, f64>,
@@ -81,6 +106,7 @@ fn regression_summary<'py>(
     codes: PyReadonlyArray1<'_, i64>,
     names: Vec<String>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
+    quantile: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let y = contiguous(y_true.as_slice(), "y_true")?;
     let p = contiguous(y_pred.as_slice(), "y_pred")?;
@@ -92,7 +118,7 @@ fn regression_summary<'py>(
             names.len()
         )));
     }
-    let (summary, distances) = py
+    let (summary, distances, quantiles) = py
         .detach(|| {
             let groups: Vec<&str> = c.iter().map(|&k| names[k as usize].as_str()).collect();
             let mut state = RegressionState::new();
@@ -101,7 +127,8 @@ fn regression_summary<'py>(
             // The state's groups are the names in sorted order, as `names` is (np.unique).
             let codes: Vec<usize> = c.iter().map(|&k| k as usize).collect();
             let distances = distribution_gaps(p, &codes, names.len(), w)?;
-            Ok::<_, fair_metrics::MetricError>((summary, distances))
+            let quantiles = group_quantiles(p, &codes, names.len(), w, quantile)?;
+            Ok::<_, fair_metrics::MetricError>((summary, distances, quantiles))
         })
         .map_err(to_py_err)?;
     if summary.names != names {
@@ -134,6 +161,7 @@ fn regression_summary<'py>(
             ks: distances.ks,
             wasserstein_to_pooled: distances.wasserstein_to_pooled,
             ks_to_pooled: distances.ks_to_pooled,
+            quantile: quantiles.into(),
         },
     )
 }
