@@ -197,3 +197,36 @@ def test_quantiles_and_the_ll144_scoring_rate_equal_numpy(weighted):
         regression_metrics(y, p, sensitive_features=g, quantile=2.0)
     with pytest.raises(FairkitError, match="quantile"):
         regression_metrics(y, p, sensitive_features=g, quantile="median")
+
+
+def test_bootstrap_intervals_are_seeded_and_hold_the_estimates():
+    y, p, g, w = data(3, 1500)
+    a = regression_metrics(y, p, sensitive_features=g, sample_weight=w, n_resamples=300, seed=5)
+    b = regression_metrics(y, p, sensitive_features=g, sample_weight=w, n_resamples=300, seed=5)
+    c = regression_metrics(y, p, sensitive_features=g, sample_weight=w, n_resamples=300, seed=6)
+    assert a.difference_interval("mean_absolute_error") == b.difference_interval(
+        "mean_absolute_error")
+    assert a.difference_interval("mean_absolute_error") != c.difference_interval(
+        "mean_absolute_error")
+    for metric in ("mean_residual", "mean_absolute_error", "r2_score"):
+        lo, hi = a.interval(metric, "d")
+        assert lo <= a.by_group.loc["d", metric] <= hi
+        lo, hi = a.interval(metric)
+        assert lo <= a.overall[metric] <= hi
+        lo, hi = a.difference_interval(metric)
+        assert lo <= a.difference(metric) <= hi
+    lo, hi = a.ratio_interval("root_mean_squared_error")
+    assert 0 <= lo <= a.ratio("root_mean_squared_error") <= hi <= 1
+    with pytest.raises(FairkitError, match="can be negative"):
+        a.ratio_interval("mean_residual")
+    with pytest.raises(FairkitError, match="no group"):
+        a.interval("mean_residual", "zz")
+    none = regression_metrics(y, p, sensitive_features=g)
+    with pytest.raises(FairkitError, match="pass n_resamples="):
+        none.interval("mean_residual")
+    with pytest.raises(FairkitError, match="n_resamples"):
+        regression_metrics(y, p, sensitive_features=g, n_resamples=10)
+    with pytest.raises(FairkitError, match="confidence"):
+        regression_metrics(y, p, sensitive_features=g, n_resamples=200, confidence=1.5)
+    with pytest.raises(FairkitError, match="seed"):
+        regression_metrics(y, p, sensitive_features=g, seed=-1)

@@ -53,6 +53,7 @@
 mod change;
 mod multiple;
 mod rate_change;
+mod regression;
 mod score_change;
 mod scores;
 
@@ -62,6 +63,7 @@ pub use change::{
 };
 pub use multiple::benjamini_hochberg;
 pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
+pub use regression::{RegressionBootstrap, RegressionIntervals, regression_intervals};
 pub use score_change::score_gap_change;
 pub use scores::{
     ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
@@ -1121,7 +1123,7 @@ fn poisson_limit(rng: &mut ChaCha8Rng, population: u64, walk: u64, hits: u64) ->
 }
 
 /// Linear-interpolation quantile (type 7) of sorted values.
-fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * q;
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(sorted.len() - 1);

@@ -78,35 +78,50 @@ impl GroupSums {
     }
 
     fn values(&self) -> RegressionValues {
-        let w = self.w.value();
-        let mean = |s: &ExactSum| (w > 0.0).then(|| s.value() / w);
-        let mean_target = mean(&self.wy);
-        let mse = mean(&self.wr2);
-        let r2 = match mean_target {
-            Some(ybar) if self.rows >= 2 => {
-                let total = (self.wy2.value() - ybar * self.wy.value()).max(0.0);
-                let residual = self.wr2.value();
-                Some(if total > 0.0 {
-                    1.0 - residual / total
-                } else if residual == 0.0 {
-                    1.0
-                } else {
-                    0.0
-                })
-            }
-            _ => None,
-        };
-        RegressionValues {
-            count: self.rows,
-            weight: w,
-            mean_target,
-            mean_prediction: mean(&self.wp),
-            mean_residual: mean(&self.wr),
-            mean_absolute_error: mean(&self.wabs),
-            mean_squared_error: mse,
-            root_mean_squared_error: mse.map(f64::sqrt),
-            r2,
+        derive_values(
+            self.rows,
+            [
+                self.w.value(),
+                self.wy.value(),
+                self.wp.value(),
+                self.wr.value(),
+                self.wabs.value(),
+                self.wr2.value(),
+                self.wy2.value(),
+            ],
+        )
+    }
+}
+
+/// The metrics of `rows` rows from their sums `[w, w·y, w·ŷ, w·r, w·|r|, w·r², w·y²]`.
+pub(crate) fn derive_values(rows: u64, sums: [f64; 7]) -> RegressionValues {
+    let [w, wy, wp, wr, wabs, wr2, wy2] = sums;
+    let mean = |s: f64| (w > 0.0).then(|| s / w);
+    let mean_target = mean(wy);
+    let mse = mean(wr2);
+    let r2 = match mean_target {
+        Some(ybar) if rows >= 2 => {
+            let total = (wy2 - ybar * wy).max(0.0);
+            Some(if total > 0.0 {
+                1.0 - wr2 / total
+            } else if wr2 == 0.0 {
+                1.0
+            } else {
+                0.0
+            })
         }
+        _ => None,
+    };
+    RegressionValues {
+        count: rows,
+        weight: w,
+        mean_target,
+        mean_prediction: mean(wp),
+        mean_residual: mean(wr),
+        mean_absolute_error: mean(wabs),
+        mean_squared_error: mse,
+        root_mean_squared_error: mse.map(f64::sqrt),
+        r2,
     }
 }
 

@@ -165,6 +165,39 @@ class RegressionMetrics:
             raise FairkitError("a distribution gap needs two groups with weight")
         return best
 
+    def _intervals(self) -> dict:
+        ci = self._summary["intervals"]
+        if ci is None:
+            raise FairkitError("no intervals: pass n_resamples= (e.g. 1000) to regression_metrics")
+        return ci
+
+    @staticmethod
+    def _pair(v) -> Optional[tuple]:
+        return None if v is None else (float(v[0]), float(v[1]))
+
+    def interval(self, metric: str, group: Optional[str] = None) -> Optional[tuple]:
+        """The bootstrap interval ``(lower, upper)`` of ``metric`` in ``group`` (all rows when
+        ``None``); ``None`` where the metric is undefined in most resamples."""
+        self._gap(metric)
+        ci = self._intervals()
+        j = METRICS.index(metric)
+        if group is None:
+            return self._pair(ci["overall"][j])
+        names = list(self.by_group.index)
+        if group not in names:
+            raise FairkitError(f"no group {group!r}; the groups are {names}")
+        return self._pair(ci["by_group"][names.index(group)][j])
+
+    def difference_interval(self, metric: str) -> Optional[tuple]:
+        """The bootstrap interval of ``difference(metric)`` (between groups)."""
+        self._gap(metric)
+        return self._pair(self._intervals()["difference"][METRICS.index(metric)])
+
+    def ratio_interval(self, metric: str) -> Optional[tuple]:
+        """The bootstrap interval of ``ratio(metric)`` (between groups; error metrics only)."""
+        self.ratio(metric)
+        return self._pair(self._intervals()["ratio"][METRICS.index(metric)])
+
     def bounded_group_loss(self, loss: str = "squared") -> tuple[str, float]:
         """The largest group loss — mean squared error (``loss="squared"``) or mean absolute
         error (``"absolute"``) — and its group: the quantity fairlearn's ``BoundedGroupLoss``
@@ -181,8 +214,9 @@ class RegressionMetrics:
 
 
 def regression_metrics(y_true: Any, y_pred: Any, *, sensitive_features: Any,
-                       sample_weight: Optional[Any] = None,
-                       quantile: float = 0.5) -> RegressionMetrics:
+                       sample_weight: Optional[Any] = None, quantile: float = 0.5,
+                       n_resamples: int = 0, confidence: float = 0.95,
+                       seed: int = 0) -> RegressionMetrics:
     """Per-group regression metrics and their gaps, in one pass.
 
     Per group: row count, weight, weighted means of the target, the prediction and the residual
@@ -214,4 +248,10 @@ def regression_metrics(y_true: Any, y_pred: Any, *, sensitive_features: Any,
     w = None if sample_weight is None else _values("sample_weight", sample_weight)
     if not isinstance(quantile, (int, float)) or isinstance(quantile, bool):
         raise FairkitError(f"quantile={quantile!r}; expected a level in [0, 1]")
-    return RegressionMetrics(_core.regression_summary(y, p, codes, names, w, float(quantile)))
+    for name, value in (("n_resamples", n_resamples), ("seed", seed)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+            raise FairkitError(f"{name}={value!r}; expected an integer >= 0")
+    if not isinstance(confidence, (int, float)) or isinstance(confidence, bool):
+        raise FairkitError(f"confidence={confidence!r}; expected a level in (0, 1)")
+    return RegressionMetrics(_core.regression_summary(
+        y, p, codes, names, w, float(quantile), int(n_resamples), float(confidence), int(seed)))

@@ -3,6 +3,7 @@
 
 use crate::convert::{contiguous, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
+use fair_metrics::ci::{Interval, RegressionBootstrap, RegressionIntervals, regression_intervals};
 use fair_metrics::distribution::{GroupQuantiles, distribution_gaps, group_quantiles};
 use fair_metrics::regression::{RegressionMetric, RegressionState, RegressionValues};
 use numpy::PyReadonlyArray1;
@@ -71,6 +72,35 @@ struct Summary {
     /// The prediction's quantile per group and pooled, the pooled median and the LL144
     /// scoring rates.
     quantile: Quantiles,
+    /// Bootstrap intervals (`None` without resamples).
+    intervals: Option<Intervals>,
+}
+
+/// `[lower, upper]` or `None`, per metric.
+type Row = Vec<Option<[f64; 2]>>;
+
+#[derive(Serialize)]
+struct Intervals {
+    by_group: Vec<Row>,
+    overall: Row,
+    difference: Row,
+    ratio: Row,
+}
+
+impl From<RegressionIntervals> for Intervals {
+    fn from(i: RegressionIntervals) -> Self {
+        let row = |r: Vec<Option<Interval>>| -> Row {
+            r.into_iter()
+                .map(|v| v.map(|v| [v.lower, v.upper]))
+                .collect()
+        };
+        Self {
+            by_group: i.by_group.into_iter().map(row).collect(),
+            overall: row(i.overall),
+            difference: row(i.difference),
+            ratio: row(i.ratio),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -98,7 +128,11 @@ impl From<GroupQuantiles> for Quantiles {
 /// `names`), optionally weighted, with the `quantile` of the predictions; with the GIL
 /// released.
 #[pyfunction]
-#[pyo3(signature = (y_true, y_pred, codes, names, sample_weight=None, quantile=0.5))]
+#[pyo3(signature = (
+    y_true, y_pred, codes, names, sample_weight=None, quantile=0.5, n_resamples=0,
+    confidence=0.95, seed=0
+))]
+#[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
 fn regression_summary<'py>(
     py: Python<'py>,
     y_true: PyReadonlyArray1<'_, f64>,
@@ -107,6 +141,9 @@ fn regression_summary<'py>(
     names: Vec<String>,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
     quantile: f64,
+    n_resamples: usize,
+    confidence: f64,
+    seed: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let y = contiguous(y_true.as_slice(), "y_true")?;
     let p = contiguous(y_pred.as_slice(), "y_pred")?;
@@ -118,7 +155,7 @@ fn regression_summary<'py>(
             names.len()
         )));
     }
-    let (summary, distances, quantiles) = py
+    let (summary, distances, quantiles, intervals) = py
         .detach(|| {
             let groups: Vec<&str> = c.iter().map(|&k| names[k as usize].as_str()).collect();
             let mut state = RegressionState::new();
@@ -128,7 +165,17 @@ fn regression_summary<'py>(
             let codes: Vec<usize> = c.iter().map(|&k| k as usize).collect();
             let distances = distribution_gaps(p, &codes, names.len(), w)?;
             let quantiles = group_quantiles(p, &codes, names.len(), w, quantile)?;
-            Ok::<_, fair_metrics::MetricError>((summary, distances, quantiles))
+            let intervals = (n_resamples > 0)
+                .then(|| {
+                    let settings = RegressionBootstrap {
+                        n_resamples,
+                        confidence,
+                        seed,
+                    };
+                    regression_intervals(y, p, &codes, names.len(), w, settings)
+                })
+                .transpose()?;
+            Ok::<_, fair_metrics::MetricError>((summary, distances, quantiles, intervals))
         })
         .map_err(to_py_err)?;
     if summary.names != names {
@@ -162,6 +209,7 @@ fn regression_summary<'py>(
             wasserstein_to_pooled: distances.wasserstein_to_pooled,
             ks_to_pooled: distances.ks_to_pooled,
             quantile: quantiles.into(),
+            intervals: intervals.map(Intervals::from),
         },
     )
 }
