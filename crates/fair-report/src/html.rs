@@ -1,5 +1,7 @@
 //! One document model written as a self-contained HTML page (inline CSS and SVG, no script, no
-//! external URL: it opens offline) or as markdown beside its SVG files.
+//! external URL: it opens offline) or as markdown beside its SVG files. Section headings carry
+//! GitHub-style anchors (the same in both views), so a table of contents links in either; a
+//! section marked as the first page is what the page prints (the rest is hidden in print).
 
 use crate::error::{ReportError, Result};
 use crate::format::{escape_html, escape_markdown};
@@ -20,6 +22,22 @@ enum Block {
         caption: String,
         file: String,
     },
+    /// A paragraph led by a few words in bold.
+    Lead {
+        lead: String,
+        text: String,
+    },
+    /// A bulleted list.
+    List(Vec<String>),
+    /// The table of contents: a link to every section heading (`<h2>`).
+    Contents,
+    /// Start of a boxed section (`<section id class>`); nothing in markdown.
+    Open {
+        id: String,
+        class: String,
+    },
+    /// End of the last boxed section.
+    Close,
 }
 
 /// A report built block by block: headings, paragraphs, tables and SVG figures. All text given
@@ -50,7 +68,38 @@ table{border-collapse:collapse;margin:1em 0;font-size:.92em}\
 th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}\
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}\
 figure{margin:1.5em 0}figure svg{max-width:100%;height:auto}\
-figcaption{color:#555;font-size:.9em}";
+figcaption{color:#555;font-size:.9em}\
+nav.toc{font-size:.92em;color:#444;margin:.2em 0 1em}nav.toc ol{display:inline;padding:0;margin:0}\
+nav.toc li{display:inline}nav.toc li+li:before{content:\" · \"}\
+section.first-page{border:2px solid #bbb;border-radius:6px;padding:.1em 1.1em .4em;\
+margin:1em 0 2em;background:#fcfcfc}section.first-page h2{margin-top:.6em}\
+section.first-page ul{padding-left:1.3em}section.first-page li{margin:.25em 0}\
+.print-note{color:#666;font-size:.85em}\
+@media print{@page{size:A4;margin:11mm}\
+body{max-width:none;margin:0;padding:0;font-size:8.6pt;line-height:1.25}\
+body>*{display:none!important}body>h1,body>section.first-page{display:block!important}\
+h1{font-size:13pt;margin:0 0 .3em}section.first-page{border:0;padding:0;margin:0;background:none}\
+section.first-page h2{font-size:10.5pt;margin:.5em 0 .2em}section.first-page p{margin:.25em 0}\
+section.first-page li{margin:.1em 0}section.first-page table{font-size:8pt;margin:.3em 0}\
+section.first-page figure svg{max-height:70mm;width:auto}.print-note{display:none}}";
+
+/// The anchor GitHub gives a markdown heading, also used as the HTML heading's `id`: lower
+/// case, letters, digits, `-` and `_` kept, spaces as `-`, everything else dropped.
+///
+/// ```
+/// assert_eq!(fair_report::html::anchor("Rates & gaps (threshold 0.5)"), "rates--gaps-threshold-05");
+/// ```
+pub fn anchor(text: &str) -> String {
+    text.trim()
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
 
 impl HtmlReport {
     /// An empty report titled `title` (the page title and its `<h1>`).
@@ -83,6 +132,67 @@ impl HtmlReport {
     pub fn paragraph(&mut self, text: &str) -> &mut Self {
         self.blocks.push(Block::Paragraph(text.to_string()));
         self
+    }
+
+    /// A paragraph whose first words, `lead`, are set in bold (a verdict's outcome).
+    pub fn lead_paragraph(&mut self, lead: &str, text: &str) -> &mut Self {
+        self.blocks.push(Block::Lead {
+            lead: lead.to_string(),
+            text: text.to_string(),
+        });
+        self
+    }
+
+    /// A bulleted list of plain-text items (nothing when `items` is empty).
+    pub fn list(&mut self, items: &[String]) -> &mut Self {
+        if !items.is_empty() {
+            self.blocks.push(Block::List(items.to_vec()));
+        }
+        self
+    }
+
+    /// The table of contents: one link per section heading (`<h2>` / `##`), wherever they are
+    /// in the document, written here.
+    pub fn contents(&mut self) -> &mut Self {
+        self.blocks.push(Block::Contents);
+        self
+    }
+
+    /// Opens a boxed section with this `id` and CSS `class` (closed by [`Self::close_section`]).
+    /// The class `first-page` is what the page prints: every other block is hidden in print.
+    pub fn open_section(&mut self, id: &str, class: &str) -> &mut Self {
+        self.blocks.push(Block::Open {
+            id: anchor(id),
+            class: anchor(class),
+        });
+        self
+    }
+
+    /// Closes the section opened last.
+    pub fn close_section(&mut self) -> &mut Self {
+        self.blocks.push(Block::Close);
+        self
+    }
+
+    /// The section headings with their anchors, made unique as GitHub does (`-1`, `-2`, … on
+    /// repeats), in document order: `(level, text, anchor)` per heading block.
+    fn anchors(&self) -> Vec<(u8, String, String)> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut out = Vec::new();
+        for b in &self.blocks {
+            if let Block::Heading { level, text } = b {
+                let base = anchor(text);
+                let mut id = base.clone();
+                let mut k = 0;
+                while seen.contains(&id) {
+                    k += 1;
+                    id = format!("{base}-{k}");
+                }
+                seen.push(id.clone());
+                out.push((*level, text.clone(), id));
+            }
+        }
+        out
     }
 
     /// A table (a copy is kept).
@@ -146,11 +256,45 @@ impl HtmlReport {
              <title>{t}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>{t}</h1>\n",
             t = escape_html(&self.title)
         );
+        let anchors = self.anchors();
+        let mut ids = anchors.iter().map(|a| &a.2);
         for b in &self.blocks {
             match b {
                 Block::Heading { level, text } => {
-                    let _ = writeln!(s, "<h{level}>{}</h{level}>", escape_html(text));
+                    let id = ids.next().map_or(String::new(), |i| escape_html(i));
+                    let _ = writeln!(s, "<h{level} id=\"{id}\">{}</h{level}>", escape_html(text));
                 }
+                Block::Lead { lead, text } => {
+                    let _ = writeln!(
+                        s,
+                        "<p><strong>{}</strong> {}</p>",
+                        escape_html(lead),
+                        escape_html(text)
+                    );
+                }
+                Block::List(items) => {
+                    s.push_str("<ul>\n");
+                    for i in items {
+                        let _ = writeln!(s, "<li>{}</li>", escape_html(i));
+                    }
+                    s.push_str("</ul>\n");
+                }
+                Block::Contents => {
+                    s.push_str("<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents:</strong> <ol>");
+                    for (_, text, id) in anchors.iter().filter(|a| a.0 == 2) {
+                        let _ = write!(
+                            s,
+                            "<li><a href=\"#{}\">{}</a></li>",
+                            escape_html(id),
+                            escape_html(text)
+                        );
+                    }
+                    s.push_str("</ol></nav>\n");
+                }
+                Block::Open { id, class } => {
+                    let _ = writeln!(s, "<section id=\"{id}\" class=\"{class}\">");
+                }
+                Block::Close => s.push_str("</section>\n"),
                 Block::Paragraph(text) => {
                     let _ = writeln!(s, "<p>{}</p>", escape_html(text));
                 }
@@ -171,9 +315,30 @@ impl HtmlReport {
     /// The same report as markdown; figures become `![caption](file)` links.
     pub fn to_markdown(&self) -> String {
         let mut s = format!("# {}\n", escape_markdown(&self.title));
+        let anchors = self.anchors();
         for b in &self.blocks {
+            if matches!(b, Block::Open { .. } | Block::Close) {
+                continue;
+            }
             s.push('\n');
             match b {
+                Block::Open { .. } | Block::Close => {}
+                Block::Lead { lead, text } => {
+                    let _ = writeln!(s, "**{}** {}", escape_markdown(lead), escape_markdown(text));
+                }
+                Block::List(items) => {
+                    for i in items {
+                        let _ = writeln!(s, "- {}", escape_markdown(i));
+                    }
+                }
+                Block::Contents => {
+                    let links: Vec<String> = anchors
+                        .iter()
+                        .filter(|a| a.0 == 2)
+                        .map(|(_, text, id)| format!("[{}](#{id})", escape_markdown(text)))
+                        .collect();
+                    let _ = writeln!(s, "Contents: {}", links.join(" · "));
+                }
                 Block::Heading { level, text } => {
                     let _ = writeln!(
                         s,

@@ -1,0 +1,145 @@
+//! The first page a committee reads: golden wording for every kind of sentence it writes, on
+//! hand-made confusion counts (each number below is computed by hand in its comment).
+//!
+//! Compare: a slice whose gaps got fairer, unchanged or worse; a group whose rates got
+//! distinguishably worse inside a gap that improved (the case that was hidden: every change
+//! "better" while one group's false positive rate tripled); accuracy before and after.
+
+use fair_audit::compare::{compare_reports, render_comparison};
+use fair_audit::model::AuditReport;
+use fair_audit::{ReportSpec, Stats, Views, build_report, render};
+use fair_metrics::state::ConfusionState;
+
+/// Confusion cells of one group: (name, tn, fp, fn, tp).
+type Cells<'a> = (&'a str, u64, u64, u64, u64);
+
+/// The report.json of an audit of these groups (one sensitive column "sex"), read back.
+fn report(file: &str, groups: &[Cells]) -> AuditReport {
+    let state = ConfusionState::from_row_counts(
+        groups
+            .iter()
+            .map(|&(g, tn, fp, fn_, tp)| (g.to_string(), [tn, fp, fn_, tp])),
+    );
+    let rows = groups.iter().map(|g| g.1 + g.2 + g.3 + g.4).sum();
+    let stats = Stats {
+        resamples: 400,
+        seed: 3,
+        ..Stats::default()
+    };
+    let spec = ReportSpec::binary(file, "y", "p", "sex", rows, stats);
+    let (r, c) = build_report(&spec, &[vec![state]], None).expect("report");
+    let json = render(
+        &r,
+        &c,
+        Views {
+            json: true,
+            markdown: false,
+            html: false,
+        },
+    )
+    .expect("render")
+    .json
+    .expect("json");
+    AuditReport::from_json(&json).expect("reads back")
+}
+
+/// Men are the same in both audits (10,000 rows: selection 0.36, FPR 0.10, TPR 0.75, accuracy
+/// 0.84). Women, 10,000 rows, keep their TPR (0.5) but the new model flags 340 more of their
+/// negatives: selection 0.116 → 0.150 (the demographic parity difference narrows 0.244 →
+/// 0.210), FPR 160/8000 = 0.020 → 500/8000 = 0.0625 (tripled), accuracy 0.884 → 0.850 (the
+/// accuracy difference narrows 0.044 → 0.010).
+fn fpr_tripled() -> (AuditReport, AuditReport) {
+    let men = ("Male", 5400, 600, 1000, 3000);
+    (
+        report("old.csv", &[("Female", 7840, 160, 1000, 1000), men]),
+        report("new.csv", &[("Female", 7500, 500, 1000, 1000), men]),
+    )
+}
+
+#[test]
+fn compare_names_a_group_that_got_worse_inside_an_improving_gap() {
+    let (old, new) = fpr_tripled();
+    let c = compare_reports(&old, &new, 0.95, 400, 0).unwrap();
+    let v = &c.verdicts[0];
+    assert_eq!(v.slice, "sex");
+    assert_eq!(v.verdict, "fairer", "{v:?}");
+    assert!(v.worse.is_empty());
+    assert!(
+        v.better.iter().any(|k| k.as_str() == "dp_difference"),
+        "{v:?}"
+    );
+    let worse: Vec<(&str, &str)> = v
+        .worse_groups
+        .iter()
+        .map(|w| (w.group.as_str(), w.rate))
+        .collect();
+    assert_eq!(
+        worse,
+        [("Female", "false_positive_rate"), ("Female", "accuracy")]
+    );
+    // Golden: pooled z-tests by hand. FPR: p̂ = 660/16000, z = 0.0425 / √(p̂(1−p̂)·2/8000) =
+    // 13.516, p = erfc(z/√2) = 1.2551e-41; accuracy: p̂ = 17340/20000, z = −0.034 /
+    // √(p̂(1−p̂)·2/10000) = −7.0799, p = 1.4423e-12. q: Benjamini–Hochberg over the six judged
+    // rate changes (TPR, FPR, accuracy of both groups; the other four have p = 1): 6p and 6p/2.
+    let sentence = "Got worse within sex, although its gaps got fairer: Female: false positive rate 0.020 → 0.062 (p = 1.26e-41, q = 7.53e-41), accuracy 0.884 → 0.850 (p = 1.44e-12, q = 4.33e-12).";
+    assert!(c.summary.iter().any(|s| s == sentence), "{:#?}", c.summary);
+    let json = serde_json::to_string_pretty(&c).unwrap();
+    assert!(
+        json.contains(&sentence.replace('"', "\\\"")),
+        "compare.json"
+    );
+    let (md, html, _) = render_comparison(&c).unwrap();
+    assert!(md.contains(sentence), "{md}");
+    assert!(html.contains(sentence), "compare.html");
+    // The verdict sentence of the slice names what got fairer.
+    let verdict = c
+        .summary
+        .iter()
+        .find(|s| s.starts_with("sex: fairer. Got fairer: "))
+        .unwrap_or_else(|| panic!("{:#?}", c.summary));
+    assert!(
+        verdict.contains("demographic parity difference 0.244 → 0.210")
+            && verdict.ends_with("; no gap got worse."),
+        "{verdict}"
+    );
+    // And the model as a whole: 17240 → 16900 of 20000 right, pooled z = 4.808, p = 1.53e-6.
+    assert_eq!(
+        c.summary[0],
+        "Accuracy on all rows: 0.862 (95 % interval 0.857–0.867) before, 0.845 (0.840–0.850) after: lower by 0.017 (change -0.017, interval -0.024 to -0.010, p = 1.53e-6)."
+    );
+}
+
+#[test]
+fn compare_says_worse_and_unchanged_in_plain_words() {
+    let (old, new) = fpr_tripled();
+    // Reversed, the women's FPR falls and their accuracy rises: the gaps widen (worse), and no
+    // group's rate got worse, so none is named.
+    let c = compare_reports(&new, &old, 0.95, 400, 0).unwrap();
+    let v = &c.verdicts[0];
+    assert_eq!(v.verdict, "worse", "{v:?}");
+    assert!(v.worse_groups.is_empty(), "{v:?}");
+    assert!(
+        c.summary
+            .iter()
+            .any(|s| s
+                .starts_with("sex: worse. Got worse: demographic parity difference 0.210 → 0.244")),
+        "{:#?}",
+        c.summary
+    );
+    // The same audit twice: unchanged.
+    let c = compare_reports(&old, &old, 0.95, 400, 0).unwrap();
+    assert_eq!(c.verdicts[0].verdict, "unchanged");
+    assert!(
+        c.summary.iter().any(|s| s
+            == "sex: unchanged. No gap's change is distinguishable from noise (every p-value is at least 0.05)."),
+        "{:#?}",
+        c.summary
+    );
+    assert!(
+        c.summary[0].ends_with(
+            "after: no distinguishable change (change 0, interval -0.007 to 0.007, p = 1.00)."
+        ),
+        "{}",
+        c.summary[0]
+    );
+}
