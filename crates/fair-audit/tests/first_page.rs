@@ -143,3 +143,157 @@ fn compare_says_worse_and_unchanged_in_plain_words() {
         c.summary[0]
     );
 }
+
+/// A report of groups a, b (1000 rows each) and c (10 rows, below the minimum group size 30),
+/// 200 permutations, with these `--fail-if` gates applied.
+///
+/// a: selection 500/1000 = 0.5, TPR 400/500 = 0.8, FPR 100/500 = 0.2, accuracy 0.8.
+/// b: selection 250/1000 = 0.25, TPR 200/350 = 0.571, FPR 50/650 = 0.077, accuracy 0.8.
+/// So the demographic parity difference is 0.25 and its ratio 0.5 (below four-fifths); the
+/// accuracy difference is exactly 0 (ratio 1).
+fn judged(gates: &[&str]) -> AuditReport {
+    let groups = [
+        ("a", 400, 100, 100, 400),
+        ("b", 600, 50, 150, 200),
+        ("c", 3, 2, 2, 3),
+    ];
+    let state = ConfusionState::from_row_counts(
+        groups
+            .iter()
+            .map(|&(g, tn, fp, fn_, tp)| (g.to_string(), [tn, fp, fn_, tp])),
+    );
+    let stats = Stats {
+        resamples: 200,
+        seed: 5,
+        ..Stats::default()
+    };
+    let spec = ReportSpec::binary("judged.csv", "y", "p", "g", 2010, stats);
+    let (mut r, _) = build_report(&spec, &[vec![state]], None).expect("report");
+    let gates: Vec<String> = gates.iter().map(|g| g.to_string()).collect();
+    let parsed = fair_audit::fail_if::parse_all(&gates).unwrap();
+    fair_audit::fail_if::apply(&mut r, &parsed).unwrap();
+    r
+}
+
+#[test]
+fn the_report_first_page_says_each_kind_of_verdict_in_plain_words() {
+    use fair_audit::first_page::{gate_sentences, model_sentence, verdicts};
+    let r = judged(&["dp_difference > 0.1", "accuracy_difference > 0.1"]);
+    let v = &verdicts(&r)[0];
+    assert_eq!(
+        v.lead,
+        "g: beyond your limits; fails the four-fifths rule; 6 of 8 gaps distinguishable from noise; 1 group too small to judge."
+    );
+    let find = |prefix: &str| {
+        v.findings
+            .iter()
+            .find(|f| f.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {:#?}", v.findings))
+            .clone()
+    };
+    // Exceeds the user's threshold.
+    assert_eq!(
+        find("Beyond your limits"),
+        "Beyond your limits: the demographic parity difference is 0.250, above your limit 0.1."
+    );
+    // Fails the four-fifths rule: 0.25 / 0.5 = 0.5 and the equalized odds ratio
+    // min(0.571/0.8, 0.077/0.2) = 0.385.
+    assert_eq!(
+        find("Fails the four-fifths rule"),
+        "Fails the four-fifths rule (a ratio below 0.8): demographic parity ratio 0.500; equal opportunity ratio 0.714; equalized odds ratio 0.385."
+    );
+    // Distinguishable: 0.25 between two groups of 1000 never arises by permuting the groups in
+    // 200 tries, so p is at its floor 1/201.
+    let d = find("Distinguishable from noise");
+    assert!(
+        d.starts_with(
+            "Distinguishable from noise (p below 0.05): demographic parity difference 0.250 (95 % interval "
+        ) && d.contains("p < 1/201)"),
+        "{d}"
+    );
+    // Distinguishable: the demographic parity, equal opportunity (TPR 0.8 against 0.571) and
+    // equalized odds gaps, six of eight. Not distinguishable: equal accuracy.
+    assert_eq!(
+        find("Not distinguishable"),
+        "Not distinguishable from noise (p at least 0.05): accuracy difference; accuracy ratio."
+    );
+    // Too small to judge: c has 10 rows.
+    assert_eq!(
+        find("Too small to judge"),
+        "Too small to judge (fewer than 30 rows where a gap counts them; shown, but kept out of those gaps): c (10 rows)."
+    );
+    // The gates, failed and passed.
+    let gates = gate_sentences(&r);
+    assert_eq!(
+        gates[0],
+        (
+            "Gate failed:".to_string(),
+            "your limit \"dp_difference > 0.1\" is reached — the demographic parity difference is 0.250 (largest across g).".to_string()
+        )
+    );
+    assert_eq!(
+        gates[1],
+        (
+            "Gate passed:".to_string(),
+            "your limit \"accuracy_difference > 0.1\" is not reached — the accuracy difference is 0 (largest across g).".to_string()
+        )
+    );
+    // The model: 1606 of 2010 right (800 + 800 + 6) = 0.799; Wilson 95 % interval
+    // 0.7809–0.8159 (by hand: centre (p + z²/2n)/(1 + z²/n), half-width
+    // z√(p(1−p)/n + z²/4n²)/(1 + z²/n)).
+    assert_eq!(
+        model_sentence(&r).unwrap(),
+        "The model on all 2010 rows: accuracy 0.799 (95 % interval 0.781–0.816)."
+    );
+    // The rendered views carry the same first page, before the table of contents.
+    let c = fair_audit::charts::ChartData::default();
+    let views = render(&r, &c, Views::default()).unwrap();
+    let (md, html) = (views.markdown.unwrap(), views.html.unwrap());
+    for sentence in [
+        &v.findings[0],
+        &v.findings[1],
+        &v.findings[3],
+        &v.findings[4],
+    ] {
+        let md_text = fair_report::escape_markdown(sentence);
+        let html_text = fair_report::escape_html(sentence);
+        let toc = md.find("Contents: ").unwrap();
+        assert!(
+            md.find(&md_text).is_some_and(|at| at < toc),
+            "{md_text}\n{md}"
+        );
+        let toc = html.find("<nav class=\"toc\"").unwrap();
+        assert!(
+            html.find(&html_text).is_some_and(|at| at < toc),
+            "{html_text}"
+        );
+    }
+    assert!(html.contains("<strong>Gate failed:</strong>"));
+    // Every link of the table of contents has its heading.
+    for id in html
+        .split("<a href=\"#")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+    {
+        assert!(html.contains(&format!(" id=\"{id}\"")), "{id}");
+    }
+}
+
+#[test]
+fn a_gap_with_no_distinguishable_difference_and_no_gate_reads_so() {
+    use fair_audit::first_page::{gate_sentences, verdicts};
+    // Two equal groups: nothing to find, no gate, no small group.
+    let state = ConfusionState::from_row_counts([
+        ("a".to_string(), [400, 100, 100, 400]),
+        ("b".to_string(), [400, 100, 100, 400]),
+    ]);
+    let spec = ReportSpec::binary("same.csv", "y", "p", "g", 2000, Stats::default());
+    let (r, _) = build_report(&spec, &[vec![state]], None).unwrap();
+    assert!(gate_sentences(&r).is_empty());
+    let v = &verdicts(&r)[0];
+    assert_eq!(v.lead, "g: none of its 8 gaps distinguishable from noise.");
+    assert_eq!(v.findings.len(), 1, "{:#?}", v.findings);
+    assert!(v.findings[0].starts_with(
+        "Not distinguishable from noise (p at least 0.05): demographic parity difference; "
+    ));
+}

@@ -170,7 +170,10 @@ fn identical_audits_compare_equal() {
         .iter()
         .filter_map(|s| s.as_str())
         .collect();
-    assert!(summary[0].starts_with("Accuracy on all rows:"), "{summary:?}");
+    assert!(
+        summary[0].starts_with("Accuracy on all rows:"),
+        "{summary:?}"
+    );
     assert!(
         summary
             .iter()
