@@ -197,6 +197,46 @@ def test_the_measurement_finds_small_labels_overflow_and_cut_text(browser, tmp_p
     assert any("Amer-Indian-Eskimo-and-more" in o["el"] for o in m["overflow"]), m["overflow"]
 
 
+# Clicks the "rows" heading of the first per-group table with three or more rows, reads that
+# column, then types "Female" in the group filter and lists the rows left shown in per-group
+# tables (and clears it again).
+SORT_FILTER_JS = r"""
+(() => {
+  const groupTables = [...document.querySelectorAll('table')].filter(
+    t => t.tHead && t.tBodies[0] && t.tHead.rows[0].cells[0].textContent === 'group');
+  const t = groupTables.find(t => t.tBodies[0].rows.length >= 3);
+  const col = [...t.tHead.rows[0].cells].findIndex(c => c.textContent === 'rows');
+  t.tHead.rows[0].cells[col].click();
+  const sorted = [...t.tBodies[0].rows].map(r => parseFloat(r.cells[col].textContent));
+  const inp = document.getElementById('group-filter');
+  if (!inp) return {sorted, filter: false};
+  inp.value = 'Female';
+  inp.dispatchEvent(new Event('input'));
+  const rows = groupTables.flatMap(t => [...t.tBodies[0].rows]);
+  const shown = rows.filter(r => r.style.display !== 'none').map(r => r.cells[0].textContent);
+  inp.value = '';
+  inp.dispatchEvent(new Event('input'));
+  const back = rows.filter(r => r.style.display !== 'none').length;
+  return {sorted, filter: true, shown, total: rows.length, back};
+})()
+"""
+
+
+def test_tables_sort_and_groups_filter_offline(browser, adult_views):
+    """The page's one inline script: a click on "rows" sorts the group table by it, and the
+    group filter keeps only the groups named "Female…" (and the "all" rows)."""
+    page = adult_views["report"]
+    browser.open(page, width=VIEWPORT)
+    r = browser.evaluate(SORT_FILTER_JS)
+    print(f"sorted rows column: {r['sorted']}; filter kept {len(r['shown'])} of {r['total']}")
+    assert r["sorted"] == sorted(r["sorted"]) and len(r["sorted"]) >= 3, r
+    assert r["filter"], "no group filter on the page"
+    assert r["shown"] and len(r["shown"]) < r["total"], r
+    assert all("female" in g.lower() or g == "all" for g in r["shown"]), r["shown"]
+    assert r["back"] == r["total"], r
+    assert page.read_text().count("<script") == 1
+
+
 def test_the_first_page_checks_bite(browser, tmp_path):
     """A page without a verdict box is found out, a broken contents link is named, and a long
     page prints on several sheets (so "1 page" above is measured, not assumed)."""

@@ -392,6 +392,13 @@ pub fn write(doc: &mut HtmlReport, r: &AuditReport) {
         doc.lead_paragraph(&v.lead, "");
         doc.list(&v.findings);
     }
+    if let Some(c) = &r.comparison {
+        doc.lead_paragraph(
+            &format!("Against {} on the same rows:", c.after.file),
+            "the second model's changes (paired).",
+        );
+        doc.list(&crate::compare::first_page::sentences(c));
+    }
     doc.paragraph(&format!(
         "How to read this: a gap is distinguishable from noise when its p-value is below {} (1 − confidence); the four-fifths rule asks that the smaller group's rate be at least {FOUR_FIFTHS} of the larger's; a group with fewer than {} rows in a rate's denominator is too small to judge and is kept out of that gap. The detail, with every interval and test, follows.",
         alpha(r.settings.confidence),

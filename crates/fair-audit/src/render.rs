@@ -607,6 +607,7 @@ pub fn document(
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let method = &r.settings.rate_ci_method;
     let mut doc = HtmlReport::new(&format!("Fairness audit: {}", r.input.file));
+    doc.interactive();
     // The committee's page first: verdicts, then what they lean on (small groups, the rates
     // and gaps with their charts); the statistical detail after.
     crate::first_page::write(&mut doc, r);

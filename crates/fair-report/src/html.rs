@@ -1,5 +1,6 @@
-//! One document model written as a self-contained HTML page (inline CSS and SVG, no script, no
-//! external URL: it opens offline) or as markdown beside its SVG files. Section headings carry
+//! One document model written as a self-contained HTML page (inline CSS and SVG, no external
+//! URL: it opens offline; no script unless [`HtmlReport::interactive`] asks for the one inline
+//! script that sorts tables and filters groups) or as markdown beside its SVG files. Section headings carry
 //! GitHub-style anchors (the same in both views), so a table of contents links in either; a
 //! section marked as the first page is what the page prints (the rest is hidden in print).
 
@@ -58,7 +59,36 @@ enum Block {
 pub struct HtmlReport {
     title: String,
     blocks: Vec<Block>,
+    interactive: bool,
 }
+
+/// The page's one script (with [`HtmlReport::interactive`]): a click on a column heading sorts
+/// the table by it (numbers by value — a cell's leading number, "< 0.001" as 0.001 — text
+/// alphabetically, again to reverse), and a box under the table of contents shows only the rows
+/// of per-group tables whose group contains the text typed (and the "all" row). It reads and
+/// writes text only (`textContent`), fetches nothing, and the page reads the same without it.
+const SCRIPT: &str = r#"(function(){
+var num=function(t){var m=/^\s*[<>≈]?\s*(-?\d*\.?\d+(?:e[-+]?\d+)?)/i.exec(t);return m?parseFloat(m[1]):NaN;};
+var each=function(l,f){Array.prototype.forEach.call(l,f);};
+each(document.querySelectorAll('table'),function(tb){
+if(!tb.tHead||!tb.tBodies[0])return;var hs=tb.tHead.rows[0].cells;
+each(hs,function(th,j){th.className='sortable';th.tabIndex=0;
+var sort=function(){var b=tb.tBodies[0],rows=Array.prototype.slice.call(b.rows),dir=th.getAttribute('data-sort')==='asc'?-1:1;
+each(hs,function(h){h.removeAttribute('data-sort');});th.setAttribute('data-sort',dir>0?'asc':'desc');
+rows.sort(function(x,y){var a=x.cells[j]?x.cells[j].textContent:'',c=y.cells[j]?y.cells[j].textContent:'',p=num(a),q=num(c);
+if(!isNaN(p)&&!isNaN(q))return (p-q)*dir;if(!isNaN(p))return -1;if(!isNaN(q))return 1;return a.localeCompare(c)*dir;});
+rows.forEach(function(r){b.appendChild(r);});};
+th.addEventListener('click',sort);th.addEventListener('keydown',function(e){if(e.key==='Enter')sort();});});});
+var nav=document.querySelector('nav.toc');if(!nav)return;
+var box=document.createElement('p');box.className='filter';var lab=document.createElement('label');
+lab.textContent='Show only the groups whose name contains: ';var inp=document.createElement('input');
+inp.type='search';inp.id='group-filter';lab.appendChild(inp);box.appendChild(lab);nav.parentNode.insertBefore(box,nav.nextSibling);
+inp.addEventListener('input',function(){var q=inp.value.trim().toLowerCase();
+each(document.querySelectorAll('table'),function(tb){var h=tb.tHead&&tb.tHead.rows[0].cells[0];
+if(!h||h.textContent!=='group'||!tb.tBodies[0])return;
+each(tb.tBodies[0].rows,function(r){var g=r.cells[0].textContent.toLowerCase();
+r.style.display=(!q||g.indexOf(q)>=0||g==='all')?'':'none';});});});
+})();"#;
 
 /// The page's only styling: inline, no fonts or files fetched.
 const CSS: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;\
@@ -74,14 +104,15 @@ nav.toc li{display:inline}nav.toc li+li:before{content:\" · \"}\
 section.first-page{border:2px solid #bbb;border-radius:6px;padding:.1em 1.1em .4em;\
 margin:1em 0 2em;background:#fcfcfc}section.first-page h2{margin-top:.6em}\
 section.first-page ul{padding-left:1.3em}section.first-page li{margin:.25em 0}\
-.print-note{color:#666;font-size:.85em}\
+th.sortable{cursor:pointer}th[data-sort=asc]:after{content:\" ▲\"}th[data-sort=desc]:after{content:\" ▼\"}\
+p.filter input{font:inherit;padding:.1em .4em;width:16em}\
 @media print{@page{size:A4;margin:11mm}\
 body{max-width:none;margin:0;padding:0;font-size:8.6pt;line-height:1.25}\
 body>*{display:none!important}body>h1,body>section.first-page{display:block!important}\
 h1{font-size:13pt;margin:0 0 .3em}section.first-page{border:0;padding:0;margin:0;background:none}\
 section.first-page h2{font-size:10.5pt;margin:.5em 0 .2em}section.first-page p{margin:.25em 0}\
 section.first-page li{margin:.1em 0}section.first-page table{font-size:8pt;margin:.3em 0}\
-section.first-page figure svg{max-height:70mm;width:auto}.print-note{display:none}}";
+section.first-page figure svg{max-height:70mm;width:auto}}";
 
 /// The anchor GitHub gives a markdown heading, also used as the HTML heading's `id`: lower
 /// case, letters, digits, `-` and `_` kept, spaces as `-`, everything else dropped.
@@ -107,7 +138,16 @@ impl HtmlReport {
         Self {
             title: title.to_string(),
             blocks: Vec::new(),
+            interactive: false,
         }
+    }
+
+    /// Adds the page's one inline script: sortable tables (click a column heading) and a group
+    /// filter under the table of contents. Offline and inert without it: the HTML reads the
+    /// same with scripts off, and the markdown is unchanged.
+    pub fn interactive(&mut self) -> &mut Self {
+        self.interactive = true;
+        self
     }
 
     /// A section heading (`<h2>`, markdown `##`).
@@ -307,6 +347,9 @@ impl HtmlReport {
                     );
                 }
             }
+        }
+        if self.interactive {
+            let _ = writeln!(s, "<script>{SCRIPT}</script>");
         }
         s.push_str("</body>\n</html>\n");
         s

@@ -879,6 +879,7 @@ pub type RenderedComparison = (String, String, Vec<(String, String)>);
 /// upstream).
 pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditError> {
     let mut doc = HtmlReport::new("Fairness audit comparison");
+    doc.interactive();
     first_page::write(&mut doc, c);
     doc.heading("Every distinguishable change of a gap");
     doc.paragraph(&format!(
