@@ -297,3 +297,31 @@ fn a_gap_with_no_distinguishable_difference_and_no_gate_reads_so() {
         "Not distinguishable from noise (p at least 0.05): demographic parity difference; "
     ));
 }
+
+#[test]
+fn compare_names_both_what_got_worse_and_what_got_fairer() {
+    // The women's FPR jumps from 160/8000 = 0.02 to 2400/8000 = 0.30, past the men's 0.10: the
+    // FPR gap (0.08 → 0.20) widens while the selection rates meet (0.116 → 0.34 against 0.36).
+    let men = ("Male", 5400, 600, 1000, 3000);
+    let old = report("old.csv", &[("Female", 7840, 160, 1000, 1000), men]);
+    let new = report("new.csv", &[("Female", 5600, 2400, 1000, 1000), men]);
+    let c = compare_reports(&old, &new, 0.95, 400, 0).unwrap();
+    let v = &c.verdicts[0];
+    assert_eq!(v.verdict, "worse", "{v:?}");
+    let text = c
+        .summary
+        .iter()
+        .find(|s| s.starts_with("sex: worse. Got worse: "))
+        .unwrap_or_else(|| panic!("{:#?}", c.summary));
+    assert!(
+        text.contains(". Got fairer: demographic parity difference 0.244 → 0.020"),
+        "{text}"
+    );
+    let named = c
+        .summary
+        .iter()
+        .find(|s| s.starts_with("Got worse within sex: Female: false positive rate 0.020 → 0.300"))
+        .unwrap_or_else(|| panic!("{:#?}", c.summary));
+    // (5600 + 1000) / 10000 = 0.66 right after.
+    assert!(named.contains("accuracy 0.884 → 0.660"), "{named}");
+}
