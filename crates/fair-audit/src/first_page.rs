@@ -47,12 +47,11 @@ fn limits(r: &AuditReport) -> Vec<(Key, fail_if::Comparison)> {
     out
 }
 
-/// One gap of a slice as the first page weighs it: key, value, interval, p-value.
+/// One gap of a slice as the first page weighs it: key, value, p-value.
 #[derive(Debug, Clone, Copy)]
 struct Weighed {
     key: Key,
     value: Option<f64>,
-    interval: Option<(f64, f64)>,
     p_value: Option<f64>,
 }
 
@@ -60,7 +59,6 @@ fn from_gap(g: &Gap) -> Weighed {
     Weighed {
         key: g.key,
         value: g.value,
-        interval: g.lower.zip(g.upper),
         p_value: g.p_value,
     }
 }
@@ -69,7 +67,6 @@ fn from_pair(key: Key, p: &PairMax) -> Weighed {
     Weighed {
         key,
         value: Some(p.value),
-        interval: p.lower.zip(p.upper),
         p_value: p.p_value,
     }
 }
@@ -122,7 +119,6 @@ pub fn slice_verdict(
 ) -> SliceVerdict {
     let conf = r.settings.confidence;
     let a = alpha(conf);
-    let level = format!("{:.0} %", conf * 100.0);
     let gaps = weighed(slice, score);
     let mut findings = Vec::new();
     let mut words = Vec::new();
@@ -173,14 +169,13 @@ pub fn slice_verdict(
         g.p_value.map_or(String::new(), |p| p_text(p, perm))
     };
     if !yes.is_empty() {
+        // Value and p-value: the intervals are in the detail (a first page of intervals is a
+        // wall of numbers).
         let listed: Vec<String> = yes
             .iter()
             .map(|g| {
-                let iv = g.interval.map_or(String::new(), |(lo, hi)| {
-                    format!("{level} interval {}–{}, ", value_text(lo), value_text(hi))
-                });
                 format!(
-                    "{} {} ({iv}{})",
+                    "{} {} ({})",
                     plain_name(g.key),
                     g.value.map_or("n/a".into(), value_text),
                     p_of(g)

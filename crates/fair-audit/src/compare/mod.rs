@@ -1057,7 +1057,7 @@ fn before_after_chart(
     let title = format!("Gaps before (grey) and after across {}{at}", s.slice);
     let svg = fair_report::gap_panels(
         &title,
-        "gap",
+        "gap value",
         &bars,
         &ratio,
         &format!("{level} of the change, from the before value"),
