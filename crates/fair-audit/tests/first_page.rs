@@ -325,3 +325,18 @@ fn compare_names_both_what_got_worse_and_what_got_fairer() {
     // (5600 + 1000) / 10000 = 0.66 right after.
     assert!(named.contains("accuracy 0.884 → 0.660"), "{named}");
 }
+
+#[test]
+fn compare_says_when_no_gap_could_be_compared() {
+    // Every group has 20 rows, below the minimum group size 30: no gap is measured in either
+    // audit, so the slice is "not measured" (never "unchanged").
+    let small = report("a.csv", &[("Female", 8, 2, 2, 8), ("Male", 5, 5, 5, 5)]);
+    let c = compare_reports(&small, &small, 0.95, 200, 0).unwrap();
+    assert_eq!(c.verdicts[0].verdict, "not measured", "{:?}", c.verdicts[0]);
+    assert!(
+        c.summary.iter().any(|s| s
+            == "sex: not measured. No gap could be compared (each needs two groups of the minimum size in both audits)."),
+        "{:#?}",
+        c.summary
+    );
+}
