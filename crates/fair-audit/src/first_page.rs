@@ -304,7 +304,8 @@ pub fn gate_sentences(r: &AuditReport) -> Vec<(String, String)> {
 /// The model on all rows: accuracy with the report's rate interval, and the AUC with its
 /// Hanley–McNeil interval (from the pooled positives and negatives), when there are scores.
 pub fn model_sentence(r: &AuditReport) -> Option<String> {
-    let all = &r.audits.first()?.slices.first()?.overall;
+    let first = r.audits.first()?;
+    let all = &first.slices.first()?.overall;
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let est = |e: Estimate| {
         format!(
@@ -316,7 +317,10 @@ pub fn model_sentence(r: &AuditReport) -> Option<String> {
     };
     let mut parts = Vec::new();
     if let Some(a) = all.rates.get("accuracy").copied().flatten() {
-        parts.push(format!("accuracy {}", est(a)));
+        let at = first
+            .threshold
+            .map_or(String::new(), |t| format!(" at threshold {t}"));
+        parts.push(format!("accuracy{at} {}", est(a)));
     }
     let auc = r
         .score_metrics
@@ -324,7 +328,14 @@ pub fn model_sentence(r: &AuditReport) -> Option<String> {
         .flatten()
         .next()
         .and_then(|s| s.auc_overall);
-    if let Some(v) = auc {
+    if let Some(v) = auc.filter(|_| r.settings.weighted) {
+        // The pooled rows' effective sample size is not in the report: no interval rather than
+        // one from the unweighted counts.
+        parts.push(format!(
+            "AUC {} (weighted rows: no interval on all rows; each group's is in the score table)",
+            value_text(v)
+        ));
+    } else if let Some(v) = auc {
         let iv = fair_metrics::ci::auc_interval(
             v,
             all.positives as f64,

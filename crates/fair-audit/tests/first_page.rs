@@ -340,3 +340,32 @@ fn compare_says_when_no_gap_could_be_compared() {
         c.summary
     );
 }
+
+#[test]
+fn the_model_sentence_gives_the_auc_its_interval_unless_rows_are_weighted() {
+    use fair_audit::first_page::model_sentence;
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/score.json"),
+    )
+    .unwrap();
+    let mut r = AuditReport::from_json(&text).unwrap();
+    let all = &r.audits[0].slices[0].overall;
+    let auc = r.score_metrics.as_ref().unwrap()[0].auc_overall.unwrap();
+    // Hanley–McNeil on the pooled positives and negatives, as each group's AUC interval.
+    let iv = fair_metrics::ci::auc_interval(auc, all.positives as f64, all.negatives as f64, 0.95)
+        .unwrap();
+    let s = model_sentence(&r).unwrap();
+    let want = format!(
+        "AUC {:.3} (95 % interval {:.3}–{:.3}, Hanley–McNeil).",
+        auc, iv.lower, iv.upper
+    );
+    assert!(s.ends_with(&want), "{s}\n{want}");
+    // Audited at thresholds 0.3 and 0.5: the accuracy is the first one's, and says so.
+    assert!(
+        s.starts_with("The model on all 1000 rows: accuracy at threshold 0.3 "),
+        "{s}"
+    );
+    r.settings.weighted = true;
+    let s = model_sentence(&r).unwrap();
+    assert!(s.contains("weighted rows: no interval on all rows"), "{s}");
+}

@@ -304,6 +304,9 @@ impl HtmlReport {
                     let id = ids.next().map_or(String::new(), |i| escape_html(i));
                     let _ = writeln!(s, "<h{level} id=\"{id}\">{}</h{level}>", escape_html(text));
                 }
+                Block::Lead { lead, text } if text.is_empty() => {
+                    let _ = writeln!(s, "<p><strong>{}</strong></p>", escape_html(lead));
+                }
                 Block::Lead { lead, text } => {
                     let _ = writeln!(
                         s,
@@ -367,7 +370,11 @@ impl HtmlReport {
             match b {
                 Block::Open { .. } | Block::Close => {}
                 Block::Lead { lead, text } => {
-                    let _ = writeln!(s, "**{}** {}", escape_markdown(lead), escape_markdown(text));
+                    let _ = write!(s, "**{}**", escape_markdown(lead));
+                    if !text.is_empty() {
+                        let _ = write!(s, " {}", escape_markdown(text));
+                    }
+                    s.push('\n');
                 }
                 Block::List(items) => {
                     for i in items {

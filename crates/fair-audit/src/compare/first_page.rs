@@ -50,6 +50,7 @@ fn change_of(
 ) -> ModelChange {
     ModelChange {
         metric,
+        threshold: None,
         before: sides[0],
         after: sides[1],
         change: r.map(|r| r.change),
@@ -89,14 +90,16 @@ pub(super) fn model_two_sample(
     let (Some(a), Some(b)) = (pooled(before), pooled(after)) else {
         return Ok(Vec::new());
     };
-    let acc =
-        proportion_change(a.1, b.1, confidence).map_err(metric_err("the accuracy's change"))?;
-    let mut out = vec![change_of(
-        "accuracy",
-        acc,
-        [a.0, b.0],
-        ACCURACY_CHANGE_METHOD,
-    )];
+    let mut out = Vec::new();
+    // The accuracy of the first prediction source, when both audits' is the same one.
+    let source = |r: &AuditReport| r.audits.first().and_then(|x| x.threshold);
+    if super::same_source(source(before), source(after)) {
+        let acc =
+            proportion_change(a.1, b.1, confidence).map_err(metric_err("the accuracy's change"))?;
+        let mut m = change_of("accuracy", acc, [a.0, b.0], ACCURACY_CHANGE_METHOD);
+        m.threshold = source(before);
+        out.push(m);
+    }
     let auc = |r: &AuditReport| {
         r.score_metrics
             .iter()
@@ -157,6 +160,7 @@ pub(super) fn model_paired(
     };
     Ok(vec![ModelChange {
         metric: "accuracy",
+        threshold: None,
         before: est(acc.before),
         after: est(acc.after),
         change: acc.change,
@@ -370,7 +374,11 @@ pub fn worse_groups_sentence(v: &SliceVerdict) -> Option<String> {
 /// A model number's sentence: "Accuracy on all rows: 0.850 (95 % interval 0.844–0.855) before,
 /// 0.870 (0.865–0.875) after: higher by 0.020 (interval 0.012–0.028, p < 0.001)."
 pub fn model_sentence(m: &ModelChange, confidence: f64) -> String {
-    let name = if m.metric == "auc" { "AUC" } else { "Accuracy" };
+    let name = match (m.metric, m.threshold) {
+        ("auc", _) => "AUC".to_string(),
+        (_, Some(t)) => format!("Accuracy at threshold {t}"),
+        _ => "Accuracy".to_string(),
+    };
     let level = format!("{:.0} %", confidence * 100.0);
     let est = |e: Option<Estimate>, first: bool| match e {
         Some(e) => format!(

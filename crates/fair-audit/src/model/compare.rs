@@ -146,6 +146,10 @@ pub struct ModelChange {
     /// "accuracy" or "auc".
     #[serde(deserialize_with = "model_metric")]
     pub metric: Name,
+    /// The threshold on the score the accuracy is taken at (the audits' first), absent for the
+    /// prediction column and the AUC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
     /// The value in the first audit with its interval (accuracy: the report's rate interval;
     /// AUC: Hanley–McNeil).
     pub before: Option<super::Estimate>,
