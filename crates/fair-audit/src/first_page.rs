@@ -358,6 +358,24 @@ pub fn model_sentence(r: &AuditReport) -> Option<String> {
 }
 
 /// Every slice's verdict, per prediction source (score gaps with the first source's slices).
+///
+/// # Example
+/// ```
+/// use fair_audit::{ReportSpec, Stats, build_report, first_page::verdicts};
+/// use fair_metrics::state::ConfusionState;
+/// // Group a is selected half the time, b a quarter (1000 rows each): the ratio 0.5 fails the
+/// // four-fifths rule.
+/// let s = ConfusionState::from_row_counts([
+///     ("a".to_string(), [400, 100, 100, 400]),
+///     ("b".to_string(), [600, 50, 150, 200]),
+/// ]);
+/// let spec = ReportSpec::binary("m.csv", "y", "p", "g", 2000, Stats::default());
+/// let (r, _) = build_report(&spec, &[vec![s]], None)?;
+/// let v = &verdicts(&r)[0];
+/// assert!(v.lead.starts_with("g: fails the four-fifths rule;"));
+/// assert!(v.findings[0].contains("demographic parity ratio 0.500"));
+/// # Ok::<(), fair_audit::AuditError>(())
+/// ```
 pub fn verdicts(r: &AuditReport) -> Vec<SliceVerdict> {
     let mut out = Vec::new();
     for (k, audit) in r.audits.iter().enumerate() {

@@ -200,6 +200,18 @@ impl HtmlReport {
 
     /// Opens a boxed section with this `id` and CSS `class` (closed by [`Self::close_section`]).
     /// The class `first-page` is what the page prints: every other block is hidden in print.
+    ///
+    /// ```
+    /// use fair_report::HtmlReport;
+    /// let mut r = HtmlReport::new("Audit");
+    /// r.open_section("first-page", "first-page").heading("Verdict")
+    ///     .lead_paragraph("sex:", "fails the four-fifths rule.").close_section();
+    /// r.contents().heading("Detail").list(&["a gap".to_string()]);
+    /// let html = r.to_html();
+    /// assert!(html.contains("<section id=\"first-page\" class=\"first-page\">"));
+    /// assert!(html.contains("<a href=\"#detail\">Detail</a>") && html.contains("<h2 id=\"detail\">"));
+    /// assert!(r.to_markdown().contains("Contents: [Verdict](#verdict) · [Detail](#detail)"));
+    /// ```
     pub fn open_section(&mut self, id: &str, class: &str) -> &mut Self {
         self.blocks.push(Block::Open {
             id: anchor(id),

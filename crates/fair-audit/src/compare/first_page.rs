@@ -422,6 +422,29 @@ pub fn model_sentence(m: &ModelChange, confidence: f64) -> String {
 
 /// The first page's sentences, in order: the model, then per slice its verdict and the groups
 /// that got worse. They open the comparison's summary.
+///
+/// # Example
+/// ```
+/// use fair_audit::compare::{compare_reports, first_page::sentences};
+/// use fair_audit::{ReportSpec, Stats, Views, build_report, render};
+/// use fair_metrics::state::ConfusionState;
+/// let audit = |fp: u64| {
+///     let s = ConfusionState::from_row_counts([
+///         ("a".to_string(), [400, 100, 100, 400]),
+///         ("b".to_string(), [500 - fp, fp, 100, 400]),
+///     ]);
+///     let spec = ReportSpec::binary("m.csv", "y", "p", "g", 2000, Stats::default());
+///     let (r, c) = build_report(&spec, &[vec![s]], None).unwrap();
+///     let v = Views { json: true, markdown: false, html: false };
+///     fair_audit::model::AuditReport::from_json(&render(&r, &c, v).unwrap().json.unwrap()).unwrap()
+/// };
+/// // Group b's false positives go from 100 to 200 of its 500 negatives.
+/// let c = compare_reports(&audit(100), &audit(200), 0.95, 200, 0)?;
+/// let s = sentences(&c);
+/// assert!(s[0].starts_with("Accuracy on all rows: 0.800"));
+/// assert!(s.iter().any(|x| x.starts_with("Got worse within g") && x.contains("b: false positive rate 0.200 → 0.400")));
+/// # Ok::<(), fair_audit::AuditError>(())
+/// ```
 pub fn sentences(c: &Comparison) -> Vec<String> {
     let mut out: Vec<String> = c
         .model
