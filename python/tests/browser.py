@@ -162,6 +162,15 @@ class Browser:
         Path(out).write_bytes(data)
         return len(data)
 
+    def pdf(self, out: Path | None = None) -> bytes:
+        """The loaded page printed to PDF by the browser (its print CSS applies; the page size is
+        the one its `@page` rule asks for); written to `out` when given."""
+        r = self.call("Page.printToPDF", preferCSSPageSize=True, printBackground=False)
+        data = base64.b64decode(r["data"])
+        if out is not None:
+            Path(out).write_bytes(data)
+        return data
+
     def close(self) -> None:
         try:
             self.call("Browser.close", session=False)
@@ -178,6 +187,35 @@ class Browser:
             except OSError:
                 pass
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def pdf_pages(data: bytes) -> int:
+    """Pages of a PDF Chromium wrote: its page objects (`/Type /Page`, not `/Pages`)."""
+    import re
+
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
+
+
+# Where the first page (the verdict box) sits and whether the table of contents links resolve:
+# the box's top and height, the top of its first verdict line, and every contents link whose
+# target is missing.
+FIRST_PAGE_JS = r"""
+(() => {
+  const box = document.querySelector('section.first-page');
+  if (!box) return {found: false};
+  const r = box.getBoundingClientRect();
+  const lead = box.querySelector('p strong') || box.querySelector('li');
+  const links = [...document.querySelectorAll('nav.toc a')].map(a => a.getAttribute('href'));
+  const broken = links.filter(h => !h.startsWith('#') ||
+    !document.getElementById(decodeURIComponent(h.slice(1))));
+  return {
+    found: true, top: r.top + window.scrollY, height: r.height,
+    leadTop: lead ? lead.getBoundingClientRect().top + window.scrollY : null,
+    leadText: lead ? lead.textContent.trim().slice(0, 120) : null,
+    links: links.length, broken,
+  };
+})()
+"""
 
 
 # Measures the layout of the loaded page. Overflow: an element (outside the charts) whose

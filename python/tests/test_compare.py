@@ -54,7 +54,11 @@ def test_identical_audits_compare_equal():
     for g in c["changes"][0]["gaps"]:
         if g["change"] is not None:
             assert g["change"] == 0.0 and g["lower"] <= 0 <= g["upper"] and g["p_value"] >= 0.05
-    assert c["summary"][0].startswith("No gap changed distinguishably")
+    # The first page's sentences open the summary: the model, then each slice's verdict.
+    assert c["summary"][0].startswith("Accuracy on all rows:")
+    assert "no distinguishable change" in c["summary"][0]
+    assert all(v["verdict"] == "unchanged" for v in c["verdicts"]), c["verdicts"]
+    assert any(s.startswith("No gap changed distinguishably") for s in c["summary"])
 
 
 def test_audits_that_cannot_be_compared_raise():

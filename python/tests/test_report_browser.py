@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from browser import MEASURE_JS, Browser, find_chromium
+from browser import FIRST_PAGE_JS, MEASURE_JS, Browser, find_chromium, pdf_pages
 from conformance_cases import fairkit_binary
 
 VIEWPORT = 1280
@@ -152,6 +152,26 @@ def test_report_page_reads_at_1280_px(browser, adult_views, view):
         f"\n… and {len(problems) - 40} more" if len(problems) > 40 else "")
 
 
+@pytest.mark.parametrize("view", ["report", "compare"])
+def test_the_first_page_is_a_verdict_on_the_first_screen_and_prints_alone(browser, adult_views,
+                                                                         view):
+    """The verdict box opens the page: its top and its first verdict line are within the first
+    1280 x 900 screen; every table-of-contents link has its target; printed, the page is the
+    first page only, on one sheet."""
+    page = adult_views[view]
+    browser.open(page, width=VIEWPORT, height=900)
+    f = browser.evaluate(FIRST_PAGE_JS)
+    pdf = browser.pdf(page.parent / f"{view}.pdf")
+    pages = pdf_pages(pdf)
+    print(f"{view}: verdict box at {f.get('top')} px (height {f.get('height')}), first verdict "
+          f"line at {f.get('leadTop')} px ({f.get('leadText')!r}); {f.get('links')} contents "
+          f"links; printed: {pages} page(s), {len(pdf)} bytes")
+    assert f["found"], f"{view}: no first-page section"
+    assert f["top"] < 900 and f["leadTop"] is not None and f["leadTop"] < 900, f
+    assert f["links"] >= 4 and not f["broken"], f
+    assert pages == 1, f"{view}: the print is {pages} pages"
+
+
 def test_the_measurement_finds_small_labels_overflow_and_cut_text(browser, tmp_path):
     """The checks bite: a chart shown at half its width (a 12 px label drawn at 6 px), a label
     ending in "…", a label outside its chart, and a table cell too narrow for its word."""
@@ -175,3 +195,63 @@ def test_the_measurement_finds_small_labels_overflow_and_cut_text(browser, tmp_p
     assert c["cut"] == ["Amer-Indian-Esk…"]
     assert c["outside"] == ["outside"]
     assert any("Amer-Indian-Eskimo-and-more" in o["el"] for o in m["overflow"]), m["overflow"]
+
+
+# Clicks the "rows" heading of the first per-group table with three or more rows, reads that
+# column, then types "Female" in the group filter and lists the rows left shown in per-group
+# tables (and clears it again).
+SORT_FILTER_JS = r"""
+(() => {
+  const groupTables = [...document.querySelectorAll('table')].filter(
+    t => t.tHead && t.tBodies[0] && t.tHead.rows[0].cells[0].textContent === 'group');
+  const t = groupTables.find(t => t.tBodies[0].rows.length >= 3);
+  const col = [...t.tHead.rows[0].cells].findIndex(c => c.textContent === 'rows');
+  t.tHead.rows[0].cells[col].click();
+  const sorted = [...t.tBodies[0].rows].map(r => parseFloat(r.cells[col].textContent));
+  const inp = document.getElementById('group-filter');
+  if (!inp) return {sorted, filter: false};
+  inp.value = 'Female';
+  inp.dispatchEvent(new Event('input'));
+  const rows = groupTables.flatMap(t => [...t.tBodies[0].rows]);
+  const shown = rows.filter(r => r.style.display !== 'none').map(r => r.cells[0].textContent);
+  inp.value = '';
+  inp.dispatchEvent(new Event('input'));
+  const back = rows.filter(r => r.style.display !== 'none').length;
+  return {sorted, filter: true, shown, total: rows.length, back};
+})()
+"""
+
+
+def test_tables_sort_and_groups_filter_offline(browser, adult_views):
+    """The page's one inline script: a click on "rows" sorts the group table by it, and the
+    group filter keeps only the groups named "Female…" (and the "all" rows)."""
+    page = adult_views["report"]
+    browser.open(page, width=VIEWPORT)
+    r = browser.evaluate(SORT_FILTER_JS)
+    print(f"sorted rows column: {r['sorted']}; filter kept {len(r['shown'])} of {r['total']}")
+    assert r["sorted"] == sorted(r["sorted"]) and len(r["sorted"]) >= 3, r
+    assert r["filter"], "no group filter on the page"
+    assert r["shown"] and len(r["shown"]) < r["total"], r
+    assert all("female" in g.lower() or g == "all" for g in r["shown"]), r["shown"]
+    assert r["back"] == r["total"], r
+    assert page.read_text().count("<script") == 1
+
+
+def test_the_first_page_checks_bite(browser, tmp_path):
+    """A page without a verdict box is found out, a broken contents link is named, and a long
+    page prints on several sheets (so "1 page" above is measured, not assumed)."""
+    page = tmp_path / "long.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>'
+        '<nav class="toc"><a href="#here">here</a> <a href="#gone">gone</a></nav>'
+        '<h2 id="here">here</h2><div style="height:3000px">tall</div></body></html>'
+    )
+    browser.open(page, width=VIEWPORT)
+    f = browser.evaluate(FIRST_PAGE_JS)
+    assert f == {"found": False}
+    page.write_text(page.read_text().replace(
+        "<h2", '<section class="first-page"><p><strong>x</strong></p></section><h2'))
+    browser.open(page, width=VIEWPORT)
+    f = browser.evaluate(FIRST_PAGE_JS)
+    assert f["found"] and f["broken"] == ["#gone"], f
+    assert pdf_pages(browser.pdf()) >= 2

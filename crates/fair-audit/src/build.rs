@@ -118,14 +118,15 @@ pub fn build_report(
     let score_metrics = scores.map(|results| {
         let mut out: Vec<ScoreSlice> = Vec::new();
         for ((slice, m), sizes) in spec.slices.iter().zip(results).zip(&confusion[0]) {
-            charts.add_slice(&slice.name, m);
-            out.push(compute::score_slice(
-                slice,
-                m,
-                &spec.stats,
-                spec.interval,
-                sizes,
-            ));
+            let scored = compute::score_slice(slice, m, &spec.stats, spec.interval, sizes);
+            let mut small: Vec<String> = scored
+                .small_groups
+                .iter()
+                .map(|u| u.group.clone())
+                .collect();
+            small.dedup();
+            charts.add_slice_with_small(&slice.name, m, &small);
+            out.push(scored);
         }
         out
     });

@@ -11,6 +11,10 @@ use fair_report::{
 /// the KS pair.
 pub const MAX_CURVES: usize = 12;
 
+/// The colour of a group below the minimum group size (a light grey, lighter than the palette's
+/// reference grey).
+const SMALL_CURVE: Rgb = Rgb(190, 190, 190);
+
 /// One drawn chart.
 #[derive(Debug, Clone)]
 pub struct Figure {
@@ -37,6 +41,13 @@ impl ChartData {
     /// Draws the ROC and CCDF charts of one slice from the sweep's curves (problems become
     /// notes).
     pub fn add_slice(&mut self, slice: &str, m: &SliceScores) {
+        self.add_slice_with_small(slice, m, &[]);
+    }
+
+    /// [`Self::add_slice`] with the groups kept out of the score gaps for their size drawn in
+    /// light grey and named "(small)" in the legend, so their jagged curves are not read as
+    /// counted results.
+    pub fn add_slice_with_small(&mut self, slice: &str, m: &SliceScores, small: &[String]) {
         let names = &m.names;
         let n = names.len();
         // Beyond MAX_CURVES groups: the highest and lowest AUCs, plus the pair of the KS mark,
@@ -54,11 +65,34 @@ impl ChartData {
             drawn.dedup();
         }
         let subset = subset.replace("groups", "groups by AUC");
-        let colours: Vec<Rgb> = drawn.iter().map(|&g| group_colour(g, n)).collect();
+        let is_small = |g: usize| small.contains(&names[g]);
+        let colours: Vec<Rgb> = drawn
+            .iter()
+            .map(|&g| {
+                if is_small(g) {
+                    SMALL_CURVE
+                } else {
+                    group_colour(g, n)
+                }
+            })
+            .collect();
+        let label = |g: usize| {
+            if is_small(g) {
+                format!("{} (small)", names[g])
+            } else {
+                names[g].clone()
+            }
+        };
+        let any_small = drawn.iter().any(|&g| is_small(g));
+        let greyed = if any_small {
+            "; greyed \"(small)\": below the minimum group size, kept out of the score gaps"
+        } else {
+            ""
+        };
         let rocs: Vec<GroupCurve> = drawn
             .iter()
             .map(|&g| GroupCurve {
-                group: names[g].clone(),
+                group: label(g),
                 points: downsample(&m.roc[g], MAX_CURVE_POINTS, &[]),
                 auc: m.auc_by_group[g],
             })
@@ -66,7 +100,7 @@ impl ChartData {
         let ccdfs: Vec<GroupCurve> = drawn
             .iter()
             .map(|&g| GroupCurve {
-                group: names[g].clone(),
+                group: label(g),
                 points: downsample(&m.ccdf[g], MAX_CURVE_POINTS, &[]),
                 auc: None,
             })
@@ -86,7 +120,9 @@ impl ChartData {
         match roc_curves_coloured(&format!("ROC curves by {slice}"), &rocs, &colours) {
             Ok(svg) => self.figures.push(Figure {
                 slice: slice.into(),
-                caption: format!("Per-group ROC curves ({slice}){subset}; AUC in the legend"),
+                caption: format!(
+                    "Per-group ROC curves ({slice}){subset}; AUC in the legend{greyed}"
+                ),
                 file: format!("figures/roc-{stem}.svg"),
                 svg,
             }),
@@ -101,7 +137,7 @@ impl ChartData {
             Ok(svg) => self.figures.push(Figure {
                 slice: slice.into(),
                 caption: format!(
-                    "Per-group score CCDF ({slice}){subset} with the exact KS point marked"
+                    "Per-group score CCDF ({slice}){subset} with the exact KS point marked{greyed}"
                 ),
                 file: format!("figures/ccdf-{stem}.svg"),
                 svg,

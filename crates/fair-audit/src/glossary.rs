@@ -13,7 +13,7 @@ pub struct Entry {
 }
 
 /// Every entry, in the order the glossary lists them.
-pub const ENTRIES: [Entry; 21] = [
+pub const ENTRIES: [Entry; 27] = [
     Entry {
         key: "rows",
         name: "rows",
@@ -118,6 +118,36 @@ pub const ENTRIES: [Entry; 21] = [
         key: "p-value",
         name: "p-value",
         meaning: "how surprising the gap would be if the groups did not differ; below 1 − confidence the report calls the gap distinguishable from zero.",
+    },
+    Entry {
+        key: "four-fifths rule",
+        name: "four-fifths rule",
+        meaning: "a ratio gap below 0.8: the worse-off group's rate is less than four fifths of the better-off group's (US employment guidance's test of adverse impact, applied here to every ratio).",
+    },
+    Entry {
+        key: "q-value",
+        name: "q-value (Benjamini–Hochberg)",
+        meaning: "a p-value adjusted for testing many things at once: of the changes called distinguishable at q below 1 − confidence, at most that share is expected to be noise.",
+    },
+    Entry {
+        key: "permutation",
+        name: "permutation test",
+        meaning: "the group labels are shuffled many times; the p-value is the share of shuffles that give a gap at least as large as the real one. \"p < 1/(R+1)\": no shuffle did.",
+    },
+    Entry {
+        key: "DKW",
+        name: "DKW interval",
+        meaning: "an interval for a KS distance that holds for every group at once (the Dvoretzky–Kiefer–Wolfowitz inequality); it is wide on purpose, so it can contain 0 while the test says the groups differ.",
+    },
+    Entry {
+        key: "union bound",
+        name: "union bound (Bonferroni)",
+        meaning: "testing every pair of groups and multiplying the smallest p-value by the number of pairs, so that asking many questions does not make a difference look real by chance.",
+    },
+    Entry {
+        key: "small group",
+        name: "too small to judge",
+        meaning: "a group with fewer rows in a rate's denominator than the minimum group size: its rate is shown with its wide interval but kept out of the gaps, so a handful of rows cannot decide them.",
     },
 ];
 

@@ -54,6 +54,7 @@ pub mod compute;
 pub mod error;
 pub mod fail_if;
 pub mod finest;
+pub mod first_page;
 pub mod glossary;
 pub mod guard;
 pub mod ingest;

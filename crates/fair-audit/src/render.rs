@@ -165,61 +165,6 @@ fn small_groups_table(r: &AuditReport) -> Table {
     t
 }
 
-/// The first screen's verdict: each `--fail-if` with its outcome, and the overall accuracy and
-/// AUC, so "is this model fair enough?" is answered before the details.
-fn verdict_lines(r: &AuditReport) -> Vec<String> {
-    let mut out: Vec<String> = r
-        .fail_if
-        .iter()
-        .map(|f| {
-            let values = f
-                .comparisons
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{} is {}",
-                        c.comparison.split_whitespace().next().unwrap_or(""),
-                        f4(c.actual)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!(
-                "{} --fail-if \"{}\" ({values}): {}",
-                if f.failed { "✗" } else { "✓" },
-                f.expression,
-                if f.failed {
-                    "FAILED — the run exits with code 1"
-                } else {
-                    "passed"
-                }
-            )
-        })
-        .collect();
-    let overall = r
-        .audits
-        .first()
-        .and_then(|a| a.slices.first())
-        .and_then(|s| s.overall.rates.get("accuracy").copied().flatten());
-    let auc = r
-        .score_metrics
-        .iter()
-        .flatten()
-        .next()
-        .and_then(|s| s.auc_overall);
-    let mut model = Vec::new();
-    if let Some(a) = overall {
-        model.push(format!("accuracy {} on all rows", f4(a.value)));
-    }
-    if let Some(a) = auc {
-        model.push(format!("AUC {}", f4(a)));
-    }
-    if !model.is_empty() {
-        out.push(format!("The model: {}.", model.join(", ")));
-    }
-    out
-}
-
 fn est(e: Option<Estimate>) -> String {
     match e {
         Some(e) => format!("{} [{}, {}]", f4(e.value), f4(e.lower), f4(e.upper)),
@@ -662,55 +607,10 @@ pub fn document(
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let method = &r.settings.rate_ci_method;
     let mut doc = HtmlReport::new(&format!("Fairness audit: {}", r.input.file));
-    doc.paragraph(&format!(
-        "{} rows; label '{}' (positive = '{}'), sensitive columns: {}; {} resamples, seed {}.",
-        r.input.rows,
-        r.input.columns.label,
-        r.input.positive_label,
-        r.input.columns.sensitive.join(", "),
-        r.settings.resamples,
-        r.settings.seed
-    ));
-    let verdict = verdict_lines(r);
-    if !verdict.is_empty() {
-        doc.heading("Verdict");
-        for v in &verdict {
-            doc.paragraph(v);
-        }
-    }
-    doc.heading("Summary");
-    for s in &r.summary {
-        doc.paragraph(s);
-    }
-    let notes: Vec<Option<String>> = r
-        .headline
-        .iter()
-        .map(|(k, v)| gap_note(*k, &v.undefined_groups, &v.small_groups, v.fairlearn_value))
-        .collect();
-    let any_note = notes.iter().any(Option::is_some);
-    let mut header = vec!["headline", "worst value", "slice", "threshold", "p-value"];
-    if any_note {
-        header.push("groups left out / fairlearn");
-    }
-    let mut h = Table::new(&header);
-    for ((k, v), note) in r.headline.iter().zip(notes) {
-        let title = glossary::meaning(k.as_str());
-        let mut row = vec![
-            k.to_string(),
-            f4(v.value),
-            v.slice.clone(),
-            v.threshold.map_or("—".into(), |t| t.to_string()),
-            p_opt(v.p_value, (!k.is_score()).then_some(r.settings.resamples)),
-        ];
-        if any_note {
-            row.push(note.unwrap_or_default());
-        }
-        h.text_row(row);
-        if let Some(m) = title {
-            h.title_last_row(m);
-        }
-    }
-    doc.table(&h);
+    doc.interactive();
+    // The committee's page first: verdicts, then what they lean on (small groups, the rates
+    // and gaps with their charts); the statistical detail after.
+    crate::first_page::write(&mut doc, r);
     let small = small_groups_table(r);
     if !small.is_empty() {
         doc.heading("Small groups");
@@ -817,6 +717,7 @@ pub fn document(
     if let Some(ot) = &r.over_time {
         over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
     }
+    statistical_detail(&mut doc, r);
     doc.heading("What the numbers mean");
     let mut gl = Table::new(&["number", "meaning"]);
     for e in glossary::ENTRIES {
@@ -837,6 +738,54 @@ pub fn document(
     ));
     doc.paragraph(&distinguishable_note(r));
     Ok((doc, figures))
+}
+
+/// The summary's sentences (every distinguishable gap, with its interval and test) and the
+/// headline table: the statistics behind the first page, after the sections a committee reads.
+fn statistical_detail(doc: &mut HtmlReport, r: &AuditReport) {
+    doc.heading("Statistical detail: every distinguishable gap");
+    doc.paragraph(&format!(
+        "{} rows; label '{}' (positive = '{}'), sensitive columns: {}; {} resamples, seed {}.",
+        r.input.rows,
+        r.input.columns.label,
+        r.input.positive_label,
+        r.input.columns.sensitive.join(", "),
+        r.settings.resamples,
+        r.settings.seed
+    ));
+    for s in &r.summary {
+        doc.paragraph(s);
+    }
+    let notes: Vec<Option<String>> = r
+        .headline
+        .iter()
+        .map(|(k, v)| gap_note(*k, &v.undefined_groups, &v.small_groups, v.fairlearn_value))
+        .collect();
+    let any_note = notes.iter().any(Option::is_some);
+    let mut header = vec!["headline", "worst value", "slice", "threshold", "p-value"];
+    if any_note {
+        header.push("groups left out / fairlearn");
+    }
+    let mut h = Table::new(&header);
+    for ((k, v), note) in r.headline.iter().zip(notes) {
+        let title = glossary::meaning(k.as_str());
+        let mut row = vec![
+            k.to_string(),
+            f4(v.value),
+            v.slice.clone(),
+            v.threshold.map_or("—".into(), |t| t.to_string()),
+            p_opt(v.p_value, (!k.is_score()).then_some(r.settings.resamples)),
+        ];
+        if any_note {
+            row.push(note.unwrap_or_default());
+        }
+        h.text_row(row);
+        if let Some(m) = title {
+            h.title_last_row(m);
+        }
+    }
+    doc.paragraph("The worst value of each gap over the slices (the headline):");
+    doc.table(&h);
 }
 
 /// The requested views of a report, as text.

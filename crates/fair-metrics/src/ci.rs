@@ -66,8 +66,8 @@ pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
 pub use regression::{RegressionBootstrap, RegressionIntervals, regression_intervals};
 pub use score_change::score_gap_change;
 pub use scores::{
-    ScoreGapInference, auc_difference_inference, auc_interval, auc_standard_error, kolmogorov_sf,
-    ks_inference, ks_inference_of_max, ks_two_sample_p_value,
+    ScoreGapInference, auc_change, auc_difference_inference, auc_interval, auc_standard_error,
+    kolmogorov_sf, ks_inference, ks_inference_of_max, ks_two_sample_p_value,
 };
 
 use crate::confusion::Rate;

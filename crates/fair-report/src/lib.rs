@@ -40,7 +40,7 @@ mod downsample;
 mod error;
 mod format;
 pub mod frontier;
-mod html;
+pub mod html;
 mod legend;
 pub mod lines;
 pub mod palette;

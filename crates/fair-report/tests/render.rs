@@ -400,6 +400,33 @@ fn the_html_page_is_self_contained() {
 }
 
 #[test]
+fn an_interactive_page_has_one_inline_script_and_no_url() {
+    let mut t = Table::new(&["group", "rate"]);
+    t.text_row(vec![EVIL.into(), "0.5".into()]);
+    let mut report = HtmlReport::new("Audit");
+    report.contents().heading("Rates").table(&t);
+    let plain = report.to_html();
+    report.interactive();
+    let html = report.to_html();
+    assert_eq!(html.matches("<script").count(), 1);
+    assert!(!plain.contains("<script"));
+    for banned in [
+        "http",
+        "fetch(",
+        "XMLHttpRequest",
+        "innerHTML",
+        "src=",
+        "import(",
+    ] {
+        assert!(!html.contains(banned), "{banned}");
+    }
+    // User text is still escaped; the markdown is the same either way.
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert_eq!(report.to_markdown().matches("<script").count(), 0);
+    assert!(html.contains("<a href=\"#rates\">Rates</a>") && html.contains("<h2 id=\"rates\">"));
+}
+
+#[test]
 fn figures_must_be_inert_svg() {
     let mut report = HtmlReport::new("t");
     assert!(report.figure("<p>hi</p>".into(), "x", "x.svg").is_err());

@@ -124,7 +124,13 @@ fn a_fairer_model_passes_the_gate_and_a_worse_one_fails_it() {
     let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
     assert!(md.contains("figures/compare-sex.svg"), "{md}");
     let svg = std::fs::read_to_string(out.join("figures/compare-sex.svg")).unwrap();
-    assert!(svg.contains("dp_difference after"), "{svg}");
+    // Plain names, ratios and differences in their own panels.
+    assert!(
+        svg.contains("demographic parity, after")
+            && svg.contains("ratios (1 = parity)")
+            && svg.contains("differences (0 = parity)"),
+        "{svg}"
+    );
     // The other way round the gap got worse: exit 1 naming it.
     let run = compare(
         &new,
@@ -158,11 +164,30 @@ fn identical_audits_compare_equal() {
         assert!(g["lower"].as_f64().unwrap() <= 0.0 && g["upper"].as_f64().unwrap() >= 0.0);
         assert!(g["p_value"].as_f64().unwrap() >= 0.05, "{g}");
     }
+    let summary: Vec<&str> = c["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.as_str())
+        .collect();
     assert!(
-        c["summary"][0]
-            .as_str()
+        summary[0].starts_with("Accuracy on all rows:"),
+        "{summary:?}"
+    );
+    assert!(
+        summary
+            .iter()
+            .any(|s| s.starts_with("No gap changed distinguishably")),
+        "{summary:?}"
+    );
+    assert!(
+        c["verdicts"]
+            .as_array()
             .unwrap()
-            .starts_with("No gap changed distinguishably")
+            .iter()
+            .all(|v| v["verdict"] == "unchanged"),
+        "{}",
+        c["verdicts"]
     );
 }
 
@@ -821,8 +846,9 @@ fn the_fail_if_worse_verdict_is_recorded_in_every_view() {
     for view in ["compare.md", "compare.html"] {
         let text = std::fs::read_to_string(out.join(view)).unwrap();
         assert!(
-            text.contains("--fail-if-worse dp")
-                && text.contains(": FAILED, distinguishably worse: dp")
+            text.contains("Gate failed")
+                && text.contains("(--fail-if-worse dp")
+                && text.contains("got distinguishably worse: dp")
                 && text.contains("across sex went from"),
             "{view}"
         );
@@ -833,7 +859,7 @@ fn the_fail_if_worse_verdict_is_recorded_in_every_view() {
     assert_eq!(json(&out)["fail_if_worse"]["failed"], false);
     let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
     assert!(
-        md.contains("passed: none of these gaps got distinguishably worse"),
+        md.contains("Gate passed") && md.contains("got distinguishably worse in any slice"),
         "{md}"
     );
     let run = compare(&old, &old, &out, &[]);

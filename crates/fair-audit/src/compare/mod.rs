@@ -15,10 +15,11 @@ use fair_metrics::ci::{GapKind, GapSettings, PairedDraws, gap_change_inference};
 use fair_metrics::state::ConfusionState;
 use fair_report::{HtmlReport, Table};
 
+pub mod first_page;
 mod scores;
 pub use crate::model::compare::{
-    COMPARE_SCHEMA, CompareSettings, Comparison, GapChange, RateChangeEntry, Side, SliceChange,
-    WorseGap, WorseGate,
+    COMPARE_SCHEMA, CompareSettings, Comparison, GapChange, ModelChange, RateChangeEntry, Side,
+    SliceChange, SliceVerdict, WorseGap, WorseGate, WorseRate,
 };
 pub use scores::SCORE_CHANGE_METHOD;
 
@@ -401,8 +402,12 @@ pub fn compare_reports_with(
         summary: Vec::new(),
         fail_if: Vec::new(),
         fail_if_worse: None,
+        model: first_page::model_two_sample(before, after, confidence)?,
+        verdicts: Vec::new(),
     };
-    c.summary = sentences(&c);
+    c.verdicts = first_page::verdicts(&c);
+    c.summary = first_page::sentences(&c);
+    c.summary.extend(sentences(&c));
     c.summary.extend(left_out);
     c.summary.extend(differing);
     Ok(c)
@@ -683,6 +688,7 @@ pub fn compare_paired(
             .collect())
     };
     let mut changes = Vec::new();
+    let mut model = Vec::new();
     for (k, slice) in slices.iter().enumerate() {
         let (c0, c1) = (cells_of(&parts[0], k)?, cells_of(&parts[1], k)?);
         let whole = &all[0][k];
@@ -691,6 +697,10 @@ pub fn compare_paired(
             |c: &NamedCells, g: &str| c.iter().find(|(n, _)| n == g).map_or([0.0; 4], |x| x.1);
         let joint: Vec<[[f64; 4]; 2]> =
             names.iter().map(|g| [find(&c0, g), find(&c1, g)]).collect();
+        if k == 0 {
+            // Every slice holds all rows: the first one's groups sum to the whole model.
+            model = first_page::model_paired(&joint, stats.confidence)?;
+        }
         // One set of draws per slice; every gap is computed from it.
         let draws = PairedDraws::new(&joint, stats.resamples, stats.seed);
         let mut gaps = Vec::new();
@@ -746,8 +756,12 @@ pub fn compare_paired(
         summary: Vec::new(),
         fail_if: Vec::new(),
         fail_if_worse: None,
+        model,
+        verdicts: Vec::new(),
     };
-    c.summary = sentences(&c);
+    c.verdicts = first_page::verdicts(&c);
+    c.summary = first_page::sentences(&c);
+    c.summary.extend(sentences(&c));
     Ok(c)
 }
 
@@ -855,82 +869,28 @@ fn sentences(c: &Comparison) -> Vec<String> {
 pub type RenderedComparison = (String, String, Vec<(String, String)>);
 
 /// The comparison as markdown and self-contained HTML, and the markdown's figures as
-/// `(relative path, svg)`: the summary, then per slice a chart of every gap before and after
-/// and a table of the change, its interval and p-value.
+/// `(relative path, svg)`: the first page ([`first_page::write`]: gates, the model before and
+/// after, each slice's verdict and the groups that got worse), the table of contents, every
+/// distinguishable change, then per slice a chart of every gap before and after and a table of
+/// the change, its interval and p-value.
 ///
 /// # Errors
 /// [`AuditError::Chart`] if a chart cannot be drawn (a non-finite value would be a bug
 /// upstream).
 pub fn render_comparison(c: &Comparison) -> Result<RenderedComparison, AuditError> {
     let mut doc = HtmlReport::new("Fairness audit comparison");
+    doc.interactive();
+    first_page::write(&mut doc, c);
+    doc.heading("Every distinguishable change of a gap");
     doc.paragraph(&format!(
-        "Before: {} ({} rows). After: {} ({} rows). {} bootstrap resamples, seed {}.",
-        c.before.file,
-        c.before.rows,
-        c.after.file,
-        c.after.rows,
-        c.settings.resamples,
-        c.settings.seed
+        "{} bootstrap resamples, seed {}; the method is at the end.",
+        c.settings.resamples, c.settings.seed
     ));
-    if !c.fail_if.is_empty() || c.fail_if_worse.is_some() {
-        doc.heading("Verdict");
-    }
-    if let Some(w) = &c.fail_if_worse {
-        let keys: Vec<&str> = w.keys.iter().map(|k| k.as_str()).collect();
-        let worse: Vec<String> = w
-            .worse
-            .iter()
-            .map(|g| {
-                let at = g
-                    .threshold
-                    .map_or(String::new(), |t| format!(" at threshold {t}"));
-                let opt = |v: Option<f64>| v.map_or("n/a".to_string(), value_text);
-                format!(
-                    "{} across {}{at} went from {} to {} ({})",
-                    g.key,
-                    g.slice,
-                    opt(g.before),
-                    opt(g.after),
-                    g.p_value.map_or("n/a".into(), |p| p_text(p, None))
-                )
-            })
-            .collect();
-        doc.paragraph(&format!(
-            "--fail-if-worse {}: {}.",
-            keys.join(","),
-            if w.failed {
-                format!("FAILED, distinguishably worse: {}", worse.join("; "))
-            } else {
-                "passed: none of these gaps got distinguishably worse in any slice".to_string()
-            }
-        ));
-    }
-    if !c.fail_if.is_empty() {
-        for f in &c.fail_if {
-            let values: Vec<String> = f
-                .comparisons
-                .iter()
-                .map(|x| {
-                    format!(
-                        "{} is {} ({})",
-                        x.comparison,
-                        value_text(x.actual),
-                        if x.holds { "holds" } else { "does not hold" }
-                    )
-                })
-                .collect();
-            doc.paragraph(&format!(
-                "--fail-if \"{}\": {}. {}.",
-                f.expression,
-                if f.failed { "FAILED" } else { "passed" },
-                values.join("; ")
-            ));
-        }
-    }
-    doc.heading("Summary");
-    for s in &c.summary {
+    let first = first_page::sentences(c);
+    for s in c.summary.iter().filter(|s| !first.contains(s)) {
         doc.paragraph(s);
     }
+    doc.heading("Gaps and rates, slice by slice");
     let mut figures = Vec::new();
     comparison_tables(&mut doc, c, &mut figures)?;
     doc.heading("Method");
@@ -1044,7 +1004,23 @@ fn rates_table(doc: &mut HtmlReport, s: &SliceChange, level: &str) {
     doc.table(&t);
 }
 
-/// The before/after bars of one slice (`None` when no gap is defined in both audits).
+/// A gap's family in a few plain words, for a bar label under the chart (ratios and differences
+/// are in separate panels, so the family and "before"/"after" say which bar it is).
+fn short_name(key: Key) -> &'static str {
+    match key {
+        Key::DpDifference | Key::DpRatio => "demographic parity",
+        Key::EoDifference | Key::EoRatio => "equal opportunity",
+        Key::EqOddsDifference | Key::EqOddsRatio => "equalized odds",
+        Key::AccuracyDifference | Key::AccuracyRatio => "accuracy",
+        Key::AucDifference => "AUC difference",
+        Key::KsDp => "KS of scores",
+        Key::KsEo => "KS of positives",
+        Key::Psp => "partial SP",
+    }
+}
+
+/// The before/after bars of one slice (`None` when no gap is defined in both audits): ratios
+/// and differences in separate panels ([`fair_report::gap_panels`]).
 fn before_after_chart(
     s: &SliceChange,
     at: &str,
@@ -1053,6 +1029,7 @@ fn before_after_chart(
     use fair_report::palette::{GREY, series_colour};
     let mut bars = Vec::new();
     let mut colours = Vec::new();
+    let mut ratio = Vec::new();
     for g in &s.gaps {
         let (Some(b), Some(a)) = (g.before, g.after) else {
             continue;
@@ -1062,26 +1039,27 @@ fn before_after_chart(
             _ => None,
         };
         bars.push(fair_report::GroupRate {
-            group: format!("{} before", g.key),
+            group: format!("{}, before", short_name(g.key)),
             rate: Some(b),
             interval: None,
         });
         bars.push(fair_report::GroupRate {
-            group: format!("{} after", g.key),
+            group: format!("{}, after", short_name(g.key)),
             rate: Some(a),
             interval,
         });
         colours.extend([GREY, series_colour(0)]);
+        ratio.extend([g.key.is_ratio(); 2]);
     }
     if bars.is_empty() {
         return Ok(None);
     }
     let title = format!("Gaps before (grey) and after across {}{at}", s.slice);
-    let svg = fair_report::group_rate_bars_coloured(
+    let svg = fair_report::gap_panels(
         &title,
-        "gap",
+        "gap value",
         &bars,
-        None,
+        &ratio,
         &format!("{level} of the change, from the before value"),
         &colours,
     )

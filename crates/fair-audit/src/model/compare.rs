@@ -128,6 +128,83 @@ pub struct Comparison {
     /// JSON otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_if_worse: Option<WorseGate>,
+    /// The model on all rows before and after: accuracy, and the AUC when both audits have
+    /// scores (the first page). Absent from the JSON of comparisons written before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<ModelChange>,
+    /// Per slice and prediction source, the plain verdict of the first page: fairer, unchanged
+    /// or worse, and every group whose rates got distinguishably worse. Absent from the JSON of
+    /// comparisons written before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<SliceVerdict>,
+}
+
+/// A number of the whole model (all rows) in both audits, each with its interval, and the
+/// change with its interval and p-value.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ModelChange {
+    /// "accuracy" or "auc".
+    #[serde(deserialize_with = "model_metric")]
+    pub metric: Name,
+    /// The threshold on the score the accuracy is taken at (the audits' first), absent for the
+    /// prediction column and the AUC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
+    /// The value in the first audit with its interval (accuracy: the report's rate interval;
+    /// AUC: Hanley–McNeil).
+    pub before: Option<super::Estimate>,
+    /// The value in the second audit with its interval.
+    pub after: Option<super::Estimate>,
+    /// `after − before`.
+    pub change: Option<f64>,
+    /// Lower end of the change's interval.
+    pub lower: Option<f64>,
+    /// Upper end.
+    pub upper: Option<f64>,
+    /// p-value of "it did not change".
+    pub p_value: Option<f64>,
+    /// How the change's interval and p-value are computed.
+    pub method: String,
+}
+
+/// The first page's verdict on one slice.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SliceVerdict {
+    /// The slice.
+    pub slice: String,
+    /// The threshold, or null for the prediction column.
+    pub threshold: Option<f64>,
+    /// "worse" when a gap got distinguishably worse, else "fairer" when one got
+    /// distinguishably better, else "unchanged" (no gap's change distinguishable), or
+    /// "not measured" when no gap could be compared.
+    #[serde(deserialize_with = "verdict_word")]
+    pub verdict: Name,
+    /// The gaps that got distinguishably better.
+    pub better: Vec<Key>,
+    /// The gaps that got distinguishably worse.
+    pub worse: Vec<Key>,
+    /// Every group rate that got distinguishably worse (a TPR or accuracy down, an FPR up),
+    /// whatever its gaps did.
+    pub worse_groups: Vec<WorseRate>,
+}
+
+/// One group's rate that got distinguishably worse: its q-value (Benjamini–Hochberg over every
+/// rate change of the comparison) is below 1 − confidence.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct WorseRate {
+    /// The group.
+    pub group: String,
+    /// Rate key: "true_positive_rate", "false_positive_rate" or "accuracy".
+    #[serde(deserialize_with = "de::rate")]
+    pub rate: Name,
+    /// The rate before.
+    pub before: f64,
+    /// The rate after.
+    pub after: f64,
+    /// p-value of "the rate did not change".
+    pub p_value: f64,
+    /// Benjamini–Hochberg adjusted p-value over every rate change of the comparison.
+    pub q_value: f64,
 }
 
 /// The `--fail-if-worse` gate: fails when any of its keys got worse (a difference up, a ratio
@@ -200,6 +277,18 @@ impl Comparison {
         });
         failed
     }
+}
+
+fn model_metric<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    de::one_of(d, "model metric", &["accuracy", "auc"])
+}
+
+fn verdict_word<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    de::one_of(
+        d,
+        "slice verdict",
+        &["fairer", "unchanged", "worse", "not measured"],
+    )
 }
 
 fn compare_schema<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {

@@ -65,7 +65,9 @@ pub fn proportion_change(
     let pooled = (x1 + x2) as f64 / (n1f + n2f);
     let se = (pooled * (1.0 - pooled) * (1.0 / n1f + 1.0 / n2f)).sqrt();
     let p_value = if se > 0.0 {
-        2.0 * (1.0 - Normal::standard().cdf((d / se).abs()))
+        // The survival function, not 1 − cdf: past z ≈ 8.3 the latter is exactly 0 (a
+        // p-value of 1e-41 would read "< 1e-300").
+        2.0 * Normal::standard().sf((d / se).abs())
     } else {
         1.0 // both rates 0, or both 1: no change
     };
@@ -137,6 +139,20 @@ pub fn paired_proportion_change(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_far_tail_p_value_is_not_rounded_to_zero() {
+        // 160/8000 → 500/8000: z = 0.0425 / √(p̂(1 − p̂)(2/8000)) with p̂ = 660/16000, 13.516;
+        // 2Φ̄(z) = erfc(z/√2) = 1.2551e-41 (Python's math.erfc). 1 − Φ(z) is exactly 0 here.
+        let c = proportion_change((160, 8000), (500, 8000), 0.95)
+            .unwrap()
+            .unwrap();
+        assert!(
+            (c.p_value / 1.2551108060924137e-41 - 1.0).abs() < 1e-6,
+            "{}",
+            c.p_value
+        );
+    }
 
     #[test]
     fn newcombe_by_hand() {

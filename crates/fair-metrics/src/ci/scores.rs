@@ -96,6 +96,56 @@ pub fn auc_interval(auc: f64, n_pos: f64, n_neg: f64, confidence: f64) -> Result
     })
 }
 
+/// The change of an AUC between two independent samples, each given as `(auc, n_pos, n_neg)`:
+/// `after − before`, the normal interval with the two Hanley–McNeil standard errors added in
+/// quadrature, and the two-sided z-test of "the AUC did not change" (p = 1 when both standard
+/// errors are 0 and the AUCs are equal, 0 when they differ).
+///
+/// # Errors
+/// As [`auc_interval`], for either side.
+///
+/// # Example
+/// ```
+/// use fair_metrics::ci::{auc_change, auc_standard_error};
+/// let c = auc_change((0.80, 100.0, 100.0), (0.90, 100.0, 100.0), 0.95)?;
+/// let se = (auc_standard_error(0.8, 100.0, 100.0).powi(2)
+///     + auc_standard_error(0.9, 100.0, 100.0).powi(2)).sqrt();
+/// assert!((c.change - 0.1).abs() < 1e-12);
+/// assert!((c.interval.upper - c.interval.lower - 2.0 * 1.959963984540054 * se).abs() < 1e-9);
+/// assert!(c.p_value < 0.05);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+pub fn auc_change(
+    before: (f64, f64, f64),
+    after: (f64, f64, f64),
+    confidence: f64,
+) -> Result<super::RateChange> {
+    // Validates both sides (the interval itself is not needed here).
+    auc_interval(before.0, before.1, before.2, confidence)?;
+    auc_interval(after.0, after.1, after.2, confidence)?;
+    let se = |(a, p, n): (f64, f64, f64)| auc_standard_error(a, p, n);
+    let s = se(before).hypot(se(after));
+    let d = after.0 - before.0;
+    let h = z(confidence) * s;
+    let p_value = if s > 0.0 {
+        (2.0 * normal_sf(d.abs() / s)).min(1.0)
+    } else if d == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    Ok(super::RateChange {
+        before: before.0,
+        after: after.0,
+        change: d,
+        interval: Interval {
+            lower: d - h,
+            upper: d + h,
+        },
+        p_value,
+    })
+}
+
 /// The Kolmogorov distribution's survival function
 /// `Q_KS(λ) = 2 Σ_{j≥1} (−1)^{j−1} e^{−2j²λ²}` (for small λ through the equivalent Jacobi theta
 /// series `1 − √(2π)/λ Σ_{j≥1} e^{−(2j−1)²π²/(8λ²)}`, which converges fast there).
