@@ -21,11 +21,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from fairkit._core import run_cli
 
     args = list(sys.argv[1:] if argv is None else argv)
-    if threading.current_thread() is threading.main_thread():
-        # Python turns Ctrl-C into KeyboardInterrupt, which it can only raise once the command
-        # returns; the binary simply ends. Give the signal its default action back, as the
-        # binary has it, so Ctrl-C stops a long audit at once (the console script ends right
-        # after anyway).
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
     # The program name clap prints in usage lines: the command's own, whichever way it started.
-    return run_cli(["fairkit", *args])
+    command = ["fairkit", *args]
+    if threading.current_thread() is not threading.main_thread():
+        return run_cli(command)
+    # Python turns Ctrl-C into KeyboardInterrupt, which it can only raise once the command
+    # returns; the binary simply ends. Give the signal its default action back while the command
+    # runs, as the binary has it, so Ctrl-C stops a long audit at once; an in-process caller gets
+    # its own handler back afterwards.
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        return run_cli(command)
+    finally:
+        signal.signal(signal.SIGINT, previous)
