@@ -9,6 +9,7 @@ site-packages, and the median over fresh interpreters of each import's time (plu
 of the `fairkit` command, which runs through Python).
 
 Usage: python python/smoke/measure_install.py --wheel target/dist/fairkit-*.whl --workdir DIR
+       [--reference target/release/fairkit]
 """
 
 import argparse
@@ -76,6 +77,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wheel", type=Path, required=True)
     parser.add_argument("--workdir", type=Path, required=True)
+    parser.add_argument("--reference", type=Path,
+                        help="a cargo-built `fairkit` binary whose start-up to time alongside")
     args = parser.parse_args()
     workdir = args.workdir.resolve()
     if workdir.exists():
@@ -86,6 +89,9 @@ def main() -> int:
         measure("fairkit", str(args.wheel.resolve()), ["fairkit", "fairkit.metrics"], workdir, base),
         measure("fairlearn", "fairlearn", ["fairlearn", "fairlearn.metrics"], workdir, base),
     ]
+    if args.reference is not None:
+        rows.append({"package": "cargo-built binary",
+                     "fairkit --version": command_seconds([str(args.reference), "--version"])})
     print(f"Python {sys.version.split()[0]}; medians of {REPEATS} fresh interpreters")
     for row in rows:
         print("  ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
