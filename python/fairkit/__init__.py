@@ -7,19 +7,30 @@ audit`` command does, and ``fairkit.compare`` compares two audits. Invalid input
 :class:`FairkitError`, a ``ValueError`` subclass whose message names the problem.
 """
 
+from importlib import import_module
+from typing import Any
+
 from fairkit._core import FairkitError, __version__
 
-from fairkit import estimators, metrics
 from fairkit._audit import audit, compare
 
 __all__ = ["AuditResult", "FairkitError", "__version__", "audit", "compare", "estimators",
            "metrics"]
 
 
-def __getattr__(name: str):
-    # The audit's result type, imported on first use (it pulls the audit's report code).
+def __getattr__(name: str) -> Any:
+    # The submodules (and through them numpy) are imported on first use, so `import fairkit`
+    # and the `fairkit` command, which runs through this package, start without them;
+    # `fairkit.metrics.x` after `import fairkit` works as before.
+    if name in ("estimators", "metrics"):
+        return import_module(f"fairkit.{name}")
+    # The audit's result type (it pulls the audit's report code).
     if name == "AuditResult":
         from fairkit.spark._result import AuditResult
 
         return AuditResult
     raise AttributeError(f"module 'fairkit' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(__all__))

@@ -11,6 +11,7 @@
 //! The Python package (`python/fairkit/`) wraps these in the public, documented API.
 
 pub mod arrow_ffi;
+pub mod cli;
 pub mod convert;
 pub mod datasets;
 pub mod errors;
@@ -31,6 +32,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FairkitError", py.get_type::<errors::FairkitError>())?;
     gate::register(m)?;
     files::register(m)?;
+    m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;
     add_submodule(m, "spark", spark::register)?;

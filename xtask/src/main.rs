@@ -7,11 +7,13 @@
 //! cargo xtask repro idca --idca-only table4   # one section of one experiment
 //! cargo xtask list                     # the registry
 //! cargo xtask test                     # every test: cargo test --workspace + pytest
+//! cargo xtask dist --smoke             # the wheel + sdist, checked in a venv without Rust
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![deny(clippy::float_cmp)]
 
+mod dist;
 mod experiments;
 mod models;
 mod report;
@@ -51,6 +53,9 @@ enum Command {
     List,
     /// Run every test: `cargo test --workspace`, then the Python package's pytest suite.
     Test(test_cmd::TestArgs),
+    /// Build the Python wheel (with the `fairkit` command) and sdist into <target>/dist;
+    /// `--smoke` installs the wheel into a fresh venv without Rust and runs the smoke suite.
+    Dist(dist::DistArgs),
 }
 
 fn workspace_root() -> PathBuf {
@@ -62,6 +67,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Test(args) => test_cmd::run(&workspace_root(), &args),
+        Command::Dist(args) => dist::run(&workspace_root(), &args),
         Command::List => {
             for e in experiments::registry() {
                 println!("{:<20} {}", e.name(), e.description());

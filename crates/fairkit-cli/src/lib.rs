@@ -12,6 +12,7 @@ pub mod audit;
 pub mod cli;
 pub mod compare;
 pub mod demo;
+pub mod entry;
 pub mod error;
 pub mod fail_if;
 pub mod guard;

@@ -82,13 +82,30 @@ from fairkit.metrics._running import RunningMetrics  # noqa: E402  (streaming Me
 
 __all__ += ["RunningMetrics"]
 
-from fairkit.metrics._derived import generated_metrics as _generated  # noqa: E402
+from importlib.util import find_spec as _find_spec  # noqa: E402
 
-_GENERATED = _generated()
-globals().update(_GENERATED)
-_generated_metric_dict = _GENERATED  # fairlearn's name for the same dict
-__all__ += sorted(_GENERATED)
-del _generated
+from fairkit.metrics import _derived  # noqa: E402
+
+# fairlearn's generated metrics: those of fairkit's rates now; those of scikit-learn's metrics
+# (which import scikit-learn and scipy, about a second) on first access, through __getattr__.
+globals().update(_derived.generated_metrics(with_sklearn=False))
+_SKLEARN_GENERATED = _derived.sklearn_generated_names() if _find_spec("sklearn") else []
+__all__ += sorted([*_derived.generated_metrics(with_sklearn=False), *_SKLEARN_GENERATED])
+
+
+def __getattr__(name: str):
+    if name in _SKLEARN_GENERATED or name == "_generated_metric_dict":
+        # The rates' variants keep their identity; scikit-learn's are added.
+        generated = {k: globals().get(k, fn) for k, fn in _derived.generated_metrics().items()}
+        globals().update(generated)
+        # fairlearn's name for the dict of every generated metric.
+        globals()["_generated_metric_dict"] = generated
+        return globals()[name]
+    raise AttributeError(f"module 'fairkit.metrics' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(__all__))
 
 
 def plot_metric_frame(metric_frame, **kwargs):

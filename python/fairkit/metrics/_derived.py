@@ -124,8 +124,30 @@ def make_derived_metric(
     return _DerivedMetric(metric=metric, transform=transform, sample_param_names=sample_param_names)
 
 
-def generated_metrics() -> dict[str, Callable]:
-    """fairlearn's generated ``<metric>_<transform>`` functions, by name."""
+# fairlearn's generated variants of scikit-learn's metrics: (sklearn.metrics name, variants).
+SKLEARN_VARIANTS = [
+    ("accuracy_score", ["difference", "ratio", "group_min"]),
+    ("zero_one_loss", ["difference", "ratio", "group_max"]),
+    ("balanced_accuracy_score", ["group_min"]),
+    ("precision_score", ["group_min"]),
+    ("recall_score", ["group_min"]),
+    ("roc_auc_score", ["group_min"]),
+    ("mean_absolute_error", ["group_max"]),
+    ("mean_squared_error", ["group_max"]),
+    ("r2_score", ["group_min"]),
+    ("f1_score", ["group_min"]),
+    ("log_loss", ["group_max"]),
+]
+
+
+def sklearn_generated_names() -> list[str]:
+    """The names of the variants of scikit-learn's metrics, known without importing it."""
+    return [f"{base}_{variant}" for base, variants in SKLEARN_VARIANTS for variant in variants]
+
+
+def generated_metrics(with_sklearn: bool = True) -> dict[str, Callable]:
+    """fairlearn's generated ``<metric>_<transform>`` functions, by name: those of fairkit's
+    rates, then (``with_sklearn`` and scikit-learn installed) those of scikit-learn's metrics."""
     from fairkit.metrics import _functions as f
 
     spec = [
@@ -135,22 +157,14 @@ def generated_metrics() -> dict[str, Callable]:
         (f.false_negative_rate, ["difference", "ratio"]),
         (f.selection_rate, ["difference", "ratio"]),
     ]
-    try:  # scikit-learn is optional: its metrics' variants exist when it is installed
-        import sklearn.metrics as skm
-    except ImportError:  # pragma: no cover - exercised only without scikit-learn
-        skm = None
+    skm = None
+    if with_sklearn:
+        try:  # scikit-learn is optional: its metrics' variants exist when it is installed
+            import sklearn.metrics as skm
+        except ImportError:  # pragma: no cover - exercised only without scikit-learn
+            skm = None
     spec += [] if skm is None else [
-        (skm.accuracy_score, ["difference", "ratio", "group_min"]),
-        (skm.zero_one_loss, ["difference", "ratio", "group_max"]),
-        (skm.balanced_accuracy_score, ["group_min"]),
-        (skm.precision_score, ["group_min"]),
-        (skm.recall_score, ["group_min"]),
-        (skm.roc_auc_score, ["group_min"]),
-        (skm.mean_absolute_error, ["group_max"]),
-        (skm.mean_squared_error, ["group_max"]),
-        (skm.r2_score, ["group_min"]),
-        (skm.f1_score, ["group_min"]),
-        (skm.log_loss, ["group_max"]),
+        (getattr(skm, base), variants) for base, variants in SKLEARN_VARIANTS
     ]
     out: dict[str, Callable] = {}
     for base, variants in spec:

@@ -98,20 +98,24 @@ def _string_metric(name: str) -> Callable:
     """The fairkit function behind a rate given by name (``metrics="selection_rate"``)."""
     from fairkit.metrics import _functions as f
 
-    import sklearn.metrics as skm  # only for these names: fairkit does not require it
-
-    table = {
+    ours = {
         "selection_rate": f.selection_rate,
         "true_positive_rate": f.true_positive_rate,
         "false_positive_rate": f.false_positive_rate,
         "true_negative_rate": f.true_negative_rate,
         "false_negative_rate": f.false_negative_rate,
+    }
+    if name in ours:
+        # The gap functions name their rate this way: they must work with numpy alone.
+        return ours[name]
+    import sklearn.metrics as skm  # only for these names: fairkit does not require it
+
+    return {
         "recall_score": skm.recall_score,
         "precision_score": skm.precision_score,
         "accuracy_score": skm.accuracy_score,
         "zero_one_loss": skm.zero_one_loss,
-    }
-    return table[name]
+    }[name]
 
 
 def _takes(func: Callable, name: str) -> bool:
