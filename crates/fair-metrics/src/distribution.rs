@@ -62,117 +62,208 @@ pub fn distribution_gaps(
     n_groups: usize,
     weights: Option<&[f64]>,
 ) -> Result<DistributionGaps> {
-    crate::validate::check_len("sensitive_features", values.len(), groups.len())?;
-    if let Some(w) = weights {
-        crate::validate::check_len("sample_weight", values.len(), w.len())?;
-    }
-    if values.is_empty() {
-        return Err(MetricError::Empty { what: "y_pred" });
-    }
-    if let Some((row, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-        return Err(MetricError::NonFinite {
-            what: "y_pred",
-            row,
-            value,
-        });
-    }
-    if let Some(&g) = groups.iter().find(|&&g| g >= n_groups) {
-        return Err(MetricError::InvalidParameter {
-            name: "group code",
-            value: g.to_string(),
-            expected: "a code below the number of groups",
-        });
-    }
-    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
-    if let Some(w) = weights {
-        for (row, &value) in w.iter().enumerate() {
-            if !value.is_finite() {
-                return Err(MetricError::NonFinite {
-                    what: "sample_weight",
-                    row,
-                    value,
-                });
-            }
-            if value < 0.0 {
-                return Err(MetricError::NegativeWeight { row, value });
-            }
-        }
-    }
-    let mut totals = vec![0.0; n_groups];
-    for (i, &g) in groups.iter().enumerate() {
-        totals[g] += weight(i);
-    }
-    let pooled_total: f64 = totals.iter().sum();
-    if pooled_total <= 0.0 {
-        return Err(MetricError::ZeroTotalWeight { what: "all rows" });
-    }
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let rows = SortedRows::new(values, groups, n_groups, weights)?;
+    Ok(rows.gaps())
+}
 
-    let k = n_groups;
-    let mut cum = vec![0.0; k];
-    let mut pooled_cum = 0.0;
-    let mut w1 = vec![vec![0.0; k]; k];
-    let mut ks = vec![vec![0.0_f64; k]; k];
-    let mut w1_pool = vec![0.0; k];
-    let mut ks_pool = vec![0.0_f64; k];
-    let cdf = |cum: &[f64], g: usize| cum[g] / totals[g];
-    let mut i = 0;
-    while i < order.len() {
-        let x = values[order[i]];
-        // Every row at this value, then the CDFs hold until the next value.
-        while i < order.len() && values[order[i]].total_cmp(&x).is_eq() {
-            let r = order[i];
-            cum[groups[r]] += weight(r);
-            pooled_cum += weight(r);
-            i += 1;
+/// [`distribution_gaps`] and [`group_quantiles`] from one sort of the rows.
+///
+/// # Errors
+/// As [`group_quantiles`].
+pub fn distribution_summary(
+    values: &[f64],
+    groups: &[usize],
+    n_groups: usize,
+    weights: Option<&[f64]>,
+    q: f64,
+) -> Result<(DistributionGaps, GroupQuantiles)> {
+    check_level(q)?;
+    let rows = SortedRows::new(values, groups, n_groups, weights)?;
+    Ok((rows.gaps(), rows.quantiles(q)?))
+}
+
+/// The rows sorted by value, each with its group and weight (rows of weight 0 dropped: they
+/// move no CDF and count in no quantile), and each group's total weight.
+struct SortedRows {
+    rows: Vec<(f64, usize, f64)>,
+    totals: Vec<f64>,
+    weighted: bool,
+}
+
+impl SortedRows {
+    fn new(
+        values: &[f64],
+        groups: &[usize],
+        n_groups: usize,
+        weights: Option<&[f64]>,
+    ) -> Result<Self> {
+        crate::validate::check_len("sensitive_features", values.len(), groups.len())?;
+        if let Some(w) = weights {
+            crate::validate::check_len("sample_weight", values.len(), w.len())?;
         }
-        let dx = if i < order.len() {
-            values[order[i]] - x
-        } else {
-            0.0
-        };
-        let pooled = pooled_cum / pooled_total;
-        for a in 0..k {
-            if totals[a] <= 0.0 {
-                continue;
-            }
-            let fa = cdf(&cum, a);
-            let to_pool = (fa - pooled).abs();
-            w1_pool[a] += to_pool * dx;
-            ks_pool[a] = ks_pool[a].max(to_pool);
-            for b in a + 1..k {
-                if totals[b] <= 0.0 {
-                    continue;
+        if values.is_empty() {
+            return Err(MetricError::Empty { what: "y_pred" });
+        }
+        if let Some((row, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(MetricError::NonFinite {
+                what: "y_pred",
+                row,
+                value,
+            });
+        }
+        if let Some(&g) = groups.iter().find(|&&g| g >= n_groups) {
+            return Err(MetricError::InvalidParameter {
+                name: "group code",
+                value: g.to_string(),
+                expected: "a code below the number of groups",
+            });
+        }
+        if let Some(w) = weights {
+            for (row, &value) in w.iter().enumerate() {
+                if !value.is_finite() {
+                    return Err(MetricError::NonFinite {
+                        what: "sample_weight",
+                        row,
+                        value,
+                    });
                 }
-                let d = (fa - cdf(&cum, b)).abs();
-                w1[a][b] += d * dx;
-                ks[a][b] = ks[a][b].max(d);
+                if value < 0.0 {
+                    return Err(MetricError::NegativeWeight { row, value });
+                }
             }
         }
-    }
-    for a in 0..k {
-        for b in a + 1..k {
-            if totals[a] <= 0.0 || totals[b] <= 0.0 {
-                w1[a][b] = f64::NAN;
-                ks[a][b] = f64::NAN;
+        let mut totals = vec![0.0; n_groups];
+        let mut rows = Vec::with_capacity(values.len());
+        for (i, (&v, &g)) in values.iter().zip(groups).enumerate() {
+            let w = weights.map_or(1.0, |w| w[i]);
+            if w > 0.0 {
+                totals[g] += w;
+                rows.push((v, g, w));
             }
-            w1[b][a] = w1[a][b];
-            ks[b][a] = ks[a][b];
         }
-        if totals[a] <= 0.0 {
-            w1_pool[a] = f64::NAN;
-            ks_pool[a] = f64::NAN;
-            w1[a][a] = f64::NAN;
-            ks[a][a] = f64::NAN;
+        if rows.is_empty() {
+            return Err(MetricError::ZeroTotalWeight { what: "all rows" });
+        }
+        // Ties need no order among themselves: every row of a value is taken before the CDFs
+        // are read, and tied rows have the same value for the quantiles.
+        rows.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        Ok(Self {
+            rows,
+            totals,
+            weighted: weights.is_some(),
+        })
+    }
+
+    fn gaps(&self) -> DistributionGaps {
+        let totals = &self.totals;
+        let pooled_total: f64 = totals.iter().sum();
+        let k = totals.len();
+        let mut cum = vec![0.0; k];
+        let mut pooled_cum = 0.0;
+        let mut w1 = vec![vec![0.0; k]; k];
+        let mut ks = vec![vec![0.0_f64; k]; k];
+        let mut w1_pool = vec![0.0; k];
+        let mut ks_pool = vec![0.0_f64; k];
+        let live: Vec<usize> = (0..k).filter(|&g| totals[g] > 0.0).collect();
+        let rows = &self.rows;
+        let mut i = 0;
+        while i < rows.len() {
+            let x = rows[i].0;
+            // Every row at this value, then the CDFs hold until the next value.
+            while i < rows.len() && rows[i].0.total_cmp(&x).is_eq() {
+                cum[rows[i].1] += rows[i].2;
+                pooled_cum += rows[i].2;
+                i += 1;
+            }
+            let dx = if i < rows.len() { rows[i].0 - x } else { 0.0 };
+            let pooled = pooled_cum / pooled_total;
+            for (ai, &a) in live.iter().enumerate() {
+                let fa = cum[a] / totals[a];
+                let to_pool = (fa - pooled).abs();
+                w1_pool[a] += to_pool * dx;
+                ks_pool[a] = ks_pool[a].max(to_pool);
+                for &b in &live[ai + 1..] {
+                    let d = (fa - cum[b] / totals[b]).abs();
+                    w1[a][b] += d * dx;
+                    ks[a][b] = ks[a][b].max(d);
+                }
+            }
+        }
+        for a in 0..k {
+            for b in a + 1..k {
+                if totals[a] <= 0.0 || totals[b] <= 0.0 {
+                    w1[a][b] = f64::NAN;
+                    ks[a][b] = f64::NAN;
+                }
+                w1[b][a] = w1[a][b];
+                ks[b][a] = ks[a][b];
+            }
+            if totals[a] <= 0.0 {
+                w1_pool[a] = f64::NAN;
+                ks_pool[a] = f64::NAN;
+                w1[a][a] = f64::NAN;
+                ks[a][a] = f64::NAN;
+            }
+        }
+        DistributionGaps {
+            wasserstein: w1,
+            ks,
+            wasserstein_to_pooled: w1_pool,
+            ks_to_pooled: ks_pool,
         }
     }
-    Ok(DistributionGaps {
-        wasserstein: w1,
-        ks,
-        wasserstein_to_pooled: w1_pool,
-        ks_to_pooled: ks_pool,
-    })
+
+    fn quantiles(&self, q: f64) -> Result<GroupQuantiles> {
+        let k = self.totals.len();
+        let mut values: Vec<Vec<f64>> = vec![Vec::new(); k];
+        let mut weights: Vec<Vec<f64>> = vec![Vec::new(); k];
+        for &(v, g, w) in &self.rows {
+            values[g].push(v);
+            weights[g].push(w);
+        }
+        let all_v: Vec<f64> = self.rows.iter().map(|r| r.0).collect();
+        let all_w: Vec<f64> = self.rows.iter().map(|r| r.2).collect();
+        let w_of = |w: &[f64]| -> Option<Vec<f64>> { self.weighted.then(|| w.to_vec()) };
+        let quantile = |v: &[f64], w: &[f64], q: f64| quantile_sorted(v, w_of(w).as_deref(), q);
+        let pooled = quantile(&all_v, &all_w, q).ok_or(MetricError::ZeroTotalWeight {
+            what: "all rows",
+        })?;
+        let pooled_median = quantile(&all_v, &all_w, 0.5).ok_or(MetricError::ZeroTotalWeight {
+            what: "all rows",
+        })?;
+        let scoring_rate = (0..k)
+            .map(|g| {
+                (self.totals[g] > 0.0).then(|| {
+                    values[g]
+                        .iter()
+                        .zip(&weights[g])
+                        .filter(|(v, _)| **v > pooled_median)
+                        .map(|(_, w)| w)
+                        .sum::<f64>()
+                        / self.totals[g]
+                })
+            })
+            .collect();
+        Ok(GroupQuantiles {
+            q,
+            by_group: (0..k).map(|g| quantile(&values[g], &weights[g], q)).collect(),
+            pooled,
+            pooled_median,
+            scoring_rate,
+        })
+    }
+}
+
+fn check_level(q: f64) -> Result<()> {
+    if (0.0..=1.0).contains(&q) {
+        Ok(())
+    } else {
+        Err(MetricError::InvalidParameter {
+            name: "quantile",
+            value: q.to_string(),
+            expected: "a level in [0, 1] (0.5: the median)",
+        })
+    }
 }
 
 /// The `q`-quantile of each group's values and of all rows, and the LL144 scoring rate.
@@ -245,53 +336,8 @@ pub fn group_quantiles(
     weights: Option<&[f64]>,
     q: f64,
 ) -> Result<GroupQuantiles> {
-    if !(0.0..=1.0).contains(&q) {
-        return Err(MetricError::InvalidParameter {
-            name: "quantile",
-            value: q.to_string(),
-            expected: "a level in [0, 1] (0.5: the median)",
-        });
-    }
-    // The same checks as the distances (one place for the input rules).
-    distribution_gaps(values, groups, n_groups, weights)?;
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
-    let kept: Vec<usize> = order
-        .into_iter()
-        .filter(|&i| weights.is_none_or(|w| w[i] > 0.0))
-        .collect();
-    let of = |rows: &[usize], q: f64| {
-        let v: Vec<f64> = rows.iter().map(|&i| values[i]).collect();
-        let w: Option<Vec<f64>> = weights.map(|w| rows.iter().map(|&i| w[i]).collect());
-        quantile_sorted(&v, w.as_deref(), q)
-    };
-    let mut per_group: Vec<Vec<usize>> = vec![Vec::new(); n_groups];
-    for &i in &kept {
-        per_group[groups[i]].push(i);
-    }
-    let pooled = of(&kept, q).ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
-    let pooled_median = of(&kept, 0.5).ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
-    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
-    let scoring_rate = per_group
-        .iter()
-        .map(|rows| {
-            let total: f64 = rows.iter().map(|&i| weight(i)).sum();
-            (total > 0.0).then(|| {
-                rows.iter()
-                    .filter(|&&i| values[i] > pooled_median)
-                    .map(|&i| weight(i))
-                    .sum::<f64>()
-                    / total
-            })
-        })
-        .collect();
-    Ok(GroupQuantiles {
-        q,
-        by_group: per_group.iter().map(|rows| of(rows, q)).collect(),
-        pooled,
-        pooled_median,
-        scoring_rate,
-    })
+    check_level(q)?;
+    SortedRows::new(values, groups, n_groups, weights)?.quantiles(q)
 }
 
 #[cfg(test)]

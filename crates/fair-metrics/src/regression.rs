@@ -158,8 +158,54 @@ impl RegressionState {
         groups: &[G],
         weights: Option<&[f64]>,
     ) -> Result<()> {
-        crate::validate::check_len("y_pred", y.len(), pred.len())?;
         crate::validate::check_len("sensitive_features", y.len(), groups.len())?;
+        self.check_rows(y, pred, weights)?;
+        // Rows are summed per distinct name of the batch, then merged in by name once.
+        let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+        let codes: Vec<usize> = groups
+            .iter()
+            .map(|g| {
+                let next = index.len();
+                *index.entry(g.as_ref()).or_insert(next)
+            })
+            .collect();
+        let mut names = vec![String::new(); index.len()];
+        for (name, &code) in &index {
+            names[code] = (*name).to_string();
+        }
+        self.add_coded(y, pred, &codes, &names, weights);
+        Ok(())
+    }
+
+    /// [`update`](Self::update) with each row's group as a code into `names` (the fast path for
+    /// many rows: one lookup per group, not per row). Codes must be below `names.len()`.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update), and [`MetricError::InvalidParameter`] for a code out of
+    /// range.
+    pub fn update_coded(
+        &mut self,
+        y: &[f64],
+        pred: &[f64],
+        codes: &[usize],
+        names: &[String],
+        weights: Option<&[f64]>,
+    ) -> Result<()> {
+        if let Some(&c) = codes.iter().find(|&&c| c >= names.len()) {
+            return Err(MetricError::InvalidParameter {
+                name: "group code",
+                value: c.to_string(),
+                expected: "a code below the number of group names",
+            });
+        }
+        crate::validate::check_len("sensitive_features", y.len(), codes.len())?;
+        self.check_rows(y, pred, weights)?;
+        self.add_coded(y, pred, codes, names, weights);
+        Ok(())
+    }
+
+    fn check_rows(&self, y: &[f64], pred: &[f64], weights: Option<&[f64]>) -> Result<()> {
+        crate::validate::check_len("y_pred", y.len(), pred.len())?;
         if let Some(w) = weights {
             crate::validate::check_len("sample_weight", y.len(), w.len())?;
         }
@@ -182,14 +228,26 @@ impl RegressionState {
                 }
             }
         }
-        for (i, g) in groups.iter().enumerate() {
-            let w = weights.map_or(1.0, |w| w[i]);
-            self.groups
-                .entry(g.as_ref().to_string())
-                .or_default()
-                .add(y[i], pred[i], w);
-        }
         Ok(())
+    }
+
+    fn add_coded(
+        &mut self,
+        y: &[f64],
+        pred: &[f64],
+        codes: &[usize],
+        names: &[String],
+        weights: Option<&[f64]>,
+    ) {
+        let mut sums = vec![GroupSums::default(); names.len()];
+        for (i, &c) in codes.iter().enumerate() {
+            sums[c].add(y[i], pred[i], weights.map_or(1.0, |w| w[i]));
+        }
+        for (name, s) in names.iter().zip(&sums) {
+            if s.rows > 0 {
+                self.groups.entry(name.clone()).or_default().merge(s);
+            }
+        }
     }
 
     /// Adds every row of `other` (any order of merges gives the same state).

@@ -46,9 +46,20 @@ def _groups(sensitive_features: Any, n: int) -> tuple[np.ndarray, list[str]]:
     if len(a) != n:
         raise FairkitError(
             f"length mismatch for sensitive_features: expected {n} rows (as y_true), got {len(a)}")
-    labels = np.array([str(v) for v in a], dtype=object)
-    names, codes = np.unique(labels, return_inverse=True)
-    return np.ascontiguousarray(codes.reshape(-1), dtype=np.int64), [str(x) for x in names]
+    try:
+        import pandas as pd
+    except ImportError:  # numpy only: slower for many rows, same groups
+        labels = np.array([str(v) for v in a], dtype=object)
+        names, codes = np.unique(labels, return_inverse=True)
+        return np.ascontiguousarray(codes.reshape(-1), dtype=np.int64), [str(x) for x in names]
+    # Groups are named by their text, as the audit names them; values that read the same are
+    # one group.
+    codes, levels = pd.factorize(a, sort=False, use_na_sentinel=False)
+    text = [str(v) for v in levels]
+    names = sorted(set(text))
+    place = {name: i for i, name in enumerate(names)}
+    to_sorted = np.array([place[t] for t in text], dtype=np.int64)
+    return np.ascontiguousarray(to_sorted[codes]), names
 
 
 class RegressionMetrics:

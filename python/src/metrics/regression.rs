@@ -4,7 +4,7 @@
 use crate::convert::{contiguous, to_py, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_metrics::ci::{Interval, RegressionBootstrap, RegressionIntervals, regression_intervals};
-use fair_metrics::distribution::{GroupQuantiles, distribution_gaps, group_quantiles};
+use fair_metrics::distribution::{GroupQuantiles, distribution_summary};
 use fair_metrics::regression::{RegressionMetric, RegressionState, RegressionValues};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
@@ -157,14 +157,12 @@ fn regression_summary<'py>(
     }
     let (summary, distances, quantiles, intervals) = py
         .detach(|| {
-            let groups: Vec<&str> = c.iter().map(|&k| names[k as usize].as_str()).collect();
-            let mut state = RegressionState::new();
-            state.update(y, p, &groups, w)?;
-            let summary = state.summary()?;
-            // The state's groups are the names in sorted order, as `names` is (np.unique).
             let codes: Vec<usize> = c.iter().map(|&k| k as usize).collect();
-            let distances = distribution_gaps(p, &codes, names.len(), w)?;
-            let quantiles = group_quantiles(p, &codes, names.len(), w, quantile)?;
+            let mut state = RegressionState::new();
+            state.update_coded(y, p, &codes, &names, w)?;
+            let summary = state.summary()?;
+            let (distances, quantiles) =
+                distribution_summary(p, &codes, names.len(), w, quantile)?;
             let intervals = (n_resamples > 0)
                 .then(|| {
                     let settings = RegressionBootstrap {
