@@ -46,7 +46,8 @@ def test_bunch_shapes_and_golden_counts(fetch, rows, n_features, target, positiv
 
 def test_adult_groups_and_missing_values_like_openml():
     b = ds.fetch_adult()
-    assert b.target_names == ["<=50K", ">50K"]
+    assert b.target_names == ["class"]  # fairlearn's (scikit-learn's): the target column
+    assert b.target.cat.categories.tolist() == ["<=50K", ">50K"]
     assert b.data["sex"].value_counts().to_dict() == {"Male": 32_650, "Female": 16_192}
     assert isinstance(b.data["race"].dtype, pd.CategoricalDtype)
     # '?' is missing, as in OpenML's copy (workclass has 2,799 of them over the two files)

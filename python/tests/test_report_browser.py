@@ -60,19 +60,19 @@ def _adult_predictions(out: Path) -> tuple[Path, Path]:
     y = (frame["class"].astype(str) == ">50K").to_numpy().astype(int)
     features = frame.drop(columns=["class"])
     x = pd.get_dummies(features).astype(float).fillna(0.0).to_numpy()
-    n_train = 32561  # adult.data; the rest are adult.test
-    scaler = StandardScaler().fit(x[:n_train])
+    n_test = 16281  # OpenML's order, as fairlearn's: adult.test first, then adult.data
+    scaler = StandardScaler().fit(x[n_test:])
     xs = scaler.transform(x)
     paths = []
     for name, model, data in (
         ("old", LogisticRegression(max_iter=2000), xs),
         ("new", HistGradientBoostingClassifier(random_state=0), x),
     ):
-        model.fit(data[:n_train], y[:n_train])
-        score = model.predict_proba(data[n_train:])[:, 1]
-        test = frame.iloc[n_train:]
+        model.fit(data[n_test:], y[n_test:])
+        score = model.predict_proba(data[:n_test])[:, 1]
+        test = frame.iloc[:n_test]
         table = {
-            "label": y[n_train:],
+            "label": y[:n_test],
             "pred": (score >= 0.5).astype(int),
             "score": np.round(score, 6),
             "sex": test["sex"].astype(str).to_numpy(),

@@ -186,6 +186,73 @@ impl ConfusionCounts {
     }
 }
 
+/// Exactly rounded weight sums of every union of a group's four confusion cells, indexed by a
+/// bit mask over the cells `[tn, fp, fn, tp]` (bit `2 * label + prediction`).
+///
+/// A weighted rate's numerator and denominator are unions of cells (a selection rate's
+/// numerator is `fp ∪ tp`): read from here, each is the exact sum of its rows' weights rounded
+/// once, so the rate does not depend on how the rows were split into cells, groups or batches
+/// (`fp + tp` added from the rounded cells would round twice).
+///
+/// # Example
+/// ```
+/// use fair_metrics::GroupConfusion;
+/// // fp holds weights 1 and 2^-53, tp 2^-53: fp rounds to 1, and 1 + 2^-53 rounds to 1 again
+/// let e = 2f64.powi(-53);
+/// let (g, _) = GroupConfusion::count_codes_exact_sums(&[0, 0, 1], &[1, 1, 1], &[0, 0, 0], 1, &[1.0, e, e])?;
+/// let c = g[0].counts();
+/// assert_eq!(c.fp + c.tp, 1.0); // the rounded cells added: rounded twice
+/// assert_eq!(g[0].0[2 | 8], 1.0 + 2.0 * e); // fp ∪ tp summed exactly, rounded once
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellSums(pub [f64; 16]);
+
+impl CellSums {
+    /// The sums of the cells' exact accumulators.
+    pub(crate) fn from_exact(cells: &[ExactSum; 4]) -> Self {
+        Self(std::array::from_fn(|mask| {
+            let mut s = ExactSum::default();
+            for (c, cell) in cells.iter().enumerate() {
+                if mask >> c & 1 == 1 {
+                    s.merge(cell);
+                }
+            }
+            s.value()
+        }))
+    }
+
+    /// The four cells.
+    pub fn counts(&self) -> ConfusionCounts {
+        ConfusionCounts {
+            tn: self.0[1],
+            fp: self.0[2],
+            fn_: self.0[4],
+            tp: self.0[8],
+        }
+    }
+
+    /// Numerator and denominator of `rate`, each a union of cells summed exactly.
+    fn fraction(&self, rate: Rate) -> (f64, f64) {
+        const TN: usize = 1;
+        const FP: usize = 2;
+        const FN: usize = 4;
+        const TP: usize = 8;
+        const ALL: usize = 15;
+        let (num, den) = match rate {
+            Rate::Selection => (FP | TP, ALL),
+            Rate::TruePositive => (TP, TP | FN),
+            Rate::FalsePositive => (FP, FP | TN),
+            Rate::TrueNegative => (TN, FP | TN),
+            Rate::FalseNegative => (FN, TP | FN),
+            Rate::Precision => (TP, TP | FP),
+            Rate::Accuracy => (TP | TN, ALL),
+            Rate::Error => (FP | FN, ALL),
+        };
+        (self.0[num], self.0[den])
+    }
+}
+
 /// Overall and per-group confusion counts, built in one pass over the rows.
 ///
 /// # Examples
@@ -205,6 +272,9 @@ pub struct GroupConfusion {
     names: Vec<String>,
     by_group: Vec<ConfusionCounts>,
     overall: ConfusionCounts,
+    /// Weighted with exact sums: every union of cells per group and pooled, which the rates
+    /// are then read from (see [`CellSums`]).
+    sums: Option<(Vec<CellSums>, CellSums)>,
 }
 
 impl GroupConfusion {
@@ -293,6 +363,62 @@ impl GroupConfusion {
         n_groups: usize,
         weights: &[f64],
     ) -> Result<Vec<ConfusionCounts>> {
+        Self::count_codes_exact_pooled(y_true, y_pred, codes, n_groups, weights).map(|(c, _)| c)
+    }
+
+    /// [`count_codes_exact`](Self::count_codes_exact) and the counts of all rows pooled, each
+    /// cell the exact sum of all its weights rounded once (equal, bit for bit, to the counts of
+    /// the same rows as a single group; the sum of the groups' rounded counts can differ in
+    /// the last bit). Pass both to [`from_counts_pooled`](Self::from_counts_pooled).
+    ///
+    /// # Errors
+    /// As [`count_codes`](Self::count_codes).
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::GroupConfusion;
+    /// let (y, p, w) = ([1, 1, 1], [1, 1, 1], [0.1, 0.2, 0.3]);
+    /// let (_, grouped) = GroupConfusion::count_codes_exact_pooled(&y, &p, &[0, 1, 2], 3, &w)?;
+    /// let (one, _) = GroupConfusion::count_codes_exact_pooled(&y, &p, &[0, 0, 0], 1, &w)?;
+    /// assert_eq!(grouped.tp.to_bits(), one[0].tp.to_bits());
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn count_codes_exact_pooled<C: GroupCode>(
+        y_true: &[usize],
+        y_pred: &[usize],
+        codes: &[C],
+        n_groups: usize,
+        weights: &[f64],
+    ) -> Result<(Vec<ConfusionCounts>, ConfusionCounts)> {
+        let (groups, pooled) =
+            Self::count_codes_exact_sums(y_true, y_pred, codes, n_groups, weights)?;
+        Ok((
+            groups.iter().map(CellSums::counts).collect(),
+            pooled.counts(),
+        ))
+    }
+
+    /// The exact sums of every union of cells per declared group (all zero for a group without
+    /// rows) and of all rows pooled, for [`from_cell_sums`](Self::from_cell_sums).
+    ///
+    /// # Errors
+    /// As [`count_codes`](Self::count_codes).
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::GroupConfusion;
+    /// let (groups, pooled) = GroupConfusion::count_codes_exact_sums(&[1, 0], &[1, 1], &[0, 1], 2, &[0.1, 0.2])?;
+    /// assert_eq!((groups[0].counts().tp, groups[1].counts().fp), (0.1, 0.2));
+    /// assert_eq!(pooled.0[2 | 8], 0.30000000000000004); // fp ∪ tp
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn count_codes_exact_sums<C: GroupCode>(
+        y_true: &[usize],
+        y_pred: &[usize],
+        codes: &[C],
+        n_groups: usize,
+        weights: &[f64],
+    ) -> Result<(Vec<CellSums>, CellSums)> {
         let n = y_true.len();
         check_nonempty("labels", n)?;
         check_len("predictions", n, y_pred.len())?;
@@ -316,14 +442,34 @@ impl GroupConfusion {
             }
             sums[*slot][2 * t + p].add(w);
         }
-        let cells: Vec<[f64; 4]> = slot_of
+        let groups: Vec<CellSums> = slot_of
             .iter()
             .map(|&s| match sums.get(s) {
-                Some(cell) => std::array::from_fn(|c| cell[c].value()),
-                None => [0.0; 4],
+                Some(cells) => CellSums::from_exact(cells),
+                None => CellSums([0.0; 16]),
             })
             .collect();
-        counts_from_cells(&cells, |g| g.to_string())
+        if let Some(g) = groups
+            .iter()
+            .position(|c| !c.0.iter().all(|v| v.is_finite()))
+        {
+            return Err(MetricError::WeightOverflow {
+                group: g.to_string(),
+            });
+        }
+        let mut pooled: [ExactSum; 4] = Default::default();
+        for cells in &sums {
+            for (p, c) in pooled.iter_mut().zip(cells) {
+                p.merge(c);
+            }
+        }
+        let pooled = CellSums::from_exact(&pooled);
+        if !pooled.0.iter().all(|v| v.is_finite()) {
+            return Err(MetricError::WeightOverflow {
+                group: "all rows".to_string(),
+            });
+        }
+        Ok((groups, pooled))
     }
 
     /// Wraps counts computed elsewhere (e.g. one class of a multi-class confusion matrix).
@@ -334,6 +480,32 @@ impl GroupConfusion {
     /// non-finite count, [`MetricError::ZeroTotalWeight`] when all counts are zero, and
     /// [`MetricError::EmptyGroup`] for a group whose counts sum to zero.
     pub fn from_counts(names: Vec<String>, by_group: Vec<ConfusionCounts>) -> Result<Self> {
+        Self::from_counts_pooled(names, by_group, None)
+    }
+
+    /// [`from_counts`](Self::from_counts) with the pooled counts given (`Some`) rather than
+    /// added up from the groups': the exactly rounded pooled counts of
+    /// [`count_codes_exact_pooled`](Self::count_codes_exact_pooled) or
+    /// [`ConfusionState::pooled_counts`](crate::state::ConfusionState::pooled_counts), so the overall
+    /// rate is the one the same rows give as a single group.
+    ///
+    /// # Errors
+    /// As [`from_counts`](Self::from_counts), the checks applying to the given pooled counts.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::{ConfusionCounts, GroupConfusion};
+    /// let g = |tp: f64| ConfusionCounts { tp, fp: 0.0, tn: 1.0, fn_: 0.0 };
+    /// let pooled = ConfusionCounts { tp: 0.6, fp: 0.0, tn: 2.0, fn_: 0.0 };
+    /// let gc = GroupConfusion::from_counts_pooled(vec!["a".into(), "b".into()], vec![g(0.1), g(0.5)], Some(pooled))?;
+    /// assert_eq!(gc.overall().tp, 0.6);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn from_counts_pooled(
+        names: Vec<String>,
+        by_group: Vec<ConfusionCounts>,
+        pooled: Option<ConfusionCounts>,
+    ) -> Result<Self> {
         check_nonempty("groups", names.len())?;
         check_len("per-group counts", names.len(), by_group.len())?;
         let mut overall = ConfusionCounts::default();
@@ -347,6 +519,16 @@ impl GroupConfusion {
             }
             overall.add(c);
         }
+        if let Some(p) = pooled {
+            if [p.tp, p.fp, p.tn, p.fn_].iter().any(|v| !weight_ok(*v)) {
+                return Err(MetricError::InvalidParameter {
+                    name: "pooled confusion count",
+                    value: format!("{p:?}"),
+                    expected: "finite counts >= 0",
+                });
+            }
+            overall = p;
+        }
         if overall.total() <= 0.0 {
             return Err(MetricError::ZeroTotalWeight { what: "all rows" });
         }
@@ -359,7 +541,48 @@ impl GroupConfusion {
             names,
             by_group,
             overall,
+            sums: None,
         })
+    }
+
+    /// Groups from exact cell sums (weighted rows): each group's and the pooled rows' sums of
+    /// every union of cells ([`count_codes_exact_sums`](Self::count_codes_exact_sums),
+    /// [`ConfusionState::cell_sums`](crate::state::ConfusionState::cell_sums)). Every rate is
+    /// then an exactly rounded numerator over an exactly rounded denominator, the same bits
+    /// however the rows are grouped: the overall rate equals the rate of all rows as one group.
+    ///
+    /// # Errors
+    /// As [`from_counts`](Self::from_counts).
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::{GroupConfusion, Rate, ZeroDivision};
+    /// let (y, p, w) = ([1, 0, 1], [1, 1, 0], [0.1, 0.2, 0.3]);
+    /// let (g, pooled) = GroupConfusion::count_codes_exact_sums(&y, &p, &[0, 1, 1], 2, &w)?;
+    /// let two = GroupConfusion::from_cell_sums(vec!["a".into(), "b".into()], g, pooled)?;
+    /// let (g, pooled) = GroupConfusion::count_codes_exact_sums(&y, &p, &[0, 0, 0], 1, &w)?;
+    /// let one = GroupConfusion::from_cell_sums(vec!["all".into()], g, pooled)?;
+    /// let rate = |gc: &GroupConfusion| gc.summary(Rate::Selection, ZeroDivision::Zero).unwrap().overall;
+    /// assert_eq!(rate(&two).to_bits(), rate(&one).to_bits());
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn from_cell_sums(
+        names: Vec<String>,
+        by_group: Vec<CellSums>,
+        pooled: CellSums,
+    ) -> Result<Self> {
+        let counts = by_group.iter().map(CellSums::counts).collect();
+        let mut gc = Self::from_counts_pooled(names, counts, Some(pooled.counts()))?;
+        if let Some(g) = by_group
+            .iter()
+            .position(|c| !c.0.iter().all(|v| v.is_finite()))
+        {
+            return Err(MetricError::WeightOverflow {
+                group: gc.names[g].clone(),
+            });
+        }
+        gc.sums = Some((by_group, pooled));
+        Ok(gc)
     }
 
     /// Group names, indexed by group code.
@@ -378,6 +601,11 @@ impl GroupConfusion {
     pub fn n_groups(&self) -> usize {
         self.names.len()
     }
+    /// The exact cell sums per group and pooled when built by
+    /// [`from_cell_sums`](Self::from_cell_sums), else `None`.
+    pub fn cell_sums(&self) -> Option<(&[CellSums], &CellSums)> {
+        self.sums.as_ref().map(|(g, p)| (g.as_slice(), p))
+    }
 
     /// One rate overall and per group, with its gaps.
     ///
@@ -386,15 +614,29 @@ impl GroupConfusion {
     /// or the pooled rows lack the rate's denominator; [`MetricError::UndefinedMetric`] under
     /// [`ZeroDivision::Skip`] when every group is skipped.
     pub fn summary(&self, rate: Rate, zero_division: ZeroDivision) -> Result<GroupSummary> {
-        let by_group = self
-            .by_group
-            .iter()
-            .zip(&self.names)
-            .map(|(c, name)| c.rate_with(rate, zero_division, name))
-            .collect::<Result<Vec<_>>>()?;
-        // The pooled denominator is the sum of the group denominators, so it is zero only when
-        // every group's is; then Skip has skipped every group (reported below by from_values).
-        let overall = self.overall.rate_with(rate, zero_division, "overall")?;
+        let resolve =
+            |(num, den): (f64, f64), name: &str| zero_division.resolve(rate.name(), name, num, den);
+        let (by_group, overall) = match &self.sums {
+            None => (
+                self.by_group
+                    .iter()
+                    .zip(&self.names)
+                    .map(|(c, name)| c.rate_with(rate, zero_division, name))
+                    .collect::<Result<Vec<_>>>()?,
+                // The pooled denominator is the sum of the group denominators, so it is zero
+                // only when every group's is; then Skip has skipped every group (reported
+                // below by from_values).
+                self.overall.rate_with(rate, zero_division, "overall")?,
+            ),
+            Some((groups, pooled)) => (
+                groups
+                    .iter()
+                    .zip(&self.names)
+                    .map(|(c, name)| resolve(c.fraction(rate), name))
+                    .collect::<Result<Vec<_>>>()?,
+                resolve(pooled.fraction(rate), "overall")?,
+            ),
+        };
         match overall {
             Some(o) => GroupSummary::from_values(rate.name(), self.names.clone(), o, by_group),
             None => Err(MetricError::UndefinedMetric {

@@ -79,7 +79,7 @@ pub mod score_sweep;
 pub mod signed_gaps;
 pub mod state;
 
-pub use confusion::{ConfusionCounts, GroupCode, GroupConfusion, Rate};
+pub use confusion::{CellSums, ConfusionCounts, GroupCode, GroupConfusion, Rate};
 pub use error::{MetricError, Result};
 pub use pairwise::{GroupPair, PairwiseSummary};
 pub use summary::{GroupSummary, ParityMethod};

@@ -18,6 +18,9 @@ dtypes and NaN rules), on the small table of cells, never on the rows.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
+
 import numbers
 import warnings
 from typing import Any, Callable
@@ -1091,6 +1094,30 @@ class MetricFrame:
     def _none_to_nan(target):
         return target.where(target.notna(), np.nan)
 
+    # -- pickling ----------------------------------------------------------------------------
+
+    def __reduce_ex__(self, protocol):
+        """pickle's hook: the frame's state pickled on its own and checksummed, so a damaged
+        pickle is a ``FairkitError`` naming the cause rather than a frame of wrong numbers. When
+        the standard pickle cannot serialise the state (a lambda metric, which cloudpickle can),
+        the state is handed to the outer pickler as it is and only its shape is checked."""
+        state = dict(self.__dict__)
+        try:
+            payload = pickle.dumps(state, protocol=max(int(protocol), 2))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return (_restore_metricframe, (_PICKLE_FORMAT, None, None), state)
+        digest = hashlib.sha256(payload).hexdigest()
+        return (_restore_metricframe, (_PICKLE_FORMAT, payload, digest))
+
+    def __setstate__(self, state) -> None:
+        missing = _STATE_KEYS - set(state) if isinstance(state, dict) else _STATE_KEYS
+        if missing or not isinstance(state.get("_yt"), np.ndarray) or len(state["_yt"]) != state["_n"]:
+            raise FairkitError(
+                "this pickled MetricFrame is damaged (its state lacks "
+                f"{sorted(missing) or 'consistent rows'}); compute the MetricFrame again"
+            )
+        self.__dict__.update(state)
+
     # -- public results ----------------------------------------------------------------------
 
     @property
@@ -1311,3 +1338,34 @@ def _rate_of(metric: Any) -> str:
             "functions of these names, or the names as strings)"
         )
     return rate
+
+
+_PICKLE_FORMAT = 1
+# Attributes every MetricFrame has after __init__ (checked when one is unpickled).
+_STATE_KEYS = frozenset({
+    "_yt", "_yp", "_n", "_pos_label", "_metrics", "_user_supplied_callable", "_sf_names",
+    "_cf_names", "_counted", "_only_selection", "_n_boot", "_ci_quantiles", "_ci",
+})
+
+
+def _restore_metricframe(fmt, payload, digest):
+    """Rebuilds a pickled :class:`MetricFrame` (see ``MetricFrame.__reduce_ex__``)."""
+    if fmt != _PICKLE_FORMAT:
+        raise FairkitError(
+            f"this pickled MetricFrame has format {fmt!r}, this fairkit reads format "
+            f"{_PICKLE_FORMAT}; compute the MetricFrame again with this version"
+        )
+    frame = MetricFrame.__new__(MetricFrame)
+    if payload is None:
+        return frame  # the state follows, checked by __setstate__
+    if not isinstance(payload, bytes) or hashlib.sha256(payload).hexdigest() != digest:
+        raise FairkitError(
+            "this pickled MetricFrame is damaged (its checksum does not match its contents); "
+            "compute the MetricFrame again"
+        )
+    try:
+        state = pickle.loads(payload)
+    except Exception as e:  # noqa: BLE001 - any failure of a checksummed payload is damage
+        raise FairkitError(f"this pickled MetricFrame is damaged ({e}); compute it again") from e
+    frame.__setstate__(state)
+    return frame

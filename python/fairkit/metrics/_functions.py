@@ -5,21 +5,25 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from fairkit._core import FairkitError
 from fairkit._core import metrics as _core
 from fairkit import _validation as v
 
 
-def _ungrouped(rate: str, y_true, y_pred, sample_weight, pos_label) -> float:
+# Scalars are numpy.float64, as fairlearn's (a displayed value reads np.float64(0.5)), except
+# the equalized-odds aggregates, which fairlearn returns as Python floats.
+def _ungrouped(rate: str, y_true, y_pred, sample_weight, pos_label) -> np.float64:
     yt, yp = v.binary_labels(y_true, y_pred, pos_label)
     w = v.weights(sample_weight, len(yt))
-    return float(_core.group_rates(yt, yp, None, ["all rows"], w).summary(rate)["overall"])
+    return np.float64(_core.group_rates(yt, yp, None, ["all rows"], w).summary(rate)["overall"])
 
 
-def selection_rate(y_true, y_pred, *, pos_label: Any = 1, sample_weight=None) -> float:
+def selection_rate(y_true, y_pred, *, pos_label: Any = 1, sample_weight=None) -> np.float64:
     """Fraction of predictions equal to ``pos_label`` (``y_true`` is ignored, as in fairlearn).
 
-    >>> selection_rate([0, 0, 1, 1], [1, 0, 0, 0])
+    >>> float(selection_rate([0, 0, 1, 1], [1, 0, 0, 0]))
     0.25
     """
     del y_true
@@ -27,25 +31,27 @@ def selection_rate(y_true, y_pred, *, pos_label: Any = 1, sample_weight=None) ->
         raise FairkitError("Empty y_pred passed to selection_rate function.")
     yp = v.selected(y_pred, pos_label)
     w = v.weights(sample_weight, len(yp))
-    return float(_core.group_rates(yp, yp, None, ["all rows"], w).summary("selection_rate")["overall"])
+    return np.float64(
+        _core.group_rates(yp, yp, None, ["all rows"], w).summary("selection_rate")["overall"]
+    )
 
 
-def true_positive_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> float:
+def true_positive_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> np.float64:
     """P(prediction positive | label positive); 0 without positive labels (as fairlearn)."""
     return _ungrouped("true_positive_rate", y_true, y_pred, sample_weight, pos_label)
 
 
-def false_positive_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> float:
+def false_positive_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> np.float64:
     """P(prediction positive | label negative); 0 without negative labels (as fairlearn)."""
     return _ungrouped("false_positive_rate", y_true, y_pred, sample_weight, pos_label)
 
 
-def true_negative_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> float:
+def true_negative_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> np.float64:
     """P(prediction negative | label negative); 0 without negative labels (as fairlearn)."""
     return _ungrouped("true_negative_rate", y_true, y_pred, sample_weight, pos_label)
 
 
-def false_negative_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> float:
+def false_negative_rate(y_true, y_pred, sample_weight=None, pos_label=None) -> np.float64:
     """P(prediction negative | label positive); 0 without positive labels (as fairlearn)."""
     return _ungrouped("false_negative_rate", y_true, y_pred, sample_weight, pos_label)
 
@@ -63,7 +69,9 @@ def _gap(rate, y_true, y_pred, sensitive_features, method, sample_weight, pos_la
         pos_label=pos_label,
     )
     _warn_single_group(mf)
-    return float(mf.difference(method=method) if kind == "difference" else mf.ratio(method=method))
+    return np.float64(
+        mf.difference(method=method) if kind == "difference" else mf.ratio(method=method)
+    )
 
 
 def _warn_single_group(mf) -> None:
@@ -80,10 +88,10 @@ def _warn_single_group(mf) -> None:
 
 def demographic_parity_difference(
     y_true, y_pred, *, sensitive_features, method="between_groups", sample_weight=None, pos_label=1
-) -> float:
+) -> np.float64:
     """Largest gap in selection rate between groups (or to the overall rate).
 
-    >>> demographic_parity_difference([0] * 4, [1, 1, 0, 1], sensitive_features=["a", "a", "b", "b"])
+    >>> float(demographic_parity_difference([0] * 4, [1, 1, 0, 1], sensitive_features=["a", "a", "b", "b"]))
     0.5
     """
     return _gap("selection_rate", y_true, y_pred, sensitive_features, method, sample_weight,
@@ -92,7 +100,7 @@ def demographic_parity_difference(
 
 def demographic_parity_ratio(
     y_true, y_pred, *, sensitive_features, method="between_groups", sample_weight=None, pos_label=1
-) -> float:
+) -> np.float64:
     """Smallest ratio of selection rates between groups (NaN when every rate is 0)."""
     return _gap("selection_rate", y_true, y_pred, sensitive_features, method, sample_weight,
                 pos_label, "ratio")
@@ -101,7 +109,7 @@ def demographic_parity_ratio(
 def equal_opportunity_difference(
     y_true, y_pred, *, sensitive_features, method="between_groups", sample_weight=None,
     pos_label=None,
-) -> float:
+) -> np.float64:
     """Largest gap in true positive rate between groups (or to the overall rate)."""
     return _gap("true_positive_rate", y_true, y_pred, sensitive_features, method, sample_weight,
                 pos_label, "difference")
@@ -110,7 +118,7 @@ def equal_opportunity_difference(
 def equal_opportunity_ratio(
     y_true, y_pred, *, sensitive_features, method="between_groups", sample_weight=None,
     pos_label=None,
-) -> float:
+) -> np.float64:
     """Smallest ratio of true positive rates between groups (NaN when every rate is 0)."""
     return _gap("true_positive_rate", y_true, y_pred, sensitive_features, method, sample_weight,
                 pos_label, "ratio")

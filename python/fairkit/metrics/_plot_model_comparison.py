@@ -56,6 +56,16 @@ def check_array(a):
         raise FairkitError(f"y_preds could not be read as numbers: {e}") from e
     if out.ndim != 2:
         raise FairkitError(f"Expected 2D array, got {out.ndim}D array instead")
+    # scikit-learn's messages for an empty array, which fairlearn's users see (an empty
+    # y_preds: no model, or models without predictions)
+    if out.shape[0] == 0:
+        raise FairkitError(
+            f"Found array with 0 sample(s) (shape={out.shape}) while a minimum of 1 is required."
+        )
+    if out.shape[1] == 0:
+        raise FairkitError(
+            f"Found array with 0 feature(s) (shape={out.shape}) while a minimum of 1 is required."
+        )
     if not np.isfinite(out).all():
         raise FairkitError("Input y_preds contains NaN or infinity.")
     return out

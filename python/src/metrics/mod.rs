@@ -16,6 +16,7 @@ mod bootstrap;
 pub mod intervals;
 mod multiclass;
 mod regression;
+mod pickling;
 mod running;
 mod scores;
 
@@ -23,10 +24,12 @@ use crate::convert::{BinaryArray, contiguous, i64_as_usize, to_py, weights_slice
 use crate::errors::{invalid, to_py_err};
 use fair_data::Groups;
 use fair_metrics::{
-    ConfusionCounts, GroupCode, GroupConfusion, GroupSummary, MetricError, Rate, ZeroDivision,
+    CellSums, ConfusionCounts, GroupCode, GroupConfusion, GroupSummary, MetricError, Rate,
+    ZeroDivision,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use serde::Serialize;
 
 /// Adds the metric functions and classes to `fairkit._core.metrics`.
@@ -233,9 +236,9 @@ impl GroupRates {
                 &zeros
             }
         };
-        let counts = count(y_true, y_pred, codes, n_declared, weights)?;
-        let has_rows = groups_with_rows(&counts, codes, weights.is_some());
-        Self::keep_groups_with_rows(counts, &has_rows, names)
+        let counted = count(y_true, y_pred, codes, n_declared, weights)?;
+        let has_rows = groups_with_rows(&counted, codes);
+        Self::keep_groups_with_rows(counted, &has_rows, names)
     }
 
     /// The counts of one pass over rows whose single sensitive feature holds small
@@ -254,8 +257,8 @@ impl GroupRates {
         weights: Option<&[f64]>,
     ) -> Result<Option<(Vec<i64>, Self)>, MetricError> {
         const ID_LIMIT: usize = 1024;
-        let counts = match count(y_true, y_pred, ids, ID_LIMIT, weights) {
-            Ok(counts) => counts,
+        let counted = match count(y_true, y_pred, ids, ID_LIMIT, weights) {
+            Ok(counted) => counted,
             Err(
                 MetricError::LabelOutOfRange { .. }
                 | MetricError::InvalidParameter {
@@ -264,16 +267,14 @@ impl GroupRates {
             ) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let has_rows = groups_with_rows(&counts, ids, weights.is_some());
-        let (mut uniques, mut kept) = (Vec::new(), Vec::new());
-        for (id, c) in counts.into_iter().enumerate() {
-            if has_rows[id] {
-                uniques.push(id as i64);
-                kept.push(c);
-            }
-        }
+        let has_rows = groups_with_rows(&counted, ids);
+        let uniques: Vec<i64> = (0..has_rows.len())
+            .filter(|&id| has_rows[id])
+            .map(|id| id as i64)
+            .collect();
         let names = uniques.iter().map(|u| u.to_string()).collect();
-        let all = vec![true; kept.len()];
+        let kept = counted.only(&has_rows);
+        let all = vec![true; uniques.len()];
         Ok(Some((
             uniques,
             Self::keep_groups_with_rows(kept, &all, names)?,
@@ -283,21 +284,24 @@ impl GroupRates {
     /// Keeps the groups with rows for the crate; the others stay declared (NaN rows for the
     /// caller). A group with rows but zero weight is still an error (from `from_counts`).
     fn keep_groups_with_rows(
-        counts: Vec<ConfusionCounts>,
+        counted: Counted,
         has_rows: &[bool],
         names: Vec<String>,
     ) -> Result<Self, MetricError> {
-        let n_declared = names.len();
-        let mut slot = vec![None; n_declared];
-        let (mut kept_names, mut kept) = (Vec::new(), Vec::new());
+        let mut slot = vec![None; names.len()];
+        let mut kept_names = Vec::new();
         for (g, name) in names.into_iter().enumerate() {
             if has_rows[g] {
-                slot[g] = Some(kept.len());
-                kept.push(counts[g]);
+                slot[g] = Some(kept_names.len());
                 kept_names.push(name);
             }
         }
-        let confusion = GroupConfusion::from_counts(kept_names, kept)?;
+        let confusion = match counted.only(has_rows) {
+            Counted::Rows(counts) => GroupConfusion::from_counts(kept_names, counts)?,
+            Counted::Weighted(sums, pooled) => {
+                GroupConfusion::from_cell_sums(kept_names, sums, pooled)?
+            }
+        };
         Ok(Self { confusion, slot })
     }
 
@@ -323,35 +327,61 @@ impl GroupRates {
     }
 }
 
-/// The per-group cells: row counts, or weighted the exact (correctly rounded, order-free) sums
-/// of the weights, so a `MetricFrame` equals `RunningMetrics` fed the same rows in any batches.
+/// Per-group counts of one pass: row counts (integers, so adding groups is exact), or weighted
+/// the exact sums of every union of cells per group and pooled, from which each rate is read as
+/// an exactly rounded numerator over an exactly rounded denominator. Then a rate does not depend
+/// on how the rows were grouped or batched: the metric function (all rows one group), a
+/// `MetricFrame`'s groups and overall, and `RunningMetrics` fed the same rows in any batches give
+/// the same bits.
+pub(crate) enum Counted {
+    Rows(Vec<ConfusionCounts>),
+    Weighted(Vec<CellSums>, CellSums),
+}
+
+impl Counted {
+    /// The groups flagged in `keep` (the pooled sums stay those of all rows).
+    fn only(self, keep: &[bool]) -> Counted {
+        fn pick<T>(items: Vec<T>, keep: &[bool]) -> Vec<T> {
+            items
+                .into_iter()
+                .zip(keep)
+                .filter_map(|(x, &k)| k.then_some(x))
+                .collect()
+        }
+        match self {
+            Counted::Rows(c) => Counted::Rows(pick(c, keep)),
+            Counted::Weighted(s, pooled) => Counted::Weighted(pick(s, keep), pooled),
+        }
+    }
+}
+
 fn count<C: GroupCode>(
     y_true: &[usize],
     y_pred: &[usize],
     codes: &[C],
     n_groups: usize,
     weights: Option<&[f64]>,
-) -> Result<Vec<ConfusionCounts>, MetricError> {
+) -> Result<Counted, MetricError> {
     match weights {
-        None => GroupConfusion::count_codes(y_true, y_pred, codes, n_groups, None),
-        Some(w) => GroupConfusion::count_codes_exact(y_true, y_pred, codes, n_groups, w),
+        None => {
+            GroupConfusion::count_codes(y_true, y_pred, codes, n_groups, None).map(Counted::Rows)
+        }
+        Some(w) => GroupConfusion::count_codes_exact_sums(y_true, y_pred, codes, n_groups, w)
+            .map(|(s, p)| Counted::Weighted(s, p)),
     }
 }
 
 /// Which groups have rows. Combinations of several features that never occur have none.
 /// Unweighted, a zero total means no rows; weighted, a row of weight 0 still makes its group
 /// present, so the codes are read once more (only then).
-fn groups_with_rows<C: GroupCode>(
-    counts: &[ConfusionCounts],
-    codes: &[C],
-    weighted: bool,
-) -> Vec<bool> {
-    if weighted {
-        let mut seen = vec![false; counts.len()];
-        codes.iter().for_each(|&c| seen[c.index()] = true);
-        seen
-    } else {
-        counts.iter().map(|c| c.total() > 0.0).collect()
+fn groups_with_rows<C: GroupCode>(counted: &Counted, codes: &[C]) -> Vec<bool> {
+    match counted {
+        Counted::Weighted(sums, _) => {
+            let mut seen = vec![false; sums.len()];
+            codes.iter().for_each(|&c| seen[c.index()] = true);
+            seen
+        }
+        Counted::Rows(counts) => counts.iter().map(|c| c.total() > 0.0).collect(),
     }
 }
 
@@ -399,6 +429,27 @@ pub fn fairlearn_ratios(s: &GroupSummary) -> (f64, f64) {
 
 #[pymethods]
 impl GroupRates {
+    /// pickle's hook: rebuilt by `GroupRates._from_pickle(bytes)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let py = slf.py();
+        let rebuild = py.get_type::<GroupRates>().getattr("_from_pickle")?;
+        let bytes = PyBytes::new(py, &slf.get().to_pickle_bytes());
+        Ok((rebuild, (bytes,)))
+    }
+
+    /// Rebuilds a pickled `GroupRates`; `FairkitError` when the bytes are damaged.
+    #[staticmethod]
+    fn _from_pickle(bytes: &[u8]) -> PyResult<Self> {
+        Self::from_pickle_bytes(bytes)
+    }
+
+    /// Equal counts, groups and slots (the pickle round trip's check).
+    fn __eq__(&self, other: &Self) -> bool {
+        self.to_pickle_bytes() == other.to_pickle_bytes()
+    }
+
     /// Number of declared groups (NaN rows included).
     #[getter]
     fn n_groups(&self) -> usize {

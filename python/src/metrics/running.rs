@@ -7,11 +7,11 @@
 //! rates, a one-shot `MetricFrame` computes on all the rows, bit for bit, whatever the batches
 //! and the merge order.
 
-use super::GroupRates;
+use super::{Counted, GroupRates};
 use crate::convert::{BinaryArray, contiguous, i64_as_usize, weights_slice};
 use crate::errors::{invalid, to_py_err};
 use fair_metrics::state::ConfusionState;
-use fair_metrics::{ConfusionCounts, MetricError};
+use fair_metrics::{CellSums, MetricError};
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -126,13 +126,13 @@ impl RunningState {
                 labels.len()
             )));
         }
-        let mut counts = Vec::with_capacity(order.len());
-        let mut has_rows = Vec::with_capacity(order.len());
-        for name in &order {
-            let c = name.as_deref().and_then(|n| self.state.group_counts(n));
-            has_rows.push(c.is_some());
-            counts.push(c.unwrap_or(ConfusionCounts::default()));
-        }
+        let has_rows: Vec<bool> = order
+            .iter()
+            .map(|name| {
+                name.as_deref()
+                    .is_some_and(|n| self.state.rows(n).is_some())
+            })
+            .collect();
         let found = has_rows.iter().filter(|&&h| h).count();
         if found != self.state.group_names().len() {
             return Err(invalid(format!(
@@ -140,7 +140,30 @@ impl RunningState {
                 self.state.group_names().len()
             )));
         }
-        GroupRates::keep_groups_with_rows(counts, &has_rows, labels).map_err(to_py_err)
+        let counted = match self.state.pooled_cell_sums() {
+            Some(pooled) => Counted::Weighted(
+                order
+                    .iter()
+                    .map(|n| {
+                        n.as_deref()
+                            .and_then(|n| self.state.cell_sums(n))
+                            .unwrap_or(CellSums([0.0; 16]))
+                    })
+                    .collect(),
+                pooled,
+            ),
+            None => Counted::Rows(
+                order
+                    .iter()
+                    .map(|n| {
+                        n.as_deref()
+                            .and_then(|n| self.state.group_counts(n))
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+            ),
+        };
+        GroupRates::keep_groups_with_rows(counted, &has_rows, labels).map_err(to_py_err)
     }
 }
 

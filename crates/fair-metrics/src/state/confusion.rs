@@ -497,6 +497,50 @@ impl ConfusionState {
         })
     }
 
+    /// A weighted state's exact sums of every union of `group`'s cells
+    /// ([`CellSums`](crate::CellSums)); `None` for an unknown group or an unweighted state.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::state::ConfusionState;
+    /// let mut s = ConfusionState::new();
+    /// s.update(&[0, 1], &[1, 1], &Groups::from_labels(&["a", "a"]), Some(&[0.1, 0.2]))?;
+    /// assert_eq!(s.cell_sums("a").unwrap().0[2 | 8], 0.1 + 0.2); // fp ∪ tp
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn cell_sums(&self, group: &str) -> Option<crate::CellSums> {
+        if !self.is_weighted() {
+            return None;
+        }
+        self.groups
+            .get(group)
+            .map(|cells| crate::CellSums::from_exact(&cells.weight))
+    }
+
+    /// [`cell_sums`](Self::cell_sums) of all rows pooled: what one group holding every row
+    /// would give, whatever the grouping. `None` for an empty or unweighted state.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_data::Groups;
+    /// use fair_metrics::state::ConfusionState;
+    /// let mut s = ConfusionState::new();
+    /// s.update(&[1, 1], &[1, 1], &Groups::from_labels(&["a", "b"]), Some(&[0.1, 0.2]))?;
+    /// assert_eq!(s.pooled_cell_sums().unwrap().counts().tp, 0.1 + 0.2);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn pooled_cell_sums(&self) -> Option<crate::CellSums> {
+        if !self.is_weighted() || self.groups.is_empty() {
+            return None;
+        }
+        let mut pooled = GroupCells::default();
+        for cells in self.groups.values() {
+            pooled.merge(cells);
+        }
+        Some(crate::CellSums::from_exact(&pooled.weight))
+    }
+
     /// Kish's effective sample size `(Σw)² / Σw²` of `group`'s rows in `rate`'s denominator (the
     /// plain row count when unweighted); `None` for an unknown group.
     pub fn effective_n(&self, group: &str, rate: Rate) -> Option<f64> {
