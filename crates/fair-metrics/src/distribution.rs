@@ -225,12 +225,10 @@ impl SortedRows {
         let all_w: Vec<f64> = self.rows.iter().map(|r| r.2).collect();
         let w_of = |w: &[f64]| -> Option<Vec<f64>> { self.weighted.then(|| w.to_vec()) };
         let quantile = |v: &[f64], w: &[f64], q: f64| quantile_sorted(v, w_of(w).as_deref(), q);
-        let pooled = quantile(&all_v, &all_w, q).ok_or(MetricError::ZeroTotalWeight {
-            what: "all rows",
-        })?;
-        let pooled_median = quantile(&all_v, &all_w, 0.5).ok_or(MetricError::ZeroTotalWeight {
-            what: "all rows",
-        })?;
+        let pooled =
+            quantile(&all_v, &all_w, q).ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
+        let pooled_median = quantile(&all_v, &all_w, 0.5)
+            .ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
         let scoring_rate = (0..k)
             .map(|g| {
                 (self.totals[g] > 0.0).then(|| {
@@ -246,7 +244,9 @@ impl SortedRows {
             .collect();
         Ok(GroupQuantiles {
             q,
-            by_group: (0..k).map(|g| quantile(&values[g], &weights[g], q)).collect(),
+            by_group: (0..k)
+                .map(|g| quantile(&values[g], &weights[g], q))
+                .collect(),
             pooled,
             pooled_median,
             scoring_rate,

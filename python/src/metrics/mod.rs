@@ -15,8 +15,8 @@
 mod bootstrap;
 pub mod intervals;
 mod multiclass;
-mod regression;
 mod pickling;
+mod regression;
 mod running;
 mod scores;
 

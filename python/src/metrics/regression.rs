@@ -161,8 +161,7 @@ fn regression_summary<'py>(
             let mut state = RegressionState::new();
             state.update_coded(y, p, &codes, &names, w)?;
             let summary = state.summary()?;
-            let (distances, quantiles) =
-                distribution_summary(p, &codes, names.len(), w, quantile)?;
+            let (distances, quantiles) = distribution_summary(p, &codes, names.len(), w, quantile)?;
             let intervals = (n_resamples > 0)
                 .then(|| {
                     let settings = RegressionBootstrap {
