@@ -52,6 +52,7 @@
 
 mod change;
 mod multiple;
+mod normal_gaps;
 mod rate_change;
 mod regression;
 mod score_change;
@@ -62,6 +63,7 @@ pub use change::{
     paired_change_inference,
 };
 pub use multiple::benjamini_hochberg;
+pub use normal_gaps::{NormalGap, NormalGapSettings, NormalGaps, normal_gap_inference};
 pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
 pub use regression::{RegressionBootstrap, RegressionIntervals, regression_intervals};
 pub use score_change::score_gap_change;

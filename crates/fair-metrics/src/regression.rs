@@ -47,32 +47,43 @@ struct GroupSums {
     wabs: ExactSum,
     wr2: ExactSum,
     wy2: ExactSum,
+    // The second moments of the standard errors: Kish's effective size (Σw²), the
+    // prediction's spread (Σw ŷ²) and the squared error's (Σw r⁴).
+    w2: ExactSum,
+    wp2: ExactSum,
+    wr4: ExactSum,
 }
 
 impl GroupSums {
     fn add(&mut self, y: f64, p: f64, w: f64) {
-        let r = p - y;
         self.rows += 1;
-        self.w.add(w);
-        self.wy.add(w * y);
-        self.wp.add(w * p);
-        self.wr.add(w * r);
-        self.wabs.add(w * r.abs());
-        self.wr2.add(w * r * r);
-        self.wy2.add(w * y * y);
+        let t = row_terms(y, p, w);
+        for (acc, term) in self.sums_mut().into_iter().zip(t) {
+            acc.add(term);
+        }
+    }
+
+    fn sums_mut(&mut self) -> [&mut ExactSum; SUMS] {
+        [
+            &mut self.w,
+            &mut self.wy,
+            &mut self.wp,
+            &mut self.wr,
+            &mut self.wabs,
+            &mut self.wr2,
+            &mut self.wy2,
+            &mut self.w2,
+            &mut self.wp2,
+            &mut self.wr4,
+        ]
     }
 
     fn merge(&mut self, o: &GroupSums) {
         self.rows += o.rows;
-        for (a, b) in [
-            (&mut self.w, &o.w),
-            (&mut self.wy, &o.wy),
-            (&mut self.wp, &o.wp),
-            (&mut self.wr, &o.wr),
-            (&mut self.wabs, &o.wabs),
-            (&mut self.wr2, &o.wr2),
-            (&mut self.wy2, &o.wy2),
-        ] {
+        let theirs = [
+            &o.w, &o.wy, &o.wp, &o.wr, &o.wabs, &o.wr2, &o.wy2, &o.w2, &o.wp2, &o.wr4,
+        ];
+        for (a, b) in self.sums_mut().into_iter().zip(theirs) {
             a.merge(b);
         }
     }
@@ -88,14 +99,38 @@ impl GroupSums {
                 self.wabs.value(),
                 self.wr2.value(),
                 self.wy2.value(),
+                self.w2.value(),
+                self.wp2.value(),
+                self.wr4.value(),
             ],
         )
     }
 }
 
-/// The metrics of `rows` rows from their sums `[w, w·y, w·ŷ, w·r, w·|r|, w·r², w·y²]`.
-pub(crate) fn derive_values(rows: u64, sums: [f64; 7]) -> RegressionValues {
-    let [w, wy, wp, wr, wabs, wr2, wy2] = sums;
+/// How many sums [`derive_values`] reads.
+pub(crate) const SUMS: usize = 10;
+
+/// The terms one row of target `y`, prediction `p` and weight `w` adds to the sums
+/// `[w, w·y, w·ŷ, w·r, w·|r|, w·r², w·y², w², w·ŷ², w·r⁴]` (each product rounded once).
+pub(crate) fn row_terms(y: f64, p: f64, w: f64) -> [f64; SUMS] {
+    let r = p - y;
+    [
+        w,
+        w * y,
+        w * p,
+        w * r,
+        w * r.abs(),
+        w * r * r,
+        w * y * y,
+        w * w,
+        w * p * p,
+        w * (r * r) * (r * r),
+    ]
+}
+
+/// The metrics of `rows` rows from their sums (see [`row_terms`]).
+pub(crate) fn derive_values(rows: u64, sums: [f64; SUMS]) -> RegressionValues {
+    let [w, wy, wp, wr, wabs, wr2, wy2, w2, wp2, wr4] = sums;
     let mean = |s: f64| (w > 0.0).then(|| s / w);
     let mean_target = mean(wy);
     let mse = mean(wr2);
@@ -112,16 +147,45 @@ pub(crate) fn derive_values(rows: u64, sums: [f64; 7]) -> RegressionValues {
         }
         _ => None,
     };
+    // Kish's effective size; the standard error of a weighted mean of x is
+    // √(var_w(x) / n_eff) with var_w(x) = E_w[x²] − E_w[x]² (0 below 0 from rounding).
+    let effective_n = if w2 > 0.0 { w * w / w2 } else { 0.0 };
+    let se = |second: Option<f64>, first: Option<f64>| match (second, first) {
+        (Some(m2), Some(m1)) if effective_n > 0.0 => {
+            Some(((m2 - m1 * m1).max(0.0) / effective_n).sqrt())
+        }
+        _ => None,
+    };
+    let mae = mean(wabs);
+    let se_mse = se(mean(wr4), mse);
+    let rmse = mse.map(f64::sqrt);
+    let standard_errors = [
+        se(mean(wy2), mean_target),
+        se(mean(wp2), mean(wp)),
+        se(mse, mean(wr)),
+        // E|r|² = E r².
+        se(mse, mae),
+        se_mse,
+        // The delta method: d√m = dm / (2√m); undefined at an exact fit.
+        match (se_mse, rmse) {
+            (Some(s), Some(root)) if root > 0.0 => Some(s / (2.0 * root)),
+            _ => None,
+        },
+        // R²'s variance needs cross-moments of r² and y the sums do not keep.
+        None,
+    ];
     RegressionValues {
         count: rows,
         weight: w,
+        effective_n,
         mean_target,
         mean_prediction: mean(wp),
         mean_residual: mean(wr),
-        mean_absolute_error: mean(wabs),
+        mean_absolute_error: mae,
         mean_squared_error: mse,
-        root_mean_squared_error: mse.map(f64::sqrt),
+        root_mean_squared_error: rmse,
         r2,
+        standard_errors,
     }
 }
 
@@ -257,6 +321,24 @@ impl RegressionState {
         }
     }
 
+    /// The state with each group renamed by `name_of` and groups of the same new name merged
+    /// (a sensitive column's values from the finest groups of several columns).
+    pub fn regroup(&self, name_of: impl Fn(&str) -> String) -> RegressionState {
+        let mut out = RegressionState::new();
+        for (name, sums) in &self.groups {
+            out.groups.entry(name_of(name)).or_default().merge(sums);
+        }
+        out
+    }
+
+    /// The rows of each group, in name order.
+    pub fn rows(&self) -> Vec<(String, u64)> {
+        self.groups
+            .iter()
+            .map(|(n, s)| (n.clone(), s.rows))
+            .collect()
+    }
+
     /// Group names in sorted order.
     pub fn names(&self) -> Vec<String> {
         self.groups.keys().cloned().collect()
@@ -295,6 +377,8 @@ pub struct RegressionValues {
     pub count: u64,
     /// Sum of the weights (the row count without weights).
     pub weight: f64,
+    /// Kish's effective sample size `(Σw)² / Σw²` (the row count without weights).
+    pub effective_n: f64,
     /// Weighted mean of the target.
     pub mean_target: Option<f64>,
     /// Weighted mean of the prediction.
@@ -309,6 +393,28 @@ pub struct RegressionValues {
     pub root_mean_squared_error: Option<f64>,
     /// Coefficient of determination (scikit-learn's `r2_score` conventions).
     pub r2: Option<f64>,
+    /// The normal-approximation standard error of each metric, indexed as
+    /// [`RegressionMetric::ALL`]: `√(var_w(x) / n_eff)` of the mean of the row quantity `x`
+    /// (target, prediction, residual, |residual|, squared residual), the delta method for the
+    /// RMSE, and `None` for R² (its variance needs cross-moments the state does not keep) and
+    /// wherever the metric is undefined.
+    pub standard_errors: [Option<f64>; 7],
+}
+
+impl RegressionValues {
+    /// The value of one metric.
+    pub fn get(&self, metric: RegressionMetric) -> Option<f64> {
+        metric.of(self)
+    }
+
+    /// The standard error of one metric (see [`standard_errors`](Self::standard_errors)).
+    pub fn standard_error(&self, metric: RegressionMetric) -> Option<f64> {
+        let i = RegressionMetric::ALL
+            .iter()
+            .position(|&m| m == metric)
+            .unwrap_or(0);
+        self.standard_errors[i]
+    }
 }
 
 /// A per-group regression metric.
@@ -511,6 +617,38 @@ mod tests {
         let mut s = RegressionState::new();
         s.update(y, p, g, w).unwrap();
         s
+    }
+
+    #[test]
+    fn standard_errors_by_hand_and_kish_size() {
+        // y = 1, 2, 3, ŷ = 2, 2, 2: r = 1, 0, −1. Mean target 2, var 2/3, n 3: se √(2/9).
+        // |r| = 1, 0, 1: MAE 2/3, var 1/3·2 − 4/9 = 2/9: se √(2/27). r² = 1, 0, 1: the same.
+        let s = state(&[1.0, 2.0, 3.0], &[2.0, 2.0, 2.0], &["a", "a", "a"], None);
+        let v = s.summary().unwrap().by_group[0];
+        assert_eq!(v.effective_n, 3.0);
+        let se = |m| v.standard_error(m).unwrap();
+        assert!((se(RegressionMetric::MeanTarget) - (2.0_f64 / 9.0).sqrt()).abs() < 1e-15);
+        assert_eq!(se(RegressionMetric::MeanPrediction), 0.0);
+        assert!((se(RegressionMetric::MeanResidual) - (2.0_f64 / 9.0).sqrt()).abs() < 1e-15);
+        assert!((se(RegressionMetric::MeanAbsoluteError) - (2.0_f64 / 27.0).sqrt()).abs() < 1e-15);
+        assert!((se(RegressionMetric::MeanSquaredError) - (2.0_f64 / 27.0).sqrt()).abs() < 1e-15);
+        // RMSE = √(2/3): se = se_MSE / (2 RMSE).
+        let rmse_se = (2.0_f64 / 27.0).sqrt() / (2.0 * (2.0_f64 / 3.0).sqrt());
+        assert!((se(RegressionMetric::RootMeanSquaredError) - rmse_se).abs() < 1e-15);
+        assert_eq!(v.standard_error(RegressionMetric::R2), None);
+        // Weights 1, 1, 2: Kish n = 16 / 6.
+        let w = state(
+            &[1.0, 2.0, 3.0],
+            &[2.0, 2.0, 2.0],
+            &["a", "a", "a"],
+            Some(&[1.0, 1.0, 2.0]),
+        );
+        assert!((w.summary().unwrap().by_group[0].effective_n - 16.0 / 6.0).abs() < 1e-15);
+        // Regrouping merges sums exactly.
+        let two = state(&[1.0, 2.0, 3.0], &[2.0, 2.0, 2.0], &["a", "b", "a"], None);
+        let merged = two.regroup(|_| "a".to_string());
+        assert_eq!(merged.summary().unwrap(), s.summary().unwrap());
+        assert_eq!(two.rows(), vec![("a".to_string(), 2), ("b".to_string(), 1)]);
     }
 
     #[test]

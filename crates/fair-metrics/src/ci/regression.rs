@@ -7,7 +7,9 @@
 
 use super::{Interval, quantile_sorted};
 use crate::error::{MetricError, Result};
-use crate::regression::{RegressionMetric, RegressionSummary, RegressionValues, derive_values};
+use crate::regression::{
+    RegressionMetric, RegressionSummary, RegressionValues, SUMS, derive_values, row_terms,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -141,26 +143,16 @@ pub fn regression_intervals(
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let present: Vec<usize> = (0..n_groups).filter(|&g| !rows_of[g].is_empty()).collect();
     for _ in 0..settings.n_resamples {
-        let mut all = [0.0_f64; 7];
+        let mut all = [0.0_f64; SUMS];
         let mut all_rows = 0_u64;
         let mut values = Vec::with_capacity(present.len());
         for &g in &present {
             let rows = &rows_of[g];
-            let mut s = [0.0_f64; 7];
+            let mut s = [0.0_f64; SUMS];
             for _ in 0..rows.len() {
                 let i = rows[rng.random_range(0..rows.len())];
                 let w = weights.map_or(1.0, |w| w[i]);
-                let r = pred[i] - y[i];
-                let terms = [
-                    w,
-                    w * y[i],
-                    w * pred[i],
-                    w * r,
-                    w * r.abs(),
-                    w * r * r,
-                    w * y[i] * y[i],
-                ];
-                for (acc, t) in s.iter_mut().zip(terms) {
+                for (acc, t) in s.iter_mut().zip(row_terms(y[i], pred[i], w)) {
                     *acc += t;
                 }
             }

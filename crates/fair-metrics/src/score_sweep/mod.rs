@@ -469,7 +469,7 @@ fn check_inputs(slices: &[SliceMap], totals: &StreamTotals, runs: &[Run<'_>]) ->
     Ok(())
 }
 
-fn check_seen(seen: &[u64], totals: &StreamTotals) -> Result<()> {
+pub(crate) fn check_seen(seen: &[u64], totals: &StreamTotals) -> Result<()> {
     if let Some(s) =
         (0..totals.n_streams()).find(|&s| seen.get(s).copied().unwrap_or(0) != totals.rows(s))
     {
@@ -494,6 +494,21 @@ fn run_blocks(
     pooled: &mut slice::Pooled,
     runs: &mut [Run<'_>],
     n_streams: usize,
+) -> Result<Swept> {
+    merge_blocks(runs, n_streams, |key, touched, block| {
+        feed_block(states, pooled, key, touched, block);
+    })
+}
+
+/// The k-way merge of the runs: calls `on_block(key, touched, block)` once per distinct key,
+/// descending, with the streams the key's rows belong to (in first-met order; the callback may
+/// sort them) and each stream's sum of weights at the key in `block`, which the callback must
+/// leave zeroed for the streams it was given. Shared by the score sweep and the distribution
+/// sweep ([`crate::distribution::sweep`]), so both see the same blocks in the same order.
+pub(crate) fn merge_blocks(
+    runs: &mut [Run<'_>],
+    n_streams: usize,
+    mut on_block: impl FnMut(u64, &mut [usize], &mut [f64]),
 ) -> Result<Swept> {
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
@@ -529,7 +544,7 @@ fn run_blocks(
                 }
             }
         }
-        feed_block(states, pooled, key, &mut touched, &mut block);
+        on_block(key, &mut touched, &mut block);
     }
     Ok((seen, range))
 }

@@ -20,6 +20,9 @@
 
 use crate::error::{MetricError, Result};
 
+mod sweep;
+pub use sweep::{DistributionSettings, SliceDistribution, sweep};
+
 /// The distances between the groups' distributions (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistributionGaps {
