@@ -78,6 +78,7 @@ fuzz_target!(|input: Input| {
             vec!["g".into()]
         },
         weight: input.weight.then(|| "w".into()),
+        numeric: false,
     };
     let options = ReadOptions {
         format: Some(Format::Csv),

@@ -162,6 +162,7 @@ fuzz_target!(|input: Input| {
             vec!["g".into()]
         },
         weight: input.weight.then(|| "w".into()),
+        numeric: false,
     };
     let options = ReadOptions {
         format: Some(Format::Parquet),

@@ -157,6 +157,7 @@ pub fn build_report(
         fail_if: Vec::new(),
         over_time: None,
         comparison: None,
+        regression: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

@@ -146,3 +146,146 @@ impl ChartData {
         }
     }
 }
+
+impl ChartData {
+    /// The charts of one slice of a regression audit: each group's predictions as the share
+    /// above each value (the complement of the ECDF; the LL144 scoring rate is read off it at
+    /// the pooled median) with the largest KS pair marked, and the mean residual per group
+    /// with its interval. Groups below the minimum group size are greyed and named "(small)".
+    pub fn add_regression_slice(
+        &mut self,
+        slice: &crate::model::regression::RegressionSlice,
+        dist: &fair_metrics::distribution::SliceDistribution,
+    ) {
+        use fair_report::{GroupRate, group_rate_bars_small, value_ccdf_coloured};
+        let name = &slice.slice;
+        let n = slice.groups.len();
+        let is_small = |g: usize| slice.groups[g].small;
+        // The KS pair among the groups kept in the gaps.
+        let mut ks_pair: Option<(usize, usize, f64)> = None;
+        for a in (0..n).filter(|&g| !is_small(g)) {
+            for b in (a + 1..n).filter(|&g| !is_small(g)) {
+                let v = dist.gaps.ks[a][b];
+                if !v.is_nan() && ks_pair.is_none_or(|p| v > p.2) {
+                    ks_pair = Some((a, b, v));
+                }
+            }
+        }
+        let (mut drawn, subset) = crate::render::extremes_of((0..n).collect(), MAX_CURVES, |&g| {
+            slice.groups[g].metrics["mean_prediction"].value
+        });
+        if n > MAX_CURVES {
+            drawn.extend(ks_pair.into_iter().flat_map(|(a, b, _)| [a, b]));
+            drawn.sort_unstable();
+            drawn.dedup();
+        }
+        let subset = subset.replace("groups", "groups by mean prediction");
+        let colour = |g: usize| {
+            if is_small(g) {
+                SMALL_CURVE
+            } else {
+                group_colour(g, n)
+            }
+        };
+        let label = |g: usize| {
+            if is_small(g) {
+                format!("{} (small)", slice.groups[g].group)
+            } else {
+                slice.groups[g].group.clone()
+            }
+        };
+        let greyed = if drawn.iter().any(|&g| is_small(g)) {
+            "; greyed \"(small)\": below the minimum group size, kept out of the gaps"
+        } else {
+            ""
+        };
+        let curves: Vec<GroupCurve> = drawn
+            .iter()
+            .map(|&g| GroupCurve {
+                group: label(g),
+                points: downsample(&dist.ccdf[g], MAX_CURVE_POINTS, &[]),
+                auc: None,
+            })
+            .collect();
+        let colours: Vec<Rgb> = drawn.iter().map(|&g| colour(g)).collect();
+        let position = |g: usize| drawn.iter().position(|&d| d == g);
+        let mark = ks_pair.and_then(|(a, b, v)| {
+            Some(KsMark {
+                threshold: dist.ks_at[a][b],
+                groups: (position(a)?, position(b)?),
+                statistic: v,
+            })
+        });
+        let w1 = slice
+            .gaps
+            .iter()
+            .find(|g| g.key == crate::Key::WassersteinMax)
+            .and_then(|g| g.value);
+        let w1_pair = slice
+            .pairs
+            .iter()
+            .max_by(|x, y| x.wasserstein.total_cmp(&y.wasserstein))
+            .map(|p| {
+                format!(
+                    "; the largest Wasserstein-1 distance, {:.4}, is between {} and {}",
+                    w1.unwrap_or(p.wasserstein),
+                    p.groups[0],
+                    p.groups[1]
+                )
+            })
+            .unwrap_or_default();
+        let stem = crate::render::stem(name);
+        match value_ccdf_coloured(
+            &format!("Predictions by {name}"),
+            "prediction",
+            &curves,
+            mark.filter(|m| m.threshold.is_finite()),
+            &colours,
+        ) {
+            Ok(svg) => self.figures.push(Figure {
+                slice: name.clone(),
+                caption: format!(
+                    "Share of each group predicted above each value ({name}){subset}, the largest KS gap marked{w1_pair}{greyed}"
+                ),
+                file: format!("figures/predictions-{stem}.svg"),
+                svg,
+            }),
+            Err(e) => self
+                .notes
+                .push(format!("prediction distribution chart of {name}: {e}")),
+        }
+        let bars: Vec<GroupRate> = slice
+            .groups
+            .iter()
+            .map(|g| {
+                let m = g.metrics["mean_residual"];
+                GroupRate {
+                    group: g.group.clone(),
+                    rate: m.value,
+                    interval: m.lower.zip(m.upper),
+                }
+            })
+            .collect();
+        let colours: Vec<Rgb> = (0..n).map(|g| group_colour(g, n)).collect();
+        let small: Vec<bool> = (0..n).map(is_small).collect();
+        match group_rate_bars_small(
+            &format!("Mean residual (prediction − target) by {name}"),
+            "mean residual",
+            &bars,
+            None,
+            "normal interval",
+            &colours,
+            &small,
+        ) {
+            Ok(svg) => self.figures.push(Figure {
+                slice: name.clone(),
+                caption: format!(
+                    "Mean residual per group ({name}): above 0 the model over-predicts the group, below 0 it under-predicts; whiskers are the normal interval"
+                ),
+                file: format!("figures/residuals-{stem}.svg"),
+                svg,
+            }),
+            Err(e) => self.notes.push(format!("residual chart of {name}: {e}")),
+        }
+    }
+}

@@ -550,6 +550,21 @@ impl GateView<'_> {
                 Err("undefined on this data (see undefined_reason in report.json)".into()),
             );
         }
+        let regression_keys: Vec<&str> = Key::REGRESSION.iter().map(|k| k.as_str()).collect();
+        for key in Key::ALL {
+            let reason = match (r.regression.is_some(), key.is_regression()) {
+                (true, false) => format!(
+                    "a classifier's gap, and this audit is of a numeric target (--target): its gaps are {}",
+                    regression_keys.join(", ")
+                ),
+                (false, true) => "it needs a numeric target (--target y --pred y_hat)".into(),
+                (true, true) => {
+                    "undefined on this data (see undefined_reason in report.json)".into()
+                }
+                (false, false) => continue,
+            };
+            out.insert(key.to_string(), Err(reason));
+        }
         for (k, h) in &r.headline {
             out.insert(k.to_string(), Ok(h.value));
         }

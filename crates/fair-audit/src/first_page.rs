@@ -23,6 +23,7 @@ pub const AUC_INTERVAL_METHOD: &str = "Hanley–McNeil";
 pub fn plain_name(key: Key) -> &'static str {
     glossary::ENTRIES
         .iter()
+        .chain(glossary::REGRESSION_ENTRIES.iter())
         .find(|e| e.key == key.as_str())
         .map_or(key.as_str(), |e| e.name)
 }

@@ -160,3 +160,93 @@ pub const ENTRIES: [Entry; 27] = [
 pub fn meaning(key: &str) -> Option<&'static str> {
     ENTRIES.iter().find(|e| e.key == key).map(|e| e.meaning)
 }
+
+/// The entries of a regression audit's report (a numeric target), in the order its glossary
+/// lists them.
+pub const REGRESSION_ENTRIES: [Entry; 17] = [
+    Entry {
+        key: "rows",
+        name: "rows",
+        meaning: "rows of the group (unweighted). With weights, the intervals use Kish's effective size (Σw)²/Σw².",
+    },
+    Entry {
+        key: "mean_target",
+        name: "mean target",
+        meaning: "the group's (weighted) mean of the true value. A difference here is in the data, not made by the model.",
+    },
+    Entry {
+        key: "mean_prediction",
+        name: "mean prediction",
+        meaning: "the group's mean predicted value. Demographic parity for a numeric output asks that it not depend on the group.",
+    },
+    Entry {
+        key: "mean_residual",
+        name: "mean residual",
+        meaning: "the group's mean of prediction − target: above 0 the model over-predicts the group, below 0 it under-predicts. Equal mean residuals mean no group is systematically favoured by the errors.",
+    },
+    Entry {
+        key: "mean_absolute_error",
+        name: "mean absolute error (MAE)",
+        meaning: "the group's mean of |prediction − target|, in the target's unit. Lower is better for the group; a gap means the model is less accurate for some groups.",
+    },
+    Entry {
+        key: "root_mean_squared_error",
+        name: "root mean squared error (RMSE)",
+        meaning: "the square root of the group's mean squared error; weighs large errors more than the MAE. Lower is better.",
+    },
+    Entry {
+        key: "r2_score",
+        name: "R²",
+        meaning: "1 − (the group's squared error ÷ the spread of its target around its own mean), scikit-learn's r2_score. 1 is perfect; it depends on how varied the group's targets are, so compare it with care. No interval.",
+    },
+    Entry {
+        key: "scoring_rate",
+        name: "scoring rate",
+        meaning: "the share of the group predicted above the median prediction of all rows (NYC Local Law 144's rule for a tool that scores). Its impact ratio is the smallest group's rate ÷ the largest's.",
+    },
+    Entry {
+        key: "prediction_quantile",
+        name: "prediction quantile",
+        meaning: "the group's quantile of the prediction (the median unless --quantile says otherwise): numpy's default without weights, the inverted weighted CDF with them.",
+    },
+    Entry {
+        key: "mean_prediction_difference",
+        name: "mean prediction difference",
+        meaning: "largest minus smallest group mean prediction (0 = parity); its ratio (mean_prediction_ratio, smallest ÷ largest, 1 = parity) only when no prediction is negative.",
+    },
+    Entry {
+        key: "mean_residual_difference",
+        name: "mean residual difference",
+        meaning: "largest minus smallest group mean residual: how much more one group is over-predicted than another (0 = parity).",
+    },
+    Entry {
+        key: "mae_difference",
+        name: "MAE difference / ratio",
+        meaning: "largest minus smallest group MAE (0 = parity), and smallest ÷ largest (mae_ratio, 1 = parity).",
+    },
+    Entry {
+        key: "rmse_difference",
+        name: "RMSE difference / ratio",
+        meaning: "largest minus smallest group RMSE (0 = parity), and smallest ÷ largest (rmse_ratio, 1 = parity).",
+    },
+    Entry {
+        key: "scoring_rate_ratio",
+        name: "scoring rate impact ratio",
+        meaning: "smallest ÷ largest group scoring rate (1 = parity; below 0.8 fails the four-fifths rule); scoring_rate_difference is largest − smallest.",
+    },
+    Entry {
+        key: "ks_prediction",
+        name: "KS distance of predictions",
+        meaning: "the largest gap, over every cut t, between two groups' shares predicted above t (0 = identical distributions, 1 = no overlap): the worst threshold anyone could apply to the prediction.",
+    },
+    Entry {
+        key: "wasserstein_max",
+        name: "Wasserstein-1 distance",
+        meaning: "the largest, over pairs of groups, average amount (in the prediction's unit) by which one group's predictions must move to match the other's distribution; 0 = identical. Exact, without an interval.",
+    },
+    Entry {
+        key: "bounded_group_loss",
+        name: "largest group loss",
+        meaning: "the largest group MAE and MSE: the quantity fairlearn's BoundedGroupLoss constraint bounds.",
+    },
+];

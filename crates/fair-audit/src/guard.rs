@@ -67,11 +67,37 @@ pub fn check_groups(
     limits: &GroupLimits,
     style: FlagStyle,
 ) -> Result<(), AuditError> {
+    let rows: Vec<Vec<(String, u64)>> = states
+        .iter()
+        .map(|state| {
+            state
+                .group_names()
+                .into_iter()
+                .map(|n| {
+                    let r = state.rows(&n).unwrap_or(0);
+                    (n, r)
+                })
+                .collect()
+        })
+        .collect();
+    check_group_rows(slices, &rows, limits, style)
+}
+
+/// [`check_groups`] from each slice's groups and their rows (any audit's states: a regression
+/// audit's sums give them too).
+///
+/// # Errors
+/// As [`check_groups`].
+pub fn check_group_rows(
+    slices: &[SliceDef],
+    groups_of: &[Vec<(String, u64)>],
+    limits: &GroupLimits,
+    style: FlagStyle,
+) -> Result<(), AuditError> {
     let max_flag = style.flag("max_groups");
-    for (slice, state) in slices.iter().zip(states) {
-        let names = state.group_names();
-        let groups = names.len();
-        let rows = state.total_rows();
+    for (slice, named) in slices.iter().zip(groups_of) {
+        let groups = named.len();
+        let rows: u64 = named.iter().map(|g| g.1).sum();
         let what = if slice.attributes.len() == 1 {
             format!("the sensitive column {:?}", slice.name)
         } else {
@@ -80,7 +106,7 @@ pub fn check_groups(
         if groups == 1 && !limits.allow_single_group {
             return Err(AuditError::Groups(format!(
                 "{what} has a single value, {:?}, on all {rows} rows: a fairness audit compares groups, so there is no gap to measure; check the column (a filter upstream may have kept one group), or pass {} to report its rates without gaps",
-                names[0],
+                named[0].0,
                 style.flag("allow_single_group"),
             )));
         }
@@ -91,7 +117,7 @@ pub fn check_groups(
             )));
         }
         if !limits.max_groups_given && groups >= SINGLETON_MIN_GROUPS {
-            let single = names.iter().filter(|n| state.rows(n) == Some(1)).count();
+            let single = named.iter().filter(|g| g.1 == 1).count();
             if 2 * single > groups {
                 return Err(AuditError::Groups(format!(
                     "{what} has {groups} distinct values among {rows} rows, {single} of them on a single row: it looks like an identifier or a continuous number, not a group attribute; bucket it into groups (e.g. age bands), or pass {max_flag} {groups} to audit every value as a group",

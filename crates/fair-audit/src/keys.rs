@@ -41,6 +41,30 @@ pub enum Key {
     KsEo,
     /// Partial statistical parity on the interval.
     Psp,
+    /// max − min of the groups' mean predictions (demographic parity of a numeric output).
+    MeanPredictionDifference,
+    /// min / max of the groups' mean predictions.
+    MeanPredictionRatio,
+    /// max − min of the groups' mean residuals (prediction − target).
+    MeanResidualDifference,
+    /// max − min of the groups' mean absolute errors.
+    MaeDifference,
+    /// min / max of the groups' mean absolute errors.
+    MaeRatio,
+    /// max − min of the groups' root mean squared errors.
+    RmseDifference,
+    /// min / max of the groups' root mean squared errors.
+    RmseRatio,
+    /// max − min of the groups' R².
+    R2Difference,
+    /// The largest Wasserstein-1 distance between two groups' predictions.
+    WassersteinMax,
+    /// The largest Kolmogorov–Smirnov distance between two groups' predictions.
+    KsPrediction,
+    /// max − min of the groups' scoring rates (share above the pooled median, NYC LL144).
+    ScoringRateDifference,
+    /// min / max of the groups' scoring rates: LL144's impact ratio.
+    ScoringRateRatio,
 }
 
 impl Key {
@@ -59,8 +83,24 @@ impl Key {
     /// The score gaps, in report order.
     pub const SCORE: [Key; 4] = [Key::AucDifference, Key::KsDp, Key::KsEo, Key::Psp];
 
-    /// Every key: the count gaps, then the score gaps.
-    pub const ALL: [Key; 12] = [
+    /// The gaps of a regression audit (a numeric target), in report order.
+    pub const REGRESSION: [Key; 12] = [
+        Key::MeanPredictionDifference,
+        Key::MeanPredictionRatio,
+        Key::MeanResidualDifference,
+        Key::MaeDifference,
+        Key::MaeRatio,
+        Key::RmseDifference,
+        Key::RmseRatio,
+        Key::R2Difference,
+        Key::ScoringRateDifference,
+        Key::ScoringRateRatio,
+        Key::WassersteinMax,
+        Key::KsPrediction,
+    ];
+
+    /// Every key: the count gaps, the score gaps, then the regression gaps.
+    pub const ALL: [Key; 24] = [
         Key::DpDifference,
         Key::DpRatio,
         Key::EoDifference,
@@ -73,6 +113,18 @@ impl Key {
         Key::KsDp,
         Key::KsEo,
         Key::Psp,
+        Key::MeanPredictionDifference,
+        Key::MeanPredictionRatio,
+        Key::MeanResidualDifference,
+        Key::MaeDifference,
+        Key::MaeRatio,
+        Key::RmseDifference,
+        Key::RmseRatio,
+        Key::R2Difference,
+        Key::ScoringRateDifference,
+        Key::ScoringRateRatio,
+        Key::WassersteinMax,
+        Key::KsPrediction,
     ];
 
     /// Its name in report.json.
@@ -90,6 +142,18 @@ impl Key {
             Key::KsDp => "ks_dp",
             Key::KsEo => "ks_eo",
             Key::Psp => "psp",
+            Key::MeanPredictionDifference => "mean_prediction_difference",
+            Key::MeanPredictionRatio => "mean_prediction_ratio",
+            Key::MeanResidualDifference => "mean_residual_difference",
+            Key::MaeDifference => "mae_difference",
+            Key::MaeRatio => "mae_ratio",
+            Key::RmseDifference => "rmse_difference",
+            Key::RmseRatio => "rmse_ratio",
+            Key::R2Difference => "r2_difference",
+            Key::WassersteinMax => "wasserstein_max",
+            Key::KsPrediction => "ks_prediction",
+            Key::ScoringRateDifference => "scoring_rate_difference",
+            Key::ScoringRateRatio => "scoring_rate_ratio",
         }
     }
 
@@ -108,7 +172,40 @@ impl Key {
             Key::KsDp => "demographic parity difference over all thresholds (KS)",
             Key::KsEo => "equal opportunity difference over all thresholds (KS on positives)",
             Key::Psp => "partial statistical parity",
+            Key::MeanPredictionDifference => "mean prediction difference",
+            Key::MeanPredictionRatio => "mean prediction ratio",
+            Key::MeanResidualDifference => "mean residual difference (over- or under-prediction)",
+            Key::MaeDifference => "mean absolute error difference",
+            Key::MaeRatio => "mean absolute error ratio",
+            Key::RmseDifference => "root mean squared error difference",
+            Key::RmseRatio => "root mean squared error ratio",
+            Key::R2Difference => "R² difference",
+            Key::WassersteinMax => {
+                "largest distance between two groups' predictions (Wasserstein-1)"
+            }
+            Key::KsPrediction => "largest gap between two groups' prediction distributions (KS)",
+            Key::ScoringRateDifference => "scoring rate difference (share above the median)",
+            Key::ScoringRateRatio => "scoring rate impact ratio (NYC Local Law 144)",
         }
+    }
+
+    /// Whether it is a gap of a regression audit (needs a numeric target).
+    pub const fn is_regression(self) -> bool {
+        matches!(
+            self,
+            Key::MeanPredictionDifference
+                | Key::MeanPredictionRatio
+                | Key::MeanResidualDifference
+                | Key::MaeDifference
+                | Key::MaeRatio
+                | Key::RmseDifference
+                | Key::RmseRatio
+                | Key::R2Difference
+                | Key::WassersteinMax
+                | Key::KsPrediction
+                | Key::ScoringRateDifference
+                | Key::ScoringRateRatio
+        )
     }
 
     /// Whether it is a score gap (needs a score column).
@@ -119,7 +216,14 @@ impl Key {
     /// Difference or ratio (every score gap is a difference).
     pub const fn kind(self) -> GapKind {
         match self {
-            Key::DpRatio | Key::EoRatio | Key::EqOddsRatio | Key::AccuracyRatio => GapKind::Ratio,
+            Key::DpRatio
+            | Key::EoRatio
+            | Key::EqOddsRatio
+            | Key::AccuracyRatio
+            | Key::MeanPredictionRatio
+            | Key::MaeRatio
+            | Key::RmseRatio
+            | Key::ScoringRateRatio => GapKind::Ratio,
             _ => GapKind::Difference,
         }
     }
@@ -153,7 +257,7 @@ impl Key {
             Key::EoDifference | Key::EoRatio => GapMetric::Rate(Rate::TruePositive),
             Key::EqOddsDifference | Key::EqOddsRatio => GapMetric::EqualizedOdds,
             Key::AccuracyDifference | Key::AccuracyRatio => GapMetric::Rate(Rate::Accuracy),
-            Key::AucDifference | Key::KsDp | Key::KsEo | Key::Psp => return None,
+            _ => return None,
         })
     }
 
@@ -337,8 +441,24 @@ pub fn static_rate(name: &str) -> Option<&'static str> {
         .iter()
         .map(|r| r.as_str())
         .chain(["auc", "ks_dp", "ks_eo", "psp"])
+        .chain(REGRESSION_QUANTITIES)
         .find(|k| *k == name)
 }
+
+/// The per-group quantities of a regression audit a gap compares or a small group is kept out
+/// of (the keys of `regression.slices[].groups[].metrics`, and `rows`).
+pub const REGRESSION_QUANTITIES: [&str; 10] = [
+    "mean_target",
+    "mean_prediction",
+    "mean_residual",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "r2_score",
+    "scoring_rate",
+    "prediction",
+    "rows",
+];
 
 /// serde helpers: read a closed vocabulary written as strings back into `&'static str`.
 pub mod de {
@@ -401,7 +521,7 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", k.as_str()));
             assert_eq!(serde_json::from_str::<Key>(&json).unwrap(), k);
             assert_eq!(k.as_str().parse::<Key>(), Ok(k));
-            assert_eq!(k.metric().is_none(), k.is_score());
+            assert_eq!(k.metric().is_none(), k.is_score() || k.is_regression());
         }
         let mut sorted = Key::ALL.to_vec();
         sorted.sort();

@@ -61,6 +61,8 @@ pub mod ingest;
 pub mod keys;
 pub mod model;
 pub mod over_time;
+pub mod regression;
+pub mod regression_view;
 pub mod render;
 pub mod request;
 pub mod run;
@@ -80,4 +82,6 @@ pub use error::AuditError;
 pub use keys::Key;
 pub use render::{Rendered, Views, render};
 pub use request::{AuditRequest, CheckedRequest, ReportFormat, RequestError};
-pub use run::{Audit, Inputs, NoScores, Origin, ScoreSlices, ScoreSource, States, run};
+pub use run::{
+    Audit, DistributionSlices, Inputs, NoScores, Origin, ScoreSlices, ScoreSource, States, run,
+};

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub mod compare;
+pub mod regression;
 
 /// The schema name written in every report.json.
 pub const SCHEMA_NAME: &str = "fairkit-audit";
@@ -45,6 +46,10 @@ pub struct AuditReport {
     /// absent from the JSON without it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<compare::Comparison>,
+    /// The audit of a numeric prediction (`--target`; absent from the JSON otherwise, and then
+    /// `audits` is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regression: Option<regression::RegressionAudit>,
 }
 
 /// Program name and version.

@@ -603,6 +603,9 @@ pub fn document(
     r: &AuditReport,
     charts: &ChartData,
 ) -> Result<(HtmlReport, Vec<(String, String)>), AuditError> {
+    if let Some(reg) = &r.regression {
+        return crate::regression_view::document(r, reg, charts);
+    }
     let mut figures = Vec::new();
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let method = &r.settings.rate_ci_method;

@@ -66,6 +66,8 @@ impl ReportFormat {
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 /// The default bootstrap and permutation resamples per gap (`--resamples`).
 pub const DEFAULT_RESAMPLES: usize = 1000;
+/// The default level of a regression audit's per-group quantile (`--quantile`): the median.
+pub const DEFAULT_QUANTILE: f64 = 0.5;
 /// The fewest resamples a gap's interval and p-value are drawn from.
 pub const MIN_RESAMPLES: usize = 100;
 
@@ -76,8 +78,14 @@ pub const MIN_RESAMPLES: usize = 100;
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuditRequest {
-    /// Column with the true label.
+    /// Column with the true label (empty in a regression audit, which names `target`).
     pub label: String,
+    /// Column with a numeric target: a regression audit of the numeric prediction in `pred`
+    /// (instead of `label`).
+    pub target: Option<String>,
+    /// The level of each group's prediction quantile a regression audit reports (0.5: the
+    /// median).
+    pub quantile: f64,
     /// Column with the predicted label (absent: `thresholds` on the score).
     pub pred: Option<String>,
     /// Column with the model's score.
@@ -132,6 +140,8 @@ impl Default for AuditRequest {
     fn default() -> Self {
         Self {
             label: String::new(),
+            target: None,
+            quantile: DEFAULT_QUANTILE,
             pred: None,
             score: None,
             weight: None,
@@ -174,6 +184,8 @@ impl RequestError {
     pub fn flag(&self) -> &'static str {
         match self.param {
             "label" => "--label",
+            "target" => "--target",
+            "quantile" => "--quantile",
             "pred" => "--pred",
             "score" => "--score",
             "weight" => "--weight",
@@ -211,6 +223,8 @@ fn invalid(param: &'static str, value: impl ToString, expected: impl ToString) -
 /// takes.
 #[derive(Debug, Clone)]
 pub struct CheckedRequest {
+    /// A regression audit (a numeric `target`).
+    pub regression: bool,
     /// The request as given.
     pub request: AuditRequest,
     /// The statistics settings.
@@ -237,7 +251,9 @@ impl ParamGuard for AuditRequest {
     /// its flags.
     fn check_ref(&self) -> Result<CheckedRequest, RequestError> {
         let r = self;
-        if r.label.trim().is_empty() {
+        if let Some(target) = &r.target {
+            check_regression(r, target)?;
+        } else if r.label.trim().is_empty() {
             return Err(invalid("label", &r.label, "the name of the label column"));
         }
         if !(r.confidence > 0.0 && r.confidence < 1.0) {
@@ -375,6 +391,7 @@ impl ParamGuard for AuditRequest {
             ));
         }
         Ok(CheckedRequest {
+            regression: r.target.is_some(),
             request: r.clone(),
             stats: Stats {
                 confidence: r.confidence,
@@ -400,6 +417,77 @@ impl ParamGuard for AuditRequest {
             views: ReportFormat::views(&r.formats),
         })
     }
+}
+
+/// What a regression audit (a numeric `target`) takes: a numeric prediction column, a quantile
+/// level, and none of the classification-only options.
+fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> {
+    if target.trim().is_empty() {
+        return Err(invalid(
+            "target",
+            target,
+            "the name of the numeric target column",
+        ));
+    }
+    if !r.label.is_empty() {
+        return Err(invalid(
+            "target",
+            target,
+            format!(
+                "a target or a label, not both: --target audits a numeric output, --label a classifier (label {:?} given too)",
+                r.label
+            ),
+        ));
+    }
+    if r.pred.is_none() {
+        return Err(invalid(
+            "pred",
+            "(absent)",
+            "the numeric prediction column of a regression audit (--pred y_hat)",
+        ));
+    }
+    if !(0.0..=1.0).contains(&r.quantile) {
+        return Err(invalid(
+            "quantile",
+            r.quantile,
+            "a level in [0, 1] (0.5: the median)",
+        ));
+    }
+    let classification_only: [(&'static str, bool, &str); 5] = [
+        (
+            "score",
+            r.score.is_some(),
+            "a score column is a classifier's (the prediction itself is the number audited)",
+        ),
+        (
+            "thresholds",
+            !r.thresholds.is_empty(),
+            "thresholds turn a score into decisions; a regression audit measures the prediction itself (its scoring rate is the share above the median)",
+        ),
+        (
+            "interval",
+            r.interval.is_some(),
+            "partial parity is measured on a classifier's scores",
+        ),
+        (
+            "by",
+            r.by.is_some(),
+            "the audit over time is not available for a numeric target yet",
+        ),
+        (
+            "against",
+            r.against.is_some(),
+            "the paired comparison is not available for a numeric target yet; compare two audits with `fairkit compare`",
+        ),
+    ];
+    if let Some((param, _, why)) = classification_only.iter().find(|c| c.1) {
+        return Err(invalid(
+            param,
+            "(given)",
+            format!("not with --target: {why}"),
+        ));
+    }
+    Ok(())
 }
 
 fn join(v: &[f64]) -> String {

@@ -17,6 +17,8 @@ use crate::model::{AuditReport, Columns, InputInfo};
 use crate::over_time;
 use crate::request::CheckedRequest;
 use crate::{ReportSpec, compare};
+use fair_metrics::distribution::{DistributionSettings, SliceDistribution};
+use fair_metrics::regression::RegressionState;
 use fair_metrics::score_sweep::{SliceScores, SweepSettings};
 
 /// What the report says was read: the input's description, its format and its rows, and the
@@ -61,6 +63,41 @@ pub trait ScoreSource {
     /// # Errors
     /// The front end's error when the scores cannot be read or swept.
     fn score_metrics(self, at: ScoreSlices<'_>) -> Result<Vec<SliceScores>, Self::Error>;
+
+    /// A regression audit's prediction distributions of every slice, from the same rows kept
+    /// as a score is (one stream per finest group): what [`fair_metrics::distribution::sweep`]
+    /// returns. A front end without a regression audit keeps this default, an error.
+    ///
+    /// # Errors
+    /// The front end's error when the predictions cannot be read or swept.
+    fn distributions(
+        self,
+        at: DistributionSlices<'_>,
+    ) -> Result<Vec<SliceDistribution>, Self::Error>
+    where
+        Self: Sized,
+    {
+        Err(AuditError::Input {
+            name: "prediction distributions",
+            reason: format!(
+                "{} slices asked for the predictions' distributions, but this front end keeps no prediction rows",
+                at.slices.len()
+            ),
+        }
+        .into())
+    }
+}
+
+/// What [`ScoreSource::distributions`] is given: the report's slices over the finest groups
+/// (values joined by [`GROUP_SEPARATOR`]) and the sweep's settings.
+#[derive(Debug, Clone, Copy)]
+pub struct DistributionSlices<'a> {
+    /// The report's slices, in report order.
+    pub slices: &'a [SliceDef],
+    /// The sensitive columns.
+    pub sensitive: &'a [String],
+    /// The quantile level and the charts' curve points.
+    pub settings: &'a DistributionSettings,
 }
 
 /// No score column.
@@ -102,6 +139,9 @@ pub struct Inputs<'a, S> {
     pub scores: Option<S>,
     /// What was read.
     pub origin: Origin,
+    /// A regression audit's sums of every finest group (named by the decoder's finest names);
+    /// `None` for a classification audit. Its distributions come from `scores`.
+    pub regression: Option<&'a RegressionState>,
 }
 
 /// The audit: the report (its `fail_if` verdicts filled in) and its charts.
@@ -136,7 +176,14 @@ pub fn run<S: ScoreSource>(
         states,
         scores,
         origin,
+        regression,
     } = inputs;
+    if request.regression {
+        return run_regression(request, regression, scores, origin, style);
+    }
+    if regression.is_some() {
+        return Err(missing("regression sums", "a numeric target (target)").into());
+    }
     let over_time = match (&request.over_time, states.by) {
         (Some(spec), Some(led)) => Some((over_time::bucket(led, spec)?, spec)),
         (None, None) => None,
@@ -219,6 +266,77 @@ pub fn run<S: ScoreSource>(
         )?;
         compare::attach(&mut report, c);
     }
+    if !request.gates.is_empty() {
+        crate::fail_if::apply(&mut report, &request.gates).map_err(AuditError::from)?;
+    }
+    Ok(Audit { report, charts })
+}
+
+/// The regression audit: the group guard on the sums, the distributions of the predictions,
+/// the report and the gates.
+fn run_regression<S: ScoreSource>(
+    request: &CheckedRequest,
+    finest: Option<&RegressionState>,
+    source: Option<S>,
+    origin: Origin,
+    style: FlagStyle,
+) -> Result<Audit, S::Error> {
+    let r = &request.request;
+    let (Some(finest), Some(source)) = (finest, source) else {
+        return Err(missing(
+            "regression state",
+            "the sums and the prediction rows of every finest group",
+        )
+        .into());
+    };
+    let slices = SliceDef::all(&r.sensitive);
+    let per_slice: Vec<Vec<(String, u64)>> = slices
+        .iter()
+        .map(|s| {
+            finest
+                .regroup(|n| crate::regression::slice_name(n, s))
+                .rows()
+        })
+        .collect();
+    crate::guard::check_group_rows(&slices, &per_slice, &request.limits, style)?;
+    let settings = DistributionSettings {
+        quantile: r.quantile,
+        curve_points: crate::CURVE_POINTS,
+    };
+    let distributions = source.distributions(DistributionSlices {
+        slices: &slices,
+        sensitive: &r.sensitive,
+        settings: &settings,
+    })?;
+    let target = r.target.clone().unwrap_or_default();
+    let prediction = r.pred.clone().unwrap_or_default();
+    let spec = crate::regression::RegressionSpec {
+        slices,
+        stats: request.stats,
+        target: target.clone(),
+        prediction: prediction.clone(),
+        quantile: r.quantile,
+    };
+    let input = InputInfo {
+        file: origin.file,
+        format: origin.format,
+        rows: origin.rows,
+        columns: Columns {
+            label: target,
+            prediction: Some(prediction),
+            score: None,
+            sensitive: r.sensitive.clone(),
+            weight: r.weight.clone(),
+        },
+        positive_label: String::new(),
+        negative_label: None,
+    };
+    let rows = crate::regression::RegressionRows {
+        finest,
+        distributions,
+    };
+    let (mut report, charts) =
+        crate::regression::build_regression_report(&spec, input, r.weight.is_some(), &rows)?;
     if !request.gates.is_empty() {
         crate::fail_if::apply(&mut report, &request.gates).map_err(AuditError::from)?;
     }

@@ -50,6 +50,25 @@ pub fn headline(r: &AuditReport) -> BTreeMap<Key, Headline> {
             }
         }
     }
+    for slice in r.regression.iter().flat_map(|g| &g.slices) {
+        for gap in &slice.gaps {
+            if let Some(value) = gap.value {
+                consider(
+                    &mut out,
+                    gap.key,
+                    Headline {
+                        value,
+                        slice: slice.slice.clone(),
+                        threshold: None,
+                        p_value: gap.p_value,
+                        undefined_groups: Vec::new(),
+                        fairlearn_value: None,
+                        small_groups: gap.small_groups.clone(),
+                    },
+                );
+            }
+        }
+    }
     for s in r.score_metrics.iter().flatten() {
         let pairs: [(Key, Option<&PairMax>); 3] = [
             (Key::KsDp, s.ks_dp.as_ref()),

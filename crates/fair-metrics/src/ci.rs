@@ -63,7 +63,9 @@ pub use change::{
     paired_change_inference,
 };
 pub use multiple::benjamini_hochberg;
-pub use normal_gaps::{NormalGap, NormalGapSettings, NormalGaps, normal_gap_inference};
+pub use normal_gaps::{
+    NormalGap, NormalGapSettings, NormalGaps, normal_gap_inference, two_sided_z,
+};
 pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
 pub use regression::{RegressionBootstrap, RegressionIntervals, regression_intervals};
 pub use score_change::score_gap_change;

@@ -257,6 +257,29 @@ pub fn score_ccdf_coloured(
     ks: Option<KsMark>,
     colours: &[Rgb],
 ) -> Result<String> {
+    value_ccdf_coloured(title, "score", curves, ks, colours)
+}
+
+/// [`score_ccdf_coloured`] of any numeric output: `value` names it on the axes ("prediction":
+/// x = "prediction threshold t", y = "P(prediction > t | group)") and in the legend.
+///
+/// # Errors
+/// As [`score_ccdf_coloured`].
+///
+/// ```
+/// use fair_report::{value_ccdf_coloured, GroupCurve, palette::RED};
+/// let a = GroupCurve { group: "a".into(), points: vec![(1.5, 0.5), (3.0, 0.0)], auc: None };
+/// let svg = value_ccdf_coloured("Predictions", "prediction", &[a], None, &[RED])?;
+/// assert!(svg.contains("P(prediction &gt; t | group)") || svg.contains("P(prediction > t | group)"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn value_ccdf_coloured(
+    title: &str,
+    value: &str,
+    curves: &[GroupCurve],
+    ks: Option<KsMark>,
+    colours: &[Rgb],
+) -> Result<String> {
     const CHART: &str = "score_ccdf";
     check_colours(CHART, colours, curves)?;
     let err = plot_err(CHART);
@@ -275,7 +298,7 @@ pub fn score_ccdf_coloured(
             return Err(ReportError::BadInput {
                 chart: CHART,
                 reason: format!(
-                    "group {:?}: P(score > {t}) = {p} is not a probability",
+                    "group {:?}: P({value} > {t}) = {p} is not a probability",
                     c.group
                 ),
             });
@@ -325,7 +348,7 @@ pub fn score_ccdf_coloured(
         .iter()
         .map(|c| {
             if c.points.is_empty() {
-                format!("{}: no scores", c.group)
+                format!("{}: no {value}s", c.group)
             } else {
                 c.group.clone()
             }
@@ -353,8 +376,8 @@ pub fn score_ccdf_coloured(
             .configure_mesh()
             .label_style(("sans-serif", TICK_FONT))
             .axis_desc_style(("sans-serif", TICK_FONT))
-            .x_desc("score threshold t")
-            .y_desc("P(score > t | group)")
+            .x_desc(format!("{value} threshold t"))
+            .y_desc(format!("P({value} > t | group)"))
             .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
@@ -363,7 +386,7 @@ pub fn score_ccdf_coloured(
             let colour = colours[i].to_plotters();
             if c.points.is_empty() {
                 entries.push(Entry {
-                    label: format!("{}: no scores", c.group),
+                    label: format!("{}: no {value}s", c.group),
                     colour,
                     glyph: Glyph::None,
                 });

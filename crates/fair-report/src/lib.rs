@@ -55,6 +55,7 @@ pub mod trajectory;
 pub use bars::{BarSeries, back_to_back};
 pub use curves::{
     GroupCurve, KsMark, roc_curves, roc_curves_coloured, score_ccdf, score_ccdf_coloured,
+    value_ccdf_coloured,
 };
 pub use downsample::{MAX_CURVE_POINTS, downsample};
 pub use error::{ReportError, Result};

@@ -188,14 +188,37 @@ pub struct AuditArgs {
     /// Column with the true label (two distinct values; see --pos-label).
     ///
     /// Example: `--label y`
-    #[arg(long, value_name = "COLUMN")]
+    #[arg(
+        long,
+        value_name = "COLUMN",
+        default_value = "",
+        hide_default_value = true,
+        required_unless_present = "target",
+        conflicts_with = "target"
+    )]
     pub label: String,
 
-    /// Column with the model's predicted label (same two values as the label). Without it,
-    /// predictions are `score >= threshold` for each --threshold.
+    /// Column with a numeric target: audits the numeric prediction in --pred (a predicted
+    /// grade, a credit limit, a risk score read as a number) instead of a classifier — per
+    /// group mean prediction, residual, MAE, RMSE, R², a quantile and the LL144 scoring rate,
+    /// the gaps between groups, and the distances between the groups' predictions.
+    ///
+    /// Example: `--target grade --pred grade_hat`
+    #[arg(long, value_name = "COLUMN")]
+    pub target: Option<String>,
+
+    /// With --target: the level of each group's quantile of the prediction (0.5: the median).
+    ///
+    /// Example: `--quantile 0.9`
+    #[arg(long, value_name = "LEVEL", default_value_t = fair_audit::request::DEFAULT_QUANTILE)]
+    pub quantile: f64,
+
+    /// Column with the model's predicted label (same two values as the label); with --target,
+    /// the numeric prediction. Without it, predictions are `score >= threshold` for each
+    /// --threshold.
     ///
     /// Example: `--pred y_hat`
-    #[arg(long, value_name = "COLUMN")]
+    #[arg(long, value_name = "COLUMN", visible_alias = "prediction")]
     pub pred: Option<String>,
 
     /// Column with the model's score (probability or margin). Enables per-group AUC, ROC

@@ -120,6 +120,7 @@ impl CountedState {
             score: None,
             sensitive,
             weight: None,
+            numeric: false,
         };
         let decoder = Decoder::new(
             roles,
@@ -197,6 +198,7 @@ impl CountedScores {
             score: Some(score),
             sensitive,
             weight: None,
+            numeric: false,
         };
         let mut decoder = Decoder::new(
             roles,

@@ -200,6 +200,7 @@ pub fn audit_document<'py>(
                         .as_ref()
                         .map(|(segment, totals)| MergedSegment { segment, totals }),
                     origin,
+                    regression: None,
                 },
                 FlagStyle::Python,
             )?;

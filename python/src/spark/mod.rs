@@ -88,6 +88,7 @@ impl PartitionState {
             score,
             sensitive,
             weight,
+            numeric: false,
         };
         let decoder = Decoder::new(
             roles,

@@ -1016,6 +1016,14 @@ fn short_name(key: Key) -> &'static str {
         Key::KsDp => "KS of scores",
         Key::KsEo => "KS of positives",
         Key::Psp => "partial SP",
+        Key::MeanPredictionDifference | Key::MeanPredictionRatio => "mean prediction",
+        Key::MeanResidualDifference => "mean residual",
+        Key::MaeDifference | Key::MaeRatio => "MAE",
+        Key::RmseDifference | Key::RmseRatio => "RMSE",
+        Key::R2Difference => "R²",
+        Key::WassersteinMax => "W1 of predictions",
+        Key::KsPrediction => "KS of predictions",
+        Key::ScoringRateDifference | Key::ScoringRateRatio => "scoring rate",
     }
 }
 

@@ -15,6 +15,15 @@ use std::collections::HashMap;
 /// it, every row's tuple is hashed).
 const DENSE_TUPLES: usize = 1 << 16;
 
+/// What a numeric column holds (names it in messages; only weights must be `>= 0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Number {
+    Weight,
+    Score,
+    Target,
+    Prediction,
+}
+
 /// Whether text columns may hold numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Typing {
@@ -31,8 +40,12 @@ pub enum Typing {
 pub struct Decoded {
     /// 0-based index of this batch's first row among all rows this decoder read.
     pub first_row: u64,
-    /// Labels, 0/1.
+    /// Labels, 0/1 (empty in a regression audit).
     pub labels: Vec<usize>,
+    /// A regression audit's targets, finite.
+    pub targets: Option<Vec<f64>>,
+    /// A regression audit's predictions, finite.
+    pub predictions: Option<Vec<f64>>,
     /// Predictions, 0/1 (when a prediction column is read).
     pub preds: Option<Vec<usize>>,
     /// Scores, finite.
@@ -49,12 +62,12 @@ pub struct Decoded {
 impl Decoded {
     /// Number of rows.
     pub fn len(&self) -> usize {
-        self.labels.len()
+        self.finest.len()
     }
 
     /// Whether the batch has no rows.
     pub fn is_empty(&self) -> bool {
-        self.labels.is_empty()
+        self.finest.is_empty()
     }
 }
 
@@ -260,9 +273,14 @@ impl Decoder {
     /// (column, role flag, role, what the role is called) of every column, in role order.
     fn columns(&self) -> Vec<(&str, &'static str, Role, &'static str)> {
         let r = &self.roles;
-        let mut out = vec![(r.label.as_str(), "label", Role::Label, "the label")];
+        let mut out = if r.numeric {
+            vec![(r.label.as_str(), "target", Role::Number, "the target")]
+        } else {
+            vec![(r.label.as_str(), "label", Role::Label, "the label")]
+        };
         if let Some(c) = &r.pred {
-            out.push((c, "pred", Role::Label, "the prediction"));
+            let role = if r.numeric { Role::Number } else { Role::Label };
+            out.push((c, "pred", role, "the prediction"));
         }
         if let Some(c) = &r.score {
             out.push((c, "score", Role::Number, "the score"));
@@ -305,21 +323,33 @@ impl Decoder {
             labels: Vec::with_capacity(n),
             ..Decoded::default()
         };
-        self.decode_labels(
-            column(&roles.label),
-            &roles.label,
-            "label",
-            &mut out.labels,
-            &at,
-        )?;
-        if let Some(c) = &roles.pred {
-            let mut preds = Vec::with_capacity(n);
-            self.decode_labels(column(c), c, "prediction", &mut preds, &at)?;
-            out.preds = Some(preds);
+        if roles.numeric {
+            let mut v = Vec::with_capacity(n);
+            let c = &roles.label;
+            self.decode_numbers(column(c), c, Number::Target, &mut v, &at)?;
+            out.targets = Some(v);
+            if let Some(c) = &roles.pred {
+                let mut v = Vec::with_capacity(n);
+                self.decode_numbers(column(c), c, Number::Prediction, &mut v, &at)?;
+                out.predictions = Some(v);
+            }
+        } else {
+            self.decode_labels(
+                column(&roles.label),
+                &roles.label,
+                "label",
+                &mut out.labels,
+                &at,
+            )?;
+            if let Some(c) = &roles.pred {
+                let mut preds = Vec::with_capacity(n);
+                self.decode_labels(column(c), c, "prediction", &mut preds, &at)?;
+                out.preds = Some(preds);
+            }
         }
         if let Some(c) = &roles.score {
             let mut v = Vec::with_capacity(n);
-            self.decode_numbers(column(c), c, false, &mut v, &at)?;
+            self.decode_numbers(column(c), c, Number::Score, &mut v, &at)?;
             out.scores = Some(v);
         }
         for (a, c) in roles.sensitive.iter().enumerate() {
@@ -329,7 +359,7 @@ impl Decoder {
         }
         if let Some(c) = &roles.weight {
             let mut v = Vec::with_capacity(n);
-            self.decode_numbers(column(c), c, true, &mut v, &at)?;
+            self.decode_numbers(column(c), c, Number::Weight, &mut v, &at)?;
             out.weights = Some(v);
         }
         out.finest = self.finest_codes(&out.sensitive, n, &at)?;
@@ -578,14 +608,15 @@ impl Decoder {
         &self,
         arr: &dyn Array,
         column: &str,
-        non_negative: bool,
+        kind: Number,
         out: &mut Vec<f64>,
         at: &dyn Fn(usize) -> RowRef,
     ) -> Result<(), IngestError> {
-        let (what, role) = if non_negative {
-            ("the weight", "weight")
-        } else {
-            ("the score", "score")
+        let (what, role, non_negative) = match kind {
+            Number::Weight => ("the weight", "weight", true),
+            Number::Score => ("the score", "score", false),
+            Number::Target => ("the target", "target", false),
+            Number::Prediction => ("the prediction", "prediction", false),
         };
         let problem = |p: NumberProblem, value: String, at: RowRef| {
             let origin = self.origin.clone();

@@ -46,6 +46,11 @@ impl FlagStyle {
     pub fn flag(self, setting: &'static str) -> &'static str {
         match (self, setting) {
             (FlagStyle::Command, "label") => "--label",
+            (FlagStyle::Command, "target") => "--target",
+            // A regression audit's numeric prediction column.
+            (FlagStyle::Command, "prediction") => "--pred",
+            (FlagStyle::Python, "prediction") => "pred=",
+            (FlagStyle::Python, "target") => "target=",
             (FlagStyle::Command, "pred") => "--pred",
             (FlagStyle::Command, "score") => "--score",
             (FlagStyle::Command, "sensitive") => "--sensitive",
@@ -83,9 +88,21 @@ pub struct Roles {
     pub sensitive: Vec<String>,
     /// Sample weights.
     pub weight: Option<String>,
+    /// A regression audit: `label` is a numeric target and `pred` a numeric prediction
+    /// ([`Roles::numeric`]).
+    pub numeric: bool,
 }
 
 impl Roles {
+    /// The same columns read as a numeric target (`label`) and prediction (`pred`): a
+    /// regression audit.
+    pub fn numeric(self) -> Self {
+        Self {
+            numeric: true,
+            ..self
+        }
+    }
+
     /// The roles from borrowed names.
     pub fn new(
         label: &str,
@@ -100,14 +117,16 @@ impl Roles {
             score: score.map(Into::into),
             sensitive: sensitive.iter().map(|s| s.to_string()).collect(),
             weight: weight.map(Into::into),
+            numeric: false,
         }
     }
 
     /// Every (column, setting) pair, in role order.
     pub fn named(&self) -> Vec<(&str, &'static str)> {
-        let mut out = vec![(self.label.as_str(), "label")];
+        let label = if self.numeric { "target" } else { "label" };
+        let mut out = vec![(self.label.as_str(), label)];
         if let Some(p) = &self.pred {
-            out.push((p, "pred"));
+            out.push((p, if self.numeric { "prediction" } else { "pred" }));
         }
         if let Some(s) = &self.score {
             out.push((s, "score"));

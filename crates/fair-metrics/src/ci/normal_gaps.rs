@@ -65,6 +65,33 @@ pub struct NormalGaps {
     pub ratio: Option<NormalGap>,
 }
 
+/// The normal quantile `z` of a two-sided interval at `confidence` (1.959964… at 0.95).
+///
+/// ```
+/// let z = fair_metrics::ci::two_sided_z(0.95)?;
+/// assert!((z - 1.959_963_984_540_054).abs() < 1e-12);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for a confidence outside (0, 1).
+pub fn two_sided_z(confidence: f64) -> Result<f64> {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(MetricError::InvalidParameter {
+            name: "confidence",
+            value: confidence.to_string(),
+            expected: "a confidence in (0, 1), e.g. 0.95",
+        });
+    }
+    let standard = Normal::new(0.0, 1.0).map_err(|e| MetricError::InvalidParameter {
+        name: "normal distribution",
+        value: e.to_string(),
+        expected: "the standard normal",
+    })?;
+    Ok(standard.inverse_cdf(1.0 - (1.0 - confidence) / 2.0))
+}
+
 fn ratio_of(lo: f64, hi: f64) -> f64 {
     if hi > 0.0 {
         (lo / hi).max(0.0)

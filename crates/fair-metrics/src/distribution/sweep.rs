@@ -26,7 +26,7 @@ use crate::score_sweep::{Run, SliceMap, StreamTotals, check_seen, key_score, mer
 pub struct DistributionSettings {
     /// The level of each group's quantile (0.5: the median).
     pub quantile: f64,
-    /// The resolution of each group's ECDF curve for charts: a point is kept when its CDF value
+    /// The resolution of each group's CCDF curve for charts: a point is kept when its value
     /// moves to another of `curve_points` cells, plus the first and last (0 = no curves).
     pub curve_points: usize,
 }
@@ -42,8 +42,12 @@ pub struct SliceDistribution {
     pub gaps: DistributionGaps,
     /// Each group's quantile, the pooled quantile and median, the scoring rates.
     pub quantiles: GroupQuantiles,
-    /// Each group's ECDF as `(value, share at or below it)`, ascending, downsampled.
-    pub ecdf: Vec<Vec<(f64, f64)>>,
+    /// Each group's complementary CDF as `(value t, share strictly above t)`, ascending in t,
+    /// downsampled (see [`DistributionSettings::curve_points`]).
+    pub ccdf: Vec<Vec<(f64, f64)>>,
+    /// `ks_at[a][b]`: a value `t` at which `|P_a(V > t) − P_b(V > t)|` reaches the pair's KS
+    /// distance (NaN where the pair has no KS).
+    pub ks_at: Vec<Vec<f64>>,
 }
 
 /// Order statistics a quantile reads, found while the sweep passes them.
@@ -116,6 +120,7 @@ struct SliceState {
     live: Vec<bool>,
     w1: Vec<f64>,
     ks: Vec<f64>,
+    ks_at: Vec<f64>,
     last: Vec<f64>,
     w1_pool: Vec<f64>,
     ks_pool: Vec<f64>,
@@ -124,7 +129,7 @@ struct SliceState {
     /// Each group's weight above the pooled median's order statistics (unweighted: at the
     /// lower and upper one; weighted: at the last candidate).
     snap: [Vec<f64>; 2],
-    ecdf: Vec<Vec<(f64, f64)>>,
+    ccdf: Vec<Vec<(f64, f64)>>,
     cell: Vec<Option<i64>>,
     pending: Vec<Option<(f64, f64)>>,
     touched: Vec<usize>,
@@ -164,12 +169,13 @@ impl SliceState {
             above_rows: vec![0; k],
             w1: vec![0.0; k * k],
             ks: vec![0.0; k * k],
+            ks_at: vec![f64::NAN; k * k],
             last: vec![f64::NAN; k * k],
             w1_pool: vec![0.0; k],
             ks_pool: vec![0.0; k],
             quantile: vec![None; k],
             snap: [vec![0.0; k], vec![0.0; k]],
-            ecdf: vec![Vec::new(); k],
+            ccdf: vec![Vec::new(); k],
             cell: vec![None; k],
             pending: vec![None; k],
             touched: Vec::new(),
@@ -422,13 +428,13 @@ fn block_of_slice(
             st.positions[g].see(st.rows[g], st.above_rows[g], st.block_rows[g], x);
         }
         if curve_points > 0 && st.live[g] {
-            // F(x) = share at or below x = 1 − share strictly above. A point is kept when its
+            // P(V > x): the share strictly above, before this block. A point is kept when its
             // cell differs from the last kept one; the group's lowest value is added at the end
             // from `pending`, so the curve's both ends are always drawn.
-            let f = 1.0 - st.share(g);
+            let f = st.share(g);
             let cell = (f * curve_points as f64 + 0.5).floor() as i64;
             if st.cell[g] != Some(cell) {
-                st.ecdf[g].push((x, f));
+                st.ccdf[g].push((x, f));
                 st.cell[g] = Some(cell);
                 st.pending[g] = None;
             } else {
@@ -461,6 +467,8 @@ fn block_of_slice(
             let d = (sa - st.share(b)).abs();
             if d > st.ks[i * k + j] {
                 st.ks[i * k + j] = d;
+                // The shares after this block hold just below x.
+                st.ks_at[i * k + j] = x.next_down();
             }
         }
     }
@@ -485,6 +493,7 @@ fn finish(
     let k = st.k;
     let mut w1 = vec![vec![0.0; k]; k];
     let mut ks = vec![vec![0.0; k]; k];
+    let mut ks_at = vec![vec![f64::NAN; k]; k];
     for a in 0..k {
         for b in a + 1..k {
             let (v1, v2) = if st.live[a] && st.live[b] {
@@ -496,6 +505,8 @@ fn finish(
             w1[b][a] = v1;
             ks[a][b] = v2;
             ks[b][a] = v2;
+            ks_at[a][b] = st.ks_at[a * k + b];
+            ks_at[b][a] = st.ks_at[a * k + b];
         }
         if !st.live[a] {
             w1[a][a] = f64::NAN;
@@ -544,8 +555,9 @@ fn finish(
                 .map(|g| st.live[g].then(|| snap[g] / st.total[g]))
                 .collect(),
         },
-        ecdf: st
-            .ecdf
+        ks_at,
+        ccdf: st
+            .ccdf
             .into_iter()
             .zip(st.pending)
             .map(|(mut points, pending)| {
@@ -621,8 +633,10 @@ mod tests {
         assert_eq!(d.quantiles.scoring_rate, vec![Some(0.5), Some(0.0)]);
         assert_eq!(d.quantiles.by_group, vec![Some(1.0), Some(1.0)]);
         assert_eq!(d.rows, vec![2, 1]);
-        // ECDF of a: F(0) = 0.5, F(2) = 1; ascending.
-        assert_eq!(d.ecdf[0], vec![(0.0, 0.5), (2.0, 1.0)]);
+        // CCDF of a: P(V > 0) = 0.5, P(V > 2) = 0; ascending. KS 0.5 just below 1 (a has 0.5
+        // above, b all) — and equally just below 2 (a 0.5, b 0); the first met, descending.
+        assert_eq!(d.ccdf[0], vec![(0.0, 0.5), (2.0, 0.0)]);
+        assert_eq!(d.ks_at[0][1], 2.0_f64.next_down());
         // Two finest groups in one slice group are one distribution.
         let mut totals = StreamTotals::new(false);
         let keys = [vec![score_key(0.0)], vec![score_key(2.0)]];

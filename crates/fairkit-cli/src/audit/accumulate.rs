@@ -6,6 +6,7 @@
 use super::score_store::ScoreStore;
 use crate::error::{CliError, InputError};
 use fair_audit::ingest::{AuditState, Decoded, Decoder};
+use fair_metrics::regression::RegressionState;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -20,6 +21,8 @@ pub struct Accumulator {
     /// The score rows' groups: the decoder's finest groups without a leading `--by` /
     /// `--against` value.
     pub score_groups: ScoreGroups,
+    /// A regression audit's exact sums per finest group (its predictions go to `scores`).
+    pub regression: Option<RegressionState>,
 }
 
 /// The groups the score rows are kept by. With a leading `--by` or `--against` column the
@@ -96,6 +99,7 @@ impl Accumulator {
                 lead,
                 ..ScoreGroups::default()
             },
+            regression: None,
         }
     }
 
@@ -105,6 +109,33 @@ impl Accumulator {
     /// [`CliError::Input`] if the state rejects the batch (it should not: the decoder validated
     /// every cell), and [`CliError::Write`] when spilling score rows to disk fails.
     pub fn add(&mut self, batch: &Decoded, decoder: &Decoder) -> Result<(), CliError> {
+        if let (Some(sums), Some(targets), Some(predictions)) =
+            (self.regression.as_mut(), &batch.targets, &batch.predictions)
+        {
+            let weights = batch.weights.as_deref();
+            sums.update_coded(
+                targets,
+                predictions,
+                &batch.finest,
+                decoder.finest_names(),
+                weights,
+            )
+            .map_err(|source| CliError::Metric {
+                what: "regression sums".into(),
+                source,
+            })?;
+            if let Some(store) = self.scores.as_mut() {
+                // The predictions are kept as a score is, under label 0.
+                let zeros = vec![0; predictions.len()];
+                store.add(
+                    &self.score_groups.codes(&batch.finest, decoder),
+                    &zeros,
+                    predictions,
+                    weights,
+                )?;
+            }
+            return Ok(());
+        }
         self.state
             .add(batch, decoder, &self.thresholds)
             .map_err(InputError::from)?;

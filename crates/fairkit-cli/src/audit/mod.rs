@@ -14,9 +14,12 @@ use fair_audit::guard::DEFAULT_MAX_GROUPS;
 use fair_audit::ingest::FlagStyle;
 use fair_audit::over_time;
 use fair_audit::request::{AuditRequest, CheckedRequest};
-use fair_audit::run::{Inputs, Origin as RunOrigin, ScoreSlices, ScoreSource, States};
+use fair_audit::run::{
+    DistributionSlices, Inputs, Origin as RunOrigin, ScoreSlices, ScoreSource, States,
+};
 use fair_audit::{Audit, compute};
 use fair_core::ParamGuard;
+use fair_metrics::distribution::SliceDistribution;
 use fair_metrics::score_sweep::SliceScores;
 use score_store::ScoreStore;
 
@@ -74,12 +77,25 @@ pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError
     if let Some(lead) = args.by.as_ref().or(args.against.as_ref()) {
         sensitive.insert(0, lead.clone());
     }
+    let regression = args.target.is_some();
+    if regression && args.state_dir.is_some() {
+        return Err(CliError::InvalidFlag {
+            flag: "--state-dir",
+            value: args
+                .state_dir
+                .as_ref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default(),
+            expected: "no --state-dir with --target: a saved state of a regression audit is not available yet (audit all the files in one run: several inputs, a folder or a pattern)".into(),
+        });
+    }
     let spec = ColumnSpec {
-        label: args.label.clone(),
+        label: args.target.clone().unwrap_or_else(|| args.label.clone()),
         pred: args.pred.clone(),
         score: args.score.clone(),
         sensitive,
         weight: args.weight.clone(),
+        numeric: regression,
     };
     let options = ReadOptions {
         format: args.input_format,
@@ -167,13 +183,19 @@ fn read_all(
         Progress::Rows { total, .. } => (total, "rows"),
     };
     let bar = Bar::new(total, unit, args.quiet);
-    let scores = args.score.as_ref().map(|_| accumulate::ScoreSettings {
+    // A regression audit keeps its predictions as a score is kept (sorted, spilled), for the
+    // exact quantiles and distribution distances.
+    let keep_rows = args.score.is_some() || args.target.is_some();
+    let scores = keep_rows.then(|| accumulate::ScoreSettings {
         weighted: args.weight.is_some(),
         budget: flags.memory_budget,
         spill_dir: args.spill_dir.clone().unwrap_or_else(std::env::temp_dir),
     });
     let lead = args.by.is_some() || args.against.is_some();
     let mut acc = Accumulator::new(&args.pos_label, &args.threshold, scores, lead);
+    if args.target.is_some() {
+        acc.regression = Some(fair_metrics::regression::RegressionState::new());
+    }
     while let Some(batch) = reader.next_batch()? {
         acc.add(&batch, reader.decoder())?;
         match reader.progress() {
@@ -195,6 +217,8 @@ struct Origin {
 pub fn request(args: &AuditArgs) -> AuditRequest {
     AuditRequest {
         label: args.label.clone(),
+        target: args.target.clone(),
+        quantile: args.quantile,
         pred: args.pred.clone(),
         score: args.score.clone(),
         weight: args.weight.clone(),
@@ -231,28 +255,41 @@ impl ScoreSource for StoreScores<'_> {
     fn score_metrics(self, at: ScoreSlices<'_>) -> Result<Vec<SliceScores>, CliError> {
         // The score rows' groups are the sensitive columns' (without a --by / --against
         // value), numbered in sorted-name order, as every other front end numbers them.
-        let parts = self.parts;
-        let names: Vec<String> = parts
-            .iter()
-            .map(|p| p.join(&fair_audit::ingest::GROUP_SEPARATOR.to_string()))
-            .collect();
-        let mut by_name: Vec<usize> = (0..names.len()).collect();
-        by_name.sort_by(|&a, &b| names[a].cmp(&names[b]));
-        let mut rank = vec![0; names.len()];
-        for (place, &g) in by_name.iter().enumerate() {
-            rank[g] = place;
-        }
-        let maps: Vec<_> = at
-            .slices
-            .iter()
-            .map(|slice| {
-                let mut map = compute::slice_map(slice, parts);
-                map.group_of = by_name.iter().map(|&g| map.group_of[g]).collect();
-                map
-            })
-            .collect();
+        let (maps, rank) = sorted_maps(self.parts, at.slices);
         self.store.metrics(&maps, at.settings, &rank)
     }
+
+    fn distributions(self, at: DistributionSlices<'_>) -> Result<Vec<SliceDistribution>, CliError> {
+        let (maps, rank) = sorted_maps(self.parts, at.slices);
+        self.store.distributions(&maps, at.settings, &rank)
+    }
+}
+
+/// The slice maps of the store's groups (numbered as the file brought them) renumbered in
+/// sorted-name order, as every other front end numbers them, and each group's new number.
+fn sorted_maps(
+    parts: &[Vec<String>],
+    slices: &[compute::SliceDef],
+) -> (Vec<fair_metrics::score_sweep::SliceMap>, Vec<usize>) {
+    let names: Vec<String> = parts
+        .iter()
+        .map(|p| p.join(&fair_audit::ingest::GROUP_SEPARATOR.to_string()))
+        .collect();
+    let mut by_name: Vec<usize> = (0..names.len()).collect();
+    by_name.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    let mut rank = vec![0; names.len()];
+    for (place, &g) in by_name.iter().enumerate() {
+        rank[g] = place;
+    }
+    let maps = slices
+        .iter()
+        .map(|slice| {
+            let mut map = compute::slice_map(slice, parts);
+            map.group_of = by_name.iter().map(|&g| map.group_of[g]).collect();
+            map
+        })
+        .collect();
+    (maps, rank)
 }
 
 /// The accumulated states handed to `fair_audit::run`, the one path from states to report.
@@ -295,6 +332,7 @@ fn audit(
             states,
             scores,
             origin,
+            regression: acc.regression.as_ref(),
         },
         style,
     )

@@ -12,6 +12,7 @@
 
 use crate::error::CliError;
 use fair_metrics::MetricError;
+use fair_metrics::distribution::{DistributionSettings, SliceDistribution};
 use fair_metrics::score_sweep::{
     Run, SliceMap, SliceScores, StreamTotals, SweepSettings, score_key, sort_keys, sort_weighted,
     stream_of, sweep,
@@ -199,24 +200,47 @@ impl ScoreStore {
         Ok(())
     }
 
-    /// The score metrics of every slice.
+    /// Every slice's exact score metrics, from one sweep over the runs (spilled or in memory)
+    /// with the streams renumbered by `rank` (the sorted-name order of the groups).
     ///
     /// # Errors
-    /// [`CliError::Write`] when the final spill fails, [`CliError::Metric`] when the sweep
-    /// fails (no rows, or a spilled run cannot be read back).
-    ///
-    /// `rank[g]` is finest group `g`'s place among the groups' sorted names, and `slices` map
-    /// groups by that place: the streams are renumbered so, which makes every sum over several
-    /// streams add in the order the other front ends use (their groups are numbered by sorted
-    /// name), whatever order the file brought the groups in.
+    /// [`CliError::Metric`] when the sweep fails, [`CliError::Write`] when spilling fails.
     pub fn metrics(
-        mut self,
+        self,
         slices: &[SliceMap],
         settings: &SweepSettings,
         rank: &[usize],
     ) -> Result<Vec<SliceScores>, CliError> {
+        self.swept("score metrics", rank, |totals, runs| {
+            sweep(slices, totals, runs, settings)
+        })
+    }
+
+    /// A regression audit's prediction distributions of every slice (see
+    /// [`fair_metrics::distribution::sweep`]), from the same runs.
+    ///
+    /// # Errors
+    /// As [`ScoreStore::metrics`].
+    pub fn distributions(
+        self,
+        slices: &[SliceMap],
+        settings: &DistributionSettings,
+        rank: &[usize],
+    ) -> Result<Vec<SliceDistribution>, CliError> {
+        self.swept("prediction distributions", rank, |totals, runs| {
+            fair_metrics::distribution::sweep(slices, totals, runs, settings)
+        })
+    }
+
+    /// Hands the runs (spilled or in memory) and their renumbered totals to a sweep.
+    fn swept<T>(
+        mut self,
+        what: &str,
+        rank: &[usize],
+        sweep_runs: impl FnOnce(&StreamTotals, Vec<Run<'_>>) -> Result<T, MetricError>,
+    ) -> Result<T, CliError> {
         let metric = |source| CliError::Metric {
-            what: "score metrics".into(),
+            what: what.into(),
             source,
         };
         let renumber = |s: usize| stream_of(rank.get(s / 2).copied().unwrap_or(s / 2), s % 2);
@@ -242,7 +266,7 @@ impl ScoreStore {
                     )
                 })
                 .collect();
-            return sweep(slices, &totals, runs, settings).map_err(metric);
+            return sweep_runs(&totals, runs).map_err(metric);
         }
         self.buffers.iter_mut().for_each(Buffer::sort);
         let runs = self
@@ -251,7 +275,7 @@ impl ScoreStore {
             .enumerate()
             .map(|(s, b)| b.run(renumber(s)))
             .collect();
-        sweep(slices, &totals, runs, settings).map_err(metric)
+        sweep_runs(&totals, runs).map_err(metric)
     }
 }
 
