@@ -52,7 +52,7 @@ def _audit_files(paths: list, options: dict, reading: dict):
                        options["seed"], options["partial_interval"], options["min_group_size"],
                        options["max_groups"], options["allow_single_group"], options["by"],
                        options["window"], options["baseline"], options["against"],
-                       options["timezone"])
+                       options["timezone"], options.get("target"), options.get("quantile"))
     read = dict(reading)
     read["pos_label"] = _label_text(options["pos_label"])
     if options["neg_label"] is not None:
@@ -69,11 +69,32 @@ def _label_text(value: Any) -> str:
     return str(value)
 
 
+def _without_target(options: dict) -> dict:
+    """The options of a classifier's audit (the regression keywords dropped)."""
+    return {k: v for k, v in options.items() if k not in ("target", "quantile")}
+
+
+def _audit_table_of_target(table, options: dict, description: str):
+    """A table audited against a numeric target: written to a temporary Parquet file and read
+    by the command's readers (the regression audit's one path today), so the numbers are the
+    command's bit for bit; the report names the table, not the file."""
+    import tempfile
+
+    import pyarrow.parquet as pq
+
+    with tempfile.TemporaryDirectory(prefix="fairkit-") as d:
+        path = os.path.join(d, "table.parquet")
+        pq.write_table(table, path)
+        return _audit_files([path], options, {"describe_as": (description, "arrow")})
+
+
 def audit(
     data: Any,
     *,
-    label: str,
+    label: Optional[str] = None,
     sensitive: Sequence[str],
+    target: Optional[str] = None,
+    quantile: float = _DEFAULTS["quantile"],
     pred: Optional[str] = None,
     score: Optional[str] = None,
     weight: Optional[str] = None,
@@ -110,6 +131,14 @@ def audit(
         readers (any size; the same report as the command on the same files).
     label, sensitive, pred, score, weight
         The columns by role, as ``fairkit audit --label … --sensitive …``.
+    target, quantile
+        A numeric target instead of ``label``: the audit of the numeric prediction in ``pred``
+        (a regression model, a credit limit, a risk score read as a number), as
+        ``fairkit audit --target … --pred …`` — per group mean prediction, residual, MAE,
+        RMSE, R², the ``quantile`` of the prediction (the median by default) and the NYC Local
+        Law 144 scoring rate, the gaps between groups, and the Wasserstein-1 and KS distances
+        between the groups' predictions (``document["regression"]``). Files, pandas, polars
+        and pyarrow tables; not yet a Spark DataFrame.
     pos_label, neg_label, confidence, ci_method, n_resamples, seed, partial_interval, \
     min_group_size, max_groups, allow_single_group, by, window, baseline, against, timezone
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
@@ -135,13 +164,20 @@ def audit(
     >>> round(r.document["headline"]["dp_difference"]["value"], 3)
     0.5
     """
+    if (label is None) == (target is None):
+        raise FairkitError(
+            "name the outcome: label= (a classifier's true label) or target= (a numeric target "
+            "for the audit of a numeric prediction), not both" if label is not None else
+            "name the outcome: label= (a classifier's true label) or target= (a numeric target "
+            "for the audit of a numeric prediction)"
+        )
     options = dict(
         label=label, sensitive=sensitive, pred=pred, score=score, weight=weight,
         pos_label=pos_label, neg_label=neg_label, confidence=confidence, ci_method=ci_method,
         n_resamples=n_resamples, seed=seed, partial_interval=partial_interval,
         min_group_size=min_group_size, max_groups=max_groups,
         allow_single_group=allow_single_group, by=by, window=window, baseline=baseline,
-        against=against, timezone=timezone,
+        against=against, timezone=timezone, target=target, quantile=quantile,
     )
     spark_only = {k: v for k, v in (("tree_depth", tree_depth),
                                     ("score_partitions", score_partitions)) if v is not None}
@@ -156,10 +192,29 @@ def audit(
     if reading:
         raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
                            f"{type(data).__name__}, not a path")
+    if target is not None:
+        if _is_spark(data):
+            raise FairkitError(
+                "target=: the audit of a numeric target runs on files and on pandas, polars and "
+                "pyarrow tables; on a Spark DataFrame it is not available yet (write it to "
+                "Parquet and pass the path)"
+            )
+        description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
+        if _is_polars(data):
+            data = data.to_arrow()
+        import pyarrow as pa
+
+        if isinstance(data, pa.RecordBatchReader):
+            data = data.read_all()
+        elif isinstance(data, pa.RecordBatch):
+            data = pa.Table.from_batches([data])
+        elif not isinstance(data, pa.Table):
+            data = pa.Table.from_pandas(data, preserve_index=False)
+        return _audit_table_of_target(data, options, description)
     if _is_spark(data):
         from fairkit.spark import audit as spark_audit
 
-        return spark_audit(data, **options, **spark_only)
+        return spark_audit(data, **_without_target(options), **spark_only)
     if spark_only:
         raise FairkitError(
             f"{', '.join(spark_only)} set the Spark audit's plan; data here is a "
@@ -175,7 +230,7 @@ def audit(
         data = data.read_all()
     from fairkit.spark import _audit_arrow
 
-    return _audit_arrow(data, **options)
+    return _audit_arrow(data, **_without_target(options))
 
 
 def compare(before, after, **options: Any) -> dict:

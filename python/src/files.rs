@@ -33,6 +33,9 @@ struct ReadSettings {
     input_format: Option<String>,
     /// Memory for exact score metrics before spilling to disk (`--memory-budget`).
     memory_budget: Option<String>,
+    /// What the report calls the input and its format, instead of the files' paths (a
+    /// DataFrame written to a temporary Parquet file for the audit of a numeric target).
+    describe_as: Option<(String, String)>,
 }
 
 /// An audit of files: the report and the data of its charts.
@@ -101,6 +104,8 @@ fn audit_files(
     // path and one set of defaults for the command and Python.
     let r = checked.request;
     let mut args = AuditArgs::with_defaults(inputs, &r.label, &[]);
+    args.target = r.target;
+    args.quantile = r.quantile;
     args.pred = r.pred;
     args.score = r.score;
     args.weight = r.weight;
@@ -139,10 +144,14 @@ fn audit_files(
         }
     };
     args.memory_budget = read.memory_budget;
-    let audit = py
+    let mut audit = py
         .detach(|| {
             fairkit_cli::audit::audit_input(&args, FlagStyle::Python).map_err(|e| e.to_string())
         })
         .map_err(invalid)?;
+    if let Some((file, format)) = read.describe_as {
+        audit.report.input.file = file;
+        audit.report.input.format = format;
+    }
     Ok(FileAudit { audit })
 }

@@ -101,10 +101,30 @@ def adult_views(tmp_path_factory) -> dict[str, Path]:
         _run([exe, "audit", str(path), *flags, "--out", str(out / f"audit-{name}"), "--quiet"])
     _run([exe, "compare", str(out / "audit-old"), str(out / "audit-new"),
           "--out", str(out / "compare")])
+    _run([exe, "audit", str(_law_school_predictions(out)), "--target", "zfya", "--pred",
+          "predicted", "--sensitive", "race,sex", "--out", str(out / "regression"), "--quiet"])
     return {
         "report": out / "audit-old" / "report.html",
         "compare": out / "compare" / "compare.html",
+        "regression": out / "regression" / "report.html",
     }
+
+
+def _law_school_predictions(out: Path) -> Path:
+    """A regression audit's input: Law School's first-year grade predicted from LSAT and UGPA
+    by a linear model (the README's example), with race and sex: 16 intersectional groups."""
+    from sklearn.linear_model import LinearRegression
+
+    from fairkit.datasets import fetch_law_school
+
+    law = fetch_law_school().frame
+    race = law.filter(like="Race_").idxmax(axis=1).str.removeprefix("Race_")
+    model = LinearRegression().fit(law[["LSAT", "UGPA"]], law["ZFYA"])
+    rows = law.assign(race=race, sex=law["Sex_1"].map({1: "female", 0: "male"}),
+                      zfya=law["ZFYA"], predicted=model.predict(law[["LSAT", "UGPA"]]))
+    path = out / "law-school.csv"
+    rows[["zfya", "predicted", "race", "sex"]].to_csv(path, index=False)
+    return path
 
 
 def _screenshots(b: Browser, view: str, m: dict) -> None:
@@ -121,7 +141,7 @@ def _screenshots(b: Browser, view: str, m: dict) -> None:
                      c["height"] + 60)
 
 
-@pytest.mark.parametrize("view", ["report", "compare"])
+@pytest.mark.parametrize("view", ["report", "compare", "regression"])
 def test_report_page_reads_at_1280_px(browser, adult_views, view):
     page = adult_views[view]
     browser.open(page, width=VIEWPORT)
@@ -152,7 +172,7 @@ def test_report_page_reads_at_1280_px(browser, adult_views, view):
         f"\n… and {len(problems) - 40} more" if len(problems) > 40 else "")
 
 
-@pytest.mark.parametrize("view", ["report", "compare"])
+@pytest.mark.parametrize("view", ["report", "compare", "regression"])
 def test_the_first_page_is_a_verdict_on_the_first_screen_and_prints_alone(browser, adult_views,
                                                                          view):
     """The verdict box opens the page: its top and its first verdict line are within the first

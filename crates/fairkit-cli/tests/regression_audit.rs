@@ -309,3 +309,20 @@ fn bad_inputs_are_refused_with_what_to_fix() {
     );
     assert_eq!(constant.code, 0, "{}", constant.stderr);
 }
+
+#[test]
+fn compare_refuses_regression_reports_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "hand.csv", HAND);
+    audit(&f, &dir.path().join("a"), &["--sensitive", "g", "--min-group-size", "0"]);
+    let a = dir.path().join("a/report.json");
+    let r = fairkit(&[
+        "compare",
+        a.to_str().unwrap(),
+        a.to_str().unwrap(),
+        "--out",
+        dir.path().join("c").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("numeric target"), "{}", r.stderr);
+}

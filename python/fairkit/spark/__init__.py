@@ -71,7 +71,7 @@ _DEFAULTS = _core.audit_defaults()
 
 def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, partial_interval,
              min_group_size, max_groups, allow_single_group, by, window, baseline,
-             against, timezone=None) -> dict:
+             against, timezone=None, target=None, quantile=None) -> dict:
     """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
     one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
     argument, with the message ``fairkit audit`` gives for the same value."""
@@ -85,6 +85,11 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
         "allow_single_group": allow_single_group, "by": by, "window": window,
         "baseline": baseline, "against": against, "timezone": timezone,
     }
+    if target is not None:
+        # A regression audit: the numeric target instead of a label (label stays empty).
+        request["label"] = cols.label or ""
+        request["target"] = target
+        request["quantile"] = _DEFAULTS["quantile"] if quantile is None else quantile
     _core.check_request(request)
     return request
 

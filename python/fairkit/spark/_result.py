@@ -442,13 +442,28 @@ class AuditResult:
                         tuple(d["thresholds"]), interval, d["weighted"],
                         int(d.get("min_group_size", 0)))
 
+    def _classifier_slices(self) -> list:
+        if "regression" in self.document:
+            from fairkit._core import FairkitError
+
+            raise FairkitError("this is the audit of a numeric target (target=): its slices, "
+                               "groups and gaps are in .regression (report.json's regression)")
+        return self.document["audits"][0]["slices"]
+
     @property
     def slices(self) -> tuple:
-        return tuple(Slice._of(s) for s in self.document["audits"][0]["slices"])
+        return tuple(Slice._of(s) for s in self._classifier_slices())
+
+    @property
+    def regression(self) -> Optional[Mapping]:
+        """The audit of a numeric prediction (``target=``), as report.json's ``regression``:
+        per slice each group's metrics with intervals, the gaps with intervals and p-values,
+        and the distances between the groups' predictions; ``None`` for a classifier's audit."""
+        return self.document.get("regression")
 
     def slice(self, name: Optional[str] = None) -> Slice:
         """A slice by name (``"race"``, ``"race & sex"``); ``None``: the finest."""
-        slices = self.document["audits"][0]["slices"]
+        slices = self._classifier_slices()
         if name is None:
             return Slice._of(slices[-1])
         for s in slices:

@@ -219,6 +219,12 @@ fn slice_state(which: &str, slice: &ConfusionSlice) -> Result<ConfusionState, Au
 type Slices = Vec<(Option<f64>, String, ConfusionState)>;
 
 fn read(which: &str, r: &AuditReport) -> Result<(Side, Slices, u64), AuditError> {
+    if r.regression.is_some() {
+        return Err(bad(
+            which,
+            "the audit of a numeric target (--target): comparing two regression audits is not available yet; read both reports' regression sections, or gate each with --fail-if",
+        ));
+    }
     if r.settings.weighted {
         return Err(bad(
             which,
