@@ -523,7 +523,7 @@ pub fn attribute_disparities(
     };
     let n_groups = names.len();
     // p-values of every group for (base, reference group), computed once per pair.
-    let mut cache: Vec<((SampleBase, usize), Vec<Option<f64>>)> = Vec::new();
+    let mut cache: Vec<PValueCache> = Vec::new();
     let mut p_values = |base: SampleBase, r: usize| -> Vec<Option<f64>> {
         if let Some((_, p)) = cache.iter().find(|(key, _)| *key == (base, r)) {
             return p.clone();
@@ -635,6 +635,9 @@ pub fn disparities(
         .map(|(name, gc, reference)| attribute_disparities(name, gc, reference, options))
         .collect()
 }
+
+/// p-values of every group, keyed by (sample kind, reference group).
+type PValueCache = ((SampleBase, usize), Vec<Option<f64>>);
 
 /// A binary sample: `n` rows (weighted), `ones` of them 1.
 #[derive(Debug, Clone, Copy)]
