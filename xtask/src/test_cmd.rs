@@ -4,8 +4,9 @@
 //!    tests);
 //! 2. a virtual environment at `<target dir>/py-venv` (created with `python3 -m venv` on first
 //!    use, reused afterwards);
-//! 3. `pip install -r python/requirements-test.txt` (pinned test dependencies from PyPI; skipped
-//!    when the venv already holds exactly this file's pins);
+//! 3. `pip install -r python/requirements-test.txt` (pinned test dependencies from PyPI), then
+//!    `pip install --no-deps -r python/requirements-test-nodeps.txt` (oracles whose pins conflict;
+//!    both skipped when the venv already holds exactly these files' pins);
 //! 4. `maturin develop --release` builds the `fairkit` package into the venv;
 //! 5. `pytest python/tests` on two workers (pytest-xdist).
 //!
@@ -100,8 +101,14 @@ pub fn prepare_venv(root: &Path) -> Result<PathBuf, String> {
         )?;
     }
     let requirements = root.join("python/requirements-test.txt");
-    let wanted = std::fs::read_to_string(&requirements)
-        .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
+    // Oracles whose declared pins conflict with ours (aequitas 1.1 caps pandas below 3 yet runs
+    // on 3.1.1, checked by its differential test): installed without their dependencies, which
+    // requirements-test.txt pins instead.
+    let no_deps = root.join("python/requirements-test-nodeps.txt");
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let wanted = read(&requirements)? + &read(&no_deps)?;
     let stamp = venv.join("fairkit-requirements-test.txt");
     if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
         step(
@@ -109,6 +116,19 @@ pub fn prepare_venv(root: &Path) -> Result<PathBuf, String> {
             Command::new(&python)
                 .args(["-m", "pip", "install", "--disable-pip-version-check", "-r"])
                 .arg(&requirements),
+        )?;
+        step(
+            "pip install the test oracles without their dependency pins",
+            Command::new(&python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--disable-pip-version-check",
+                    "--no-deps",
+                    "-r",
+                ])
+                .arg(&no_deps),
         )?;
         std::fs::write(&stamp, &wanted)
             .map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;

@@ -159,6 +159,19 @@ pub enum MetricError {
         /// The tolerance that was exceeded.
         tolerance: f64,
     },
+    /// A named reference group (e.g. for [`disparity`](crate::disparity)) is not a group of its
+    /// attribute.
+    #[error(
+        "reference group {group:?} is not a value of attribute {attribute:?} (its values: {available}); name one of them"
+    )]
+    UnknownReferenceGroup {
+        /// The attribute (sensitive feature) name.
+        attribute: String,
+        /// The group that was asked for.
+        group: String,
+        /// The attribute's groups, comma-separated.
+        available: String,
+    },
     /// An error from `fair-data` (e.g. while building groups).
     #[error(transparent)]
     Data(#[from] DataError),

@@ -82,6 +82,10 @@ from fairkit.metrics._running import RunningMetrics  # noqa: E402  (streaming Me
 
 __all__ += ["RunningMetrics"]
 
+from fairkit.metrics._disparity import disparities  # noqa: E402  (Aequitas' disparities)
+
+__all__ += ["disparities"]
+
 from importlib.util import find_spec as _find_spec  # noqa: E402
 
 from fairkit.metrics import _derived  # noqa: E402

@@ -13,6 +13,7 @@
 //! Every pass over the rows runs with the GIL released.
 
 mod bootstrap;
+mod disparity;
 pub mod intervals;
 mod multiclass;
 mod pickling;
@@ -46,6 +47,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     intervals::register(m)?;
     bootstrap::register(m)?;
     running::register(m)?;
+    disparity::register(m)?;
     m.add("RATES", Rate::NAMES.to_vec())?;
     Ok(())
 }
