@@ -64,7 +64,8 @@ pub use change::{
 };
 pub use multiple::benjamini_hochberg;
 pub use normal_gaps::{
-    NormalGap, NormalGapSettings, NormalGaps, normal_gap_inference, two_sided_z,
+    NormalGap, NormalGapSettings, NormalGaps, normal_change, normal_gap_change,
+    normal_gap_inference, two_sided_z,
 };
 pub use rate_change::{RateChange, paired_proportion_change, proportion_change};
 pub use regression::{RegressionBootstrap, RegressionIntervals, regression_intervals};

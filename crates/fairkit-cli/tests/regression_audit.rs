@@ -311,18 +311,91 @@ fn bad_inputs_are_refused_with_what_to_fix() {
 }
 
 #[test]
-fn compare_refuses_regression_reports_by_name() {
+fn compare_two_regression_audits() {
     let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "hand.csv", HAND);
-    audit(&f, &dir.path().join("a"), &["--sensitive", "g", "--min-group-size", "0"]);
+    // Before: the second group over-predicted by one unit; after: by a tenth.
+    let rows = |bias: f64| {
+        let mut t = String::from("y,yhat,g\n");
+        for i in 0..400 {
+            let y = f64::from(i % 37) * 0.5;
+            let noise = f64::from((i * 7919) % 13) * 0.05 - 0.3;
+            let (g, b) = if i % 2 == 0 { ("a", 0.0) } else { ("b", bias) };
+            t.push_str(&format!("{y},{},{g}\n", y + noise + b));
+        }
+        t
+    };
+    let before = write(dir.path(), "before.csv", &rows(1.0));
+    let after = write(dir.path(), "after.csv", &rows(0.1));
+    let flags = ["--sensitive", "g"];
+    audit(&before, &dir.path().join("b"), &flags);
+    audit(&after, &dir.path().join("a"), &flags);
+    let b = dir.path().join("b/report.json");
     let a = dir.path().join("a/report.json");
+    let out = dir.path().join("c");
     let r = fairkit(&[
         "compare",
-        a.to_str().unwrap(),
+        b.to_str().unwrap(),
         a.to_str().unwrap(),
         "--out",
-        dir.path().join("c").to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--quiet",
+        "--fail-if",
+        "change(mean_residual_difference) > 0",
     ]);
-    assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("numeric target"), "{}", r.stderr);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap();
+    let gap = c["changes"][0]["gaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["key"] == "mean_residual_difference")
+        .unwrap()
+        .clone();
+    // The same noise in both files: the gap moves by exactly the bias's change.
+    let num = |k: &str| gap[k].as_f64().unwrap();
+    assert!(
+        (num("before") - 1.0).abs() < 0.01 && (num("after") - 0.1).abs() < 0.01,
+        "{gap}"
+    );
+    assert!((num("change") + 0.9).abs() < 1e-9, "{gap}");
+    assert!(gap["p_value"].as_f64().unwrap() < 0.01, "{gap}");
+    assert!(gap["upper"].as_f64().unwrap() < 0.0);
+    assert_eq!(c["verdicts"][0]["verdict"], "fairer");
+    // The same audit against itself: no change anywhere.
+    let same = fairkit(&[
+        "compare",
+        b.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        dir.path().join("s").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(same.code, 0, "{}", same.stderr);
+    // A classifier's report against a regression report is refused by name.
+    let demo_file = demo(dir.path(), "d.csv", "500", &[]);
+    let cls = dir.path().join("cls");
+    let r = fairkit(&[
+        "audit",
+        demo_file.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "sex",
+        "--out",
+        cls.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mixed = fairkit(&[
+        "compare",
+        cls.join("report.json").to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        dir.path().join("m").to_str().unwrap(),
+    ]);
+    assert_eq!(mixed.code, 2);
+    assert!(mixed.stderr.contains("numeric target"), "{}", mixed.stderr);
 }

@@ -25,14 +25,17 @@ pub const PAIRED_ACCURACY_METHOD: &str = "accuracy on all rows: Wilson score int
 pub const AUC_CHANGE_METHOD: &str = "AUC on all rows: Hanley–McNeil intervals; change: the normal interval with the two Hanley–McNeil standard errors added in quadrature (the audits' rows taken as independent) and the two-sided z-test";
 
 /// What "a group got worse" means on the first page.
-pub const WORSE_GROUP_RULE: &str = "a group got distinguishably worse when its true positive rate or accuracy fell, or its false positive rate rose, with a Benjamini–Hochberg q-value below 1 − confidence over every such rate change of the comparison (all groups, slices and the three rates)";
+pub const WORSE_GROUP_RULE: &str = "a group got distinguishably worse when its true positive rate or accuracy fell, or its false positive rate rose (in a regression audit: its mean absolute error or root mean squared error rose), with a Benjamini–Hochberg q-value below 1 − confidence over every such change of the comparison (all groups, slices and those rates)";
 
 /// The rates whose direction is good or bad for the group (the selection rate is neither), with
 /// whether a rise is worse.
-const JUDGED_RATES: [(&str, bool); 3] = [
+const JUDGED_RATES: [(&str, bool); 5] = [
     ("true_positive_rate", false),
     ("false_positive_rate", true),
     ("accuracy", false),
+    // A regression audit's errors (compare::regression): larger is worse for the group.
+    ("mean_absolute_error", true),
+    ("root_mean_squared_error", true),
 ];
 
 fn metric_err(what: &str) -> impl Fn(fair_metrics::MetricError) -> AuditError + '_ {

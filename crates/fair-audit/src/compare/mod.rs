@@ -16,6 +16,7 @@ use fair_metrics::state::ConfusionState;
 use fair_report::{HtmlReport, Table};
 
 pub mod first_page;
+pub mod regression;
 mod scores;
 pub use crate::model::compare::{
     COMPARE_SCHEMA, CompareSettings, Comparison, GapChange, ModelChange, RateChangeEntry, Side,
@@ -222,7 +223,7 @@ fn read(which: &str, r: &AuditReport) -> Result<(Side, Slices, u64), AuditError>
     if r.regression.is_some() {
         return Err(bad(
             which,
-            "the audit of a numeric target (--target): comparing two regression audits is not available yet; read both reports' regression sections, or gate each with --fail-if",
+            "the audit of a numeric target (--target), and the other report a classifier's: compare two regression audits, or two classification audits",
         ));
     }
     if r.settings.weighted {
@@ -323,6 +324,15 @@ pub fn compare_reports_with(
     (confidence, resamples, seed): (f64, usize, u64),
     partial: Partial,
 ) -> Result<Comparison, AuditError> {
+    if let (Some(a), Some(b)) = (&before.regression, &after.regression) {
+        return regression::compare_regression(
+            before,
+            after,
+            (a, b),
+            (confidence, resamples, seed),
+            partial == Partial::Allow,
+        );
+    }
     let (side_a, slices_a, min_a) = read("the first report", before)?;
     let (side_b, slices_b, min_b) = read("the second report", after)?;
     let mismatches = mismatches(&slices_a, &slices_b);

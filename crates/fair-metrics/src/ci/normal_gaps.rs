@@ -207,6 +207,119 @@ pub fn normal_gap_inference(
     })
 }
 
+/// The change of a gap between two independent audits, each group of each audit given as
+/// `(estimate, standard error)` (the groups both keep): every draw redraws all groups of both
+/// audits from their normals and recomputes `after − before` of the gap (`max − min`, or
+/// `min / max` with `ratio`); percentile interval, and the two-sided p-value of "no change"
+/// `(1 + 2·min(#draws ≤ 0, #draws ≥ 0)) / (1 + B)` capped at 1. Seeded.
+///
+/// ```
+/// use fair_metrics::ci::{NormalGapSettings, normal_gap_change};
+/// let before = [(0.50, 0.01), (0.40, 0.01)];
+/// let after = [(0.46, 0.01), (0.44, 0.01)];
+/// let s = NormalGapSettings { resamples: 1000, confidence: 0.95, seed: 1 };
+/// let c = normal_gap_change(&before, &after, false, &s)?;
+/// assert!((c.estimate - (-0.08)).abs() < 1e-12);
+/// assert!(c.interval.upper < 0.0 && c.p_value < 0.01);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+///
+/// # Errors
+/// As [`normal_gap_inference`], for either side.
+pub fn normal_gap_change(
+    before: &[(f64, f64)],
+    after: &[(f64, f64)],
+    ratio: bool,
+    settings: &NormalGapSettings,
+) -> Result<NormalGap> {
+    // The same checks as one side's inference.
+    let mut check = *settings;
+    check.resamples = check.resamples.max(100);
+    normal_gap_inference(before, ratio, &check)?;
+    normal_gap_inference(after, ratio, &check)?;
+    let gap = |v: &mut dyn Iterator<Item = f64>| {
+        let (lo, hi) = min_max(v);
+        if ratio { ratio_of(lo, hi) } else { hi - lo }
+    };
+    let estimate = gap(&mut after.iter().map(|g| g.0)) - gap(&mut before.iter().map(|g| g.0));
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut draws = Vec::with_capacity(settings.resamples);
+    for _ in 0..settings.resamples {
+        let mut side = |groups: &[(f64, f64)]| {
+            gap(&mut groups.iter().map(|&(v, se)| {
+                let z: f64 = StandardNormal.sample(&mut rng);
+                v + se * z
+            }))
+        };
+        let b = side(before);
+        let a = side(after);
+        draws.push(a - b);
+    }
+    let below = draws.iter().filter(|&&d| d <= 0.0).count();
+    let above = draws.iter().filter(|&&d| d >= 0.0).count();
+    let p_value = ((1 + 2 * below.min(above)) as f64 / (1 + draws.len()) as f64).min(1.0);
+    let alpha = 1.0 - settings.confidence;
+    draws.sort_by(f64::total_cmp);
+    Ok(NormalGap {
+        estimate,
+        interval: Interval {
+            lower: quantile_sorted(&draws, alpha / 2.0),
+            upper: quantile_sorted(&draws, 1.0 - alpha / 2.0),
+        },
+        p_value,
+    })
+}
+
+/// The change `b − a` of two independent normal estimates with standard errors `se_a`, `se_b`:
+/// the normal interval (standard errors added in quadrature) and the two-sided z-test of "no
+/// change". `None` when both standard errors are 0.
+///
+/// ```
+/// let (c, iv, p) = fair_metrics::ci::normal_change(1.0, 0.1, 1.5, 0.1, 0.95)?.unwrap();
+/// assert!((c - 0.5).abs() < 1e-12 && iv.lower > 0.0 && p < 0.001);
+/// # Ok::<(), fair_metrics::MetricError>(())
+/// ```
+///
+/// # Errors
+/// [`MetricError::InvalidParameter`] for a confidence outside (0, 1) or a standard error that
+/// is negative or not finite.
+pub fn normal_change(
+    a: f64,
+    se_a: f64,
+    b: f64,
+    se_b: f64,
+    confidence: f64,
+) -> Result<Option<(f64, Interval, f64)>> {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    let z = two_sided_z(confidence)?;
+    if !(se_a.is_finite() && se_b.is_finite() && se_a >= 0.0 && se_b >= 0.0) {
+        return Err(MetricError::InvalidParameter {
+            name: "standard errors",
+            value: format!("{se_a}, {se_b}"),
+            expected: "finite standard errors >= 0",
+        });
+    }
+    let se = (se_a * se_a + se_b * se_b).sqrt();
+    if se <= 0.0 {
+        return Ok(None);
+    }
+    let change = b - a;
+    let standard = Normal::new(0.0, 1.0).map_err(|e| MetricError::InvalidParameter {
+        name: "normal distribution",
+        value: e.to_string(),
+        expected: "the standard normal",
+    })?;
+    let p = (2.0 * (1.0 - standard.cdf((change / se).abs()))).min(1.0);
+    Ok(Some((
+        change,
+        Interval {
+            lower: change - z * se,
+            upper: change + z * se,
+        },
+        p,
+    )))
+}
+
 #[cfg(test)]
 #[allow(clippy::float_cmp)] // exact values: 1/(1+B), and draws without spread
 mod tests {
@@ -244,6 +357,32 @@ mod tests {
         // Equal means without spread: p = 1.
         let same = normal_gap_inference(&[(1.0, 0.0), (1.0, 0.0)], false, &settings(1)).unwrap();
         assert_eq!(same.difference.p_value, 1.0);
+    }
+
+    #[test]
+    fn changes_by_hand_and_by_simulation() {
+        let s = settings(4);
+        let g = [(1.0, 0.1), (2.0, 0.1)];
+        let same = normal_gap_change(&g, &g, false, &s).unwrap();
+        assert_eq!(same.estimate, 0.0);
+        assert!(same.p_value > 0.5, "{same:?}");
+        assert_eq!(same, normal_gap_change(&g, &g, false, &s).unwrap());
+        let moved = normal_gap_change(&g, &[(1.0, 0.1), (3.0, 0.1)], false, &s).unwrap();
+        assert_eq!(moved.estimate, 1.0);
+        assert!(
+            moved.interval.lower > 0.5 && moved.p_value < 0.01,
+            "{moved:?}"
+        );
+        assert!(normal_gap_change(&g, &[(1.0, 0.1)], false, &s).is_err());
+        // The z-test: 0.5 apart with se 0.1 each: z = 0.5 / √0.02 ≈ 3.54.
+        let (c, iv, p) = normal_change(1.0, 0.1, 1.5, 0.1, 0.95).unwrap().unwrap();
+        assert!((c - 0.5).abs() < 1e-15);
+        assert!(
+            (iv.upper - iv.lower - 2.0 * 1.959_963_984_540_054 * 0.02_f64.sqrt()).abs() < 1e-12
+        );
+        assert!((p - 4.05e-4).abs() < 1e-5, "{p}");
+        assert_eq!(normal_change(1.0, 0.0, 1.0, 0.0, 0.95).unwrap(), None);
+        assert!(normal_change(1.0, -0.1, 1.0, 0.0, 0.95).is_err());
     }
 
     #[test]
