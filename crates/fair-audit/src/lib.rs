@@ -62,6 +62,7 @@ pub mod keys;
 pub mod model;
 pub mod over_time;
 pub mod regression;
+pub mod regression_over_time;
 pub mod regression_view;
 pub mod render;
 pub mod request;
@@ -83,5 +84,6 @@ pub use keys::Key;
 pub use render::{Rendered, Views, render};
 pub use request::{AuditRequest, CheckedRequest, ReportFormat, RequestError};
 pub use run::{
-    Audit, DistributionSlices, Inputs, NoScores, Origin, ScoreSlices, ScoreSource, States, run,
+    Audit, DistributionSlices, Inputs, NoScores, Origin, ScoreSlices, ScoreSource, States,
+    WindowedDistributions, run,
 };

@@ -285,7 +285,7 @@ pub struct OverTime {
 pub const MULTIPLE_COMPARISONS: &str = "Benjamini–Hochberg over every window change with a p-value (all windows, slices and gaps): a change is distinguishable when its adjusted p-value (q) is below 1 − confidence, which keeps the expected share of false discoveries among the changes called distinguishable at or below 1 − confidence";
 
 /// Fills every window gap's `change_q_value` from the `change_p_value`s of all of them.
-fn adjust(windows: &mut [WindowAudit]) {
+pub(crate) fn adjust(windows: &mut [WindowAudit]) {
     let p: Vec<f64> = windows
         .iter()
         .flat_map(|w| &w.slices)
@@ -320,7 +320,7 @@ pub struct OverTimeSpec {
 }
 
 /// The first component of a finest group name (the window) and the rest.
-fn split(name: &str) -> (&str, &str) {
+pub(crate) fn split(name: &str) -> (&str, &str) {
     name.split_once(GROUP_SEPARATOR).unwrap_or((name, ""))
 }
 
@@ -360,7 +360,7 @@ pub fn without_window(state: &AuditState) -> AuditState {
     state.regroup(|name| split(name).1.to_string())
 }
 
-fn ordered(mut windows: Vec<String>) -> Vec<String> {
+pub(crate) fn ordered(mut windows: Vec<String>) -> Vec<String> {
     windows.sort();
     windows.dedup();
     if windows.iter().all(|w| w.parse::<f64>().is_ok()) {
@@ -700,7 +700,7 @@ pub fn attach(report: &mut crate::model::AuditReport, over_time: OverTime) {
                 let name = GAPS
                     .iter()
                     .find(|x| x.0 == g.key)
-                    .map_or(g.key.as_str(), |x| x.1);
+                    .map_or(g.key.name(), |x| x.1);
                 items.push((
                     d.abs(),
                     format!(

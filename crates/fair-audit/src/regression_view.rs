@@ -159,6 +159,11 @@ fn first_page(doc: &mut HtmlReport, r: &AuditReport, reg: &RegressionAudit) {
         doc.lead_paragraph(&format!("{}:", s.slice), "");
         doc.list(&findings(s, r, reg.pooled_median));
     }
+    if r.over_time.is_some()
+        && let Some(over_time) = r.summary.iter().rev().find(|x| x.starts_with("Over time:"))
+    {
+        doc.paragraph(over_time);
+    }
     doc.paragraph(&format!(
         "How to read this: a gap is distinguishable from noise when its p-value is below {} (1 − confidence); intervals are at {:.0} %; the scoring rate is the share of a group predicted above the median of all rows, and its impact ratio (smallest ÷ largest) is what NYC Local Law 144 asks of a tool that scores; a group with fewer than {} rows is too small to judge and is kept out of the gaps. The detail follows.",
         alpha(r.settings.confidence),
@@ -250,6 +255,144 @@ fn pairs_table(s: &RegressionSlice) -> (Table, usize) {
     (t, pairs.len())
 }
 
+/// The gaps drawn and tabled per window: differences in the prediction's unit, then the LL144
+/// impact ratio.
+const OVER_TIME_KEYS: [Key; 4] = [
+    Key::MeanPredictionDifference,
+    Key::MeanResidualDifference,
+    Key::MaeDifference,
+    Key::ScoringRateRatio,
+];
+
+fn over_time_section(
+    doc: &mut HtmlReport,
+    ot: &crate::over_time::OverTime,
+    confidence: f64,
+    figures: &mut Vec<(String, String)>,
+) -> Result<(), AuditError> {
+    use fair_report::lines::{Band, Marker, Series, line_plot_with_bands_named};
+    doc.heading(&format!("Over time, by {}", ot.column));
+    let baseline = match ot.baseline {
+        crate::over_time::Baseline::First => "the first window",
+        crate::over_time::Baseline::Previous => "the previous window",
+    };
+    doc.paragraph(&format!(
+        "{} windows ({}); each window's gaps, intervals and p-values are those of the regression audit of its rows alone. Each window's change is against {baseline}, with a {:.0} % interval from both windows' group estimates and standard errors, the p-value of \"no change\", and q, that p-value adjusted over every window change by Benjamini–Hochberg; a change is distinguishable when q < {}.",
+        ot.windows.len(),
+        ot.window.key(),
+        confidence * 100.0,
+        alpha(confidence)
+    ));
+    let slices: Vec<String> = ot
+        .windows
+        .first()
+        .map(|w| w.slices.iter().map(|s| s.slice.clone()).collect())
+        .unwrap_or_default();
+    let markers = [Marker::Circle, Marker::Triangle, Marker::Square];
+    for slice in &slices {
+        let gap_of = |w: &crate::over_time::WindowAudit, key: Key| {
+            w.slices
+                .iter()
+                .find(|s| &s.slice == slice)
+                .and_then(|s| s.gaps.iter().find(|g| g.key == key))
+                .cloned()
+        };
+        let drawn = &OVER_TIME_KEYS[..3];
+        let series: Vec<Series> = drawn
+            .iter()
+            .enumerate()
+            .map(|(i, &key)| Series {
+                label: key.to_string(),
+                points: ot
+                    .windows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| {
+                        let v = gap_of(w, key).and_then(|g| g.value);
+                        ((k + 1) as f64, v.unwrap_or(f64::NAN))
+                    })
+                    .collect(),
+                marker: markers[i],
+                color: i,
+            })
+            .collect();
+        let bands: Vec<Band> = drawn
+            .iter()
+            .enumerate()
+            .map(|(i, &key)| Band {
+                color: i,
+                points: ot
+                    .windows
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| {
+                        let g = gap_of(w, key);
+                        let lo = g.as_ref().and_then(|g| g.lower).unwrap_or(f64::NAN);
+                        let hi = g.as_ref().and_then(|g| g.upper).unwrap_or(f64::NAN);
+                        ((k + 1) as f64, lo, hi)
+                    })
+                    .collect(),
+            })
+            .collect();
+        let title = format!(
+            "Gaps of the predictions by window across {slice} (shaded: {:.0} % intervals)",
+            confidence * 100.0
+        );
+        let names: Vec<String> = ot.windows.iter().map(|w| w.window.clone()).collect();
+        let svg = line_plot_with_bands_named(
+            &title,
+            &format!("{} ({})", ot.column, ot.window.key()),
+            "gap (max − min, prediction's unit)",
+            &series,
+            &bands,
+            &names,
+        )
+        .map_err(|source| AuditError::Chart {
+            what: title.clone(),
+            source,
+        })?;
+        let file = format!("figures/over-time-{}.svg", crate::render::stem(slice));
+        figures.push((svg.clone(), file.clone()));
+        doc.subheading(&format!("{slice} over time"));
+        doc.figure(svg, &title, &file)
+            .map_err(|source| AuditError::Chart {
+                what: title.clone(),
+                source,
+            })?;
+        let mut headers = vec!["window".to_string(), "rows".to_string()];
+        headers.extend(OVER_TIME_KEYS.iter().map(|k| format!("{k} (change, p, q)")));
+        let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();
+        let mut t = Table::new(&header_refs);
+        for w in &ot.windows {
+            let mut row = vec![w.window.clone(), w.rows.to_string()];
+            for &key in &OVER_TIME_KEYS {
+                row.push(match gap_of(w, key) {
+                    None => "n/a".into(),
+                    Some(g) => {
+                        let v = g.value.map_or("n/a".into(), value_text);
+                        match (g.change, g.change_p_value, g.change_q_value) {
+                            (Some(c), Some(p), Some(q)) => format!(
+                                "{v} ({}{}, p {}, q {})",
+                                if c > 0.0 { "+" } else { "" },
+                                value_text(c),
+                                p_cell(p, None),
+                                value_text(q)
+                            ),
+                            (Some(c), _, _) => {
+                                format!("{v} ({}{})", if c > 0.0 { "+" } else { "" }, value_text(c))
+                            }
+                            _ => v,
+                        }
+                    }
+                });
+            }
+            t.text_row(row);
+        }
+        doc.table(&t);
+    }
+    Ok(())
+}
+
 /// The document of a regression report (see the module docs).
 ///
 /// # Errors
@@ -311,6 +454,9 @@ pub fn document(
     }
     for n in &charts.notes {
         doc.paragraph(&format!("Note: {n}"));
+    }
+    if let Some(ot) = &r.over_time {
+        over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
     }
     doc.heading("Statistical detail: every distinguishable gap");
     doc.paragraph(&format!(

@@ -453,7 +453,7 @@ fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> 
             "a level in [0, 1] (0.5: the median)",
         ));
     }
-    let classification_only: [(&'static str, bool, &str); 5] = [
+    let classification_only: [(&'static str, bool, &str); 4] = [
         (
             "score",
             r.score.is_some(),
@@ -468,11 +468,6 @@ fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> 
             "interval",
             r.interval.is_some(),
             "partial parity is measured on a classifier's scores",
-        ),
-        (
-            "by",
-            r.by.is_some(),
-            "the audit over time is not available for a numeric target yet",
         ),
         (
             "against",

@@ -66,14 +66,12 @@ pub trait ScoreSource {
 
     /// A regression audit's prediction distributions of every slice, from the same rows kept
     /// as a score is (one stream per finest group): what [`fair_metrics::distribution::sweep`]
-    /// returns. A front end without a regression audit keeps this default, an error.
+    /// returns, for all rows and — with `at.windows` — for each `--by` window's rows alone (in
+    /// the windows' order). A front end without a regression audit keeps this default, an error.
     ///
     /// # Errors
     /// The front end's error when the predictions cannot be read or swept.
-    fn distributions(
-        self,
-        at: DistributionSlices<'_>,
-    ) -> Result<Vec<SliceDistribution>, Self::Error>
+    fn distributions(self, at: DistributionSlices<'_>) -> Result<WindowedDistributions, Self::Error>
     where
         Self: Sized,
     {
@@ -88,6 +86,9 @@ pub trait ScoreSource {
     }
 }
 
+/// The distributions of all rows, and of each window's rows (empty without `--by`).
+pub type WindowedDistributions = (Vec<SliceDistribution>, Vec<Vec<SliceDistribution>>);
+
 /// What [`ScoreSource::distributions`] is given: the report's slices over the finest groups
 /// (values joined by [`GROUP_SEPARATOR`]) and the sweep's settings.
 #[derive(Debug, Clone, Copy)]
@@ -98,6 +99,10 @@ pub struct DistributionSlices<'a> {
     pub sensitive: &'a [String],
     /// The quantile level and the charts' curve points.
     pub settings: &'a DistributionSettings,
+    /// With `--by`: each window's label and the finest groups of its rows, named as the
+    /// regression sums name them (the raw `by` value leading, then the sensitive values, joined
+    /// by [`GROUP_SEPARATOR`]); each window's slices are `slices`, over its rows alone.
+    pub windows: Option<&'a [(String, Vec<String>)]>,
 }
 
 /// No score column.
@@ -290,10 +295,25 @@ fn run_regression<S: ScoreSource>(
         .into());
     };
     let slices = SliceDef::all(&r.sensitive);
+    // With --by the sums' finest groups lead with the raw by value: all rows merge it away,
+    // and each window keeps its own.
+    let windows = match &request.over_time {
+        None => None,
+        Some(spec) => Some(crate::regression_over_time::windows(
+            finest,
+            spec,
+            &request.limits,
+            style,
+        )?),
+    };
+    let all_rows = match windows {
+        None => finest.clone(),
+        Some(_) => finest.regroup(|n| crate::regression_over_time::without_window(n).to_string()),
+    };
     let per_slice: Vec<Vec<(String, u64)>> = slices
         .iter()
         .map(|s| {
-            finest
+            all_rows
                 .regroup(|n| crate::regression::slice_name(n, s))
                 .rows()
         })
@@ -303,10 +323,11 @@ fn run_regression<S: ScoreSource>(
         quantile: r.quantile,
         curve_points: crate::CURVE_POINTS,
     };
-    let distributions = source.distributions(DistributionSlices {
+    let (distributions, window_distributions) = source.distributions(DistributionSlices {
         slices: &slices,
         sensitive: &r.sensitive,
         settings: &settings,
+        windows: windows.as_deref(),
     })?;
     let target = r.target.clone().unwrap_or_default();
     let prediction = r.pred.clone().unwrap_or_default();
@@ -332,11 +353,21 @@ fn run_regression<S: ScoreSource>(
         negative_label: None,
     };
     let rows = crate::regression::RegressionRows {
-        finest,
+        finest: &all_rows,
         distributions,
     };
     let (mut report, charts) =
         crate::regression::build_regression_report(&spec, input, r.weight.is_some(), &rows)?;
+    if let (Some(ot), Some(windows)) = (&request.over_time, &windows) {
+        let over_time = crate::regression_over_time::over_time(
+            &spec,
+            ot,
+            finest,
+            windows,
+            &window_distributions,
+        )?;
+        crate::over_time::attach(&mut report, over_time);
+    }
     if !request.gates.is_empty() {
         crate::fail_if::apply(&mut report, &request.gates).map_err(AuditError::from)?;
     }

@@ -331,6 +331,18 @@ impl RegressionState {
         out
     }
 
+    /// The groups whose name `keep` accepts (a `--by` window's groups).
+    pub fn retain(&self, keep: impl Fn(&str) -> bool) -> RegressionState {
+        RegressionState {
+            groups: self
+                .groups
+                .iter()
+                .filter(|(n, _)| keep(n))
+                .map(|(n, s)| (n.clone(), s.clone()))
+                .collect(),
+        }
+    }
+
     /// The rows of each group, in name order.
     pub fn rows(&self) -> Vec<(String, u64)> {
         self.groups

@@ -299,9 +299,21 @@ fn bad_inputs_are_refused_with_what_to_fix() {
     );
     assert_eq!(q.code, 2);
     assert!(q.stderr.contains("--quantile"), "{}", q.stderr);
-    let by = run(HAND, &["--target", "y", "--pred", "yhat", "--by", "y"]);
-    assert_eq!(by.code, 2);
-    assert!(by.stderr.contains("--by"), "{}", by.stderr);
+    let against = run(HAND, &["--target", "y", "--pred", "yhat", "--against", "y"]);
+    assert_eq!(against.code, 2);
+    assert!(against.stderr.contains("--against"), "{}", against.stderr);
+    let not_dates = run(
+        "y,yhat,g,t\n1,1,a,x\n2,2,b,y\n",
+        &[
+            "--target", "y", "--pred", "yhat", "--by", "t", "--window", "week",
+        ],
+    );
+    assert_eq!(not_dates.code, 2);
+    assert!(
+        not_dates.stderr.contains("not a date"),
+        "{}",
+        not_dates.stderr
+    );
     // A constant prediction: its distances and gaps are 0, nothing breaks.
     let constant = run(
         "y,yhat,g\n1,2,a\n2,2,a\n3,2,b\n4,2,b\n",
@@ -398,4 +410,104 @@ fn compare_two_regression_audits() {
     ]);
     assert_eq!(mixed.code, 2);
     assert!(mixed.stderr.contains("numeric target"), "{}", mixed.stderr);
+}
+
+#[test]
+fn by_windows_audit_each_window_and_leave_the_all_rows_audit_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three weeks; in the third, group b is over-predicted by 2.
+    let mut t = String::from("y,yhat,g,day,w\n");
+    for i in 0..1200 {
+        let day = ["2026-01-05", "2026-01-12", "2026-01-19"][i % 3];
+        let g = if (i / 3) % 2 == 0 { "a" } else { "b" };
+        let y = f64::from((i * 37 % 101) as u32) * 0.1;
+        let noise = f64::from((i * 7919 % 17) as u32) * 0.05 - 0.4;
+        let bias = if g == "b" && day == "2026-01-19" {
+            2.0
+        } else {
+            0.0
+        };
+        t.push_str(&format!(
+            "{y},{},{g},{day},{}\n",
+            y + noise + bias,
+            1 + i % 3
+        ));
+    }
+    let f = write(dir.path(), "t.csv", &t);
+    let flags = ["--sensitive", "g", "--weight", "w"];
+    let plain = audit(&f, &dir.path().join("p"), &flags);
+    let mut with_by = flags.to_vec();
+    with_by.extend_from_slice(&["--by", "day", "--window", "week"]);
+    let by = audit(&f, &dir.path().join("b"), &with_by);
+    // The audit of all rows is exactly the audit without --by (weights included).
+    assert_eq!(plain["regression"], by["regression"]);
+    assert_eq!(plain["headline"], by["headline"]);
+    let windows = by["over_time"]["windows"].as_array().unwrap();
+    let names: Vec<&str> = windows
+        .iter()
+        .map(|w| w["window"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["2026-W02", "2026-W03", "2026-W04"]);
+    let residual = |w: &Value| {
+        w["slices"][0]["gaps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["key"] == "mean_residual_difference")
+            .unwrap()
+            .clone()
+    };
+    let third = residual(&windows[2]);
+    assert!(
+        (third["change"].as_f64().unwrap() - 2.0).abs() < 0.05,
+        "{third}"
+    );
+    assert!(third["change_q_value"].as_f64().unwrap() < 0.05, "{third}");
+    let second = residual(&windows[1]);
+    assert!(
+        second["change_q_value"].as_f64().unwrap() > 0.05,
+        "{second}"
+    );
+    // Each window is the audit of its rows alone: its gap equals the audit of that week's file.
+    let week: String = t
+        .lines()
+        .enumerate()
+        .filter(|(k, l)| *k == 0 || l.contains("2026-01-19"))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let only = audit(
+        &write(dir.path(), "w4.csv", &week),
+        &dir.path().join("w"),
+        &flags,
+    );
+    let alone = gap(&only["regression"]["slices"][0], "mean_residual_difference");
+    assert_eq!(alone["value"], third["value"]);
+    // Spilled to disk, the windows' predictions give the same bits.
+    let mut spilled = with_by.clone();
+    spilled.extend_from_slice(&["--memory-budget", "4KiB"]);
+    let s = audit(&f, &dir.path().join("s"), &spilled);
+    assert_eq!(s["over_time"], by["over_time"]);
+    let md = std::fs::read_to_string(dir.path().join("b/report.md")).unwrap();
+    assert!(md.contains("Over time, by day") && md.contains("2026-W04"));
+    assert!(dir.path().join("b/figures/over-time-g.svg").exists());
+    // More windows than the limit stop the audit.
+    let mut capped = with_by.clone();
+    capped.retain(|f| *f != "week");
+    capped.retain(|f| *f != "--window");
+    capped.extend_from_slice(&["--max-groups", "2"]);
+    let o = dir.path().join("c");
+    let mut args = vec![
+        "audit",
+        f.to_str().unwrap(),
+        "--target",
+        "y",
+        "--pred",
+        "yhat",
+        "--out",
+    ];
+    args.push(o.to_str().unwrap());
+    args.extend_from_slice(&capped);
+    let r = fairkit(&args);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("windows"), "{}", r.stderr);
 }

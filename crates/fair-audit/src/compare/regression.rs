@@ -15,7 +15,7 @@ use fair_metrics::ci::{NormalGapSettings, normal_change, normal_gap_change, two_
 pub const REGRESSION_CHANGE_METHOD: &str = "Regression audits, as independent samples: each group's value and standard error are read back from its report (the normal interval's half width ÷ z; the scoring rate's from its effective size); a gap's change is simulated by drawing every group of both audits from N(value, se²) and recomputing both gaps (seeded; percentile interval; two-sided p-value (1 + 2·min(#draws ≤ 0, #draws ≥ 0)) / (1 + B), capped at 1); a group's metric change has the normal interval with the two standard errors added in quadrature and the two-sided z-test; KS, Wasserstein-1 and R² changes have no interval or p-value (their reports keep no standard error)";
 
 /// The gaps compared: (difference key, ratio key, the groups' metric).
-const GAPS: [(Key, Option<Key>, &str); 6] = [
+pub(crate) const GAPS: [(Key, Option<Key>, &str); 6] = [
     (
         Key::MeanPredictionDifference,
         Some(Key::MeanPredictionRatio),
@@ -67,9 +67,9 @@ fn gap_value(s: &RegressionSlice, key: Key) -> Option<f64> {
 }
 
 /// The groups kept in both audits' gaps (neither small) and each one's (value, se) per side.
-type Pairs = Vec<((f64, Option<f64>), (f64, Option<f64>))>;
+pub(crate) type Pairs = Vec<((f64, Option<f64>), (f64, Option<f64>))>;
 
-fn kept(a: &RegressionSlice, b: &RegressionSlice, metric: &str, z: f64) -> Pairs {
+pub(crate) fn kept(a: &RegressionSlice, b: &RegressionSlice, metric: &str, z: f64) -> Pairs {
     a.groups
         .iter()
         .filter(|g| !g.small)
@@ -81,7 +81,7 @@ fn kept(a: &RegressionSlice, b: &RegressionSlice, metric: &str, z: f64) -> Pairs
 }
 
 #[allow(clippy::too_many_arguments)] // one gap's inputs, called from one place
-fn gap_change(
+pub(crate) fn gap_change(
     key: Key,
     ratio: bool,
     a: &RegressionSlice,
@@ -182,7 +182,7 @@ fn metric_changes(
     out
 }
 
-fn distance_change(key: Key, a: &RegressionSlice, b: &RegressionSlice) -> GapChange {
+pub(crate) fn distance_change(key: Key, a: &RegressionSlice, b: &RegressionSlice) -> GapChange {
     let (before, after) = (gap_value(a, key), gap_value(b, key));
     GapChange {
         key,

@@ -221,6 +221,36 @@ impl StreamTotals {
         Ok(out)
     }
 
+    /// The totals of some streams only, renumbered: new stream `i` is old stream
+    /// `streams[i]` (a stream beyond the totals counts no rows). For sweeping a subset of the
+    /// runs (a `--by` window's rows).
+    ///
+    /// ```
+    /// use fair_metrics::score_sweep::StreamTotals;
+    /// let mut t = StreamTotals::new(false);
+    /// t.add(0, 1.0);
+    /// t.add(2, 1.0);
+    /// t.add(2, 1.0);
+    /// let s = t.subset(&[2, 1]);
+    /// assert_eq!((s.rows(0), s.rows(1), s.total_rows()), (2, 0, 2));
+    /// ```
+    pub fn subset(&self, streams: &[usize]) -> StreamTotals {
+        let mut out = StreamTotals::new(self.weighted);
+        if !streams.is_empty() {
+            out.grow(streams.len() - 1);
+        }
+        for (t, &s) in streams.iter().enumerate() {
+            if s < self.rows.len() {
+                out.rows[t] = self.rows[s];
+                if self.weighted {
+                    out.weight[t] = self.weight[s].clone();
+                    out.weight_sq[t] = self.weight_sq[s].clone();
+                }
+            }
+        }
+        out
+    }
+
     /// Canonical bytes (for shipping between processes).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(TOTALS_MAGIC, 1);

@@ -23,6 +23,10 @@ pub struct Accumulator {
     pub score_groups: ScoreGroups,
     /// A regression audit's exact sums per finest group (its predictions go to `scores`).
     pub regression: Option<RegressionState>,
+    /// A regression audit with `--by`: its predictions again, by the decoder's finest groups
+    /// (the by value leading), for each window's own distributions; `scores` keeps them by the
+    /// sensitive columns alone, so the audit of all rows is exactly the audit without `--by`.
+    pub window_scores: Option<ScoreStore>,
 }
 
 /// The groups the score rows are kept by. With a leading `--by` or `--against` column the
@@ -100,6 +104,7 @@ impl Accumulator {
                 ..ScoreGroups::default()
             },
             regression: None,
+            window_scores: None,
         }
     }
 
@@ -124,15 +129,18 @@ impl Accumulator {
                 what: "regression sums".into(),
                 source,
             })?;
+            // The predictions are kept as a score is, under label 0.
+            let zeros = vec![0; predictions.len()];
             if let Some(store) = self.scores.as_mut() {
-                // The predictions are kept as a score is, under label 0.
-                let zeros = vec![0; predictions.len()];
                 store.add(
                     &self.score_groups.codes(&batch.finest, decoder),
                     &zeros,
                     predictions,
                     weights,
                 )?;
+            }
+            if let Some(store) = self.window_scores.as_mut() {
+                store.add(&batch.finest, &zeros, predictions, weights)?;
             }
             return Ok(());
         }

@@ -16,10 +16,10 @@ use fair_audit::over_time;
 use fair_audit::request::{AuditRequest, CheckedRequest};
 use fair_audit::run::{
     DistributionSlices, Inputs, Origin as RunOrigin, ScoreSlices, ScoreSource, States,
+    WindowedDistributions,
 };
 use fair_audit::{Audit, compute};
 use fair_core::ParamGuard;
-use fair_metrics::distribution::SliceDistribution;
 use fair_metrics::score_sweep::SliceScores;
 use score_store::ScoreStore;
 
@@ -192,9 +192,17 @@ fn read_all(
         spill_dir: args.spill_dir.clone().unwrap_or_else(std::env::temp_dir),
     });
     let lead = args.by.is_some() || args.against.is_some();
+    let window_scores = (args.target.is_some() && args.by.is_some()).then(|| {
+        ScoreStore::new(
+            args.weight.is_some(),
+            flags.memory_budget,
+            args.spill_dir.clone().unwrap_or_else(std::env::temp_dir),
+        )
+    });
     let mut acc = Accumulator::new(&args.pos_label, &args.threshold, scores, lead);
     if args.target.is_some() {
         acc.regression = Some(fair_metrics::regression::RegressionState::new());
+        acc.window_scores = window_scores;
     }
     while let Some(batch) = reader.next_batch()? {
         acc.add(&batch, reader.decoder())?;
@@ -247,6 +255,9 @@ pub fn request(args: &AuditArgs) -> AuditRequest {
 struct StoreScores<'a> {
     store: ScoreStore,
     parts: &'a [Vec<String>],
+    /// A regression audit with --by: the predictions again, streamed by the decoder's finest
+    /// groups (the raw by value leading), for each window's own distributions.
+    windows: Option<(ScoreStore, &'a [Vec<String>])>,
 }
 
 impl ScoreSource for StoreScores<'_> {
@@ -259,9 +270,41 @@ impl ScoreSource for StoreScores<'_> {
         self.store.metrics(&maps, at.settings, &rank)
     }
 
-    fn distributions(self, at: DistributionSlices<'_>) -> Result<Vec<SliceDistribution>, CliError> {
+    fn distributions(self, at: DistributionSlices<'_>) -> Result<WindowedDistributions, CliError> {
         let (maps, rank) = sorted_maps(self.parts, at.slices);
-        self.store.distributions(&maps, at.settings, &rank)
+        let all = self.store.distributions(&maps, at.settings, &rank)?;
+        let (Some(windows), Some((store, parts))) = (at.windows, self.windows) else {
+            return Ok((all, Vec::new()));
+        };
+        // Each window: its finest groups in sorted-name order of their values without the by
+        // value (as the window's sums name them), and the slices over those values.
+        let sep = fair_audit::ingest::GROUP_SEPARATOR.to_string();
+        let code_of: std::collections::HashMap<String, usize> = parts
+            .iter()
+            .enumerate()
+            .map(|(c, p)| (p.join(&sep), c))
+            .collect();
+        let mut subsets = Vec::with_capacity(windows.len());
+        for (_, names) in windows {
+            let mut codes: Vec<(String, usize)> = names
+                .iter()
+                .filter_map(|n| {
+                    let rest = n.split_once(&sep).map_or("", |x| x.1).to_string();
+                    code_of.get(n).map(|&c| (rest, c))
+                })
+                .collect();
+            codes.sort();
+            let rest_parts: Vec<Vec<String>> =
+                codes.iter().map(|&(_, c)| parts[c][1..].to_vec()).collect();
+            let maps = at
+                .slices
+                .iter()
+                .map(|slice| compute::slice_map(slice, &rest_parts))
+                .collect();
+            subsets.push((codes.into_iter().map(|(_, c)| c).collect(), maps));
+        }
+        let per_window = store.distributions_of_subsets(&subsets, at.settings)?;
+        Ok((all, per_window))
     }
 }
 
@@ -322,9 +365,14 @@ fn audit(
             .or(acc.state.negative())
             .map(str::to_string),
     };
+    let windows = acc
+        .window_scores
+        .take()
+        .map(|store| (store, decoder.finest_parts()));
     let scores = acc.scores.take().map(|store| StoreScores {
         store,
         parts: acc.score_groups.parts(decoder),
+        windows,
     });
     fair_audit::run(
         request,

@@ -232,6 +232,73 @@ impl ScoreStore {
         })
     }
 
+    /// The prediction distributions of subsets of the store's groups, one sweep each: subset
+    /// `i` is `(groups, slices)` — the groups (the store's numbering) in the order the
+    /// subset's slices number them. For `--by` windows: each window's rows alone.
+    ///
+    /// # Errors
+    /// As [`ScoreStore::metrics`].
+    pub fn distributions_of_subsets(
+        mut self,
+        subsets: &[(Vec<usize>, Vec<SliceMap>)],
+        settings: &DistributionSettings,
+    ) -> Result<Vec<Vec<SliceDistribution>>, CliError> {
+        let metric = |source| CliError::Metric {
+            what: "a window's prediction distributions".into(),
+            source,
+        };
+        // The streams of a subset: (old stream, new stream) for both labels of each group.
+        let streams_of = |groups: &[usize]| -> Vec<usize> {
+            groups
+                .iter()
+                .flat_map(|&g| [stream_of(g, 0), stream_of(g, 1)])
+                .collect()
+        };
+        let mut out = Vec::with_capacity(subsets.len());
+        if self.spill.is_some() {
+            self.spill_buffers()?;
+            self.buffers = Vec::new();
+            let spill = self.spill.as_ref().expect("spilled");
+            let item = self.bytes_per_row();
+            let per_run = (self.budget / 2 / spill.runs.len().max(1) as u64).clamp(4096, 1 << 20);
+            let rows_per_read = (per_run / item).max(1);
+            for (groups, maps) in subsets {
+                let old = streams_of(groups);
+                let totals = self.totals.subset(&old);
+                let runs = spill
+                    .runs
+                    .iter()
+                    .filter_map(|span| {
+                        let new = old.iter().position(|&o| o == span.stream)?;
+                        Some(Run::new(
+                            new,
+                            RunReader::new(&spill.file, *span, item, rows_per_read, &spill.dir),
+                        ))
+                    })
+                    .collect();
+                out.push(
+                    fair_metrics::distribution::sweep(maps, &totals, runs, settings)
+                        .map_err(metric)?,
+                );
+            }
+            return Ok(out);
+        }
+        self.buffers.iter_mut().for_each(Buffer::sort);
+        for (groups, maps) in subsets {
+            let old = streams_of(groups);
+            let totals = self.totals.subset(&old);
+            let runs = old
+                .iter()
+                .enumerate()
+                .filter_map(|(new, &o)| self.buffers.get(o).map(|b| b.run(new)))
+                .collect();
+            out.push(
+                fair_metrics::distribution::sweep(maps, &totals, runs, settings).map_err(metric)?,
+            );
+        }
+        Ok(out)
+    }
+
     /// Hands the runs (spilled or in memory) and their renumbered totals to a sweep.
     fn swept<T>(
         mut self,
