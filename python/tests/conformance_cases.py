@@ -83,12 +83,19 @@ class Case:
     error: Optional[ExpectedError] = None
     note: str = ""
     allow_single_group: bool = False
+    # A regression audit: this numeric target instead of the label, `pred` the numeric
+    # prediction.
+    target: Optional[str] = None
 
     @property
     def weighted(self) -> bool:
         return self.weight is not None
 
     def python_kwargs(self) -> dict:
+        if self.target is not None:
+            return dict(target=self.target, pred=self.pred, sensitive=list(self.sensitive),
+                        weight=self.weight, n_resamples=RESAMPLES, seed=SEED,
+                        allow_single_group=self.allow_single_group)
         return dict(label=self.label, pred=self.pred, sensitive=list(self.sensitive),
                     score=self.score, weight=self.weight, pos_label=self.pos_label,
                     n_resamples=RESAMPLES, seed=SEED,
@@ -98,6 +105,11 @@ class Case:
                     allow_single_group=self.allow_single_group)
 
     def cli_flags(self) -> list:
+        if self.target is not None:
+            flags = ["--target", self.target, "--pred", self.pred,
+                     "--sensitive", ",".join(self.sensitive),
+                     "--resamples", str(RESAMPLES), "--seed", str(SEED)]
+            return flags + (["--weight", self.weight] if self.weight is not None else [])
         flags = ["--label", self.label, "--pred", self.pred,
                  "--sensitive", ",".join(self.sensitive), "--pos-label", cli_value(self.pos_label),
                  "--resamples", str(RESAMPLES), "--seed", str(SEED)]
@@ -290,6 +302,29 @@ def build_cases() -> list:
     add(Case("missing-column", _table(c), weight="weights",
              error=ExpectedError("missing-column", "weights", None, None),
              note="a column named by the arguments is not in the data"))
+
+    # -- the regression audit (a numeric target) ---------------------------------------------
+    def regression(seed: int) -> dict:
+        c = _base(seed)
+        rng = np.random.default_rng(seed + 2000)
+        y = rng.normal(10 + (c["group"] == "ga"), 2, N_ROWS)
+        # Rounded predictions: ties, as real scores have.
+        return {**c, "y": y, "yhat": np.round(y + rng.normal(0.3 * (c["group"] == "gb"), 1,
+                                                               N_ROWS), 1)}
+
+    c = regression(201)
+    add(Case("regression", _table({k: c[k] for k in ("group", "y", "yhat")}), target="y",
+             pred="yhat", note="continuous target and prediction"))
+    c = regression(202)
+    add(Case("regression-weighted-two-sensitive", _table(c), target="y", pred="yhat",
+             sensitive=("group", "region"), weight="w"))
+    c = regression(203)
+    add(Case("regression-nan-target", _table({**c, "y": _with(c, "y", BAD_ROW, math.nan)}),
+             target="y", pred="yhat", error=err("non-finite", "y", "nan")))
+    c = regression(204)
+    add(Case("regression-null-prediction",
+             _table({**c, "yhat": _with(c, "yhat", BAD_ROW, None)}), target="y", pred="yhat",
+             error=err("missing", "yhat", None)))
     return cases
 
 
@@ -423,9 +458,13 @@ def spark_frame(spark, table: pa.Table):
 
 
 def run_spark(spark, case: Case) -> Outcome:
+    from fairkit import audit as audit_any
     from fairkit.spark import audit
 
     sdf = spark_frame(spark, case.table)
+    if case.target is not None:
+        # The audit of a numeric target on Spark goes through fairkit.audit.
+        return _python_outcome("spark", lambda: audit_any(sdf, **case.python_kwargs()))
     return _python_outcome("spark", lambda: audit(sdf, **case.python_kwargs()))
 
 
@@ -629,9 +668,11 @@ def encoded(case: Case) -> dict:
     if len(case.sensitive) > 1:
         joined = [" & ".join(parts) for parts in zip(*(names[s] for s in case.sensitive))]
         slices[" & ".join(case.sensitive)] = np.array(joined, dtype=object)
+    classifier = case.target is None
     return {
-        "y": positive(case.label),
-        "p": positive(case.pred),
+        # A regression case has no labels to encode (its target and prediction are numbers).
+        "y": positive(case.label) if classifier else None,
+        "p": positive(case.pred) if classifier else None,
         "slices": slices,
         "w": None if case.weight is None else np.asarray(values(case.weight), dtype=np.float64),
     }

@@ -13,6 +13,11 @@ metrics up to rounding, as docs/spark.md and test_spark.py accept), and
   ``MetricFrame``'s to 1e-12, and each gap equals the fairlearn function of that name wherever
   the conventions agree; where they differ, the report must say so at the gap, naming the group.
 
+Regression cases (a numeric target: ``fairkit audit --target``) go through the same front ends
+(Spark through ``fairkit.audit``); their per-group means are checked against numpy and their
+per-group MAE, MSE, RMSE, R² and mean prediction against fairlearn's ``MetricFrame`` with
+scikit-learn's regression metrics and ``fairkit.metrics.regression_metrics`` (1e-12).
+
 Every case × front end is its own test. The cases and the runners are in
 ``conformance_cases.py``; the command's CSV report is the reference the other front ends are
 compared with, and it is itself checked against counts computed here with numpy. Error cases
@@ -27,6 +32,7 @@ import functools
 import math
 import re
 
+import numpy as np
 import pytest
 
 import conformance_cases as cc
@@ -98,6 +104,69 @@ def count_divergence(case: cc.Case, report: dict) -> list:
                 if g["counts"].get(k) != want:
                     out.append(f"{s['slice']}={g['group']}: {k} {g['counts'].get(k)!r} vs "
                                f"{want!r} (computed here)")
+    return out
+
+
+def regression_divergence(case: cc.Case, report: dict) -> list:
+    """A regression audit's rows and per-group means against numpy (weighted: math.fsum, the
+    exactly rounded sums the audit's exact accumulators round to)."""
+    t = case.table
+    y = np.asarray(t.column(case.target).to_pylist(), dtype=float)
+    p = np.asarray(t.column(case.pred).to_pylist(), dtype=float)
+    w = (np.ones(len(y)) if case.weight is None
+         else np.asarray(t.column(case.weight).to_pylist(), dtype=float))
+    enc = cc.encoded(case)
+    out = []
+    for s in report["regression"]["slices"]:
+        names = enc["slices"][" & ".join(s["attributes"])]
+        for g in s["groups"]:
+            m = names == g["group"]
+            if g["rows"] != int(m.sum()):
+                out.append(f"{s['slice']}={g['group']}: rows {g['rows']} vs {int(m.sum())}")
+            total = math.fsum(w[m].tolist())
+            for key, values in (("mean_prediction", p), ("mean_target", y),
+                                ("mean_residual", p - y), ("mean_absolute_error", abs(p - y))):
+                want = math.fsum((w[m] * values[m]).tolist()) / total
+                got = g["metrics"][key]["value"]
+                if abs(got - want) > TOL * max(1.0, abs(want)):
+                    out.append(f"{s['slice']}={g['group']} {key}: {got!r} vs {want!r} (numpy)")
+    return out
+
+
+def regression_metrics_divergence(case: cc.Case, report: dict) -> list:
+    """The report's per-group MAE, MSE, RMSE, R² and mean prediction against fairlearn's
+    MetricFrame with scikit-learn's regression metrics and fairkit.metrics.regression_metrics
+    (1e-12)."""
+    from fairlearn.metrics import MetricFrame, mean_prediction
+    from sklearn.metrics import (mean_absolute_error, mean_squared_error, r2_score,
+                                 root_mean_squared_error)
+
+    from fairkit.metrics import regression_metrics
+
+    t = case.table
+    y = np.asarray(t.column(case.target).to_pylist(), dtype=float)
+    p = np.asarray(t.column(case.pred).to_pylist(), dtype=float)
+    w = None if case.weight is None else np.asarray(t.column(case.weight).to_pylist(), float)
+    fns = {"mean_absolute_error": mean_absolute_error, "mean_squared_error": mean_squared_error,
+           "root_mean_squared_error": root_mean_squared_error, "r2_score": r2_score,
+           "mean_prediction": mean_prediction}
+    enc = cc.encoded(case)
+    out = []
+    for s in report["regression"]["slices"]:
+        sf = enc["slices"][" & ".join(s["attributes"])]
+        params = None if w is None else {k: {"sample_weight": w} for k in fns}
+        mf = MetricFrame(metrics=fns, y_true=y, y_pred=p, sensitive_features=sf,
+                         sample_params=params)
+        kit = regression_metrics(y, p, sensitive_features=sf, sample_weight=w)
+        for g in s["groups"]:
+            for key in fns:
+                got = g["metrics"][key]["value"]
+                a = float(mf.by_group[key][g["group"]])
+                b = float(kit.by_group[key][g["group"]])
+                if not (abs(got - a) <= TOL * max(1.0, abs(a)) and
+                        abs(got - b) <= TOL * max(1.0, abs(b))):
+                    out.append(f"{s['slice']}={g['group']} {key}: report {got!r}, fairlearn "
+                               f"{a!r}, fairkit.metrics {b!r}")
     return out
 
 
@@ -255,7 +324,8 @@ def test_conformance(request, workdir, case_name, front_end):
         if not ref.ok:
             ref = outcome(case, "arrow", workdir)
         assert ref.ok, f"{case.name}: no front end gave a report to compare: {ref.describe()}"
-        diffs = metrics_divergence(case, ref.report)
+        diffs = (regression_metrics_divergence(case, ref.report) if case.target is not None
+                 else metrics_divergence(case, ref.report))
         assert not diffs, (f"{case.name} × metrics ({ref.front_end}'s report vs fairlearn "
                            f"{_fl_version()} / fairkit.metrics):\n  " + "\n  ".join(diffs))
         return
@@ -268,7 +338,8 @@ def test_conformance(request, workdir, case_name, front_end):
         assert problem is None, problem
         return
     assert got.ok, (f"{case.name} × {front_end}: expected a report, got {got.describe()}")
-    diffs = count_divergence(case, got.report)
+    diffs = (regression_divergence(case, got.report) if case.target is not None
+             else count_divergence(case, got.report))
     assert not diffs, (f"{case.name} × {front_end}: counts differ from numpy's:\n  "
                        + "\n  ".join(diffs))
     if front_end == "cli-csv":
