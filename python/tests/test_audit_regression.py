@@ -160,3 +160,22 @@ def test_the_result_names_where_a_regression_audit_lives():
     assert not r.check("mean_prediction_difference > 100").failed
     with pytest.raises(FairkitError, match="numeric target"):
         r.check("dp_difference > 0.1")
+
+
+def test_two_regression_audits_compare_and_by_windows():
+    a = fairkit.audit(frame(5), target="y", pred="yhat", sensitive=["g"], n_resamples=100)
+    shifted = frame(5)
+    shifted.loc[shifted.g == "b", "yhat"] += 1.0
+    b = fairkit.audit(shifted, target="y", pred="yhat", sensitive=["g"], n_resamples=100)
+    c = a.compare(b, n_resamples=200)
+    gaps = {g["key"]: g for g in c["changes"][0]["gaps"]}
+    assert gaps["mean_residual_difference"]["change"] > 0.5
+    assert gaps["mean_residual_difference"]["p_value"] < 0.05
+    df = frame(6)
+    df["week"] = np.where(np.arange(len(df)) % 2 == 0, "2026-01-05", "2026-01-12")
+    r = fairkit.audit(df, target="y", pred="yhat", sensitive=["g"], by="week", window="week",
+                      n_resamples=100)
+    assert [w["window"] for w in r.document["over_time"]["windows"]] == ["2026-W02", "2026-W03"]
+    plain = fairkit.audit(df.drop(columns="week"), target="y", pred="yhat", sensitive=["g"],
+                          n_resamples=100)
+    assert r.regression == plain.regression

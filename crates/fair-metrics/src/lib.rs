@@ -74,6 +74,7 @@ pub mod multiclass;
 pub mod parity;
 pub mod partial;
 pub mod pca_losses;
+pub mod ranking;
 pub mod rate_constraints;
 pub mod regression;
 pub mod roc;

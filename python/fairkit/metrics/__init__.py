@@ -86,6 +86,14 @@ from fairkit.metrics._disparity import disparities  # noqa: E402  (Aequitas' dis
 
 __all__ += ["disparities"]
 
+from fairkit.metrics._ranking import (  # noqa: E402  (rankings: FA*IR, exposure)
+    fair_mtable,
+    group_exposure,
+    ranked_group_fairness,
+)
+
+__all__ += ["fair_mtable", "group_exposure", "ranked_group_fairness"]
+
 from importlib.util import find_spec as _find_spec  # noqa: E402
 
 from fairkit.metrics import _derived  # noqa: E402

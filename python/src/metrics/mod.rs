@@ -17,6 +17,7 @@ mod disparity;
 pub mod intervals;
 mod multiclass;
 mod pickling;
+mod ranking;
 mod regression;
 mod running;
 mod scores;
@@ -48,6 +49,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bootstrap::register(m)?;
     running::register(m)?;
     disparity::register(m)?;
+    ranking::register(m)?;
     m.add("RATES", Rate::NAMES.to_vec())?;
     Ok(())
 }
