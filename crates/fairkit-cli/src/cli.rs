@@ -659,3 +659,33 @@ pub struct Ll144Args {
     #[arg(long, short)]
     pub quiet: bool,
 }
+
+impl Ll144Args {
+    /// `fairkit ll144`'s arguments with every flag at its default (a selecting tool, no column
+    /// of selection named yet): what Python's `fairkit.ll144` starts from before setting its own
+    /// values.
+    ///
+    /// ```
+    /// let args = fairkit_cli::cli::Ll144Args::with_defaults(vec!["a.csv".into()], "sex", "race");
+    /// assert_eq!(args.exclude_below, fair_audit::ll144::DEFAULT_EXCLUDE_BELOW);
+    /// assert_eq!(args.unknown_values, [""]);
+    /// ```
+    pub fn with_defaults(inputs: Vec<PathBuf>, sex: &str, race: &str) -> Self {
+        let parsed = Cli::try_parse_from([
+            "fairkit", "ll144", "-", "--sex", "-", "--race", "-", "--selected", "-",
+        ]);
+        // The argument list is fixed and valid: the doctest above parses it.
+        let Ok(Cli {
+            command: Command::Ll144(args),
+        }) = parsed
+        else {
+            unreachable!("the fixed ll144 arguments parse")
+        };
+        let mut args = *args;
+        args.input = inputs;
+        args.sex = sex.to_string();
+        args.race = race.to_string();
+        args.selected = None;
+        args
+    }
+}
