@@ -17,8 +17,8 @@ pub mod datasets;
 pub mod errors;
 pub mod estimators;
 pub mod files;
-pub mod ll144;
 pub mod gate;
+pub mod ll144;
 pub mod metrics;
 pub mod spark;
 

@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The rule's exclusion threshold: a category under 2 % of the data may be left out of the
-/// impact ratios (§ 5-301(d)).
+/// impact ratios (6 RCNY § 5-301).
 pub const DEFAULT_EXCLUDE_BELOW: f64 = 0.02;
 
 /// The JSON's `schema` value.
@@ -48,9 +48,9 @@ pub const LL144_SCHEMA: &str = "fairkit-ll144 v1";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Ll144Mode {
-    /// It selects (moves forward, or assigns a classification): selection rates (§ 5-301(a)).
+    /// It selects (moves forward, or assigns a classification): selection rates (6 RCNY § 5-301).
     Selection,
-    /// It scores: scoring rates, the share scored above the sample's median (§ 5-301(b)).
+    /// It scores: scoring rates, the share scored above the sample's median (6 RCNY § 5-301).
     Scoring,
 }
 
@@ -153,6 +153,9 @@ pub struct Ll144Row {
     pub applicants: f64,
     /// Rows.
     pub rows: u64,
+    /// The category as the pages show it: an empty (or missing) value named, and in the
+    /// intersection table each part shown so.
+    pub display: String,
     /// Selected, or scored above the median (weighted).
     pub positive: f64,
     /// The category's share of all applicants.
@@ -190,7 +193,7 @@ pub struct Ll144Table {
     pub unknown_applicants: f64,
     /// Rows in an unknown category.
     pub unknown_rows: u64,
-    /// The category whose rate is the impact ratios' denominator.
+    /// The category whose rate is the impact ratios' denominator (as the pages show it).
     pub highest: Option<String>,
 }
 
@@ -233,7 +236,9 @@ pub struct Ll144Report {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Ll144Error {
     /// No applicant, or every weight 0.
-    #[error("no applicants: the input has {rows} rows and a total weight of {weight}; the tables need at least one applicant of positive weight")]
+    #[error(
+        "no applicants: the input has {rows} rows and a total weight of {weight}; the tables need at least one applicant of positive weight"
+    )]
     NoApplicants {
         /// Rows.
         rows: u64,
@@ -373,17 +378,24 @@ pub fn ll144_tables(cells: &[Ll144Cell], s: &Ll144Settings) -> Result<Ll144Repor
         race.entry(&c.race).or_default().add(c);
         both.entry((&c.sex, &c.race)).or_default().add(c);
     }
-    let sex_rows: Vec<(String, bool, Sums)> = sex
+    let sex_rows: Vec<Group> = sex
         .into_iter()
-        .map(|(k, v)| (k.to_string(), is_unknown(k), v))
+        .map(|(k, v)| (k.to_string(), shown(k), is_unknown(k), v))
         .collect();
-    let race_rows: Vec<(String, bool, Sums)> = race
+    let race_rows: Vec<Group> = race
         .into_iter()
-        .map(|(k, v)| (k.to_string(), is_unknown(k), v))
+        .map(|(k, v)| (k.to_string(), shown(k), is_unknown(k), v))
         .collect();
-    let both_rows: Vec<(String, bool, Sums)> = both
+    let both_rows: Vec<Group> = both
         .into_iter()
-        .map(|((a, b), v)| (format!("{a} & {b}"), is_unknown(a) || is_unknown(b), v))
+        .map(|((a, b), v)| {
+            (
+                format!("{a} & {b}"),
+                format!("{} & {}", shown(a), shown(b)),
+                is_unknown(a) || is_unknown(b),
+                v,
+            )
+        })
         .collect();
     let tables = vec![
         table("sex", "Sex categories", sex_rows, total, s)?,
@@ -416,10 +428,13 @@ pub fn ll144_tables(cells: &[Ll144Cell], s: &Ll144Settings) -> Result<Ll144Repor
     })
 }
 
+/// A category's name, its name as the pages show it, whether it is unknown, and its sums.
+type Group = (String, String, bool, Sums);
+
 fn table(
     name: &str,
     title: &str,
-    groups: Vec<(String, bool, Sums)>,
+    groups: Vec<Group>,
     total: f64,
     s: &Ll144Settings,
 ) -> Result<Ll144Table, Ll144Error> {
@@ -429,7 +444,7 @@ fn table(
         expected: "a level in (0, 1)",
     };
     let mut rows = Vec::with_capacity(groups.len());
-    for (category, unknown, g) in groups {
+    for (category, display, unknown, g) in groups {
         let rate = (g.weight > 0.0).then(|| (g.positive / g.weight).min(1.0));
         let effective_n = if s.weighted {
             if g.weight_sq > 0.0 {
@@ -451,6 +466,7 @@ fn table(
         let excluded = !unknown && s.exclude_below.is_some_and(|t| share < t);
         rows.push(Ll144Row {
             category,
+            display,
             applicants: g.weight,
             rows: g.rows,
             positive: g.positive,
@@ -493,7 +509,7 @@ fn table(
             }
         }
     }
-    let highest = highest.map(|(i, _)| rows[i].category.clone());
+    let highest = highest.map(|(i, _)| rows[i].display.clone());
     let (unknown, categories): (Vec<Ll144Row>, Vec<Ll144Row>) =
         rows.into_iter().partition(|r| r.unknown);
     Ok(Ll144Table {
@@ -512,10 +528,10 @@ fn percent(share: f64) -> String {
     format!("{:.2} %", share * 100.0)
 }
 
-/// A category as the pages show it: the empty (or null) value named.
+/// A value as the pages show it: the empty (or missing) value named.
 fn shown(category: &str) -> String {
     if category.is_empty() {
-        "(empty or missing)".into()
+        "(missing)".into()
     } else {
         category.to_string()
     }
@@ -533,7 +549,7 @@ fn disclosure(tables: &[Ll144Table], s: &Ll144Settings) -> String {
             tb.categories
                 .iter()
                 .filter(|r| r.excluded)
-                .map(move |r| format!("{} {} ({})", tb.name, shown(&r.category), percent(r.share)))
+                .map(move |r| format!("{} {} ({})", tb.name, r.display, percent(r.share)))
         })
         .collect();
     if excluded.is_empty() {
@@ -543,7 +559,7 @@ fn disclosure(tables: &[Ll144Table], s: &Ll144Settings) -> String {
         )
     } else {
         format!(
-            "Excluded from the impact-ratio calculations as representing less than {} of the data (6 RCNY § 5-301(d)): {}. Justification: a category this small gives a rate too uncertain for its impact ratio to be meaningful (see its interval); its number of applicants and {rate} are reported above.",
+            "Excluded from the impact-ratio calculations as representing less than {} of the data (6 RCNY § 5-301): {}. Justification: a category this small gives a rate too uncertain for its impact ratio to be meaningful (see its interval); its number of applicants and {rate} are reported above.",
             percent(t),
             excluded.join("; ")
         )
@@ -685,7 +701,7 @@ impl Ll144Report {
                 let listed: Vec<String> = t
                     .unknown
                     .iter()
-                    .map(|r| format!("{} ({})", shown(&r.category), number(r.applicants)))
+                    .map(|r| format!("{} ({})", r.display, number(r.applicants)))
                     .collect();
                 format!(
                     "{}: {} individuals in an unknown category{}",
@@ -700,14 +716,16 @@ impl Ll144Report {
             })
             .collect();
         page.list(&unknown_items);
-        page.heading("Exclusions").paragraph(&self.exclusion_disclosure);
+        page.heading("Exclusions")
+            .paragraph(&self.exclusion_disclosure);
         let ci = format!("{:.0} % interval", self.confidence * 100.0);
+        let (count, rate) = (count.replace('_', " "), rate.replace('_', " "));
         for t in &self.tables {
             let mut table = Table::new(&[
                 "category",
                 "applicants",
-                count,
-                rate,
+                &count,
+                &rate,
                 "impact ratio",
                 "share",
                 "note",
@@ -715,7 +733,7 @@ impl Ll144Report {
             ]);
             for r in t.categories.iter().chain(&t.unknown) {
                 table.text_row(vec![
-                    shown(&r.category),
+                    r.display.clone(),
                     number(r.applicants),
                     number(r.positive),
                     fmt4(r.rate),
@@ -731,9 +749,7 @@ impl Ll144Report {
             page.heading(&t.title).table(&table);
             if let Some(h) = &t.highest {
                 page.paragraph(&format!(
-                    "Impact ratios are relative to {} (the highest {}).",
-                    shown(h),
-                    rate.replace('_', " ")
+                    "Impact ratios are relative to {h} (the highest {rate})."
                 ));
             }
         }

@@ -562,7 +562,12 @@ pub struct Ll144Args {
     /// A tool that selects: the 0/1 column of who was selected (moved forward or classified).
     ///
     /// Example: `--selected advanced`
-    #[arg(long, value_name = "COL", required_unless_present = "score", conflicts_with = "score")]
+    #[arg(
+        long,
+        value_name = "COL",
+        required_unless_present = "score",
+        conflicts_with = "score"
+    )]
     pub selected: Option<String>,
 
     /// The value of --selected that means selected (then any one other value means not
@@ -630,7 +635,12 @@ pub struct Ll144Args {
     /// What to write, comma-separated.
     ///
     /// Example: `--format csv,html`
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "csv,md,html,json")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "csv,md,html,json"
+    )]
     pub format: Vec<Ll144Format>,
 
     /// Force the input format instead of guessing from the extension.
@@ -672,7 +682,15 @@ impl Ll144Args {
     /// ```
     pub fn with_defaults(inputs: Vec<PathBuf>, sex: &str, race: &str) -> Self {
         let parsed = Cli::try_parse_from([
-            "fairkit", "ll144", "-", "--sex", "-", "--race", "-", "--selected", "-",
+            "fairkit",
+            "ll144",
+            "-",
+            "--sex",
+            "-",
+            "--race",
+            "-",
+            "--selected",
+            "-",
         ]);
         // The argument list is fixed and valid: the doctest above parses it.
         let Ok(Cli {

@@ -83,12 +83,10 @@ fn flag(style: FlagStyle, setting: &'static str) -> &'static str {
 /// column of a bad cell, [`CliError::SelectedValue`] for a selection value outside the pair,
 /// [`CliError::Ll144`] when there are no applicants.
 pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliError> {
-    let invalid = |setting: &'static str, value: String, expected: String| {
-        CliError::InvalidFlag {
-            flag: flag(style, setting),
-            value,
-            expected,
-        }
+    let invalid = |setting: &'static str, value: String, expected: String| CliError::InvalidFlag {
+        flag: flag(style, setting),
+        value,
+        expected,
     };
     let exclude_below = if args.no_exclusion {
         None
@@ -191,8 +189,8 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         None => default_budget(),
     };
     let renamed = |e: CliError| rename(e, args, style);
-    let mut reader = Reader::open_all(&args.input, &spec, &options)
-        .map_err(|e| renamed(CliError::Input(e)))?;
+    let mut reader =
+        Reader::open_all(&args.input, &spec, &options).map_err(|e| renamed(CliError::Input(e)))?;
     let mut cells: Vec<Sums> = Vec::new();
     let mut store = score.map(|_| {
         ScoreStore::new(

@@ -850,8 +850,9 @@ mod tests {
         )
         .unwrap();
         // Keys: the null row's key slot holds 0 ("a"), as Arrow leaves it.
-        let dict: DictionaryArray<Int32Type> =
-            vec![Some("a"), None, Some("a"), Some("b")].into_iter().collect();
+        let dict: DictionaryArray<Int32Type> = vec![Some("a"), None, Some("a"), Some("b")]
+            .into_iter()
+            .collect();
         let batch = RecordBatch::try_from_iter([
             ("s", Arc::new(Int64Array::from(vec![1, 0, 0, 1])) as _),
             ("g", Arc::new(dict) as _),
@@ -860,11 +861,18 @@ mod tests {
         let d = dec.decode(&batch, None).unwrap();
         assert!(d.labels.is_empty());
         assert_eq!(d.preds, Some(vec![1, 0, 0, 1]));
-        let names: Vec<&str> = d.finest.iter().map(|&c| dec.finest_names()[c].as_str()).collect();
+        let names: Vec<&str> = d
+            .finest
+            .iter()
+            .map(|&c| dec.finest_names()[c].as_str())
+            .collect();
         assert_eq!(names, ["a", "", "a", "b"]);
         let plain = RecordBatch::try_from_iter([
             ("s", Arc::new(Int64Array::from(vec![1])) as _),
-            ("g", Arc::new(arrow_array::StringArray::from(vec![None::<&str>])) as _),
+            (
+                "g",
+                Arc::new(arrow_array::StringArray::from(vec![None::<&str>])) as _,
+            ),
         ])
         .unwrap();
         let d = dec.decode(&plain, None).unwrap();
