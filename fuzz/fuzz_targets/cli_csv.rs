@@ -79,6 +79,8 @@ fuzz_target!(|input: Input| {
         },
         weight: input.weight.then(|| "w".into()),
         numeric: false,
+        unlabeled: false,
+        missing_groups: false,
     };
     let options = ReadOptions {
         format: Some(Format::Csv),

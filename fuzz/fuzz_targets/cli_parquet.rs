@@ -163,6 +163,8 @@ fuzz_target!(|input: Input| {
         },
         weight: input.weight.then(|| "w".into()),
         numeric: false,
+        unlabeled: false,
+        missing_groups: false,
     };
     let options = ReadOptions {
         format: Some(Format::Parquet),

@@ -3,7 +3,8 @@
 ``fairkit.metrics`` holds fairlearn-compatible metrics (same names, keyword signatures and
 results) plus what fairlearn lacks; ``fairkit.estimators`` holds scikit-learn-style fairness
 methods; ``fairkit.audit`` audits a table (pandas, polars, pyarrow or Spark) as the ``fairkit
-audit`` command does, and ``fairkit.compare`` compares two audits. Invalid input raises
+audit`` command does, ``fairkit.compare`` compares two audits, and ``fairkit.ll144`` writes
+the NYC Local Law 144 bias-audit tables. Invalid input raises
 :class:`FairkitError`, a ``ValueError`` subclass whose message names the problem.
 """
 
@@ -13,9 +14,10 @@ from typing import Any
 from fairkit._core import FairkitError, __version__
 
 from fairkit._audit import audit, compare
+from fairkit._ll144 import Ll144Result, ll144
 
-__all__ = ["AuditResult", "FairkitError", "__version__", "audit", "compare", "estimators",
-           "metrics"]
+__all__ = ["AuditResult", "FairkitError", "Ll144Result", "__version__", "audit", "compare",
+           "estimators", "ll144", "metrics"]
 
 
 def __getattr__(name: str) -> Any:

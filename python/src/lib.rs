@@ -18,6 +18,7 @@ pub mod errors;
 pub mod estimators;
 pub mod files;
 pub mod gate;
+pub mod ll144;
 pub mod metrics;
 pub mod spark;
 
@@ -32,6 +33,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FairkitError", py.get_type::<errors::FairkitError>())?;
     gate::register(m)?;
     files::register(m)?;
+    ll144::register(m)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;

@@ -59,6 +59,7 @@ pub mod glossary;
 pub mod guard;
 pub mod ingest;
 pub mod keys;
+pub mod ll144;
 pub mod model;
 pub mod over_time;
 pub mod regression;

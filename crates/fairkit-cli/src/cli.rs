@@ -23,6 +23,10 @@ pub enum Command {
     /// Compare two audits (a new model against the old, this week against last): every gap
     /// before and after, the change with its interval and p-value.
     Compare(CompareArgs),
+    /// The NYC Local Law 144 bias-audit tables of an automated employment decision tool: the
+    /// selection (or scoring) rate and impact ratio per sex, race/ethnicity and intersectional
+    /// category, the unknown categories, the < 2 % exclusion, as CSV, markdown, HTML and JSON.
+    Ll144(Box<Ll144Args>),
     /// Check a report.json against the audit JSON schema (exit 0 = valid, 2 = invalid).
     ///
     /// Example: `fairkit validate-report report/report.json`
@@ -515,4 +519,191 @@ pub struct DemoArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// What `fairkit ll144` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Ll144Format {
+    /// One CSV per table: ll144_sex.csv, ll144_race.csv, ll144_intersection.csv.
+    Csv,
+    /// ll144.md.
+    Md,
+    /// ll144.html (self-contained).
+    Html,
+    /// ll144.json.
+    Json,
+}
+
+/// Arguments of `fairkit ll144`.
+#[derive(Debug, Clone, Args)]
+#[command(
+    after_long_help = "Examples:\n  fairkit ll144 applicants.csv --sex sex --race race --selected hired --out ll144/\n  fairkit ll144 scores.parquet --sex sex --race race --score score --unknown-values ,NA,Unknown \\\n      --data-source \"2025 applicants, all NYC postings\" --audit-date 2026-03-31 --out ll144/\n\nExit codes: 0 = tables written, 2 = bad input or flags (the message names the file, row and column)."
+)]
+pub struct Ll144Args {
+    /// Applicant files (CSV, compressed CSV or Parquet), folders of part files or quoted
+    /// patterns, read as one input.
+    ///
+    /// Example: `applicants.parquet`
+    #[arg(required = true, value_name = "FILE")]
+    pub input: Vec<PathBuf>,
+
+    /// The sex column.
+    ///
+    /// Example: `--sex sex`
+    #[arg(long, value_name = "COL")]
+    pub sex: String,
+
+    /// The race/ethnicity column.
+    ///
+    /// Example: `--race race_ethnicity`
+    #[arg(long, value_name = "COL")]
+    pub race: String,
+
+    /// A tool that selects: the 0/1 column of who was selected (moved forward or classified).
+    ///
+    /// Example: `--selected advanced`
+    #[arg(
+        long,
+        value_name = "COL",
+        required_unless_present = "score",
+        conflicts_with = "score"
+    )]
+    pub selected: Option<String>,
+
+    /// The value of --selected that means selected (then any one other value means not
+    /// selected; with the default 1 the other must be 0).
+    ///
+    /// Example: `--selected-value yes`
+    #[arg(long, value_name = "V", default_value = "1", requires = "selected")]
+    pub selected_value: String,
+
+    /// A tool that scores: the numeric score column (scoring rate = the share of a category
+    /// scored strictly above the median score of the whole sample).
+    ///
+    /// Example: `--score score`
+    #[arg(long, value_name = "COL")]
+    pub score: Option<String>,
+
+    /// Sample weights (applicants then count by weight; intervals use Kish's effective n).
+    ///
+    /// Example: `--weight w`
+    #[arg(long, value_name = "COL")]
+    pub weight: Option<String>,
+
+    /// Values of the sex or race column that are an unknown category (counted, listed, not
+    /// part of the impact ratios), comma-separated; an empty item is an empty or missing value.
+    ///
+    /// Example: `--unknown-values ,NA,Unknown`
+    #[arg(long, value_name = "V,...", value_delimiter = ',', default_value = "")]
+    pub unknown_values: Vec<String>,
+
+    /// Leave a category representing less than this share of the applicants out of the impact
+    /// ratios (its count and rate are still reported; the exclusion is disclosed). In [0, 0.5).
+    ///
+    /// Example: `--exclude-below 0.02`
+    #[arg(long, value_name = "SHARE", default_value_t = fair_audit::ll144::DEFAULT_EXCLUDE_BELOW)]
+    pub exclude_below: f64,
+
+    /// Exclude no category from the impact ratios.
+    #[arg(long, conflicts_with = "exclude_below")]
+    pub no_exclusion: bool,
+
+    /// The audit's data-source description (published with the tables).
+    ///
+    /// Example: `--data-source "Applicants to NYC postings, 2025-01-01 to 2025-12-31"`
+    #[arg(long, value_name = "TEXT")]
+    pub data_source: Option<String>,
+
+    /// The audit's date, YYYY-MM-DD.
+    ///
+    /// Example: `--audit-date 2026-03-31`
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub audit_date: Option<String>,
+
+    /// Level of the Wilson intervals beside the rates.
+    ///
+    /// Example: `--confidence 0.99`
+    #[arg(long, value_name = "LEVEL", default_value_t = 0.95)]
+    pub confidence: f64,
+
+    /// Output directory (created if missing).
+    ///
+    /// Example: `--out ll144/`
+    #[arg(long, value_name = "DIR", default_value = "fairkit-ll144")]
+    pub out: PathBuf,
+
+    /// What to write, comma-separated.
+    ///
+    /// Example: `--format csv,html`
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "csv,md,html,json"
+    )]
+    pub format: Vec<Ll144Format>,
+
+    /// Force the input format instead of guessing from the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<Format>,
+
+    /// CSV field delimiter (one character; `\t` for tab).
+    #[arg(long, default_value = ",")]
+    pub delimiter: String,
+
+    /// Rows decoded per batch.
+    #[arg(long, value_name = "N", default_value_t = 65536)]
+    pub batch_rows: usize,
+
+    /// Memory budget of the score rows (8 bytes a row, 16 weighted), e.g. `2GiB`; above it they
+    /// are spilled to a temporary file and merged back, with exactly the same result. Default: a
+    /// quarter of the machine's RAM.
+    #[arg(long, value_name = "SIZE")]
+    pub memory_budget: Option<String>,
+
+    /// Directory of the temporary spill file. Default: the system's temporary directory.
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
+
+    /// No summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl Ll144Args {
+    /// `fairkit ll144`'s arguments with every flag at its default (a selecting tool, no column
+    /// of selection named yet): what Python's `fairkit.ll144` starts from before setting its own
+    /// values.
+    ///
+    /// ```
+    /// let args = fairkit_cli::cli::Ll144Args::with_defaults(vec!["a.csv".into()], "sex", "race");
+    /// assert_eq!(args.exclude_below, fair_audit::ll144::DEFAULT_EXCLUDE_BELOW);
+    /// assert_eq!(args.unknown_values, [""]);
+    /// ```
+    pub fn with_defaults(inputs: Vec<PathBuf>, sex: &str, race: &str) -> Self {
+        let parsed = Cli::try_parse_from([
+            "fairkit",
+            "ll144",
+            "-",
+            "--sex",
+            "-",
+            "--race",
+            "-",
+            "--selected",
+            "-",
+        ]);
+        // The argument list is fixed and valid: the doctest above parses it.
+        let Ok(Cli {
+            command: Command::Ll144(args),
+        }) = parsed
+        else {
+            unreachable!("the fixed ll144 arguments parse")
+        };
+        let mut args = *args;
+        args.input = inputs;
+        args.sex = sex.to_string();
+        args.race = race.to_string();
+        args.selected = None;
+        args
+    }
 }

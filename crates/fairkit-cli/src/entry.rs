@@ -5,7 +5,7 @@
 //! is this code, not a copy of it.
 
 use crate::cli::{Cli, Command};
-use crate::{audit, compare, demo, error, progress};
+use crate::{audit, compare, demo, error, ll144, progress};
 use clap::Parser;
 use std::ffi::OsString;
 use std::io::Write;
@@ -52,6 +52,7 @@ fn run_command(command: Command) -> u8 {
             r.map(|()| audit::Verdict::Pass)
         }
         Command::Compare(args) => compare::run(&args),
+        Command::Ll144(args) => ll144::run(&args).map(|()| audit::Verdict::Pass),
         Command::ValidateReport { file } => validate_report(&file),
     };
     match result {

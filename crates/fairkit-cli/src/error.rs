@@ -181,6 +181,32 @@ pub enum CliError {
         /// What is wrong, naming the field.
         source: fair_audit::model::ReportError,
     },
+    /// The LL144 tables cannot be computed (no applicants, a bad setting).
+    #[error("cannot compute the LL144 tables: {0}")]
+    Ll144(#[from] fair_audit::ll144::Ll144Error),
+    /// A value of the selection column that is neither the selected value nor the one other
+    /// value.
+    #[error(
+        "{origin}: {at}, column '{column}' ({flag}): value '{value}' is neither the selected value '{selected}' nor the other value '{other}'; a selection column holds two values, 0 and 1 (name another selected value with {value_flag})"
+    )]
+    SelectedValue {
+        /// The file.
+        origin: String,
+        /// The row (and CSV line).
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The value found.
+        value: String,
+        /// The selected value.
+        selected: String,
+        /// The other value (declared, or the first other value seen).
+        other: String,
+        /// `--selected` or `selected=`.
+        flag: &'static str,
+        /// `--selected-value` or `selected_value=`.
+        value_flag: &'static str,
+    },
     /// A Parquet/CSV output of `demo-data` could not be written.
     #[error("{path}: cannot write the demo data: {message}")]
     DemoWrite {

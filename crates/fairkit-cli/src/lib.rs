@@ -17,6 +17,7 @@ pub mod error;
 pub mod fail_if;
 pub mod guard;
 pub mod input;
+pub mod ll144;
 pub mod progress;
 pub mod report;
 pub mod state_dir;

@@ -121,6 +121,8 @@ impl CountedState {
             sensitive,
             weight: None,
             numeric: false,
+            unlabeled: false,
+            missing_groups: false,
         };
         let decoder = Decoder::new(
             roles,
@@ -199,6 +201,8 @@ impl CountedScores {
             sensitive,
             weight: None,
             numeric: false,
+            unlabeled: false,
+            missing_groups: false,
         };
         let mut decoder = Decoder::new(
             roles,

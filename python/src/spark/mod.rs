@@ -89,6 +89,8 @@ impl PartitionState {
             sensitive,
             weight,
             numeric: false,
+            unlabeled: false,
+            missing_groups: false,
         };
         let decoder = Decoder::new(
             roles,

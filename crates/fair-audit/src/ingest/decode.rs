@@ -273,7 +273,9 @@ impl Decoder {
     /// (column, role flag, role, what the role is called) of every column, in role order.
     fn columns(&self) -> Vec<(&str, &'static str, Role, &'static str)> {
         let r = &self.roles;
-        let mut out = if r.numeric {
+        let mut out = if r.unlabeled {
+            Vec::new()
+        } else if r.numeric {
             vec![(r.label.as_str(), "target", Role::Number, "the target")]
         } else {
             vec![(r.label.as_str(), "label", Role::Label, "the label")]
@@ -323,7 +325,13 @@ impl Decoder {
             labels: Vec::with_capacity(n),
             ..Decoded::default()
         };
-        if roles.numeric {
+        if roles.unlabeled {
+            if let Some(c) = &roles.pred {
+                let mut preds = Vec::with_capacity(n);
+                self.decode_labels(column(c), c, "prediction", &mut preds, &at)?;
+                out.preds = Some(preds);
+            }
+        } else if roles.numeric {
             let mut v = Vec::with_capacity(n);
             let c = &roles.label;
             self.decode_numbers(column(c), c, Number::Target, &mut v, &at)?;
@@ -490,6 +498,8 @@ impl Decoder {
             .and_then(|zone| super::local_time::to_local(arr, zone));
         let arr: &dyn Array = local.as_deref().unwrap_or(arr);
         let joined = self.roles.sensitive.len() > 1;
+        // Roles::missing_groups: a null is the unknown category "", counted by the caller.
+        let allow_missing = self.roles.missing_groups;
         let origin = self.origin.clone();
         let missing = |i: usize| IngestError::MissingValue {
             origin: origin.clone(),
@@ -558,6 +568,11 @@ impl Decoder {
                     _ => Cell::Null,
                 };
                 let code = match (mapped.get(k).copied().flatten(), cell) {
+                    // A null row's key is no entry's: it must not map the entry at `k`.
+                    (_, Cell::Null) if allow_missing => {
+                        out.push(code_of("", i)?);
+                        continue;
+                    }
                     (_, Cell::Null) => return Err(missing(i)),
                     (Some(c), _) => c,
                     (None, Cell::Str(s)) => code_of(s, i)?,
@@ -575,6 +590,7 @@ impl Decoder {
                 arr,
                 &mut |i, cell| {
                     let code = match cell {
+                        Cell::Null if allow_missing => code_of("", i)?,
                         Cell::Null => return Err(missing(i)),
                         Cell::Str(s) => code_of(s, i)?,
                         other => {
@@ -810,5 +826,67 @@ impl DenseCodes {
         {
             codes[k] = code;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::types::Int32Type;
+    use arrow_array::{DictionaryArray, Int64Array};
+    use std::sync::Arc;
+
+    /// Unlabeled roles with missing groups: a null (plain or dictionary-encoded) is the group
+    /// `""`, and a null row's dictionary key never renames the entry it points at.
+    #[test]
+    fn missing_groups_are_the_empty_group_without_a_label() {
+        let roles = Roles::unlabeled(Some("s"), None, &["g"], None);
+        let mut dec = Decoder::new(
+            roles,
+            LabelPair::new("1", Some("0")),
+            "t",
+            Typing::Typed,
+            FlagStyle::Command,
+        )
+        .unwrap();
+        // Keys: the null row's key slot holds 0 ("a"), as Arrow leaves it.
+        let dict: DictionaryArray<Int32Type> = vec![Some("a"), None, Some("a"), Some("b")]
+            .into_iter()
+            .collect();
+        let batch = RecordBatch::try_from_iter([
+            ("s", Arc::new(Int64Array::from(vec![1, 0, 0, 1])) as _),
+            ("g", Arc::new(dict) as _),
+        ])
+        .unwrap();
+        let d = dec.decode(&batch, None).unwrap();
+        assert!(d.labels.is_empty());
+        assert_eq!(d.preds, Some(vec![1, 0, 0, 1]));
+        let names: Vec<&str> = d
+            .finest
+            .iter()
+            .map(|&c| dec.finest_names()[c].as_str())
+            .collect();
+        assert_eq!(names, ["a", "", "a", "b"]);
+        let plain = RecordBatch::try_from_iter([
+            ("s", Arc::new(Int64Array::from(vec![1])) as _),
+            (
+                "g",
+                Arc::new(arrow_array::StringArray::from(vec![None::<&str>])) as _,
+            ),
+        ])
+        .unwrap();
+        let d = dec.decode(&plain, None).unwrap();
+        assert_eq!(dec.finest_names()[d.finest[0]], "");
+        // Without missing_groups a null is still an error naming the row.
+        let mut strict = Decoder::new(
+            Roles::new("s", None, None, &["g"], None),
+            LabelPair::new("1", Some("0")),
+            "t",
+            Typing::Typed,
+            FlagStyle::Command,
+        )
+        .unwrap();
+        let e = strict.decode(&plain, None).unwrap_err().to_string();
+        assert!(e.contains("row 1"), "{e}");
     }
 }

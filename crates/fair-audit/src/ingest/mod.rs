@@ -91,6 +91,14 @@ pub struct Roles {
     /// A regression audit: `label` is a numeric target and `pred` a numeric prediction
     /// ([`Roles::numeric`]).
     pub numeric: bool,
+    /// No label column ([`Roles::unlabeled`]): `label` is not read and [`Decoded::labels`]
+    /// stays empty (the NYC Local Law 144 tables need only the selection, in `pred`, or the
+    /// score).
+    pub unlabeled: bool,
+    /// A missing (null) sensitive value is the group named `""` (an unknown category, which
+    /// the caller counts) instead of an error. A CSV file's empty field is null, so an empty
+    /// field and a Parquet null are one group.
+    pub missing_groups: bool,
 }
 
 impl Roles {
@@ -118,13 +126,40 @@ impl Roles {
             sensitive: sensitive.iter().map(|s| s.to_string()).collect(),
             weight: weight.map(Into::into),
             numeric: false,
+            unlabeled: false,
+            missing_groups: false,
+        }
+    }
+
+    /// The roles of a file without a label column: the 0/1 `pred` (a selection) and/or a
+    /// `score`, the sensitive columns and a weight, with missing sensitive values read as the
+    /// group `""` ([`Roles::missing_groups`]) — what the NYC Local Law 144 tables read.
+    ///
+    /// ```
+    /// use fair_audit::ingest::Roles;
+    /// let r = Roles::unlabeled(Some("hired"), None, &["sex", "race"], None);
+    /// assert_eq!(r.named(), vec![("hired", "pred"), ("sex", "sensitive"), ("race", "sensitive")]);
+    /// ```
+    pub fn unlabeled(
+        pred: Option<&str>,
+        score: Option<&str>,
+        sensitive: &[&str],
+        weight: Option<&str>,
+    ) -> Self {
+        Self {
+            unlabeled: true,
+            missing_groups: true,
+            ..Self::new("", pred, score, sensitive, weight)
         }
     }
 
     /// Every (column, setting) pair, in role order.
     pub fn named(&self) -> Vec<(&str, &'static str)> {
         let label = if self.numeric { "target" } else { "label" };
-        let mut out = vec![(self.label.as_str(), label)];
+        let mut out = Vec::new();
+        if !self.unlabeled {
+            out.push((self.label.as_str(), label));
+        }
         if let Some(p) = &self.pred {
             out.push((p, if self.numeric { "prediction" } else { "pred" }));
         }

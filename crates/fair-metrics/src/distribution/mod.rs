@@ -232,18 +232,18 @@ impl SortedRows {
             quantile(&all_v, &all_w, q).ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
         let pooled_median = quantile(&all_v, &all_w, 0.5)
             .ok_or(MetricError::ZeroTotalWeight { what: "all rows" })?;
-        let scoring_rate = (0..k)
+        let above_median: Vec<f64> = (0..k)
             .map(|g| {
-                (self.totals[g] > 0.0).then(|| {
-                    values[g]
-                        .iter()
-                        .zip(&weights[g])
-                        .filter(|(v, _)| **v > pooled_median)
-                        .map(|(_, w)| w)
-                        .sum::<f64>()
-                        / self.totals[g]
-                })
+                values[g]
+                    .iter()
+                    .zip(&weights[g])
+                    .filter(|(v, _)| **v > pooled_median)
+                    .map(|(_, w)| w)
+                    .sum::<f64>()
             })
+            .collect();
+        let scoring_rate = (0..k)
+            .map(|g| (self.totals[g] > 0.0).then(|| above_median[g] / self.totals[g]))
             .collect();
         Ok(GroupQuantiles {
             q,
@@ -253,6 +253,7 @@ impl SortedRows {
             pooled,
             pooled_median,
             scoring_rate,
+            above_median,
         })
     }
 }
@@ -283,6 +284,9 @@ pub struct GroupQuantiles {
     /// Per group, the (weighted) share of its rows above `pooled_median`: NYC Local Law 144's
     /// scoring rate (`None`: no row with weight).
     pub scoring_rate: Vec<Option<f64>>,
+    /// Per group, the (weighted) number of its rows strictly above `pooled_median` (the
+    /// scoring rate's numerator: exact counts for the LL144 tables, summable across groups).
+    pub above_median: Vec<f64>,
 }
 
 /// The quantile of sorted `values` (with their weights, when weighted) at level `q`: numpy's

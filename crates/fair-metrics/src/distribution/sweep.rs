@@ -554,6 +554,9 @@ fn finish(
             scoring_rate: (0..k)
                 .map(|g| st.live[g].then(|| snap[g] / st.total[g]))
                 .collect(),
+            above_median: (0..k)
+                .map(|g| if st.live[g] { snap[g] } else { 0.0 })
+                .collect(),
         },
         ks_at,
         ccdf: st

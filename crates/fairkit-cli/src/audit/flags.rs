@@ -63,7 +63,7 @@ pub fn parse_size(text: &str) -> Result<u64, CliError> {
 }
 
 /// A quarter of the machine's RAM (from /proc/meminfo), or 4 GiB when unknown.
-fn default_budget() -> u64 {
+pub fn default_budget() -> u64 {
     let fallback = 4 << 30;
     std::fs::read_to_string("/proc/meminfo")
         .ok()

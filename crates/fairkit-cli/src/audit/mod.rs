@@ -3,7 +3,7 @@
 
 mod accumulate;
 pub mod flags;
-mod score_store;
+pub(crate) mod score_store;
 
 use crate::cli::AuditArgs;
 use crate::error::CliError;
@@ -96,6 +96,8 @@ pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError
         sensitive,
         weight: args.weight.clone(),
         numeric: regression,
+        unlabeled: false,
+        missing_groups: false,
     };
     let options = ReadOptions {
         format: args.input_format,
