@@ -107,10 +107,19 @@ def test_errors_come_from_rust_and_name_the_problem():
         WassersteinPostProcessor(alpha=1.5).fit(y, g)
     with pytest.raises(FairkitError, match="invalid parameter sigma"):
         WassersteinPostProcessor(sigma=-1).fit(y, g)
-    with pytest.raises(FairkitError, match=r"non-finite value \(nan at row 1\)"):
+    with pytest.raises(FairkitError, match=r"non-finite value \(NaN at row 1\)"):
         WassersteinPostProcessor().fit(np.array([0.1, np.nan, 0.3, 0.4]), g)
     with pytest.raises(FairkitError, match="single group"):
         WassersteinPostProcessor().fit(y, ["a"] * 4)
     post = WassersteinPostProcessor().fit(y, g)
     with pytest.raises(FairkitError, match="not seen at fit"):
         post.transform(np.array([0.1]), ["c"])
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import fairkit.estimators._wasserstein as module
+
+    failures, tried = doctest.testmod(module)
+    assert tried >= 8 and failures == 0
