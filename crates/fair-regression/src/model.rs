@@ -38,12 +38,8 @@ impl Stratum {
         self.groups.iter().filter(|g| g.is_some()).count() < 2
     }
 
-    /// The barycenter map of a prediction `x` of group `g` (its jittered copy `xj` for the CDF).
-    fn fair(&self, g: usize, xj: f64) -> f64 {
-        let Some(own) = &self.groups[g] else {
-            return xj;
-        };
-        let u = own.cdf(xj);
+    /// The barycenter's value at CDF level `u`: the share-weighted average of the quantiles.
+    fn fair_at_level(&self, u: f64) -> f64 {
         self.groups
             .iter()
             .zip(&self.shares)
@@ -302,6 +298,11 @@ fn locate(step: &Step, later: &[&[usize]], n: usize) -> Vec<Option<usize>> {
 
 /// One attribute's map on every row, in place; every row's stratum and group must exist
 /// (checked by the caller).
+///
+/// Why sorted: a binary search per row into a group's sorted values misses the cache at every
+/// level (0.23 s for 1e6 rows in two groups); sorting the rows by (stratum, group, value) once
+/// and walking each group's values with a galloping cursor reads them in order, and the
+/// quantile levels then increase along each run too.
 fn apply(
     step: &Step,
     y: &mut [f64],
@@ -310,16 +311,36 @@ fn apply(
     alpha: f64,
     noise: &Option<Vec<f64>>,
 ) {
-    y.par_iter_mut().enumerate().for_each(|(i, x)| {
-        let Some(s) = stratum_of[i] else { return };
-        let stratum = &step.strata[s];
-        if stratum.is_identity() {
-            return;
-        }
-        let xj = *x + noise.as_ref().map_or(0.0, |e| e[i]);
-        let fair = stratum.fair(codes[i], xj);
-        *x = (1.0 - alpha) * fair + alpha * *x;
-    });
+    let mut rows: Vec<(usize, usize, f64, usize)> = (0..y.len())
+        .filter_map(|i| {
+            let s = stratum_of[i]?;
+            (!step.strata[s].is_identity())
+                .then(|| (s, codes[i], y[i] + noise.as_ref().map_or(0.0, |e| e[i]), i))
+        })
+        .collect();
+    rows.par_sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(a.2.total_cmp(&b.2)));
+    let fair: Vec<f64> = rows
+        .par_chunks(4096)
+        .flat_map_iter(|chunk| {
+            let mut cursor: Option<(usize, usize, usize)> = None;
+            chunk.iter().map(move |&(s, g, xj, _)| {
+                let stratum = &step.strata[s];
+                let Some(own) = &stratum.groups[g] else {
+                    return xj;
+                };
+                let start = match cursor {
+                    Some((cs, cg, b)) if cs == s && cg == g => b,
+                    _ => 0,
+                };
+                let below = own.count_at_most_from(xj, start);
+                cursor = Some((s, g, below));
+                stratum.fair_at_level(own.cdf_from_count(below))
+            })
+        })
+        .collect();
+    for (&(_, _, _, i), f) in rows.iter().zip(fair) {
+        y[i] = (1.0 - alpha) * f + alpha * y[i];
+    }
 }
 
 impl FittedBarycenter {

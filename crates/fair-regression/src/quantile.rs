@@ -34,14 +34,32 @@ impl GroupFit {
         Self { values, cumulative }
     }
 
-    /// The empirical CDF at `x`, in `[0, 1]`.
-    pub(crate) fn cdf(&self, x: f64) -> f64 {
-        let below = self.values.partition_point(|&v| v <= x);
+    /// How many values are `<= x`, searching from `start` (a count known to be `<= x`'s):
+    /// galloping, so a walk over increasing `x` reads the values in order.
+    pub(crate) fn count_at_most_from(&self, x: f64, start: usize) -> usize {
+        let v = &self.values;
+        let (mut lo, mut step) = (start, 1);
+        while lo + step <= v.len() && v[lo + step - 1] <= x {
+            lo += step;
+            step *= 2;
+        }
+        let hi = (lo + step).min(v.len());
+        lo + v[lo..hi].partition_point(|&w| w <= x)
+    }
+
+    /// The empirical CDF given the count of values `<= x`.
+    pub(crate) fn cdf_from_count(&self, below: usize) -> f64 {
         match &self.cumulative {
             None => below as f64 / self.values.len() as f64,
             Some(_) if below == 0 => 0.0,
             Some(c) => c[below - 1] / c[c.len() - 1],
         }
+    }
+
+    /// The empirical CDF at `x`, in `[0, 1]`.
+    #[cfg(test)]
+    pub(crate) fn cdf(&self, x: f64) -> f64 {
+        self.cdf_from_count(self.count_at_most_from(x, 0))
     }
 
     /// The interpolated quantile function at `u ∈ [0, 1]` (clamped there).
@@ -97,6 +115,17 @@ mod tests {
         assert!((g.cdf(3.5) - 0.3).abs() < 1e-15);
         assert!(g.cdf(0.5).abs() < 1e-15);
         assert!((g.cdf(11.0) - 1.0).abs() < 1e-15);
+        // The galloping count from any start at or below the answer is the plain count.
+        for x in [-1.0, 1.0, 2.5, 7.0, 10.0, 12.0] {
+            let exact = g.values.iter().filter(|&&v| v <= x).count();
+            for start in 0..=exact {
+                assert_eq!(
+                    g.count_at_most_from(x, start),
+                    exact,
+                    "x = {x}, start = {start}"
+                );
+            }
+        }
     }
 
     #[test]
