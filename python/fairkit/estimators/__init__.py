@@ -2,6 +2,9 @@
 
 * :class:`FairProjection` — multi-class, multi-group fair post-processing of any probabilistic
   classifier by information projection (Alghamdi et al., NeurIPS 2022; crate ``info-projection``).
+* :class:`WassersteinBarycenter` — a regressor post-processed to the groups' Wasserstein
+  barycenter (Chzhen et al., NeurIPS 2020; crate ``fair-regression``), and
+  :class:`WassersteinPostProcessor`, the same map on bare predictions.
 
 The estimators need scikit-learn (``pip install scikit-learn``); it is imported when an
 estimator is first used, so ``import fairkit`` works without it.
@@ -18,6 +21,8 @@ __all__ = [
     "FairSVM",
     "PartialParityClassifier",
     "RateConstrainedClassifier",
+    "WassersteinBarycenter",
+    "WassersteinPostProcessor",
     "rates",
 ]
 
@@ -28,6 +33,8 @@ _LAZY = {
     "PartialParityClassifier": "fairkit.estimators._partial_parity",
     "FairPCA": "fairkit.estimators._fair_pca",
     "FairSVM": "fairkit.estimators._fair_svm",
+    "WassersteinBarycenter": "fairkit.estimators._wasserstein",
+    "WassersteinPostProcessor": "fairkit.estimators._wasserstein",
 }
 
 

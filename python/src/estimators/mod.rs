@@ -1,5 +1,6 @@
 //! `fairkit._core.estimators`: the estimator bindings (FairProjection, the
-//! rate-constrained, partial-parity and spectral fair-SVM classifiers, FairPCA).
+//! rate-constrained, partial-parity and spectral fair-SVM classifiers, FairPCA, the
+//! Wasserstein-barycenter post-processor of regressions).
 //!
 //! To add one: write `estimators/<name>.rs` with a `#[pyclass]` (or functions) that converts
 //! inputs with [`crate::convert`], runs the crate inside `py.detach(..)`, maps errors with
@@ -12,6 +13,7 @@ pub mod fair_svm;
 pub mod partial_parity;
 pub mod rate_constrained;
 pub mod signals;
+pub mod wasserstein;
 
 use pyo3::prelude::*;
 
@@ -23,5 +25,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     partial_parity::register(m)?;
     fair_pca::register(m)?;
     fair_svm::register(m)?;
+    wasserstein::register(m)?;
     Ok(())
 }
