@@ -17,8 +17,12 @@
 //! often as not when the true spread is small. The marginal likelihood weights each group by
 //! exactly the information it carries, always yields a valid prior, and costs about 300
 //! evaluations of three log-gamma functions per group — milliseconds for a thousand groups.
-//! The concentration `M` is searched in `[e^-5, e^20]`: at the upper end (no detectable spread
-//! between groups) every group is shrunk to the pooled rate, as the data say.
+//! The concentration `M` (the prior's weight in rows) is searched in `[e^-5, Σ n_k]`: with no
+//! detectable spread between the groups the likelihood keeps rising as `M → ∞`, and a plug-in
+//! prior of unbounded weight would give every group a posterior interval of width → 0 around
+//! the pooled rate — more certainty than all the rows together hold. Capped at the total rows,
+//! the prior counts as much as the whole slice, and each group's interval is then about as wide
+//! as the pooled rate's own interval, which is what the data support.
 //!
 //! **Weights.** A weighted rate `p̂_k` on Kish effective size `n_k = (Σw)²/Σw²` enters as
 //! `x_k = p̂_k n_k` successes of `n_k` trials (fractional counts are fine in the likelihood and
@@ -188,7 +192,7 @@ pub fn beta_binomial_shrinkage(
 ///
 /// let g: Vec<String> = (0..300).map(|i| format!("g{}", i % 30)).collect();
 /// let y: Vec<usize> = (0..300).map(|i| i % 2).collect();
-/// let p: Vec<usize> = (0..300).map(|i| usize::from(i % 3 == 0)).collect();
+/// let p: Vec<usize> = (0..300).map(|i| usize::from(i % 7 < 2)).collect();
 /// let mut state = ConfusionState::new();
 /// state.update(&y, &p, &Groups::from_labels(&g), None)?;
 /// let s = shrunken_rates(&state, Rate::Selection, 0.95)?;
@@ -215,11 +219,13 @@ pub(crate) fn successes_and_trials(groups: &[super::GroupRateInterval]) -> (Vec<
         .unzip()
 }
 
-const LN_M_RANGE: (f64, f64) = (-5.0, 20.0);
+/// The smallest `ln M` searched (a prior weight of e^-5 ≈ 0.007 rows: no shrinkage at all).
+const LN_M_MIN: f64 = -5.0;
 const LOGIT_RANGE: (f64, f64) = (-30.0, 30.0);
 
 /// Negative log marginal likelihood at `(logit μ, ln M)`, without the constant binomial terms.
 fn neg_log_marginal(used: &[(f64, f64)], t: [f64; 2]) -> f64 {
+    // The box bounds are applied by the caller (`clamp`).
     let mu = 1.0 / (1.0 + (-t[0]).exp());
     let m = t[1].exp();
     let (a, b) = (mu * m, (1.0 - mu) * m);
@@ -234,10 +240,10 @@ fn neg_log_marginal(used: &[(f64, f64)], t: [f64; 2]) -> f64 {
     -ll
 }
 
-fn clamp(t: [f64; 2]) -> [f64; 2] {
+fn clamp(t: [f64; 2], ln_m_max: f64) -> [f64; 2] {
     [
         t[0].clamp(LOGIT_RANGE.0, LOGIT_RANGE.1),
-        t[1].clamp(LN_M_RANGE.0, LN_M_RANGE.1),
+        t[1].clamp(LN_M_MIN, ln_m_max),
     ]
 }
 
@@ -248,10 +254,11 @@ fn fit_prior(used: &[(f64, f64)]) -> BetaPrior {
         .iter()
         .fold((0.0, 0.0), |(a, b), &(x, n)| (a + x, b + n));
     let pooled = ((sx + 0.5) / (sn + 1.0)).clamp(1e-9, 1.0 - 1e-9);
+    let ln_m_max = sn.ln().max(LN_M_MIN + 1.0);
     let f = |t: [f64; 2]| neg_log_marginal(used, t);
-    let mut best = clamp([(pooled / (1.0 - pooled)).ln(), 10f64.ln()]);
+    let mut best = clamp([(pooled / (1.0 - pooled)).ln(), 10f64.ln()], ln_m_max);
     for step in [1.0, 0.25] {
-        best = nelder_mead(&f, best, step, 300);
+        best = nelder_mead(&f, best, step, 300, ln_m_max);
     }
     let mu = 1.0 / (1.0 + (-best[0]).exp());
     let m = best[1].exp();
@@ -261,7 +268,13 @@ fn fit_prior(used: &[(f64, f64)]) -> BetaPrior {
     }
 }
 
-fn nelder_mead(f: &dyn Fn([f64; 2]) -> f64, start: [f64; 2], step: f64, iters: usize) -> [f64; 2] {
+fn nelder_mead(
+    f: &dyn Fn([f64; 2]) -> f64,
+    start: [f64; 2],
+    step: f64,
+    iters: usize,
+    ln_m_max: f64,
+) -> [f64; 2] {
     let mut s: Vec<([f64; 2], f64)> = [
         start,
         [start[0] + step, start[1]],
@@ -269,12 +282,15 @@ fn nelder_mead(f: &dyn Fn([f64; 2]) -> f64, start: [f64; 2], step: f64, iters: u
     ]
     .into_iter()
     .map(|p| {
-        let p = clamp(p);
+        let p = clamp(p, ln_m_max);
         (p, f(p))
     })
     .collect();
     let lin = |a: [f64; 2], b: [f64; 2], t: f64| {
-        clamp([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])])
+        clamp(
+            [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])],
+            ln_m_max,
+        )
     };
     for _ in 0..iters {
         s.sort_by(|a, b| a.1.total_cmp(&b.1));
