@@ -314,7 +314,11 @@ fn bad_inputs_are_refused_with_what_to_fix() {
 fn compare_refuses_regression_reports_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "hand.csv", HAND);
-    audit(&f, &dir.path().join("a"), &["--sensitive", "g", "--min-group-size", "0"]);
+    audit(
+        &f,
+        &dir.path().join("a"),
+        &["--sensitive", "g", "--min-group-size", "0"],
+    );
     let a = dir.path().join("a/report.json");
     let r = fairkit(&[
         "compare",
