@@ -37,6 +37,10 @@ use crate::confusion::Rate;
 use crate::error::{MetricError, Result};
 use crate::state::ConfusionState;
 use rand::SeedableRng;
+use rayon::prelude::*;
+
+/// Bootstrap resamples per ChaCha stream (and per parallel task).
+const BLOCK: usize = 50;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Binomial, Distribution};
 
@@ -166,22 +170,43 @@ pub fn between_group_variance_of_counts(
         });
     }
     let (naive, corrected) = variances(&points);
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let mut draws = Vec::with_capacity(settings.n_resamples);
-    let mut redrawn = points.clone();
-    for _ in 0..settings.n_resamples {
-        for (slot, &(x, n)) in redrawn.iter_mut().zip(&points) {
+    // Each group's binomial set up once (its constants cost more than a draw).
+    let binomials = points
+        .iter()
+        .map(|&(x, n)| {
             let rows = n.round().max(2.0);
             let p = (x / n).clamp(0.0, 1.0);
-            let b = Binomial::new(rows as u64, p).map_err(|e| MetricError::InvalidParameter {
-                name: "binomial",
-                value: format!("({rows}, {p}): {e}"),
-                expected: "a valid binomial",
-            })?;
-            *slot = (b.sample(&mut rng) as f64, rows);
-        }
-        draws.push(variances(&redrawn).1);
-    }
+            Binomial::new(rows as u64, p)
+                .map(|b| (b, rows))
+                .map_err(|e| MetricError::InvalidParameter {
+                    name: "binomial",
+                    value: format!("({rows}, {p}): {e}"),
+                    expected: "a valid binomial",
+                })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Resamples in fixed blocks, each from its own ChaCha stream of the seed, drawn in
+    // parallel: the same bits whatever the number of threads.
+    let blocks: Vec<usize> = (0..settings.n_resamples.div_ceil(BLOCK)).collect();
+    let per_block: Vec<Vec<f64>> = blocks
+        .par_iter()
+        .map(|&block| {
+            let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+            rng.set_stream(block as u64);
+            let count = BLOCK.min(settings.n_resamples - block * BLOCK);
+            let mut redrawn = points.clone();
+            (0..count)
+                .map(|_| {
+                    for (slot, (b, rows)) in redrawn.iter_mut().zip(&binomials) {
+                        *slot = (b.sample(&mut rng) as f64, *rows);
+                    }
+                    variances(&redrawn).1
+                })
+                .collect()
+        })
+        .collect();
+    draws.extend(per_block.into_iter().flatten());
     draws.sort_by(f64::total_cmp);
     let a = (1.0 - settings.confidence) / 2.0;
     let q = |t: f64| draws[((t * (draws.len() - 1) as f64).round() as usize).min(draws.len() - 1)];
