@@ -258,7 +258,7 @@ fn posterior_quantile(a: f64, b: f64, q: f64) -> Result<f64> {
         let ln_pdf = (a - 1.0) * x.ln() + (b - 1.0) * (-x).ln_1p() - ln_norm;
         let step = f / ln_pdf.exp();
         let mut next = x - step;
-        if !(next > lo && next < hi) || !step.is_finite() {
+        if !(next > lo && next < hi && step.is_finite()) {
             next = lo + (hi - lo) / 2.0;
         }
         if (next - x).abs() <= 1e-14 * x.max(1e-300) || hi - lo <= 1e-15 * hi {
