@@ -29,8 +29,9 @@
 //! the posterior): the same approximation as the weighted Wilson intervals.
 //!
 //! **Intervals.** Equal-tailed posterior intervals: the `(1 − c)/2` and `(1 + c)/2` quantiles of
-//! each group's posterior Beta, by the bisection of the crate's Clopper–Pearson interval
-//! (statrs' `Beta::inverse_cdf` does not return for lopsided shapes such as `Beta(1, 10⁷)`).
+//! each group's posterior Beta, by safeguarded Newton from the Cornish–Fisher start with the
+//! bisection of the crate's Clopper–Pearson interval as the fallback (statrs'
+//! `Beta::inverse_cdf` does not return for lopsided shapes such as `Beta(1, 10⁷)`).
 //! They ignore the uncertainty of `(α, β)` (a plug-in empirical-Bayes interval), which is small
 //! with many groups; the seeded simulation in this module's tests measures the coverage.
 //!
