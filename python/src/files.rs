@@ -115,6 +115,7 @@ fn audit_files(
     args.resamples = r.resamples;
     args.seed = r.seed;
     args.min_group_size = r.min_group_size;
+    args.multiple_testing = r.multiple_testing;
     args.max_groups = r.max_groups;
     args.allow_single_group = r.allow_single_group;
     args.interval = r.interval;

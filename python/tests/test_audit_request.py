@@ -114,6 +114,7 @@ def test_python_defaults_are_the_commands():
         assert params["confidence"].default == defaults["confidence"]
         assert params["min_group_size"].default == defaults["min_group_size"]
         assert params["ci_method"].default == defaults["ci_method"]
+        assert params["multiple_testing"].default == defaults["multiple_testing"] == "none"
     # The same rows, the defaults on both sides: the same report.
     r = audit_local(frame(), label="y", pred="p", sensitive=["g"], score="s", min_group_size=0)
     assert r.document["settings"]["resamples"] == 1000
@@ -127,3 +128,21 @@ def test_the_window_cap_holds_on_every_front_end(rows, tmp_path):
     assert py.startswith('by="d" gives 3 windows, more than the limit of 2'), py
     cli = command_error(rows, ["--by", "d", "--max-groups", "2"], tmp_path)
     assert '--by "d" gives 3 windows, more than the limit of 2' in cli, cli
+
+
+def test_multiple_testing_adjusts_the_gaps_beside_their_p_values():
+    plain = audit_local(frame(), label="y", pred="p", sensitive=["g"], min_group_size=0)
+    bh = audit_local(frame(), label="y", pred="p", sensitive=["g"], min_group_size=0,
+                     multiple_testing="bh")
+    assert "multiple_testing" not in plain.document["settings"]
+    assert bh.document["settings"]["multiple_testing"] == "bh"
+    gaps = bh.document["audits"][0]["slices"][0]["gaps"]
+    raw = [g["p_value"] for g in gaps if g["p_value"] is not None]
+    adjusted = [g["p_value_adjusted"] for g in gaps if g["p_value"] is not None]
+    assert raw == [g["p_value"] for g in plain.document["audits"][0]["slices"][0]["gaps"]
+                   if g["p_value"] is not None]
+    assert all(q >= p for p, q in zip(raw, adjusted))
+    group = bh.document["audits"][0]["slices"][0]["groups"][0]
+    assert set(group["shrunken"]) == set(group["rates"])
+    msg = python_error(audit_local, frame(), {"multiple_testing": "fdr"})
+    assert msg.startswith("multiple_testing: "), msg

@@ -6,6 +6,7 @@ use crate::compute::{self, SliceDef, Stats};
 use crate::error::AuditError;
 use crate::model::{self, AuditReport, InputInfo, ScoreSlice, Settings, ThresholdAudit, Tool};
 use crate::summary;
+use fair_metrics::ci::MultipleTesting;
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::SliceScores;
 use fair_metrics::state::ConfusionState;
@@ -149,6 +150,7 @@ pub fn build_report(
             interval: spec.interval.map(|iv| [iv.alpha(), iv.beta()]),
             weighted: spec.weighted,
             min_group_size: spec.stats.min_group_size,
+            multiple_testing: MultipleTesting::None.to_string(),
         },
         headline: Default::default(),
         audits,
@@ -166,3 +168,72 @@ pub fn build_report(
 
 /// How gap intervals and p-values are computed (written into the report).
 pub const GAP_METHOD: &str = "stratified bootstrap percentile interval (each group's confusion cells redrawn from its multinomial) and one-sided permutation p-value (multivariate hypergeometric tables with the margins fixed), both from counts; equalized odds permutes within positives and within negatives; weighted data uses Kish effective counts (approximate)";
+
+/// Adjusts the p-value of every gap of the report (every threshold's audit, every slice, the
+/// count gaps and the score gaps alike: one family) with `method`, writes each adjusted value
+/// beside the raw one, records the method in the settings and rewrites the summary, whose
+/// "distinguishable" calls then use the adjusted values. [`MultipleTesting::None`] leaves the
+/// report as built.
+///
+/// Why one family over the whole report: the report's summary and first page call gaps
+/// distinguishable across all slices and thresholds together, and a reader acts on any of
+/// them, so the false discoveries to control are those among all the calls made.
+///
+/// ```
+/// use fair_audit::{apply_multiple_testing, build_report, ReportSpec, Stats};
+/// use fair_data::Groups;
+/// use fair_metrics::ci::MultipleTesting;
+/// use fair_metrics::state::ConfusionState;
+///
+/// let y: Vec<usize> = (0..400).map(|i| i % 2).collect();
+/// let p: Vec<usize> = (0..400).map(|i| usize::from(i % 3 == 0)).collect();
+/// let g: Vec<&str> = (0..400).map(|i| if i % 4 == 0 { "a" } else { "b" }).collect();
+/// let mut state = ConfusionState::new();
+/// state.update(&y, &p, &Groups::from_labels(&g), None)?;
+/// let spec = ReportSpec::binary("hand", "y", "p", "g", 400, Stats::default());
+/// let (mut report, _) = build_report(&spec, &[vec![state]], None)?;
+/// apply_multiple_testing(&mut report, MultipleTesting::By);
+/// assert_eq!(report.settings.multiple_testing, "by");
+/// let gap = &report.audits[0].slices[0].gaps[0];
+/// assert!(gap.p_value_adjusted.unwrap() >= gap.p_value.unwrap());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn apply_multiple_testing(report: &mut AuditReport, method: MultipleTesting) {
+    report.settings.multiple_testing = method.to_string();
+    let mut p = Vec::new();
+    visit_p_values(report, |raw, _| {
+        if let Some(x) = raw {
+            p.push(*x);
+        }
+    });
+    let Some(adjusted) = method.adjust(&p) else {
+        return;
+    };
+    let mut next = adjusted.into_iter();
+    visit_p_values(report, |raw, slot| {
+        if raw.is_some() {
+            *slot = next.next();
+        }
+    });
+    report.summary = summary::sentences(report);
+}
+
+/// Calls `f(p_value, p_value_adjusted)` for every gap of the report with its p-value, in one
+/// fixed order (audits, slices, gaps; then score slices, their four gaps).
+fn visit_p_values(report: &mut AuditReport, mut f: impl FnMut(&Option<f64>, &mut Option<f64>)) {
+    for audit in &mut report.audits {
+        for slice in &mut audit.slices {
+            for g in &mut slice.gaps {
+                f(&g.p_value, &mut g.p_value_adjusted);
+            }
+        }
+    }
+    for s in report.score_metrics.iter_mut().flatten() {
+        for g in [&mut s.auc_gap, &mut s.ks_dp, &mut s.ks_eo, &mut s.psp]
+            .into_iter()
+            .flatten()
+        {
+            f(&g.p_value, &mut g.p_value_adjusted);
+        }
+    }
+}

@@ -4,12 +4,13 @@
 use crate::error::AuditError;
 use crate::keys::Key;
 use crate::model::{
-    ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax, ScoreSlice,
-    UndefinedGroup,
+    BetweenGroups, ConfusionSlice, Counts, Estimate, Gap, GroupAuc, GroupRates, PairMax,
+    ScoreSlice, UndefinedGroup,
 };
 use fair_metrics::ci::{
-    GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, ScoreGapInference,
-    auc_difference_inference, auc_interval, gap_inferences, ks_inference, rate_intervals,
+    BetweenSettings, GapInference, GapKind, GapMetric, GapSettings, RateCiMethod, RateIntervals,
+    ScoreGapInference, auc_difference_inference, auc_interval, beta_binomial_shrinkage,
+    between_group_variance_of_counts, gap_inferences, ks_inference, rate_intervals,
 };
 use fair_metrics::partial::PercentileInterval;
 use fair_metrics::score_sweep::{PairGaps, SliceMap, SliceScores};
@@ -194,6 +195,7 @@ pub fn confusion_slice(
             rows(Rate::Precision),
         )
     };
+    let (mut shrunken, between_groups) = many_groups(&per_rate, stats);
     let groups = gc
         .names()
         .iter()
@@ -208,6 +210,10 @@ pub fn confusion_slice(
                 predicted_positives,
                 counts: counts(&gc.by_group()[g]),
                 rates: rates_of(Some(g)),
+                shrunken: shrunken
+                    .iter_mut()
+                    .map(|(k, v)| (*k, v.get(g).copied().flatten()))
+                    .collect(),
             }
         })
         .collect();
@@ -221,6 +227,7 @@ pub fn confusion_slice(
         predicted_positives: sum(&|n| denominators(n).2),
         counts: counts(gc.overall()),
         rates: rates_of(None),
+        shrunken: BTreeMap::new(),
     };
     let gaps = gaps_of(state, &gc, stats);
     Ok(ConfusionSlice {
@@ -233,7 +240,72 @@ pub fn confusion_slice(
         groups,
         overall,
         gaps,
+        between_groups,
     })
+}
+
+/// Per group, one rate's shrunken estimate (`None` where it is undefined).
+type Shrunk = Vec<Option<Estimate>>;
+
+/// The statistics for many small groups, per rate: each group's empirical-Bayes shrunken rate
+/// with its posterior interval, and the slice's bias-corrected between-group variance. A slice
+/// of one group (or a rate defined in fewer than two) has none: null in the report. Each rate's
+/// bootstrap takes its own seed (the report's seed plus the rate's index) so the rates' draws
+/// are not the same stream.
+fn many_groups(
+    per_rate: &[RateIntervals],
+    stats: &Stats,
+) -> (
+    BTreeMap<&'static str, Shrunk>,
+    BTreeMap<&'static str, Option<BetweenGroups>>,
+) {
+    let mut shrunk = BTreeMap::new();
+    let mut between = BTreeMap::new();
+    for (i, ri) in per_rate.iter().enumerate() {
+        let (x, n): (Vec<f64>, Vec<f64>) = ri
+            .groups
+            .iter()
+            .map(|g| match g.estimate {
+                Some(p) if g.effective_n > 0.0 => (p * g.effective_n, g.effective_n),
+                _ => (0.0, 0.0),
+            })
+            .unzip();
+        let key = rate_key(ri.rate);
+        let s: Shrunk = match beta_binomial_shrinkage(&x, &n, stats.confidence) {
+            Ok(s) => s
+                .groups
+                .iter()
+                .map(|g| {
+                    g.map(|g| Estimate {
+                        value: g.mean,
+                        lower: g.interval.lower,
+                        upper: g.interval.upper,
+                    })
+                })
+                .collect(),
+            Err(_) => vec![None; x.len()],
+        };
+        shrunk.insert(key, s);
+        let settings = BetweenSettings {
+            confidence: stats.confidence,
+            n_resamples: stats.resamples,
+            seed: stats.seed.wrapping_add(i as u64),
+        };
+        let b = between_group_variance_of_counts(&x, &n, &settings)
+            .ok()
+            .map(|v| BetweenGroups {
+                groups: v.groups,
+                naive_variance: v.naive,
+                variance: v.corrected,
+                lower: v.interval.lower,
+                upper: v.interval.upper,
+                sd: v.sd,
+                sd_lower: v.sd_interval.lower,
+                sd_upper: v.sd_interval.upper,
+            });
+        between.insert(key, b);
+    }
+    (shrunk, between)
 }
 
 /// Every one of the [`GAPS`] of a slice's state, as [`count_gap`] computes them; a state whose
@@ -381,6 +453,7 @@ fn gap(
             lower: Some(g.interval.lower),
             upper: Some(g.interval.upper),
             p_value: Some(g.p_value),
+            p_value_adjusted: None,
             undefined_reason: None,
             undefined_groups: Vec::new(),
             fairlearn_value: None,
@@ -394,6 +467,7 @@ fn gap(
             lower: None,
             upper: None,
             p_value: None,
+            p_value_adjusted: None,
             undefined_reason: Some(in_audit_terms(&e)),
             undefined_groups: Vec::new(),
             fairlearn_value: None,
@@ -576,6 +650,7 @@ fn pair_max(p: &PairwiseSummary, inference: Option<ScoreGapInference>) -> PairMa
         lower: inference.map(|i| i.interval.lower),
         upper: inference.map(|i| i.interval.upper),
         p_value: inference.map(|i| i.p_value),
+        p_value_adjusted: None,
     }
 }
 
@@ -741,6 +816,7 @@ pub fn score_slice(
                 lower: Some(inf.interval.lower),
                 upper: Some(inf.interval.upper),
                 p_value: Some(inf.p_value),
+                p_value_adjusted: None,
             })
         }
         Ok(None) => None,

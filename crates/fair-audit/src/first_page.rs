@@ -54,6 +54,8 @@ struct Weighed {
     key: Key,
     value: Option<f64>,
     p_value: Option<f64>,
+    /// The multiple-comparison adjusted p-value, when the report adjusts: the call uses it.
+    adjusted: Option<f64>,
 }
 
 fn from_gap(g: &Gap) -> Weighed {
@@ -61,6 +63,7 @@ fn from_gap(g: &Gap) -> Weighed {
         key: g.key,
         value: g.value,
         p_value: g.p_value,
+        adjusted: g.p_value_adjusted,
     }
 }
 
@@ -69,6 +72,7 @@ fn from_pair(key: Key, p: &PairMax) -> Weighed {
         key,
         value: Some(p.value),
         p_value: p.p_value,
+        adjusted: p.p_value_adjusted,
     }
 }
 
@@ -163,11 +167,19 @@ pub fn slice_verdict(
     let tested: Vec<&Weighed> = gaps.iter().filter(|g| g.p_value.is_some()).collect();
     let (yes, no): (Vec<&Weighed>, Vec<&Weighed>) = tested
         .iter()
-        .partition(|g| g.p_value.is_some_and(|p| p < a));
+        .partition(|g| g.adjusted.or(g.p_value).is_some_and(|p| p < a));
     let resamples = Some(r.settings.resamples);
     let p_of = |g: &Weighed| {
         let perm = if g.key.is_score() { None } else { resamples };
-        g.p_value.map_or(String::new(), |p| p_text(p, perm))
+        let adjusted = g.adjusted.map_or(String::new(), |q| {
+            format!(
+                ", {}-adjusted {}",
+                r.settings.multiple_testing,
+                p_text(q, None)
+            )
+        });
+        g.p_value
+            .map_or(String::new(), |p| format!("{}{adjusted}", p_text(p, perm)))
     };
     if !yes.is_empty() {
         // Value and p-value: the intervals are in the detail (a first page of intervals is a

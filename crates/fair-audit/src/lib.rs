@@ -71,7 +71,7 @@ pub mod run;
 pub mod schema;
 pub mod summary;
 
-pub use build::{ReportSpec, build_report};
+pub use build::{ReportSpec, apply_multiple_testing, build_report};
 
 /// Points per group of the ROC and CCDF curves a score sweep records for the report's charts
 /// (`SweepSettings::curve_points`): half of what a chart draws, so the grid rule's bound

@@ -118,6 +118,20 @@ pub struct Settings {
     /// selection rate and accuracy, positives for TPR, negatives for FPR; positives and
     /// negatives for the score metrics) is shown but kept out of that gap (0: none kept out).
     pub min_group_size: u64,
+    /// The multiple-comparison adjustment of the gaps' p-values before "distinguishable" is
+    /// called: "none" (the default), "bh", "by", "bonferroni" or "holm"; the family is every
+    /// gap with a p-value in the report (all thresholds, slices, count and score gaps). Absent
+    /// from the JSON for "none", so a report without the option is the one written before it.
+    #[serde(default = "no_adjustment", skip_serializing_if = "is_no_adjustment")]
+    pub multiple_testing: String,
+}
+
+fn no_adjustment() -> String {
+    "none".into()
+}
+
+fn is_no_adjustment(method: &str) -> bool {
+    method == "none"
 }
 
 /// The worst value of one headline gap and where it occurred.
@@ -200,6 +214,17 @@ pub struct GroupRates {
     /// Every rate with its interval; null when its denominator is empty in this group.
     #[serde(deserialize_with = "de::rate_map")]
     pub rates: BTreeMap<&'static str, Option<Estimate>>,
+    /// Every rate shrunk toward the slice's other groups (empirical-Bayes beta-binomial,
+    /// `fair_metrics::ci::beta_binomial_shrinkage`): the posterior mean with its equal-tailed
+    /// posterior interval at the report's confidence; null where the rate is undefined in the
+    /// group or the slice has fewer than two groups to pool. Absent for the pooled "all" row
+    /// (and in reports written before it).
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "de::rate_map"
+    )]
+    pub shrunken: BTreeMap<&'static str, Option<Estimate>>,
 }
 
 /// One gap with its inference.
@@ -220,6 +245,10 @@ pub struct Gap {
     pub upper: Option<f64>,
     /// Permutation p-value of "no dependence on the group".
     pub p_value: Option<f64>,
+    /// `p_value` adjusted for multiple comparisons (`settings.multiple_testing`) over every gap
+    /// of the report; the "distinguishable" calls use it. Absent without an adjustment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_value_adjusted: Option<f64>,
     /// Why the gap is null, if it is.
     pub undefined_reason: Option<String>,
     /// The groups left out of the gap because a rate it compares is undefined in them (its
@@ -271,6 +300,39 @@ pub struct ConfusionSlice {
     pub overall: GroupRates,
     /// The gaps.
     pub gaps: Vec<Gap>,
+    /// Per rate, the spread of the groups' true rates: Lum, Zhang & Bower's bias-corrected
+    /// between-group variance and its standard deviation, with bootstrap intervals; null when
+    /// fewer than two groups have two rows in the rate's denominator. Absent in reports written
+    /// before it.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "de::rate_map"
+    )]
+    pub between_groups: BTreeMap<&'static str, Option<BetweenGroups>>,
+}
+
+/// The between-group spread of one rate across a slice's groups
+/// (`fair_metrics::ci::between_group_variance`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BetweenGroups {
+    /// Groups used (two or more rows in the rate's denominator).
+    pub groups: usize,
+    /// The naive variance of the group rates, `1/(K−1) Σ (p̂_k − p̄)²`: inflated by sampling
+    /// noise.
+    pub naive_variance: f64,
+    /// The bias-corrected variance, `naive − 1/K Σ p̂_k(1 − p̂_k)/(n_k − 1)`; may be negative.
+    pub variance: f64,
+    /// Basic bootstrap interval of `variance`.
+    pub lower: f64,
+    /// Basic bootstrap interval of `variance`.
+    pub upper: f64,
+    /// `sqrt(max(variance, 0))`: the standard deviation of the true group rates.
+    pub sd: f64,
+    /// `sqrt(max(lower, 0))`.
+    pub sd_lower: f64,
+    /// `sqrt(max(upper, 0))`.
+    pub sd_upper: f64,
 }
 
 /// A pairwise maximum: the largest distance between two groups and which two.
@@ -287,6 +349,9 @@ pub struct PairMax {
     /// p-value for "no difference between the groups" (over all pairs: see the method in
     /// `settings.score_inference_method`).
     pub p_value: Option<f64>,
+    /// `p_value` adjusted for multiple comparisons (see [`Gap::p_value_adjusted`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_value_adjusted: Option<f64>,
 }
 
 /// One group's AUC.

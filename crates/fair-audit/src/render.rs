@@ -254,6 +254,9 @@ fn slice_section(
             }
         );
     }
+    // The same groups, each rate shrunk toward the slice's others (empirical Bayes).
+    let mut shrunk = Table::new(&header);
+    let any_shrunk = slice.groups.iter().any(|g| !g.shrunken.is_empty());
     for g in listed.into_iter().chain(std::iter::once(&slice.overall)) {
         let mut row = vec![
             g.group.clone(),
@@ -261,17 +264,63 @@ fn slice_section(
             g.positives.to_string(),
             g.negatives.to_string(),
         ];
+        let mut shrunk_row = row.clone();
         row.extend(
             TABLED
                 .iter()
                 .map(|r| est(g.rates.get(rate_key(*r)).copied().flatten())),
         );
         t.text_row(row);
+        if !g.shrunken.is_empty() {
+            shrunk_row.extend(
+                TABLED
+                    .iter()
+                    .map(|r| est(g.shrunken.get(rate_key(*r)).copied().flatten())),
+            );
+            shrunk.text_row(shrunk_row);
+        }
     }
     doc.paragraph(&format!(
         "Rates per group with {level} {method} intervals [lower, upper].{order}"
     ));
     doc.table(&t);
+    if any_shrunk {
+        doc.paragraph(&format!(
+            "The same rates shrunk toward the slice's other groups (empirical Bayes: a beta-binomial prior fitted across the groups by marginal maximum likelihood), with {level} posterior intervals: a small group's rate moves toward the others' as far as its few rows leave it uncertain, a large group's hardly moves. Read these beside the raw rates when groups are small."
+        ));
+        doc.table(&shrunk);
+    }
+    let spread: Vec<(Rate, crate::model::BetweenGroups)> = TABLED
+        .iter()
+        .filter_map(|r| {
+            Some((
+                *r,
+                slice.between_groups.get(rate_key(*r)).copied().flatten()?,
+            ))
+        })
+        .collect();
+    if !spread.is_empty() {
+        let mut b = Table::new(&[
+            "rate",
+            "groups",
+            "naive SD",
+            "bias-corrected SD",
+            "interval",
+        ]);
+        for (rate, v) in spread {
+            b.text_row(vec![
+                rate_key(rate).to_string(),
+                v.groups.to_string(),
+                f4(v.naive_variance.max(0.0).sqrt()),
+                f4(v.sd),
+                format!("[{}, {}]", f4(v.sd_lower), f4(v.sd_upper)),
+            ]);
+        }
+        doc.paragraph(&format!(
+            "How much the groups' true rates differ: the standard deviation across groups, naive (inflated by each group's sampling noise) and bias-corrected (Lum, Zhang and Bower 2022: the average sampling variance subtracted), with a {level} bootstrap interval."
+        ));
+        doc.table(&b);
+    }
     let notes: Vec<Option<String>> = slice
         .gaps
         .iter()
@@ -286,6 +335,10 @@ fn slice_section(
         .collect();
     let any_note = notes.iter().any(Option::is_some);
     let mut header = vec!["gap", "value", "interval", "p-value"];
+    let any_adjusted = slice.gaps.iter().any(|g| g.p_value_adjusted.is_some());
+    if any_adjusted {
+        header.push("adjusted p-value");
+    }
     if any_note {
         header.push("groups left out / fairlearn");
     }
@@ -300,6 +353,9 @@ fn slice_section(
             },
             p_opt(g.p_value, Some(resamples)),
         ];
+        if any_adjusted {
+            row.push(p_opt(g.p_value_adjusted, None));
+        }
         if any_note {
             row.push(note.unwrap_or_default());
         }
@@ -862,6 +918,23 @@ pub fn distinguishable_note(r: &AuditReport) -> String {
 What each p-value tests: a count gap's (difference or ratio) is a one-sided permutation test of \"the rate does not depend on the group\", over all groups at once, from {n} permutations; \"p {floor}\" is its floor: no permutation gave a gap as large. \
 A count gap's bootstrap interval describes how large the gap is, not whether it is zero: max − min is never negative (and min / max never above 1), so that interval seldom contains 0 (1 for a ratio) even when the groups do not differ, and it does not decide. \
 The AUC difference's interval and p-value are one Bonferroni family over all pairs of groups: the p-value tests \"no two groups' AUCs differ\" and the interval for the largest difference is simultaneous over the same pairs, so the interval excludes 0 exactly when the p-value is below {a}. \
-KS DP-Δ, KS EO-Δ and partial SP: the p-value tests \"no two groups' score distributions differ\" (union-bounded over all pairs); the interval is simultaneous over all groups (DKW) and conservative, so it can contain 0 while the p-value is small."
+KS DP-Δ, KS EO-Δ and partial SP: the p-value tests \"no two groups' score distributions differ\" (union-bounded over all pairs); the interval is simultaneous over all groups (DKW) and conservative, so it can contain 0 while the p-value is small.{}",
+        multiple_testing_note(&r.settings.multiple_testing)
+    )
+}
+
+/// The sentence the method adds when the report adjusts its p-values (empty without).
+fn multiple_testing_note(method: &str) -> String {
+    let what = match method {
+        "bh" => {
+            "Benjamini–Hochberg (false-discovery rate under independence or positive dependence)"
+        }
+        "by" => "Benjamini–Yekutieli (false-discovery rate under any dependence)",
+        "bonferroni" => "Bonferroni (family-wise error rate)",
+        "holm" => "Holm (family-wise error rate)",
+        _ => return String::new(),
+    };
+    format!(
+        " Multiple comparisons: every gap's p-value was adjusted by {what} over all the gaps of the report (every threshold, slice, count and score gap), and the rule is applied to the adjusted value, written beside the raw one."
     )
 }

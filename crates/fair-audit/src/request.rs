@@ -30,7 +30,7 @@ use crate::guard::{DEFAULT_MAX_GROUPS, GroupLimits};
 use crate::over_time::{Baseline, OverTimeSpec, Window};
 use crate::render::Views;
 use fair_core::ParamGuard;
-use fair_metrics::ci::RateCiMethod;
+use fair_metrics::ci::{MultipleTesting, RateCiMethod};
 use fair_metrics::partial::PercentileInterval;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -105,6 +105,11 @@ pub struct AuditRequest {
     pub seed: u64,
     /// Rows a group needs in a gap's denominator to take part in it (0: every group).
     pub min_group_size: u64,
+    /// The adjustment of the gaps' p-values for multiple comparisons before a gap is called
+    /// distinguishable ("none", "bh", "by", "bonferroni", "holm"; default "none": see
+    /// docs/conventions.md for why).
+    #[serde(with = "by_name")]
+    pub multiple_testing: MultipleTesting,
     /// Largest number of groups of a slice (absent: [`DEFAULT_MAX_GROUPS`], and a column with a
     /// value per row is refused).
     pub max_groups: Option<usize>,
@@ -151,6 +156,7 @@ impl Default for AuditRequest {
             resamples: DEFAULT_RESAMPLES,
             seed: 0,
             min_group_size: DEFAULT_MIN_GROUP_SIZE,
+            multiple_testing: MultipleTesting::None,
             max_groups: None,
             allow_single_group: false,
             interval: None,
@@ -195,6 +201,7 @@ impl RequestError {
             "resamples" => "--resamples",
             "seed" => "--seed",
             "min_group_size" => "--min-group-size",
+            "multiple_testing" => "--multiple-testing",
             "max_groups" => "--max-groups",
             "allow_single_group" => "--allow-single-group",
             "interval" => "--interval",

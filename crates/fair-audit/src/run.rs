@@ -251,6 +251,7 @@ pub fn run<S: ScoreSource>(
         weighted: r.weight.is_some(),
     };
     let (mut report, charts) = crate::build_report(&spec, &confusion, scores.as_deref())?;
+    crate::apply_multiple_testing(&mut report, r.multiple_testing);
     if let Some(ot) = over_time {
         over_time::attach(&mut report, ot);
     }

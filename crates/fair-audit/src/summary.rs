@@ -319,6 +319,14 @@ struct Item {
     text: String,
 }
 
+/// Whether a gap is distinguishable under the report's rule: its adjusted p-value when the
+/// report adjusts for multiple comparisons, else its p-value.
+fn decides(gap: &Gap, confidence: f64) -> bool {
+    gap.p_value_adjusted
+        .or(gap.p_value)
+        .is_some_and(|p| distinguishable(p, confidence))
+}
+
 /// The p-value of a gap that has one, with its value and interval.
 fn tested(gap: &Gap) -> Option<(f64, f64, f64, f64)> {
     Some((gap.value?, gap.p_value?, gap.lower?, gap.upper?))
@@ -335,9 +343,13 @@ fn count_items(
 ) {
     let conf = r.settings.confidence;
     let perm = Some(r.settings.resamples);
-    let stats = |lo: f64, hi: f64, p: f64| {
+    let method = &r.settings.multiple_testing;
+    let stats = |lo: f64, hi: f64, p: f64, adjusted: Option<f64>| {
+        let adjusted = adjusted.map_or(String::new(), |q| {
+            format!(", {method}-adjusted {}", p_text(q, None))
+        });
         format!(
-            "{level} interval {}–{}, permutation {}",
+            "{level} interval {}–{}, permutation {}{adjusted}",
             value_text(lo),
             value_text(hi),
             p_text(p, perm)
@@ -346,10 +358,10 @@ fn count_items(
     for diff in slice.gaps.iter().filter(|g| g.kind == "difference") {
         let ratio_key = diff.key.ratio();
         let ratio = slice.gaps.iter().find(|g| Some(g.key) == ratio_key);
-        let d = tested(diff).filter(|t| distinguishable(t.1, conf));
+        let d = tested(diff).filter(|_| decides(diff, conf));
         let q = ratio
             .and_then(|g| tested(g).map(|t| (g, t)))
-            .filter(|(_, t)| distinguishable(t.1, conf));
+            .filter(|(g, _)| decides(g, conf));
         if d.is_none() && q.is_none() {
             continue;
         }
@@ -371,7 +383,7 @@ fn count_items(
                         "; the {} is {} ({})",
                         g.name,
                         value_text(rv),
-                        stats(rlo, rhi, rp)
+                        stats(rlo, rhi, rp, g.p_value_adjusted)
                     )
                 });
                 let ratio_note = q.map_or(String::new(), |(g, _)| {
@@ -391,7 +403,7 @@ fn count_items(
                         diff.name,
                         slice.slice,
                         value_text(v),
-                        stats(lo, hi, p),
+                        stats(lo, hi, p, diff.p_value_adjusted),
                         gap_clause(diff)
                     ),
                 )
@@ -403,7 +415,7 @@ fn count_items(
                     g.name,
                     slice.slice,
                     value_text(rv),
-                    stats(rlo, rhi, rp),
+                    stats(rlo, rhi, rp, g.p_value_adjusted),
                     gap_clause(g)
                 ),
             ),
@@ -483,13 +495,20 @@ fn score_items(r: &AuditReport, level: &str, out: &mut Vec<Item>, notes: &mut Ve
             let n = score_groups(key, s);
             let m = pairs(n);
             let (name, pair, covers) = score_words(key, r, n);
+            let adjusted = g.p_value_adjusted.map_or(String::new(), |q| {
+                format!(
+                    "; {}-adjusted {}",
+                    r.settings.multiple_testing,
+                    p_text(q, None)
+                )
+            });
             let union = if m > 1 {
-                format!(", union-bounded over all {m} pairs")
+                format!(", union-bounded over all {m} pairs{adjusted}")
             } else {
-                String::new()
+                adjusted
             };
             let (a, b) = (&g.groups[0], &g.groups[1]);
-            if distinguishable(p, conf) {
+            if distinguishable(g.p_value_adjusted.unwrap_or(p), conf) {
                 let zero = if lo <= 0.0 {
                     ", so it may contain 0 where the test does not"
                 } else {
@@ -574,7 +593,8 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
     if total == 0 {
         out.push(if any_tested(r) {
             format!(
-                "No gap is distinguishable from zero at the {level} level: every p-value, of the count gaps and the score gaps alike, is at least {a} (1 − confidence)."
+                "No gap is distinguishable from zero at the {level} level: every {}p-value, of the count gaps and the score gaps alike, is at least {a} (1 − confidence).",
+                adjusted_words(r)
             )
         } else {
             "No gap could be tested: none has a p-value (a gap needs at least two groups with the rate defined).".into()
@@ -594,13 +614,40 @@ pub fn sentences(r: &AuditReport) -> Vec<String> {
             ("gaps", "are")
         };
         out.push(format!(
-            "Listed above {is} the {gap_count} {gaps} whose p-value is below {a} (1 − confidence), the report's one rule for \"distinguishable from zero\", largest first; a ratio is written beside (or in the place of) the difference of the same rates (see Method).{more}"
+            "Listed above {is} the {gap_count} {gaps} whose {}p-value is below {a} (1 − confidence), the report's one rule for \"distinguishable from zero\", largest first; a ratio is written beside (or in the place of) the difference of the same rates (see Method).{more}",
+            adjusted_words(r)
         ));
     }
     out.extend(notes);
     out.extend(small_sentence(r));
     out.extend(headline_sentences(r));
     out
+}
+
+/// "" without a multiple-comparison adjustment, else e.g. "bh-adjusted (over all 24 gaps of
+/// the report) ", the words before "p-value" in the rule's sentence.
+fn adjusted_words(r: &AuditReport) -> String {
+    let method = &r.settings.multiple_testing;
+    if method == "none" {
+        return String::new();
+    }
+    let count = r
+        .audits
+        .iter()
+        .flat_map(|a| &a.slices)
+        .flat_map(|s| &s.gaps)
+        .filter(|g| g.p_value_adjusted.is_some())
+        .count()
+        + r.score_metrics
+            .iter()
+            .flatten()
+            .flat_map(|s| {
+                score_gaps(s)
+                    .into_iter()
+                    .filter_map(|(_, g)| g?.p_value_adjusted)
+            })
+            .count();
+    format!("{method}-adjusted (over all {count} gaps of the report) ")
 }
 
 /// One sentence when groups were kept out of gaps for their size: how many, and the rule.

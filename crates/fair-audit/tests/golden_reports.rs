@@ -78,6 +78,10 @@ fn the_golden_reports_cover_every_optional_part() {
         "\"weighted\": true",
         "\"failed\": true",
         "\"interval\": [",
+        "\"multiple_testing\": \"bh\"",
+        "\"p_value_adjusted\"",
+        "\"shrunken\"",
+        "\"between_groups\"",
     ] {
         assert!(all.contains(field), "no golden report has {field}");
     }

@@ -190,6 +190,7 @@ fn pair(value: f64, lower: f64, upper: f64, p: f64) -> PairMax {
         lower: Some(lower),
         upper: Some(upper),
         p_value: Some(p),
+        p_value_adjusted: None,
     }
 }
 

@@ -50,6 +50,7 @@
 //! # Ok::<(), fair_metrics::MetricError>(())
 //! ```
 
+mod between;
 mod change;
 mod multiple;
 mod normal_gaps;
@@ -57,12 +58,16 @@ mod rate_change;
 mod regression;
 mod score_change;
 mod scores;
+mod shrinkage;
 
+pub use between::{
+    BetweenGroupVariance, BetweenSettings, between_group_variance, between_group_variance_of_counts,
+};
 pub use change::{
     CellDraws, ChangeInference, PairedDraws, change_interval, gap_change_inference,
     paired_change_inference,
 };
-pub use multiple::benjamini_hochberg;
+pub use multiple::{MultipleTesting, benjamini_hochberg, benjamini_yekutieli, bonferroni, holm};
 pub use normal_gaps::{
     NormalGap, NormalGapSettings, NormalGaps, normal_change, normal_gap_change,
     normal_gap_inference, two_sided_z,
@@ -74,6 +79,7 @@ pub use scores::{
     ScoreGapInference, auc_change, auc_difference_inference, auc_interval, auc_standard_error,
     kolmogorov_sf, ks_inference, ks_inference_of_max, ks_two_sample_p_value,
 };
+pub use shrinkage::{BetaPrior, Shrinkage, ShrunkenRate, beta_binomial_shrinkage, shrunken_rates};
 
 use crate::confusion::Rate;
 use crate::error::{MetricError, Result};

@@ -367,6 +367,16 @@ pub struct AuditArgs {
     #[arg(long, value_name = "ROWS", default_value_t = fair_audit::compute::DEFAULT_MIN_GROUP_SIZE)]
     pub min_group_size: u64,
 
+    /// Adjust every gap's p-value for multiple comparisons before calling it distinguishable:
+    /// `bh` (Benjamini–Hochberg, false-discovery rate), `by` (Benjamini–Yekutieli, any
+    /// dependence), `bonferroni` or `holm` (family-wise error rate), over all the gaps of the
+    /// report; the adjusted value is written beside the raw one. `none` (default) keeps each
+    /// p-value on its own (docs/conventions.md says why).
+    ///
+    /// Example: `--multiple-testing bh`
+    #[arg(long, value_name = "METHOD", value_parser = by_name::<fair_metrics::ci::MultipleTesting>, default_value = "none")]
+    pub multiple_testing: fair_metrics::ci::MultipleTesting,
+
     /// Largest number of groups a sensitive column (or the intersection) may have; more stops
     /// the audit at once (exit 2) naming the column. Without this flag, a column with a value
     /// on most rows (an identifier, a continuous number) is refused too; giving the flag audits

@@ -321,6 +321,7 @@ fn help_explains_every_flag_with_an_example() {
         "--ci-method",
         "--resamples",
         "--seed",
+        "--multiple-testing",
         "--out",
         "--format",
         "--fail-if",
@@ -337,4 +338,77 @@ fn help_explains_every_flag_with_an_example() {
     // Every flag but --quiet (and --help) carries an "Example:" line.
     assert!(r.stdout.matches("Example:").count() >= 22, "{}", r.stdout);
     assert!(r.stdout.contains("Exit codes"));
+}
+
+#[test]
+fn multiple_testing_adjusts_every_gap_and_keeps_the_rest_of_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = demo(dir.path(), "d.parquet", "3000", &[]);
+    let plain = run(&f, &dir.path().join("plain"), &["--threshold", "0.3,0.6"]);
+    let by = run(
+        &f,
+        &dir.path().join("by"),
+        &["--threshold", "0.3,0.6", "--multiple-testing", "by"],
+    );
+    assert_eq!(by["settings"]["multiple_testing"], "by");
+    assert!(plain["settings"].get("multiple_testing").is_none());
+    // Every gap with a p-value (count gaps of every slice and threshold, score gaps) gets its
+    // adjusted value; the raw values are those of the plain audit.
+    let mut raw = Vec::new();
+    let mut adjusted = Vec::new();
+    for (a, b) in plain["audits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(by["audits"].as_array().unwrap())
+    {
+        for (sa, sb) in a["slices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(b["slices"].as_array().unwrap())
+        {
+            for (ga, gb) in sa["gaps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(sb["gaps"].as_array().unwrap())
+            {
+                assert_eq!(ga["p_value"], gb["p_value"]);
+                if let Some(p) = gb["p_value"].as_f64() {
+                    raw.push(p);
+                    adjusted.push(
+                        gb["p_value_adjusted"]
+                            .as_f64()
+                            .expect("adjusted beside raw"),
+                    );
+                }
+            }
+        }
+    }
+    for s in by["score_metrics"].as_array().unwrap() {
+        for k in ["ks_dp", "ks_eo", "psp", "auc_gap"] {
+            if let Some(p) = s[k]["p_value"].as_f64() {
+                raw.push(p);
+                adjusted.push(s[k]["p_value_adjusted"].as_f64().unwrap());
+            }
+        }
+    }
+    assert!(!raw.is_empty());
+    let want = fair_metrics::ci::benjamini_yekutieli(&raw);
+    assert_eq!(adjusted, want);
+    let bad = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive",
+        "race",
+        "--multiple-testing",
+        "fdr",
+    ]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("bh"), "{}", bad.stderr);
 }

@@ -71,7 +71,8 @@ _DEFAULTS = _core.audit_defaults()
 
 def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, partial_interval,
              min_group_size, max_groups, allow_single_group, by, window, baseline,
-             against, timezone=None, target=None, quantile=None) -> dict:
+             against, timezone=None, target=None, quantile=None,
+             multiple_testing=None) -> dict:
     """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
     one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
     argument, with the message ``fairkit audit`` gives for the same value."""
@@ -84,6 +85,8 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
         "min_group_size": min_group_size, "max_groups": max_groups,
         "allow_single_group": allow_single_group, "by": by, "window": window,
         "baseline": baseline, "against": against, "timezone": timezone,
+        "multiple_testing": (_DEFAULTS["multiple_testing"] if multiple_testing is None
+                             else multiple_testing),
     }
     if target is not None:
         # A regression audit: the numeric target instead of a label (label stays empty).
@@ -185,6 +188,7 @@ def _audit_arrow(
     baseline: str = _DEFAULTS["baseline"],
     against: Optional[str] = None,
     timezone: Optional[str] = None,
+    multiple_testing: str = _DEFAULTS["multiple_testing"],
 ) -> _Result:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame
     (:func:`fairkit.audit` calls it for every table in memory).
@@ -197,7 +201,7 @@ def _audit_arrow(
     cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
-                       against, timezone)
+                       against, timezone, multiple_testing=multiple_testing)
     leads = _leads(cols, request)
     interval = None if request["interval"] is None else tuple(request["interval"])
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
@@ -332,6 +336,7 @@ def audit(
     baseline: str = _DEFAULTS["baseline"],
     against: Optional[str] = None,
     timezone: Optional[str] = None,
+    multiple_testing: str = _DEFAULTS["multiple_testing"],
     _path: str = "auto",
 ) -> _Result:
     """Exact fairness audit of a Spark DataFrame.
@@ -370,6 +375,10 @@ def audit(
         positives for TPR, negatives for FPR; positives and negatives for AUC and KS) keeps its
         rates but is kept out of that gap and the headline, and is listed with the gap
         (``--min-group-size``; 0 keeps every group in).
+    multiple_testing
+        ``"none"`` (default), ``"bh"``, ``"by"``, ``"bonferroni"`` or ``"holm"``: adjust every
+        gap's p-value over all the gaps of the report before calling it distinguishable
+        (``--multiple-testing``); the adjusted value is written beside the raw one.
     max_groups, allow_single_group
         The group guard (``--max-groups``, ``--allow-single-group``): more groups than
         ``max_groups`` (default 1,000) in a sensitive column or their intersection, or, without
@@ -417,7 +426,7 @@ def audit(
         )
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
-                       against, timezone)
+                       against, timezone, multiple_testing=multiple_testing)
     leads = _leads(cols, request)
     df = _spark_local_by(df, by, request["timezone"])
     _check_spark_schema(df.schema, cols)

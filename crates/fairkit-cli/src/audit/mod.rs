@@ -238,6 +238,7 @@ pub fn request(args: &AuditArgs) -> AuditRequest {
         resamples: args.resamples,
         seed: args.seed,
         min_group_size: args.min_group_size,
+        multiple_testing: args.multiple_testing,
         max_groups: args.max_groups,
         allow_single_group: args.allow_single_group,
         interval: args.interval.clone(),
