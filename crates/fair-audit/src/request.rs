@@ -460,7 +460,12 @@ fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> 
             "a level in [0, 1] (0.5: the median)",
         ));
     }
-    let classification_only: [(&'static str, bool, &str); 4] = [
+    let classification_only: [(&'static str, bool, &str); 5] = [
+        (
+            "multiple_testing",
+            r.multiple_testing != MultipleTesting::None,
+            "the adjustment over the report's gaps is not available for a numeric target yet (its windows' changes are adjusted by Benjamini–Hochberg already)",
+        ),
         (
             "score",
             r.score.is_some(),

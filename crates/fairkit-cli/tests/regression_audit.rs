@@ -299,6 +299,23 @@ fn bad_inputs_are_refused_with_what_to_fix() {
     );
     assert_eq!(q.code, 2);
     assert!(q.stderr.contains("--quantile"), "{}", q.stderr);
+    let adjusted = run(
+        HAND,
+        &[
+            "--target",
+            "y",
+            "--pred",
+            "yhat",
+            "--multiple-testing",
+            "bh",
+        ],
+    );
+    assert_eq!(adjusted.code, 2);
+    assert!(
+        adjusted.stderr.contains("--multiple-testing"),
+        "{}",
+        adjusted.stderr
+    );
     let against = run(HAND, &["--target", "y", "--pred", "yhat", "--against", "y"]);
     assert_eq!(against.code, 2);
     assert!(against.stderr.contains("--against"), "{}", against.stderr);
