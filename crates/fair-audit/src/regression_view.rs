@@ -133,6 +133,35 @@ fn findings(s: &RegressionSlice, r: &AuditReport, median: f64) -> Vec<String> {
     out
 }
 
+/// The first page's sentence on the windows: how many changes are distinguishable after the
+/// adjustment and the largest of them (the summary's first over-time sentence, largest first).
+fn over_time_verdict(ot: &crate::over_time::OverTime, r: &AuditReport) -> String {
+    let a = alpha(r.settings.confidence);
+    let q: Vec<f64> = ot
+        .windows
+        .iter()
+        .flat_map(|w| &w.slices)
+        .flat_map(|s| &s.gaps)
+        .filter_map(|g| g.change_q_value)
+        .collect();
+    let found = q.iter().filter(|&&x| x < a).count();
+    let mut text = format!(
+        "Over time, by {} ({} windows): {found} of {} window changes are distinguishable from noise (Benjamini–Hochberg adjusted q < {a}).",
+        ot.column,
+        ot.windows.len(),
+        q.len()
+    );
+    if found > 0
+        && let Some(largest) = r.summary.iter().find(|x| x.starts_with("Over time: in "))
+    {
+        text.push_str(&format!(
+            " The largest: {}",
+            largest.trim_start_matches("Over time: ")
+        ));
+    }
+    text
+}
+
 fn first_page(doc: &mut HtmlReport, r: &AuditReport, reg: &RegressionAudit) {
     doc.open_section("first-page", "first-page");
     doc.heading("Verdict");
@@ -159,10 +188,8 @@ fn first_page(doc: &mut HtmlReport, r: &AuditReport, reg: &RegressionAudit) {
         doc.lead_paragraph(&format!("{}:", s.slice), "");
         doc.list(&findings(s, r, reg.pooled_median));
     }
-    if r.over_time.is_some()
-        && let Some(over_time) = r.summary.iter().rev().find(|x| x.starts_with("Over time:"))
-    {
-        doc.paragraph(over_time);
+    if let Some(ot) = &r.over_time {
+        doc.paragraph(&over_time_verdict(ot, r));
     }
     doc.paragraph(&format!(
         "How to read this: a gap is distinguishable from noise when its p-value is below {} (1 − confidence); intervals are at {:.0} %; the scoring rate is the share of a group predicted above the median of all rows, and its impact ratio (smallest ÷ largest) is what NYC Local Law 144 asks of a tool that scores; a group with fewer than {} rows is too small to judge and is kept out of the gaps. The detail follows.",
@@ -267,10 +294,9 @@ const OVER_TIME_KEYS: [Key; 4] = [
 fn over_time_section(
     doc: &mut HtmlReport,
     ot: &crate::over_time::OverTime,
-    confidence: f64,
+    (confidence, resamples): (f64, usize),
     figures: &mut Vec<(String, String)>,
 ) -> Result<(), AuditError> {
-    use fair_report::lines::{Band, Marker, Series, line_plot_with_bands_named};
     doc.heading(&format!("Over time, by {}", ot.column));
     let baseline = match ot.baseline {
         crate::over_time::Baseline::First => "the first window",
@@ -288,7 +314,6 @@ fn over_time_section(
         .first()
         .map(|w| w.slices.iter().map(|s| s.slice.clone()).collect())
         .unwrap_or_default();
-    let markers = [Marker::Circle, Marker::Triangle, Marker::Square];
     for slice in &slices {
         let gap_of = |w: &crate::over_time::WindowAudit, key: Key| {
             w.slices
@@ -297,68 +322,21 @@ fn over_time_section(
                 .and_then(|s| s.gaps.iter().find(|g| g.key == key))
                 .cloned()
         };
-        let drawn = &OVER_TIME_KEYS[..3];
-        let series: Vec<Series> = drawn
-            .iter()
-            .enumerate()
-            .map(|(i, &key)| Series {
-                label: key.to_string(),
-                points: ot
-                    .windows
-                    .iter()
-                    .enumerate()
-                    .map(|(k, w)| {
-                        let v = gap_of(w, key).and_then(|g| g.value);
-                        ((k + 1) as f64, v.unwrap_or(f64::NAN))
-                    })
-                    .collect(),
-                marker: markers[i],
-                color: i,
-            })
-            .collect();
-        let bands: Vec<Band> = drawn
-            .iter()
-            .enumerate()
-            .map(|(i, &key)| Band {
-                color: i,
-                points: ot
-                    .windows
-                    .iter()
-                    .enumerate()
-                    .map(|(k, w)| {
-                        let g = gap_of(w, key);
-                        let lo = g.as_ref().and_then(|g| g.lower).unwrap_or(f64::NAN);
-                        let hi = g.as_ref().and_then(|g| g.upper).unwrap_or(f64::NAN);
-                        ((k + 1) as f64, lo, hi)
-                    })
-                    .collect(),
-            })
-            .collect();
+        // The differences, in the prediction's unit, are drawn; the impact ratio is tabled.
+        let drawn: Vec<&str> = OVER_TIME_KEYS[..3].iter().map(|k| k.as_str()).collect();
         let title = format!(
             "Gaps of the predictions by window across {slice} (shaded: {:.0} % intervals)",
             confidence * 100.0
         );
-        let names: Vec<String> = ot.windows.iter().map(|w| w.window.clone()).collect();
-        let svg = line_plot_with_bands_named(
-            &title,
-            &format!("{} ({})", ot.column, ot.window.key()),
-            "gap (max − min, prediction's unit)",
-            &series,
-            &bands,
-            &names,
-        )
-        .map_err(|source| AuditError::Chart {
-            what: title.clone(),
-            source,
-        })?;
-        let file = format!("figures/over-time-{}.svg", crate::render::stem(slice));
-        figures.push((svg.clone(), file.clone()));
         doc.subheading(&format!("{slice} over time"));
-        doc.figure(svg, &title, &file)
-            .map_err(|source| AuditError::Chart {
-                what: title.clone(),
-                source,
-            })?;
+        crate::render::over_time_chart(
+            doc,
+            ot,
+            slice,
+            &drawn,
+            ("gap (max − min, prediction's unit)", &title),
+            figures,
+        )?;
         let mut headers = vec!["window".to_string(), "rows".to_string()];
         headers.extend(OVER_TIME_KEYS.iter().map(|k| format!("{k} (change, p, q)")));
         let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();
@@ -375,7 +353,7 @@ fn over_time_section(
                                 "{v} ({}{}, p {}, q {})",
                                 if c > 0.0 { "+" } else { "" },
                                 value_text(c),
-                                p_cell(p, None),
+                                p_cell(p, simulated(key, resamples)),
                                 value_text(q)
                             ),
                             (Some(c), _, _) => {
@@ -456,7 +434,12 @@ pub fn document(
         doc.paragraph(&format!("Note: {n}"));
     }
     if let Some(ot) = &r.over_time {
-        over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
+        over_time_section(
+            &mut doc,
+            ot,
+            (r.settings.confidence, r.settings.resamples),
+            &mut figures,
+        )?;
     }
     doc.heading("Statistical detail: every distinguishable gap");
     doc.paragraph(&format!(

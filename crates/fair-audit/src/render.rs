@@ -505,6 +505,95 @@ fn threshold_charts(
 
 /// The audit over time: per slice, each difference gap against the window (a chart), and a
 /// table of every window's gaps with the change since its baseline.
+/// One slice's gaps by window as lines (markers per gap) with each window's interval shaded in
+/// the gap's colour, the windows named on the axis; added to `doc` and `figures` as
+/// `figures/over-time-<slice>.svg`. Shared by the classifier's and the regression report.
+///
+/// # Errors
+/// [`AuditError::Chart`] if fair-report rejects the chart.
+pub(crate) fn over_time_chart(
+    doc: &mut HtmlReport,
+    ot: &crate::over_time::OverTime,
+    slice: &str,
+    keys: &[&str],
+    (y_label, title): (&str, &str),
+    figures: &mut Vec<(String, String)>,
+) -> Result<(), AuditError> {
+    let markers = [
+        Marker::Circle,
+        Marker::Triangle,
+        Marker::Square,
+        Marker::Cross,
+    ];
+    let gap_of = |w: &crate::over_time::WindowAudit, key: &str| {
+        w.slices
+            .iter()
+            .find(|s| s.slice == slice)
+            .and_then(|s| s.gaps.iter().find(|g| g.key == key))
+            .cloned()
+    };
+    let series: Vec<Series> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, key)| Series {
+            label: key.to_string(),
+            points: ot
+                .windows
+                .iter()
+                .enumerate()
+                .map(|(k, w)| {
+                    let v = gap_of(w, key).and_then(|g| g.value);
+                    ((k + 1) as f64, v.unwrap_or(f64::NAN))
+                })
+                .collect(),
+            marker: markers[i % markers.len()],
+            color: i,
+        })
+        .collect();
+    // Each gap's interval in each window, shaded in the gap's colour: a trend is read against
+    // its uncertainty, not as bare points.
+    let bands: Vec<Band> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, key)| Band {
+            color: i,
+            points: ot
+                .windows
+                .iter()
+                .enumerate()
+                .map(|(k, w)| {
+                    let g = gap_of(w, key);
+                    let end = |f: fn(&crate::over_time::WindowGap) -> Option<f64>| {
+                        g.as_ref().and_then(f).unwrap_or(f64::NAN)
+                    };
+                    ((k + 1) as f64, end(|g| g.lower), end(|g| g.upper))
+                })
+                .collect(),
+        })
+        .collect();
+    let names: Vec<String> = ot.windows.iter().map(|w| w.window.clone()).collect();
+    let svg = line_plot_with_bands_named(
+        title,
+        &format!("{} ({})", ot.column, ot.window.key()),
+        y_label,
+        &series,
+        &bands,
+        &names,
+    )
+    .map_err(|source| AuditError::Chart {
+        what: title.to_string(),
+        source,
+    })?;
+    let file = format!("figures/over-time-{}.svg", stem(slice));
+    figures.push((svg.clone(), file.clone()));
+    doc.figure(svg, title, &file)
+        .map_err(|source| AuditError::Chart {
+            what: title.to_string(),
+            source,
+        })?;
+    Ok(())
+}
+
 fn over_time_section(
     doc: &mut HtmlReport,
     ot: &crate::over_time::OverTime,
@@ -524,12 +613,6 @@ fn over_time_section(
         ot.multiple_comparisons.split(':').next().unwrap_or("Benjamini–Hochberg"),
         alpha(confidence)
     ));
-    let markers = [
-        Marker::Circle,
-        Marker::Triangle,
-        Marker::Square,
-        Marker::Cross,
-    ];
     let slices: Vec<String> = ot
         .windows
         .first()
@@ -543,70 +626,12 @@ fn over_time_section(
                 .and_then(|s| s.gaps.iter().find(|g| g.key == key))
                 .cloned()
         };
-        let series: Vec<Series> = SWEPT
-            .iter()
-            .enumerate()
-            .map(|(i, key)| Series {
-                label: key.to_string(),
-                points: ot
-                    .windows
-                    .iter()
-                    .enumerate()
-                    .map(|(k, w)| {
-                        let v = gap_of(w, key).and_then(|g| g.value);
-                        ((k + 1) as f64, v.unwrap_or(f64::NAN))
-                    })
-                    .collect(),
-                marker: markers[i],
-                color: i,
-            })
-            .collect();
-        // Each gap's bootstrap interval in each window, shaded in the gap's colour: a trend is
-        // read against its uncertainty, not as bare points.
-        let bands: Vec<Band> = SWEPT
-            .iter()
-            .enumerate()
-            .map(|(i, key)| Band {
-                color: i,
-                points: ot
-                    .windows
-                    .iter()
-                    .enumerate()
-                    .map(|(k, w)| {
-                        let g = gap_of(w, key);
-                        let end = |f: fn(&crate::over_time::WindowGap) -> Option<f64>| {
-                            g.as_ref().and_then(f).unwrap_or(f64::NAN)
-                        };
-                        ((k + 1) as f64, end(|g| g.lower), end(|g| g.upper))
-                    })
-                    .collect(),
-            })
-            .collect();
         let title = format!(
             "Gaps by window across {slice} (shaded: {:.0} % intervals)",
             confidence * 100.0
         );
-        let names: Vec<String> = ot.windows.iter().map(|w| w.window.clone()).collect();
-        let svg = line_plot_with_bands_named(
-            &title,
-            &format!("{} ({})", ot.column, ot.window.key()),
-            "gap (max − min)",
-            &series,
-            &bands,
-            &names,
-        )
-        .map_err(|source| AuditError::Chart {
-            what: title.clone(),
-            source,
-        })?;
-        let file = format!("figures/over-time-{}.svg", stem(slice));
-        figures.push((svg.clone(), file.clone()));
         doc.subheading(&format!("{slice} over time"));
-        doc.figure(svg, &title, &file)
-            .map_err(|source| AuditError::Chart {
-                what: title.clone(),
-                source,
-            })?;
+        over_time_chart(doc, ot, slice, &SWEPT, ("gap (max − min)", &title), figures)?;
         let mut t = Table::new(&[
             "#",
             "window",
