@@ -141,6 +141,28 @@ pub struct Interval {
     pub upper: f64,
 }
 
+/// Per-group success counts and trials (weighted or not) as the shrinkage and the between-group
+/// spread read them: the same length, finite, and `0 <= successes <= trials` (up to rounding).
+pub(crate) fn check_counts(successes: &[f64], trials: &[f64]) -> Result<()> {
+    if successes.len() != trials.len() {
+        return Err(MetricError::LengthMismatch {
+            what: "successes and trials",
+            expected: trials.len(),
+            got: successes.len(),
+        });
+    }
+    for (&x, &n) in successes.iter().zip(trials) {
+        if !(x.is_finite() && n.is_finite() && x >= 0.0 && n >= 0.0 && x <= n * (1.0 + 1e-12)) {
+            return Err(MetricError::InvalidParameter {
+                name: "counts",
+                value: format!("{x} successes of {n} trials"),
+                expected: "finite counts with 0 <= successes <= trials",
+            });
+        }
+    }
+    Ok(())
+}
+
 fn check_confidence(confidence: f64) -> Result<()> {
     if confidence > 0.0 && confidence < 1.0 {
         Ok(())

@@ -140,22 +140,7 @@ pub fn between_group_variance_of_counts(
             expected: "at least 100 bootstrap resamples",
         });
     }
-    if successes.len() != trials.len() {
-        return Err(MetricError::LengthMismatch {
-            what: "successes and trials",
-            expected: trials.len(),
-            got: successes.len(),
-        });
-    }
-    for (&x, &n) in successes.iter().zip(trials) {
-        if !(x.is_finite() && n.is_finite() && x >= 0.0 && n >= 0.0 && x <= n * (1.0 + 1e-12)) {
-            return Err(MetricError::InvalidParameter {
-                name: "counts",
-                value: format!("{x} successes of {n} trials"),
-                expected: "finite counts with 0 <= successes <= trials",
-            });
-        }
-    }
+    super::check_counts(successes, trials)?;
     let points: Vec<(f64, f64)> = successes
         .iter()
         .zip(trials)
