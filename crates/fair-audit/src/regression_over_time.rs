@@ -171,8 +171,9 @@ pub fn over_time(
 ) -> Result<OverTime, AuditError> {
     let mut audits: Vec<(u64, RegressionAudit)> = Vec::with_capacity(windows.len());
     for (k, ((_, names), dists)) in windows.iter().zip(distributions).enumerate() {
+        let in_window: std::collections::HashSet<&str> = names.iter().map(String::as_str).collect();
         let state = finest
-            .retain(|n| names.iter().any(|x| x == n))
+            .retain(|n| in_window.contains(n))
             .regroup(|n| without_window(n).to_string());
         let rows = state.rows().iter().map(|r| r.1).sum();
         // One seed per window, so windows are independent and the same seed gives the same
