@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 set -e
 targets=(groups metrics state_bytes cli_csv cli_parquet fair_projection rate_constraints partitioned
-    saved_classifier saved_cross_model saved_projection saved_fair_svm)
+    saved_classifier saved_cross_model saved_projection saved_fair_svm saved_wasserstein)
 # No sanitizer (the crates forbid unsafe code); debug assertions on, so arithmetic overflow panics.
 cargo +nightly fuzz build -s none -a
 work="$(mktemp -d)"

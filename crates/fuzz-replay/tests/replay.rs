@@ -51,11 +51,14 @@ mod saved_fair_svm;
 #[path = "../../../fuzz/fuzz_targets/saved_projection.rs"]
 mod saved_projection;
 #[allow(unused_attributes)]
+#[path = "../../../fuzz/fuzz_targets/saved_wasserstein.rs"]
+mod saved_wasserstein;
+#[allow(unused_attributes)]
 #[path = "../../../fuzz/fuzz_targets/state_bytes.rs"]
 mod state_bytes;
 
 /// Every target's replay, by the name of its file and of its regression directory.
-const TARGETS: [(&str, Replay); 12] = [
+const TARGETS: [(&str, Replay); 13] = [
     ("cli_csv", cli_csv::replay),
     ("cli_parquet", cli_parquet::replay),
     ("fair_projection", fair_projection::replay),
@@ -67,6 +70,7 @@ const TARGETS: [(&str, Replay); 12] = [
     ("saved_cross_model", saved_cross_model::replay),
     ("saved_fair_svm", saved_fair_svm::replay),
     ("saved_projection", saved_projection::replay),
+    ("saved_wasserstein", saved_wasserstein::replay),
     ("state_bytes", state_bytes::replay),
 ];
 
