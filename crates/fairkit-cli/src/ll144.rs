@@ -75,14 +75,12 @@ fn flag(style: FlagStyle, setting: &'static str) -> &'static str {
     }
 }
 
-/// The tables of the input of `args`, without writing them: what [`run`] writes and what
-/// Python's `fairkit.ll144` returns. `style` names options as the caller's users write them.
+/// The settings of `args` checked before any row is read (every front end calls this: the
+/// command, `fairkit.ll144` and `fairkit.spark.ll144`), named as the caller's users write them.
 ///
 /// # Errors
-/// [`CliError::InvalidFlag`] for a bad setting, [`CliError::Input`] naming the file, row and
-/// column of a bad cell, [`CliError::SelectedValue`] for a selection value outside the pair,
-/// [`CliError::Ll144`] when there are no applicants.
-pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliError> {
+/// [`CliError::InvalidFlag`] for a bad setting, naming it.
+pub fn check(args: &Ll144Args, style: FlagStyle) -> Result<Checked, CliError> {
     let invalid = |setting: &'static str, value: String, expected: String| CliError::InvalidFlag {
         flag: flag(style, setting),
         value,
@@ -131,7 +129,7 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         }
     };
     let (mode, selected, score) = match (&args.selected, &args.score) {
-        (Some(s), None) => (Ll144Mode::Selection, Some(s.as_str()), None),
+        (Some(s), None) => (Ll144Mode::Selection, Some(s.as_str()), None::<&str>),
         (None, Some(s)) => (Ll144Mode::Scoring, None, Some(s.as_str())),
         _ => {
             return Err(invalid(
@@ -168,6 +166,27 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
             ));
         }
     }
+    Ok(Checked {
+        mode,
+        exclude_below,
+        delimiter,
+    })
+}
+
+/// The tables of the input of `args`, without writing them: what [`run`] writes and what
+/// Python's `fairkit.ll144` returns. `style` names options as the caller's users write them.
+///
+/// # Errors
+/// [`CliError::InvalidFlag`] for a bad setting, [`CliError::Input`] naming the file, row and
+/// column of a bad cell, [`CliError::SelectedValue`] for a selection value outside the pair,
+/// [`CliError::Ll144`] when there are no applicants.
+pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliError> {
+    let Checked {
+        mode,
+        exclude_below,
+        delimiter,
+    } = check(args, style)?;
+    let (selected, score) = (args.selected.as_deref(), args.score.as_deref());
     let spec: ColumnSpec = Roles::unlabeled(
         selected,
         score,
@@ -244,7 +263,8 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         .map(|(c, p)| c.cell(&p[0], &p[1], weighted))
         .collect();
     let mut median_score = None;
-    if let Some(store) = store {
+    // Without an applicant of positive weight there is no median: the tables say why.
+    if let Some(store) = store.filter(|_| cells.iter().any(|c| c.weight > 0.0)) {
         // Each sex × race pair on its own: its count above the pooled median sums exactly into
         // the sex and race tables.
         let groups: Vec<GroupSum> = sums
@@ -260,6 +280,41 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
             c.positive = *above;
         }
     }
+    finish(
+        args,
+        mode,
+        exclude_below,
+        &cells,
+        median_score,
+        reader.name().display().to_string(),
+    )
+}
+
+/// What [`check`] makes of the settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked {
+    /// Selection or scoring.
+    pub mode: Ll144Mode,
+    /// The exclusion threshold (`None`: off).
+    pub exclude_below: Option<f64>,
+    /// The CSV delimiter.
+    pub delimiter: u8,
+}
+
+/// The tables of counted cells (one per sex × race pair, their sums rounded once) and, for a
+/// scoring tool, the sample's median score (each cell's `positive` its count above it), under
+/// the settings of `args` (checked by [`check`]); `input` names the data.
+///
+/// # Errors
+/// [`CliError::Ll144`] when there are no applicants or a cell is inconsistent.
+pub fn finish(
+    args: &Ll144Args,
+    mode: Ll144Mode,
+    exclude_below: Option<f64>,
+    cells: &[Ll144Cell],
+    median_score: Option<f64>,
+    input: String,
+) -> Result<Ll144Report, CliError> {
     let settings = Ll144Settings {
         mode,
         unknown_values: args.unknown_values.clone(),
@@ -270,15 +325,15 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         columns: Ll144Columns {
             sex: args.sex.clone(),
             race: args.race.clone(),
-            selected: selected.map(str::to_string),
-            score: score.map(str::to_string),
+            selected: args.selected.clone(),
+            score: args.score.clone(),
             weight: args.weight.clone(),
         },
-        input: reader.name().display().to_string(),
+        input,
         data_source: args.data_source.clone(),
         audit_date: args.audit_date.clone(),
     };
-    Ok(ll144_tables(&cells, &settings)?)
+    Ok(ll144_tables(cells, &settings)?)
 }
 
 /// One sex × race pair's running sums, exact.
@@ -317,8 +372,9 @@ impl Sums {
 }
 
 /// The decoder's messages in this command's settings: it knows the selection column as a
-/// prediction and the sex and race columns as sensitive columns.
-fn rename(e: CliError, args: &Ll144Args, style: FlagStyle) -> CliError {
+/// prediction and the sex and race columns as sensitive columns (every front end's decoder
+/// errors go through it).
+pub fn rename(e: CliError, args: &Ll144Args, style: FlagStyle) -> CliError {
     let CliError::Input(InputError::Ingest(ingest)) = e else {
         return e;
     };
