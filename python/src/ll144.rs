@@ -6,9 +6,9 @@ use crate::convert::to_py;
 use crate::errors::invalid;
 use crate::errors::to_py_err;
 use crate::spark::counts::counted_rows;
+use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type};
-use arrow_array::RecordBatch;
 use fair_audit::ingest::{Decoder, FlagStyle, IngestError, LabelPair, Roles, Typing};
 use fair_audit::ll144::{Ll144Cell, Ll144Mode, Ll144Report};
 use fair_metrics::distribution::{GroupSum, MedianSweep, Piece};
@@ -320,7 +320,9 @@ fn pieces_of(
     } else if let Some(i) = a.as_primitive_opt::<Int32Type>() {
         i.iter().map(|v| v.map_or(f64::NAN, f64::from)).collect()
     } else {
-        return Err(invalid(format!("aggregate column {column} must be double or int")));
+        return Err(invalid(format!(
+            "aggregate column {column} must be double or int"
+        )));
     };
     values
         .into_iter()
@@ -448,13 +450,19 @@ impl Ll144Counted {
                     .entry(piece_key(&p))
                     .or_insert_with(|| (p, Vec::new()));
                 if entry.0 != p {
-                    return Err(invalid(format!("overlapping score pieces {:?} and {p:?}", entry.0)));
+                    return Err(invalid(format!(
+                        "overlapping score pieces {:?} and {p:?}",
+                        entry.0
+                    )));
                 }
                 if entry.1.len() < n_groups {
                     entry.1.resize(n_groups, GroupSum::default());
                 }
                 entry.1[g]
-                    .merge(&GroupSum { rows: *rows, weight })
+                    .merge(&GroupSum {
+                        rows: *rows,
+                        weight,
+                    })
                     .map_err(to_py_err)?;
             }
         }
@@ -521,9 +529,11 @@ impl Ll144Counted {
         let mut median = None;
         // Without an applicant of positive weight there is no median: the tables say why.
         if self.scoring() && self.has_applicants() {
-            let sweep = self
-                .sweep()?
-                .map_err(|(lo, hi)| invalid(format!("the score range [{lo}, {hi}) holding the median was not split")))?;
+            let sweep = self.sweep()?.map_err(|(lo, hi)| {
+                invalid(format!(
+                    "the score range [{lo}, {hi}) holding the median was not split"
+                ))
+            })?;
             let cut = sweep.finish().map_err(to_py_err)?;
             median = Some(cut.median);
             for (c, (_, above)) in cells.iter_mut().zip(&cut.above) {

@@ -333,7 +333,11 @@ mod tests {
     use proptest::prelude::*;
 
     /// Rows `(group, score, weight)` as runs, exact group totals and the store's totals.
-    fn store(rows: &[(usize, f64, f64)], k: usize, weighted: bool) -> (Vec<Vec<(u64, f64)>>, Vec<GroupSum>, StreamTotals) {
+    fn store(
+        rows: &[(usize, f64, f64)],
+        k: usize,
+        weighted: bool,
+    ) -> (Vec<Vec<(u64, f64)>>, Vec<GroupSum>, StreamTotals) {
         let mut streams = vec![Vec::new(); k];
         let mut groups = vec![GroupSum::default(); k];
         let mut totals = StreamTotals::new(weighted);
@@ -360,7 +364,12 @@ mod tests {
 
     /// The same rows as pieces: ranges of `width` distinct scores, split into single scores
     /// when the sweep asks, as a Spark front end refines a range.
-    fn cut_by_ranges(rows: &[(usize, f64, f64)], k: usize, weighted: bool, width: usize) -> MedianCut {
+    fn cut_by_ranges(
+        rows: &[(usize, f64, f64)],
+        k: usize,
+        weighted: bool,
+        width: usize,
+    ) -> MedianCut {
         let (_, groups, _) = store(rows, k, weighted);
         let mut scores: Vec<f64> = rows.iter().map(|r| r.1).collect();
         scores.sort_by(|a, b| b.total_cmp(a));
@@ -373,14 +382,24 @@ mod tests {
                     by[g].weight.add(if weighted { w } else { 1.0 }).unwrap();
                 }
             }
-            by.into_iter().enumerate().filter(|(_, s)| s.rows > 0).collect()
+            by.into_iter()
+                .enumerate()
+                .filter(|(_, s)| s.rows > 0)
+                .collect()
         };
         let mut sweep = MedianSweep::new(weighted, &groups).unwrap();
         for chunk in scores.chunks(width) {
             let (hi, lo) = (chunk[0].next_up(), *chunk.last().unwrap());
-            if !sweep.piece(Piece::Range { lo, hi }, &piece_of(lo, hi)).unwrap() {
+            if !sweep
+                .piece(Piece::Range { lo, hi }, &piece_of(lo, hi))
+                .unwrap()
+            {
                 for &x in chunk {
-                    assert!(sweep.piece(Piece::Score(x), &piece_of(x, x.next_up())).unwrap());
+                    assert!(
+                        sweep
+                            .piece(Piece::Score(x), &piece_of(x, x.next_up()))
+                            .unwrap()
+                    );
                 }
             }
         }
@@ -412,7 +431,13 @@ mod tests {
         let rows = [(0, 1.0, 1.0), (0, 2.0, 0.0), (1, 3.0, 1.0)];
         assert_eq!(cut_of(&rows, 2, true).median, 1.0);
         assert!(matches!(
-            MedianSweep::new(true, &[GroupSum { rows: 2, ..GroupSum::default() }]),
+            MedianSweep::new(
+                true,
+                &[GroupSum {
+                    rows: 2,
+                    ..GroupSum::default()
+                }]
+            ),
             Err(MetricError::ZeroTotalWeight { .. })
         ));
     }
