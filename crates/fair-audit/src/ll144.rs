@@ -32,6 +32,7 @@
 //! ```
 
 use fair_metrics::ci::{RateCiMethod, rate_interval};
+use fair_metrics::state::ExactSumParts;
 use fair_report::{HtmlReport, Table, fmt4};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -306,22 +307,46 @@ pub fn check_audit_date(date: &str) -> Result<(), Ll144Error> {
     }
 }
 
-/// Sums of the cells that fall in one category.
-#[derive(Debug, Clone, Copy, Default)]
+/// Sums of the cells that fall in one category: exact, rounded once when read, so the tables
+/// do not depend on the order of the cells (a front end's first-seen order, Spark's partitions).
+#[derive(Debug, Clone, Default)]
+struct Exact {
+    rows: u64,
+    weight: ExactSumParts,
+    weight_sq: ExactSumParts,
+    positive: ExactSumParts,
+}
+
+impl Exact {
+    /// Adds a checked cell (finite sums `>= 0`, which an exact sum always takes).
+    fn add(&mut self, c: &Ll144Cell) {
+        self.rows += c.rows;
+        for (sum, v) in [
+            (&mut self.weight, c.weight),
+            (&mut self.weight_sq, c.weight_sq),
+            (&mut self.positive, c.positive),
+        ] {
+            sum.add(v).expect("a checked cell: finite and >= 0");
+        }
+    }
+
+    fn sums(&self) -> Sums {
+        Sums {
+            rows: self.rows,
+            weight: self.weight.value(),
+            weight_sq: self.weight_sq.value(),
+            positive: self.positive.value(),
+        }
+    }
+}
+
+/// A category's sums, rounded.
+#[derive(Debug, Clone, Copy)]
 struct Sums {
     rows: u64,
     weight: f64,
     weight_sq: f64,
     positive: f64,
-}
-
-impl Sums {
-    fn add(&mut self, c: &Ll144Cell) {
-        self.rows += c.rows;
-        self.weight += c.weight;
-        self.weight_sq += c.weight_sq;
-        self.positive += c.positive;
-    }
 }
 
 /// The three tables from the cells.
@@ -361,8 +386,9 @@ pub fn ll144_tables(cells: &[Ll144Cell], s: &Ll144Settings) -> Result<Ll144Repor
             return Err(bad("more positives than applicants"));
         }
     }
-    let rows: u64 = cells.iter().map(|c| c.rows).sum();
-    let total: f64 = cells.iter().map(|c| c.weight).sum();
+    let mut all = Exact::default();
+    cells.iter().for_each(|c| all.add(c));
+    let (rows, total) = (all.rows, all.sums().weight);
     if total <= 0.0 {
         return Err(Ll144Error::NoApplicants {
             rows,
@@ -370,9 +396,9 @@ pub fn ll144_tables(cells: &[Ll144Cell], s: &Ll144Settings) -> Result<Ll144Repor
         });
     }
     let is_unknown = |v: &str| s.unknown_values.iter().any(|u| u == v);
-    let mut sex: BTreeMap<&str, Sums> = BTreeMap::new();
-    let mut race: BTreeMap<&str, Sums> = BTreeMap::new();
-    let mut both: BTreeMap<(&str, &str), Sums> = BTreeMap::new();
+    let mut sex: BTreeMap<&str, Exact> = BTreeMap::new();
+    let mut race: BTreeMap<&str, Exact> = BTreeMap::new();
+    let mut both: BTreeMap<(&str, &str), Exact> = BTreeMap::new();
     for c in cells {
         sex.entry(&c.sex).or_default().add(c);
         race.entry(&c.race).or_default().add(c);
@@ -380,11 +406,11 @@ pub fn ll144_tables(cells: &[Ll144Cell], s: &Ll144Settings) -> Result<Ll144Repor
     }
     let sex_rows: Vec<Group> = sex
         .into_iter()
-        .map(|(k, v)| (k.to_string(), shown(k), is_unknown(k), v))
+        .map(|(k, v)| (k.to_string(), shown(k), is_unknown(k), v.sums()))
         .collect();
     let race_rows: Vec<Group> = race
         .into_iter()
-        .map(|(k, v)| (k.to_string(), shown(k), is_unknown(k), v))
+        .map(|(k, v)| (k.to_string(), shown(k), is_unknown(k), v.sums()))
         .collect();
     let both_rows: Vec<Group> = both
         .into_iter()
@@ -393,7 +419,7 @@ pub fn ll144_tables(cells: &[Ll144Cell], s: &Ll144Settings) -> Result<Ll144Repor
                 format!("{a} & {b}"),
                 format!("{} & {}", shown(a), shown(b)),
                 is_unknown(a) || is_unknown(b),
-                v,
+                v.sums(),
             )
         })
         .collect();

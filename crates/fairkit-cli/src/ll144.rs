@@ -15,8 +15,8 @@ use fair_audit::ll144::{
     Ll144Cell, Ll144Columns, Ll144Mode, Ll144Report, Ll144Settings, check_audit_date,
     check_exclude_below, ll144_tables,
 };
-use fair_metrics::distribution::DistributionSettings;
-use fair_metrics::score_sweep::SliceMap;
+use fair_metrics::distribution::GroupSum;
+use fair_metrics::state::ExactSumParts;
 use std::path::Path;
 
 /// The file each table's CSV is written to, by table name.
@@ -75,14 +75,12 @@ fn flag(style: FlagStyle, setting: &'static str) -> &'static str {
     }
 }
 
-/// The tables of the input of `args`, without writing them: what [`run`] writes and what
-/// Python's `fairkit.ll144` returns. `style` names options as the caller's users write them.
+/// The settings of `args` checked before any row is read (every front end calls this: the
+/// command, `fairkit.ll144` and `fairkit.spark.ll144`), named as the caller's users write them.
 ///
 /// # Errors
-/// [`CliError::InvalidFlag`] for a bad setting, [`CliError::Input`] naming the file, row and
-/// column of a bad cell, [`CliError::SelectedValue`] for a selection value outside the pair,
-/// [`CliError::Ll144`] when there are no applicants.
-pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliError> {
+/// [`CliError::InvalidFlag`] for a bad setting, naming it.
+pub fn check(args: &Ll144Args, style: FlagStyle) -> Result<Checked, CliError> {
     let invalid = |setting: &'static str, value: String, expected: String| CliError::InvalidFlag {
         flag: flag(style, setting),
         value,
@@ -131,7 +129,7 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         }
     };
     let (mode, selected, score) = match (&args.selected, &args.score) {
-        (Some(s), None) => (Ll144Mode::Selection, Some(s.as_str()), None),
+        (Some(s), None) => (Ll144Mode::Selection, Some(s.as_str()), None::<&str>),
         (None, Some(s)) => (Ll144Mode::Scoring, None, Some(s.as_str())),
         _ => {
             return Err(invalid(
@@ -168,6 +166,27 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
             ));
         }
     }
+    Ok(Checked {
+        mode,
+        exclude_below,
+        delimiter,
+    })
+}
+
+/// The tables of the input of `args`, without writing them: what [`run`] writes and what
+/// Python's `fairkit.ll144` returns. `style` names options as the caller's users write them.
+///
+/// # Errors
+/// [`CliError::InvalidFlag`] for a bad setting, [`CliError::Input`] naming the file, row and
+/// column of a bad cell, [`CliError::SelectedValue`] for a selection value outside the pair,
+/// [`CliError::Ll144`] when there are no applicants.
+pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliError> {
+    let Checked {
+        mode,
+        exclude_below,
+        delimiter,
+    } = check(args, style)?;
+    let (selected, score) = (args.selected.as_deref(), args.score.as_deref());
     let spec: ColumnSpec = Roles::unlabeled(
         selected,
         score,
@@ -191,6 +210,8 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
     let renamed = |e: CliError| rename(e, args, style);
     let mut reader =
         Reader::open_all(&args.input, &spec, &options).map_err(|e| renamed(CliError::Input(e)))?;
+    // Exact sums per sex × race pair (rounded once at the end): the cells do not depend on the
+    // order of the rows, so Spark's partitions give the same bits (docs/ll144.md).
     let mut cells: Vec<Sums> = Vec::new();
     let mut store = score.map(|_| {
         ScoreStore::new(
@@ -200,6 +221,10 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         )
     });
     let mut zeros: Vec<usize> = Vec::new();
+    let exact = |e: fair_metrics::MetricError| CliError::Metric {
+        what: "the applicants' weight sums".into(),
+        source: e,
+    };
     while let Some(batch) = reader
         .next_batch()
         .map_err(|e| renamed(CliError::Input(e)))?
@@ -209,13 +234,17 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
             if cells.len() <= g {
                 cells.resize(g + 1, Sums::default());
             }
-            let w = weights.map_or(1.0, |w| w[i]);
             let c = &mut cells[g];
             c.rows += 1;
-            c.weight += w;
-            c.weight_sq += w * w;
-            if let Some(p) = &batch.preds {
-                c.positive += w * p[i] as f64;
+            if let Some(w) = weights {
+                let w = w[i];
+                c.weight.add(w).map_err(exact)?;
+                c.weight_sq.add(w * w).map_err(exact)?;
+                if batch.preds.as_ref().is_some_and(|p| p[i] == 1) {
+                    c.positive.add(w).map_err(exact)?;
+                }
+            } else if batch.preds.as_ref().is_some_and(|p| p[i] == 1) {
+                c.positive_rows += 1;
             }
         }
         if let (Some(store), Some(scores)) = (store.as_mut(), batch.scores.as_deref()) {
@@ -226,39 +255,66 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
     }
     let decoder = reader.decoder();
     let parts = decoder.finest_parts();
+    let weighted = args.weight.is_some();
+    let sums = cells;
+    let mut cells: Vec<Ll144Cell> = sums
+        .iter()
+        .zip(parts)
+        .map(|(c, p)| c.cell(&p[0], &p[1], weighted))
+        .collect();
     let mut median_score = None;
-    if let Some(store) = store {
-        // One slice: every finest group (sex × race pair) on its own; its count above the
-        // pooled median sums exactly into the sex and race tables.
-        let map = SliceMap {
-            names: decoder.finest_names().to_vec(),
-            group_of: (0..parts.len()).collect(),
-        };
-        let settings = DistributionSettings {
-            quantile: 0.5,
-            curve_points: 0,
-        };
-        let d = store
-            .distributions(&[map], &settings, &[])?
-            .pop()
-            .expect("one slice in, one out");
-        median_score = Some(d.quantiles.pooled_median);
-        for (c, above) in cells.iter_mut().zip(&d.quantiles.above_median) {
+    // Without an applicant of positive weight there is no median: the tables say why.
+    if let Some(store) = store.filter(|_| cells.iter().any(|c| c.weight > 0.0)) {
+        // Each sex × race pair on its own: its count above the pooled median sums exactly into
+        // the sex and race tables.
+        let groups: Vec<GroupSum> = sums
+            .iter()
+            .map(|c| GroupSum {
+                rows: c.rows,
+                weight: c.weight.clone(),
+            })
+            .collect();
+        let cut = store.median_cut(&groups)?;
+        median_score = Some(cut.median);
+        for (c, (_, above)) in cells.iter_mut().zip(&cut.above) {
             c.positive = *above;
         }
     }
-    let cells: Vec<Ll144Cell> = cells
-        .iter()
-        .zip(parts)
-        .map(|(c, p)| Ll144Cell {
-            sex: p[0].clone(),
-            race: p[1].clone(),
-            rows: c.rows,
-            weight: c.weight,
-            weight_sq: c.weight_sq,
-            positive: c.positive,
-        })
-        .collect();
+    finish(
+        args,
+        mode,
+        exclude_below,
+        &cells,
+        median_score,
+        reader.name().display().to_string(),
+    )
+}
+
+/// What [`check`] makes of the settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked {
+    /// Selection or scoring.
+    pub mode: Ll144Mode,
+    /// The exclusion threshold (`None`: off).
+    pub exclude_below: Option<f64>,
+    /// The CSV delimiter.
+    pub delimiter: u8,
+}
+
+/// The tables of counted cells (one per sex × race pair, their sums rounded once) and, for a
+/// scoring tool, the sample's median score (each cell's `positive` its count above it), under
+/// the settings of `args` (checked by [`check`]); `input` names the data.
+///
+/// # Errors
+/// [`CliError::Ll144`] when there are no applicants or a cell is inconsistent.
+pub fn finish(
+    args: &Ll144Args,
+    mode: Ll144Mode,
+    exclude_below: Option<f64>,
+    cells: &[Ll144Cell],
+    median_score: Option<f64>,
+    input: String,
+) -> Result<Ll144Report, CliError> {
     let settings = Ll144Settings {
         mode,
         unknown_values: args.unknown_values.clone(),
@@ -269,29 +325,56 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         columns: Ll144Columns {
             sex: args.sex.clone(),
             race: args.race.clone(),
-            selected: selected.map(str::to_string),
-            score: score.map(str::to_string),
+            selected: args.selected.clone(),
+            score: args.score.clone(),
             weight: args.weight.clone(),
         },
-        input: reader.name().display().to_string(),
+        input,
         data_source: args.data_source.clone(),
         audit_date: args.audit_date.clone(),
     };
-    Ok(ll144_tables(&cells, &settings)?)
+    Ok(ll144_tables(cells, &settings)?)
 }
 
-/// One sex × race pair's running sums.
-#[derive(Debug, Clone, Copy, Default)]
+/// One sex × race pair's running sums, exact.
+#[derive(Debug, Clone, Default)]
 struct Sums {
     rows: u64,
-    weight: f64,
-    weight_sq: f64,
-    positive: f64,
+    /// Selected rows (unweighted).
+    positive_rows: u64,
+    weight: ExactSumParts,
+    weight_sq: ExactSumParts,
+    positive: ExactSumParts,
+}
+
+impl Sums {
+    /// The pair's cell: every sum rounded once (the rows themselves when unweighted).
+    fn cell(&self, sex: &str, race: &str, weighted: bool) -> Ll144Cell {
+        let (weight, weight_sq, positive) = if weighted {
+            (
+                self.weight.value(),
+                self.weight_sq.value(),
+                self.positive.value(),
+            )
+        } else {
+            let n = self.rows as f64;
+            (n, n, self.positive_rows as f64)
+        };
+        Ll144Cell {
+            sex: sex.to_string(),
+            race: race.to_string(),
+            rows: self.rows,
+            weight,
+            weight_sq,
+            positive,
+        }
+    }
 }
 
 /// The decoder's messages in this command's settings: it knows the selection column as a
-/// prediction and the sex and race columns as sensitive columns.
-fn rename(e: CliError, args: &Ll144Args, style: FlagStyle) -> CliError {
+/// prediction and the sex and race columns as sensitive columns (every front end's decoder
+/// errors go through it).
+pub fn rename(e: CliError, args: &Ll144Args, style: FlagStyle) -> CliError {
     let CliError::Input(InputError::Ingest(ingest)) = e else {
         return e;
     };

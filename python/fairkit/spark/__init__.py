@@ -44,7 +44,9 @@ from fairkit.spark._result import AuditResult as _Result
 from fairkit.spark._result import _AuditSource
 from fairkit.spark._transform import transform_batches
 
-__all__ = ["audit", "fit", "transform"]
+from fairkit.spark._ll144 import ll144
+
+__all__ = ["audit", "fit", "ll144", "transform"]
 
 _STATE_SCHEMA = "confusion binary"
 

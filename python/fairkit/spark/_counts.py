@@ -113,7 +113,8 @@ def counting_frame(selected: Any, cols: AuditColumns, float_labels: set,
     from pyspark.sql import functions as F
 
     L = _LAYOUT
-    label_cols = (cols.label, cols.pred)
+    # The LL144 tables count no label (and a scoring tool no prediction either).
+    label_cols = tuple(c for c in (cols.label, cols.pred) if c is not None)
     names = [_q(c) for c in (*label_cols, *cols.sensitive)]
     keys = list(names)
     extra = []

@@ -314,10 +314,13 @@ fn int_column<'a>(rb: &'a RecordBatch, name: &str) -> PyResult<Option<&'a Int64A
 
 /// What one aggregate row counted: its rows and, when weighted, the exact sums of its weights
 /// and of their squares (`None`: a square overflowed to `+inf`) as integers times powers of two.
-type Counted = (u64, Option<(ScaledSum, Option<ScaledSum>)>);
+pub(crate) type Counted = (u64, Option<(ScaledSum, Option<ScaledSum>)>);
 
 /// The counts of every aggregate row, or (inner `Err`) why they are not usable.
-fn counted_rows(rb: &RecordBatch, weighted: bool) -> PyResult<Result<Vec<Counted>, String>> {
+pub(crate) fn counted_rows(
+    rb: &RecordBatch,
+    weighted: bool,
+) -> PyResult<Result<Vec<Counted>, String>> {
     let need = |name: &str| {
         int_column(rb, name)?.ok_or_else(|| invalid(format!("aggregate column {name} missing")))
     };

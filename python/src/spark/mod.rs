@@ -25,7 +25,7 @@
 //! table, which is what makes "same numbers as one machine" a property of the state, not of
 //! Spark.
 
-mod counts;
+pub(crate) mod counts;
 pub(crate) mod document;
 mod projection;
 mod scores;

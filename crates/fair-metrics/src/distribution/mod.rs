@@ -20,7 +20,9 @@
 
 use crate::error::{MetricError, Result};
 
+mod median;
 mod sweep;
+pub use median::{GroupSum, MedianCut, MedianSweep, Piece, median_cut_of_runs};
 pub use sweep::{DistributionSettings, SliceDistribution, sweep};
 
 /// The distances between the groups' distributions (see the module docs).

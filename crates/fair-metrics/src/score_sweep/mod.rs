@@ -538,7 +538,52 @@ fn run_blocks(
 pub(crate) fn merge_blocks(
     runs: &mut [Run<'_>],
     n_streams: usize,
-    mut on_block: impl FnMut(u64, &mut [usize], &mut [f64]),
+    on_block: impl FnMut(u64, &mut [usize], &mut [f64]),
+) -> Result<Swept> {
+    /// Block sums per stream, and which streams the current block touched.
+    struct Blocks<F> {
+        block: Vec<f64>,
+        touched: Vec<usize>,
+        on_block: F,
+    }
+    impl<F: FnMut(u64, &mut [usize], &mut [f64])> RowSink for Blocks<F> {
+        #[inline]
+        fn row(&mut self, _: u64, stream: usize, weight: f64) {
+            if !self.touched.contains(&stream) {
+                self.touched.push(stream);
+            }
+            self.block[stream] += weight;
+        }
+        #[inline]
+        fn key_end(&mut self, key: u64) {
+            (self.on_block)(key, &mut self.touched, &mut self.block);
+            self.touched.clear();
+        }
+    }
+    let mut sink = Blocks {
+        block: vec![0.0_f64; n_streams],
+        touched: Vec::new(),
+        on_block,
+    };
+    merge_rows(runs, n_streams, &mut sink)
+}
+
+/// What [`merge_rows`] hands each row and each key's end to.
+pub(crate) trait RowSink {
+    /// One row: its key, stream and weight.
+    fn row(&mut self, key: u64, stream: usize, weight: f64);
+    /// The last row of `key` was met.
+    fn key_end(&mut self, key: u64);
+}
+
+/// The k-way merge of the runs row by row: `sink.row(key, stream, weight)` for every row,
+/// descending by key (within a key, in heap order), then `sink.key_end(key)` once the key's
+/// last row is met. The rows one at a time, for sums that must not round per block (the exact
+/// median cut, [`crate::distribution::median_cut_of_runs`]).
+pub(crate) fn merge_rows(
+    runs: &mut [Run<'_>],
+    n_streams: usize,
+    sink: &mut impl RowSink,
 ) -> Result<Swept> {
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
@@ -546,25 +591,18 @@ pub(crate) fn merge_blocks(
             heap.push(h);
         }
     }
-    // Block sums per stream, and which streams the current block touched.
-    let mut block = vec![0.0_f64; n_streams];
-    let mut touched: Vec<usize> = Vec::new();
     let mut seen = vec![0_u64; n_streams];
     let mut range: Option<(u64, u64)> = None;
     while let Some(top) = heap.peek() {
         let key = top.key;
         range = Some(range.map_or((key, key), |(hi, _)| (hi, key)));
-        touched.clear();
         while let Some(mut top) = heap.peek_mut() {
             if top.key != key {
                 break;
             }
             let (run, weight_bits) = (top.run, top.weight_bits);
             let stream = runs[run].stream;
-            if !touched.contains(&stream) {
-                touched.push(stream);
-            }
-            block[stream] += f64::from_bits(weight_bits);
+            sink.row(key, stream, f64::from_bits(weight_bits));
             seen[stream] += 1;
             // Replace the top in place (one sift) instead of a pop and a push (two).
             match next_head(&mut runs[run], run, Some((key, weight_bits)))? {
@@ -574,7 +612,7 @@ pub(crate) fn merge_blocks(
                 }
             }
         }
-        on_block(key, &mut touched, &mut block);
+        sink.key_end(key);
     }
     Ok((seen, range))
 }

@@ -166,6 +166,85 @@ impl ExactSumParts {
     pub fn is_infinite(&self) -> bool {
         self.infinite
     }
+
+    /// Adds one value `x >= 0` exactly (`+∞` is recorded as [`add_infinity`](Self::add_infinity)
+    /// does): for front ends that add row by row what another adds from parts, so both round
+    /// the same exact total once.
+    ///
+    /// ```
+    /// use fair_metrics::state::ExactSumParts;
+    /// let (mut a, mut b) = (ExactSumParts::new(), ExactSumParts::new());
+    /// for x in [0.1, 0.2, 0.3] { a.add(x)?; }
+    /// for x in [0.3, 0.2, 0.1] { b.add(x)?; }
+    /// assert_eq!(a, b);
+    /// assert_eq!(a.value(), 0.6); // the exact total 0.6000000000000000055… rounded once
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] for a negative or NaN value, or a total past the
+    /// accumulator's capacity.
+    pub fn add(&mut self, x: f64) -> Result<()> {
+        if x.is_nan() || x < 0.0 {
+            return Err(MetricError::InvalidParameter {
+                name: "exact sum",
+                value: x.to_string(),
+                expected: "values >= 0",
+            });
+        }
+        if x.is_infinite() {
+            self.add_infinity();
+            return Ok(());
+        }
+        let bits = x.to_bits();
+        let (exp, frac) = (((bits >> 52) & 0x7ff) as i32, bits & ((1 << 52) - 1));
+        if exp == 0 {
+            self.add_scaled(u128::from(frac), -1074)
+        } else {
+            self.add_scaled(u128::from(frac | 1 << 52), exp - 1075)
+        }
+    }
+
+    /// Adds every value of `other` exactly.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] when the total passes the accumulator's capacity.
+    pub fn merge(&mut self, other: &Self) -> Result<()> {
+        let mut sum = self.limbs;
+        let mut carry = 0_u64;
+        for (s, &o) in sum.iter_mut().zip(&other.limbs) {
+            let (v, c1) = s.overflowing_add(o);
+            let (v, c2) = v.overflowing_add(carry);
+            *s = v;
+            carry = u64::from(c1) + u64::from(c2);
+        }
+        if carry != 0 || sum[LIMBS - 1] >> 63 != 0 {
+            return Err(MetricError::InvalidParameter {
+                name: "exact sum",
+                value: "two totals merged".into(),
+                expected: "a total below 2^1101 (2^63 values of the largest f64)",
+            });
+        }
+        self.limbs = sum;
+        self.infinite |= other.infinite;
+        Ok(())
+    }
+
+    /// The exact total rounded once to the nearest `f64` (`+∞` when it holds `+∞` or
+    /// overflows).
+    pub fn value(&self) -> f64 {
+        ExactSum::from_parts(self, 0).value()
+    }
+
+    /// Compares two exact totals (`+∞` above every finite total, equal to itself).
+    pub fn total_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (self.infinite, other.infinite) {
+            (true, true) => std::cmp::Ordering::Equal,
+            (true, false) => std::cmp::Ordering::Greater,
+            (false, true) => std::cmp::Ordering::Less,
+            (false, false) => self.limbs.iter().rev().cmp(other.limbs.iter().rev()),
+        }
+    }
 }
 
 impl PartialEq for ExactSum {
@@ -245,6 +324,41 @@ mod tests {
             b.add_scaled((u128::MAX >> 3) << 1, shift - 1074).unwrap();
             assert_eq!(a, b, "shift {shift}");
         }
+    }
+
+    #[test]
+    fn added_values_merge_compare_and_round_once() {
+        let values = [0.1, 0.2, 0.3, 1e-310, 5e-324, 1e300, 3.0];
+        let mut rows = ExactSumParts::new();
+        let mut parts = ExactSumParts::new();
+        for &v in &values {
+            rows.add(v).unwrap();
+            let (m, e) = split(v);
+            parts.add_scaled(m, e).unwrap();
+        }
+        assert_eq!(rows, parts);
+        assert_eq!(rows.value(), by_values(&values).value());
+        // Merging two halves gives the whole; twice a half compares with the whole.
+        let (mut a, mut b) = (ExactSumParts::new(), ExactSumParts::new());
+        values[..3].iter().for_each(|&v| a.add(v).unwrap());
+        values[3..].iter().for_each(|&v| b.add(v).unwrap());
+        let mut merged = a.clone();
+        merged.merge(&b).unwrap();
+        assert_eq!(merged, rows);
+        let mut half = ExactSumParts::new();
+        half.add(0.3).unwrap();
+        let mut twice = half.clone();
+        twice.merge(&half).unwrap();
+        let mut whole = ExactSumParts::new();
+        whole.add(0.6).unwrap();
+        // The double 0.6 is exactly twice the double 0.3 (same mantissa, next exponent).
+        assert_eq!(twice.total_cmp(&whole), std::cmp::Ordering::Equal);
+        whole.add(5e-324).unwrap();
+        assert_eq!(twice.total_cmp(&whole), std::cmp::Ordering::Less);
+        assert!(ExactSumParts::new().add(-1.0).is_err());
+        let mut inf = ExactSumParts::new();
+        inf.add(f64::INFINITY).unwrap();
+        assert_eq!(inf.total_cmp(&whole), std::cmp::Ordering::Greater);
     }
 
     #[test]

@@ -232,6 +232,22 @@ impl ScoreStore {
         })
     }
 
+    /// NYC Local Law 144's cut: the sample's median score and each group's count strictly
+    /// above it, exact ([`fair_metrics::distribution::median_cut_of_runs`]); `groups` are each
+    /// finest group's rows and exact weight sum, as the caller counted them.
+    ///
+    /// # Errors
+    /// As [`ScoreStore::metrics`].
+    pub fn median_cut(
+        self,
+        groups: &[fair_metrics::distribution::GroupSum],
+    ) -> Result<fair_metrics::distribution::MedianCut, CliError> {
+        let rank: Vec<usize> = (0..groups.len()).collect();
+        self.swept("median score", &rank, |totals, runs| {
+            fair_metrics::distribution::median_cut_of_runs(totals, groups, runs)
+        })
+    }
+
     /// The prediction distributions of subsets of the store's groups, one sweep each: subset
     /// `i` is `(groups, slices)` — the groups (the store's numbering) in the order the
     /// subset's slices number them. For `--by` windows: each window's rows alone.
