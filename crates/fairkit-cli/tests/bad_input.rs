@@ -732,6 +732,9 @@ fn unknown_sensitive_values() {
         flags.extend_from_slice(extra);
         let r = audit(file, &out, &flags);
         assert_eq!(r.code, 0, "{}", r.stderr);
+        let json = out.join("report.json");
+        let v = fairkit(&["validate-report", json.to_str().unwrap()]);
+        assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
         report(&out)
     };
     let grouped = run("g", &f, &["--unknowns", "as-group", "--unknown-values", "NA"]);
