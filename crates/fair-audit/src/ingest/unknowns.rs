@@ -138,3 +138,130 @@ mod tests {
         assert!("drop".parse::<Unknowns>().is_err());
     }
 }
+
+/// The mergeable state with unknowns: parts decoded apart and merged equal one pass, byte for
+/// byte, and the encoding round-trips (as the Spark partitions rely on).
+#[cfg(test)]
+mod merge_tests {
+    use super::super::{AuditState, Decoder, FlagStyle, LabelPair, Roles, Typing};
+    use super::*;
+    use arrow_array::{Float64Array, Int64Array, RecordBatch, StringArray};
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    type Row = (i64, i64, Option<&'static str>, Option<&'static str>, f64);
+
+    fn state(rows: &[Row], handling: Unknowns, weighted: bool) -> AuditState {
+        try_state(rows, handling, weighted).unwrap()
+    }
+
+    fn try_state(
+        rows: &[Row],
+        handling: Unknowns,
+        weighted: bool,
+    ) -> Result<AuditState, super::super::IngestError> {
+        let w = if weighted { Some("w") } else { None };
+        let roles = Roles::new("y", Some("p"), None, &["g", "h"], w);
+        let mut dec = Decoder::new(
+            roles,
+            LabelPair::new("1", Some("0")),
+            "t",
+            Typing::Typed,
+            FlagStyle::Command,
+        )
+        .unwrap();
+        dec.set_unknowns(UnknownGroups::new(handling, &["NA".into()], 0));
+        let mut s = AuditState::new("1", 1);
+        if rows.is_empty() {
+            return Ok(s);
+        }
+        let batch = RecordBatch::try_from_iter([
+            ("y", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.0))) as _),
+            ("p", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1))) as _),
+            ("g", Arc::new(StringArray::from_iter(rows.iter().map(|r| r.2))) as _),
+            ("h", Arc::new(StringArray::from_iter(rows.iter().map(|r| r.3))) as _),
+            ("w", Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.4))) as _),
+        ])
+        .unwrap();
+        s.add(&dec.decode(&batch, None)?, &dec, &[])?;
+        Ok(s)
+    }
+
+    fn row() -> impl Strategy<Value = Row> {
+        (
+            0..2_i64,
+            0..2_i64,
+            prop::sample::select(vec![Some("a"), Some("b"), None, Some("NA"), Some("")]),
+            prop::sample::select(vec![Some("x"), Some("y"), None]),
+            prop::sample::select(vec![0.1, 0.25, 1.0, 3.0]),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn merged_parts_equal_one_pass(
+            rows in prop::collection::vec(row(), 0..40),
+            cuts in prop::collection::vec(0..40_usize, 0..4),
+            exclude in any::<bool>(),
+            weighted in any::<bool>(),
+        ) {
+            let handling = if exclude { Unknowns::Exclude } else { Unknowns::AsGroup };
+            let whole = state(&rows, handling, weighted);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(rows.len())).collect();
+            cuts.push(0);
+            cuts.push(rows.len());
+            cuts.sort_unstable();
+            let mut merged = AuditState::new("1", 1);
+            // Merged in reverse order: the merge is commutative too.
+            for w in cuts.windows(2).rev() {
+                let part = state(&rows[w[0]..w[1]], handling, weighted);
+                let part = AuditState::from_bytes(&part.to_bytes()).unwrap();
+                merged.merge(&part, FlagStyle::Command).unwrap();
+            }
+            prop_assert_eq!(merged.to_bytes(), whole.to_bytes());
+            let unknown = |r: &Row| matches!(r.2, None | Some("NA") | Some("")) || r.3.is_none();
+            let n_unknown = rows.iter().filter(|r| unknown(r)).count() as u64;
+            if exclude {
+                // The rows kept are audited as if the others were not there.
+                let kept: Vec<Row> = rows.iter().copied().filter(|r| !unknown(r)).collect();
+                let alone = state(&kept, Unknowns::Error, weighted);
+                prop_assert_eq!(&whole.finest()[0], &alone.finest()[0]);
+                prop_assert_eq!(whole.set_aside().total_rows(), n_unknown);
+            } else {
+                prop_assert_eq!(whole.total_rows(), rows.len() as u64);
+                prop_assert!(whole.set_aside().is_empty());
+            }
+            let report = crate::unknowns::count(handling, &["NA".into()], &whole, &["g".into(), "h".into()]);
+            prop_assert_eq!(report.slices[2].rows, n_unknown);
+            let g = rows.iter().filter(|r| matches!(r.2, None | Some("NA") | Some(""))).count() as u64;
+            prop_assert_eq!(report.columns[0].rows, g);
+        }
+    }
+
+    #[test]
+    fn a_literal_unknown_name_and_an_empty_value() {
+        let rows: Vec<Row> = vec![(1, 1, Some("(unknown)"), Some("x"), 1.0)];
+        let e = try_state(&rows, Unknowns::AsGroup, false).unwrap_err().to_string();
+        assert!(e.contains("'(unknown)'") && e.contains("--unknown-values"), "{e}");
+        // Without the option an empty value is an error naming the option, never a group "".
+        let roles = Roles::new("y", Some("p"), None, &["g"], None);
+        let mut dec = Decoder::new(
+            roles,
+            LabelPair::new("1", Some("0")),
+            "t",
+            Typing::Typed,
+            FlagStyle::Python,
+        )
+        .unwrap();
+        let batch = RecordBatch::try_from_iter([
+            ("y", Arc::new(Int64Array::from(vec![1])) as _),
+            ("p", Arc::new(Int64Array::from(vec![1])) as _),
+            ("g", Arc::new(StringArray::from(vec![""])) as _),
+        ])
+        .unwrap();
+        let e = dec.decode(&batch, None).unwrap_err().to_string();
+        assert!(e.contains("row 1") && e.contains("unknowns= as-group"), "{e}");
+    }
+}
