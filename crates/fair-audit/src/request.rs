@@ -266,11 +266,7 @@ impl CheckedRequest {
     /// The decoder's reading of unknown sensitive values for this request, with `skip` leading
     /// columns (a `--by` or `--against` column before the sensitive ones) left out of it.
     pub fn unknown_groups(&self, skip: usize) -> Option<UnknownGroups> {
-        UnknownGroups::new(
-            self.request.unknowns,
-            &self.request.unknown_values,
-            skip,
-        )
+        UnknownGroups::new(self.request.unknowns, &self.request.unknown_values, skip)
     }
 }
 
@@ -343,7 +339,11 @@ impl ParamGuard for AuditRequest {
                 "--unknowns as-group (a group of their own) or exclude (counted, kept out of every rate): with the default, error, a listed value would only stop the audit at its first row",
             ));
         }
-        if let Some(v) = r.unknown_values.iter().find(|v| v.contains(GROUP_SEPARATOR)) {
+        if let Some(v) = r
+            .unknown_values
+            .iter()
+            .find(|v| v.contains(GROUP_SEPARATOR))
+        {
             return Err(invalid(
                 "unknown_values",
                 v.escape_debug(),

@@ -370,8 +370,11 @@ fn run_regression<S: ScoreSource>(
     // regression audit), with as-group the sums' groups (rows only).
     // The unknowns: with exclude the set-aside rows' counts (the only rows the state holds in
     // a regression audit), with as-group the sums' groups (rows only).
-    let audited: Vec<(String, u64, Option<f64>)> =
-        all_rows.rows().into_iter().map(|(n, k)| (n, k, None)).collect();
+    let audited: Vec<(String, u64, Option<f64>)> = all_rows
+        .rows()
+        .into_iter()
+        .map(|(n, k)| (n, k, None))
+        .collect();
     let total = audited.iter().map(|g| g.1).sum();
     let groups = match r.unknowns {
         crate::ingest::Unknowns::Exclude => crate::unknowns::groups_of(counted.set_aside()),

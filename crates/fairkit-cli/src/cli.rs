@@ -254,7 +254,12 @@ pub struct AuditArgs {
     /// --unknowns as-group or exclude.
     ///
     /// Example: `--unknown-values NA,99`
-    #[arg(long, value_name = "VALUES", value_delimiter = ',', allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "VALUES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
     pub unknown_values: Vec<String>,
 
     /// Column with non-negative sample weights.

@@ -737,7 +737,11 @@ fn unknown_sensitive_values() {
         assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
         report(&out)
     };
-    let grouped = run("g", &f, &["--unknowns", "as-group", "--unknown-values", "NA"]);
+    let grouped = run(
+        "g",
+        &f,
+        &["--unknowns", "as-group", "--unknown-values", "NA"],
+    );
     let groups: Vec<&str> = grouped["audits"][0]["slices"][0]["groups"]
         .as_array()
         .unwrap()
@@ -752,9 +756,16 @@ fn unknown_sensitive_values() {
     assert_eq!(u["slices"][0]["groups"][0], "(unknown)");
     assert_eq!(u["excluded_rows"], 0);
 
-    let excluded = run("x", &f, &["--unknowns", "exclude", "--unknown-values", "NA"]);
+    let excluded = run(
+        "x",
+        &f,
+        &["--unknowns", "exclude", "--unknown-values", "NA"],
+    );
     let u = &excluded["unknowns"];
-    assert_eq!((u["excluded_rows"].as_u64(), u["excluded_weight"].as_f64()), (Some(2), Some(3.0)));
+    assert_eq!(
+        (u["excluded_rows"].as_u64(), u["excluded_weight"].as_f64()),
+        (Some(2), Some(3.0))
+    );
     assert_eq!(u["columns"][0]["rows"], 2);
     // The audit of the other rows is the audit of the file without them.
     let kept: String = text
@@ -792,9 +803,22 @@ fn unknown_sensitive_values() {
     rejects(
         &p,
         &["--unknowns", "exclude", "--unknown-values", "NA"],
-        &["\"NA\" is listed as an unknown value (--unknown-values)", "'sex' (Int64)"],
+        &[
+            "\"NA\" is listed as an unknown value (--unknown-values)",
+            "'sex' (Int64)",
+        ],
     );
     // The integer code 99 is a value the column holds: with the null, two rows set aside.
-    let r = run("i", &p, &["--unknowns", "exclude", "--unknown-values", "99", "--allow-single-group"]);
+    let r = run(
+        "i",
+        &p,
+        &[
+            "--unknowns",
+            "exclude",
+            "--unknown-values",
+            "99",
+            "--allow-single-group",
+        ],
+    );
     assert_eq!(r["unknowns"]["excluded_rows"], 2);
 }

@@ -507,9 +507,14 @@ impl Decoder {
             });
         }
         filter(&mut out.labels, &keep);
-        for v in [&mut out.targets, &mut out.predictions, &mut out.scores, &mut out.weights]
-            .into_iter()
-            .flatten()
+        for v in [
+            &mut out.targets,
+            &mut out.predictions,
+            &mut out.scores,
+            &mut out.weights,
+        ]
+        .into_iter()
+        .flatten()
         {
             filter(v, &keep);
         }

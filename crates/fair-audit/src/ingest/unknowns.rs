@@ -88,9 +88,10 @@ impl UnknownGroups {
             .iter()
             .filter_map(|c| schema.field_with_name(c).ok().map(|f| (*c, f.data_type())))
             .collect();
-        let value = self.values.iter().find(|v| {
-            !v.is_empty() && !types.iter().any(|(_, t)| can_hold(t, v))
-        })?;
+        let value = self
+            .values
+            .iter()
+            .find(|v| !v.is_empty() && !types.iter().any(|(_, t)| can_hold(t, v)))?;
         let listed = types
             .iter()
             .map(|(c, t)| format!("'{c}' ({t})"))
@@ -176,11 +177,26 @@ mod merge_tests {
             return Ok(s);
         }
         let batch = RecordBatch::try_from_iter([
-            ("y", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.0))) as _),
-            ("p", Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1))) as _),
-            ("g", Arc::new(StringArray::from_iter(rows.iter().map(|r| r.2))) as _),
-            ("h", Arc::new(StringArray::from_iter(rows.iter().map(|r| r.3))) as _),
-            ("w", Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.4))) as _),
+            (
+                "y",
+                Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.0))) as _,
+            ),
+            (
+                "p",
+                Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1))) as _,
+            ),
+            (
+                "g",
+                Arc::new(StringArray::from_iter(rows.iter().map(|r| r.2))) as _,
+            ),
+            (
+                "h",
+                Arc::new(StringArray::from_iter(rows.iter().map(|r| r.3))) as _,
+            ),
+            (
+                "w",
+                Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.4))) as _,
+            ),
         ])
         .unwrap();
         s.add(&dec.decode(&batch, None)?, &dec, &[])?;
@@ -243,8 +259,13 @@ mod merge_tests {
     #[test]
     fn a_literal_unknown_name_and_an_empty_value() {
         let rows: Vec<Row> = vec![(1, 1, Some("(unknown)"), Some("x"), 1.0)];
-        let e = try_state(&rows, Unknowns::AsGroup, false).unwrap_err().to_string();
-        assert!(e.contains("'(unknown)'") && e.contains("--unknown-values"), "{e}");
+        let e = try_state(&rows, Unknowns::AsGroup, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("'(unknown)'") && e.contains("--unknown-values"),
+            "{e}"
+        );
         // Without the option an empty value is an error naming the option, never a group "".
         let roles = Roles::new("y", Some("p"), None, &["g"], None);
         let mut dec = Decoder::new(
@@ -262,6 +283,9 @@ mod merge_tests {
         ])
         .unwrap();
         let e = dec.decode(&batch, None).unwrap_err().to_string();
-        assert!(e.contains("row 1") && e.contains("unknowns= as-group"), "{e}");
+        assert!(
+            e.contains("row 1") && e.contains("unknowns= as-group"),
+            "{e}"
+        );
     }
 }
