@@ -110,6 +110,8 @@ fn audit_files(
     args.score = r.score;
     args.weight = r.weight;
     args.sensitive = r.sensitive;
+    args.unknowns = r.unknowns;
+    args.unknown_values = r.unknown_values;
     args.confidence = r.confidence;
     args.ci_method = r.ci_method;
     args.resamples = r.resamples;

@@ -443,3 +443,70 @@ def test_each_range_gets_a_partition_of_its_own(spark, n):
         .repartition(n, F.element_at(keys, F.col("r") + 1)) \
         .select("r", F.spark_partition_id().alias("p")).distinct().collect()
     assert sorted((int(r), int(p)) for r, p in parts) == [(r, r) for r in range(n)]
+
+
+def _unknown_frame() -> pd.DataFrame:
+    df = FRAME.copy()
+    g = df["group"].astype(object)
+    g.iloc[::7] = None
+    g.iloc[3::11] = "NA"
+    g.iloc[5::13] = ""
+    df["group"] = g
+    return df
+
+
+def _unknown_parts(doc: dict) -> tuple:
+    return doc["unknowns"], doc["audits"], doc["headline"], doc.get("score_metrics")
+
+
+@pytest.mark.parametrize("handling", ["as-group", "exclude"])
+def test_unknowns_same_everywhere(spark, tmp_path, handling):
+    # Issue 43: the unknowns block and every rate, gap and score metric are the same on pandas,
+    # a CSV file, and Spark (SQL count and row path, several partitionings), bit for bit.
+    df = _unknown_frame()
+    # Integer weights: the range-partitioned score sweep of extreme float weights is only close
+    # to one pass (test_weighted_scores_counted_by_sql_are_close_to_the_range_sweep).
+    kw = dict(label="label", pred="pred", sensitive=["group", "region"], weight="iw",
+              score="score", n_resamples=200, unknowns=handling, unknown_values=["NA"])
+    import fairkit
+
+    want = fairkit.audit(df, **kw).document
+    u = want["unknowns"]
+    unknown = df["group"].isna() | df["group"].isin(["NA", ""])
+    assert u["handling"] == handling and u["columns"][0]["rows"] == int(unknown.sum())
+    assert u["columns"][1]["rows"] == 0 and u["slices"][2]["rows"] == int(unknown.sum())
+    assert u["excluded_rows"] == (int(unknown.sum()) if handling == "exclude" else 0)
+    groups = [g["group"] for g in want["audits"][0]["slices"][0]["groups"]]
+    assert ("(unknown)" in groups) == (handling == "as-group")
+    path = tmp_path / "u.csv"
+    df.to_csv(path, index=False)
+    assert _unknown_parts(fairkit.audit(str(path), **kw).document) == _unknown_parts(want)
+    for parts, paths in ((1, ("sql",)), (3, ("sql", "rows"))):
+        sdf = spark.createDataFrame(df).repartition(parts)
+        for p in paths:
+            got = audit(sdf, _path=p, **kw).document
+            assert _unknown_parts(got) == _unknown_parts(want), (parts, p)
+
+
+def test_unknowns_bad_inputs_same_everywhere(spark, tmp_path):
+    import fairkit
+
+    df = pd.DataFrame({"label": [1, 0, 1, 0], "pred": [1, 0, 0, 1],
+                       "group": pd.array([1, None, 2, 99], dtype="Int64")})
+    sdf = spark.createDataFrame(df.astype({"group": "float64"})).selectExpr(
+        "label", "pred", "CAST(group AS BIGINT) AS group")
+    path = tmp_path / "int.parquet"
+    df.to_parquet(path)
+    kw = dict(label="label", pred="pred", sensitive=["group"], n_resamples=200)
+    for data in (df, sdf, str(path)):
+        with pytest.raises(FairkitError, match="unknown_values=.*unknowns= as-group|"
+                                               "unknown_values.*as-group"):
+            fairkit.audit(data, unknown_values=["NA"], **kw)
+        with pytest.raises(FairkitError, match="'NA'|\"NA\" is listed as an unknown value"):
+            fairkit.audit(data, unknowns="exclude", unknown_values=["NA"], **kw)
+        with pytest.raises(FairkitError, match="row 2.*unknowns= as-group"):
+            fairkit.audit(data, **kw)
+    # The integer code 99 is a value of the column: two rows kept out, on every front end.
+    docs = [fairkit.audit(d, unknowns="exclude", unknown_values=[99], allow_single_group=True,
+                          **kw).document["unknowns"] for d in (df, sdf, str(path))]
+    assert docs[0]["excluded_rows"] == 2 and docs[0] == docs[1] == docs[2]

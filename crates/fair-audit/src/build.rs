@@ -160,6 +160,7 @@ pub fn build_report(
         over_time: None,
         comparison: None,
         regression: None,
+        unknowns: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

@@ -70,6 +70,7 @@ pub mod request;
 pub mod run;
 pub mod schema;
 pub mod summary;
+pub mod unknowns;
 
 pub use build::{ReportSpec, apply_multiple_testing, build_report};
 

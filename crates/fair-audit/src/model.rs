@@ -50,6 +50,10 @@ pub struct AuditReport {
     /// `audits` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regression: Option<regression::RegressionAudit>,
+    /// Unknown sensitive values: the handling asked for and the rows with an unknown value per
+    /// column and slice (written by every audit run; absent from reports built otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknowns: Option<crate::unknowns::UnknownsReport>,
 }
 
 /// Program name and version.

@@ -648,6 +648,7 @@ pub fn build_regression_report(
         over_time: None,
         comparison: None,
         regression: Some(audit),
+        unknowns: None,
     };
     report.headline = crate::summary::headline(&report);
     Ok((report, charts))

@@ -695,6 +695,9 @@ pub fn document(
     // The committee's page first: verdicts, then what they lean on (small groups, the rates
     // and gaps with their charts); the statistical detail after.
     crate::first_page::write(&mut doc, r);
+    if let Some(u) = &r.unknowns {
+        crate::unknowns::section(&mut doc, u);
+    }
     let small = small_groups_table(r);
     if !small.is_empty() {
         doc.heading("Small groups");

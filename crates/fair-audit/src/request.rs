@@ -27,6 +27,7 @@
 use crate::compute::{DEFAULT_MIN_GROUP_SIZE, Stats};
 use crate::fail_if::{self, FailIf};
 use crate::guard::{DEFAULT_MAX_GROUPS, GroupLimits};
+use crate::ingest::{GROUP_SEPARATOR, UnknownGroups, Unknowns};
 use crate::over_time::{Baseline, OverTimeSpec, Window};
 use crate::render::Views;
 use fair_core::ParamGuard;
@@ -94,6 +95,13 @@ pub struct AuditRequest {
     pub weight: Option<String>,
     /// The sensitive columns (two or more: their intersection too).
     pub sensitive: Vec<String>,
+    /// Sensitive values that mean "unknown", besides a null and an empty value (compared with
+    /// the value as text: `"NA"`, `"99"`). Needs `unknowns` as-group or exclude.
+    pub unknown_values: Vec<String>,
+    /// What a row with an unknown sensitive value does ("as-group", "exclude" or "error", the
+    /// default: see docs/conventions.md for why).
+    #[serde(with = "by_name")]
+    pub unknowns: Unknowns,
     /// Level of every interval (strictly between 0 and 1).
     pub confidence: f64,
     /// Interval method of the per-group rates.
@@ -151,6 +159,8 @@ impl Default for AuditRequest {
             score: None,
             weight: None,
             sensitive: Vec::new(),
+            unknown_values: Vec::new(),
+            unknowns: Unknowns::Error,
             confidence: DEFAULT_CONFIDENCE,
             ci_method: RateCiMethod::Wilson,
             resamples: DEFAULT_RESAMPLES,
@@ -196,6 +206,8 @@ impl RequestError {
             "score" => "--score",
             "weight" => "--weight",
             "sensitive" => "--sensitive",
+            "unknown_values" => "--unknown-values",
+            "unknowns" => "--unknowns",
             "confidence" => "--confidence",
             "ci_method" => "--ci-method",
             "resamples" => "--resamples",
@@ -248,6 +260,14 @@ pub struct CheckedRequest {
     pub gates: Vec<FailIf>,
     /// The views to render.
     pub views: Views,
+}
+
+impl CheckedRequest {
+    /// The decoder's reading of unknown sensitive values for this request, with `skip` leading
+    /// columns (a `--by` or `--against` column before the sensitive ones) left out of it.
+    pub fn unknown_groups(&self, skip: usize) -> Option<UnknownGroups> {
+        UnknownGroups::new(self.request.unknowns, &self.request.unknown_values, skip)
+    }
 }
 
 impl ParamGuard for AuditRequest {
@@ -310,6 +330,24 @@ impl ParamGuard for AuditRequest {
                 "sensitive",
                 r.sensitive.join(","),
                 "column names separated by commas, e.g. race,sex",
+            ));
+        }
+        if !r.unknown_values.is_empty() && r.unknowns == Unknowns::Error {
+            return Err(invalid(
+                "unknown_values",
+                r.unknown_values.join(","),
+                "--unknowns as-group (a group of their own) or exclude (counted, kept out of every rate): with the default, error, a listed value would only stop the audit at its first row",
+            ));
+        }
+        if let Some(v) = r
+            .unknown_values
+            .iter()
+            .find(|v| v.contains(GROUP_SEPARATOR))
+        {
+            return Err(invalid(
+                "unknown_values",
+                v.escape_debug(),
+                "values without the control character \\x1f",
             ));
         }
         if let Some(by) = &r.by
@@ -652,6 +690,21 @@ mod tests {
                     ..base()
                 },
                 "pred",
+            ),
+            (
+                AuditRequest {
+                    unknown_values: vec!["NA".into()],
+                    ..base()
+                },
+                "unknown_values",
+            ),
+            (
+                AuditRequest {
+                    unknown_values: vec!["a\u{1f}b".into()],
+                    unknowns: Unknowns::Exclude,
+                    ..base()
+                },
+                "unknown_values",
             ),
         ];
         for (request, param) in cases {

@@ -184,7 +184,7 @@ pub fn run<S: ScoreSource>(
         regression,
     } = inputs;
     if request.regression {
-        return run_regression(request, regression, scores, origin, style);
+        return run_regression(request, regression, scores, origin, style, states.all_rows);
     }
     if regression.is_some() {
         return Err(missing("regression sums", "a numeric target (target)").into());
@@ -251,6 +251,12 @@ pub fn run<S: ScoreSource>(
         weighted: r.weight.is_some(),
     };
     let (mut report, charts) = crate::build_report(&spec, &confusion, scores.as_deref())?;
+    report.unknowns = Some(crate::unknowns::count(
+        r.unknowns,
+        &r.unknown_values,
+        states.all_rows,
+        &r.sensitive,
+    ));
     crate::apply_multiple_testing(&mut report, r.multiple_testing);
     if let Some(ot) = over_time {
         over_time::attach(&mut report, ot);
@@ -286,6 +292,7 @@ fn run_regression<S: ScoreSource>(
     source: Option<S>,
     origin: Origin,
     style: FlagStyle,
+    counted: &AuditState,
 ) -> Result<Audit, S::Error> {
     let r = &request.request;
     let (Some(finest), Some(source)) = (finest, source) else {
@@ -359,6 +366,27 @@ fn run_regression<S: ScoreSource>(
     };
     let (mut report, charts) =
         crate::regression::build_regression_report(&spec, input, r.weight.is_some(), &rows)?;
+    // The unknowns: with exclude the set-aside rows' counts (the state holds nothing else in a
+    // regression audit), with as-group the sums' groups (rows only).
+    // The unknowns: with exclude the set-aside rows' counts (the only rows the state holds in
+    // a regression audit), with as-group the sums' groups (rows only).
+    let audited: Vec<(String, u64, Option<f64>)> = all_rows
+        .rows()
+        .into_iter()
+        .map(|(n, k)| (n, k, None))
+        .collect();
+    let total = audited.iter().map(|g| g.1).sum();
+    let groups = match r.unknowns {
+        crate::ingest::Unknowns::Exclude => crate::unknowns::groups_of(counted.set_aside()),
+        _ => audited,
+    };
+    report.unknowns = Some(crate::unknowns::count_groups(
+        r.unknowns,
+        &r.unknown_values,
+        groups,
+        total,
+        &r.sensitive,
+    ));
     if let (Some(ot), Some(windows)) = (&request.over_time, &windows) {
         let over_time = crate::regression_over_time::over_time(
             &spec,

@@ -239,6 +239,29 @@ pub struct AuditArgs {
     #[arg(long, value_name = "COLUMNS", value_delimiter = ',', required = true)]
     pub sensitive: Vec<String>,
 
+    /// What a row whose sensitive value is unknown (null, empty, or listed with
+    /// --unknown-values) does: `as-group` (the group "(unknown)" of its column, flagged in the
+    /// report), `exclude` (counted in the report, kept out of every rate, gap and overall
+    /// figure) or `error` (default: the audit stops naming the row, as before the option;
+    /// docs/conventions.md says why). The report gives the unknown count per column either way.
+    ///
+    /// Example: `--unknowns exclude`
+    #[arg(long, value_name = "HANDLING", value_parser = by_name::<fair_audit::ingest::Unknowns>, default_value = "error")]
+    pub unknowns: fair_audit::ingest::Unknowns,
+
+    /// Sensitive values that mean "unknown" besides a null and an empty value, comma-separated,
+    /// compared with the value as text (`99` matches an integer column's 99). Needs
+    /// --unknowns as-group or exclude.
+    ///
+    /// Example: `--unknown-values NA,99`
+    #[arg(
+        long,
+        value_name = "VALUES",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub unknown_values: Vec<String>,
+
     /// Column with non-negative sample weights.
     ///
     /// Example: `--weight w`

@@ -202,6 +202,7 @@ pub fn tables(args: &Ll144Args, style: FlagStyle) -> Result<Ll144Report, CliErro
         neg_label: (args.selected_value == "1").then(|| "0".to_string()),
         timezone: None,
         style,
+        unknowns: None,
     };
     let budget = match &args.memory_budget {
         Some(s) => parse_size(s)?,

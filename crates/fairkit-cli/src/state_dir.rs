@@ -41,6 +41,13 @@ pub struct Build {
     /// `--timezone` (it moves zoned timestamps between days, so states of two zones differ).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
+    /// `--unknowns` (as-group and exclude build different states; absent for the default,
+    /// error, so a manifest written before the option still matches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknowns: Option<String>,
+    /// `--unknown-values`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_values: Vec<String>,
 }
 
 impl Build {
@@ -56,6 +63,9 @@ impl Build {
             pos_label: args.pos_label.clone(),
             thresholds: args.threshold.clone(),
             timezone: args.timezone.clone(),
+            unknowns: (args.unknowns != fair_audit::ingest::Unknowns::Error)
+                .then(|| args.unknowns.to_string()),
+            unknown_values: args.unknown_values.clone(),
         }
     }
 }

@@ -706,3 +706,119 @@ fn a_misspelt_column_suggests_the_closest_one() {
         assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
     }
 }
+
+/// Issue 43: a null, empty or listed sensitive value is never silently a group nor silently
+/// dropped. `error` (the default) names the row and the option; `as-group` makes the group
+/// "(unknown)" and counts it; `exclude` counts the rows and audits the others exactly as if
+/// they were not in the file; bad combinations exit 2 naming the flag.
+#[test]
+fn unknown_sensitive_values() {
+    let dir = tempfile::tempdir().unwrap();
+    // Rows 3 and 8 unknown: an empty field and a listed "NA".
+    let text = GOOD_CSV
+        .replace("1,0,0.4,f,2.0", "1,0,0.4,,2.0")
+        .replace("0,0,0.2,m,1.0", "0,0,0.2,NA,1.0");
+    let f = write(dir.path(), "u.csv", &text);
+    rejects(&f, &[], &["row 3", "column 'sex'", "--unknowns as-group"]);
+    rejects(
+        &f,
+        &["--unknown-values", "NA"],
+        &["--unknown-values", "--unknowns as-group"],
+    );
+    rejects(&f, &["--unknowns", "drop"], &["--unknowns", "as-group"]);
+    let run = |name: &str, file: &Path, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let mut flags = vec!["--pred", "y_hat", "--weight", "w", "--format", "json"];
+        flags.extend_from_slice(extra);
+        let r = audit(file, &out, &flags);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let json = out.join("report.json");
+        let v = fairkit(&["validate-report", json.to_str().unwrap()]);
+        assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+        report(&out)
+    };
+    let grouped = run(
+        "g",
+        &f,
+        &["--unknowns", "as-group", "--unknown-values", "NA"],
+    );
+    let groups: Vec<&str> = grouped["audits"][0]["slices"][0]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["group"].as_str().unwrap())
+        .collect();
+    assert_eq!(groups, ["(unknown)", "f", "m"]);
+    let u = &grouped["unknowns"];
+    assert_eq!(u["handling"], "as-group");
+    assert_eq!(u["columns"][0]["rows"], 2);
+    assert_eq!(u["columns"][0]["weight"], 3.0);
+    assert_eq!(u["slices"][0]["groups"][0], "(unknown)");
+    assert_eq!(u["excluded_rows"], 0);
+
+    let excluded = run(
+        "x",
+        &f,
+        &["--unknowns", "exclude", "--unknown-values", "NA"],
+    );
+    let u = &excluded["unknowns"];
+    assert_eq!(
+        (u["excluded_rows"].as_u64(), u["excluded_weight"].as_f64()),
+        (Some(2), Some(3.0))
+    );
+    assert_eq!(u["columns"][0]["rows"], 2);
+    // The audit of the other rows is the audit of the file without them.
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.contains(",,") && !l.contains("NA"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let without = run("w", &write(dir.path(), "k.csv", &kept), &[]);
+    assert_eq!(excluded["audits"], without["audits"]);
+    assert_eq!(excluded["headline"], without["headline"]);
+    assert_eq!(without["unknowns"]["handling"], "error");
+    assert_eq!(without["unknowns"]["columns"][0]["rows"], 0);
+
+    // A listed value no sensitive column can hold (text for an integer column).
+    let p = dir.path().join("int.parquet");
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("y", DataType::Int64, false),
+        Field::new("y_hat", DataType::Int64, false),
+        Field::new("sex", DataType::Int64, true),
+        Field::new("w", DataType::Float64, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from(vec![1, 0, 1, 0])),
+            Arc::new(Int64Array::from(vec![1, 0, 0, 0])),
+            Arc::new(Int64Array::from(vec![Some(1), None, Some(2), Some(99)])),
+            Arc::new(Float64Array::from(vec![1.0; 4])),
+        ],
+    )
+    .unwrap();
+    let mut w = ArrowWriter::try_new(std::fs::File::create(&p).unwrap(), schema, None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    rejects(
+        &p,
+        &["--unknowns", "exclude", "--unknown-values", "NA"],
+        &[
+            "\"NA\" is listed as an unknown value (--unknown-values)",
+            "'sex' (Int64)",
+        ],
+    );
+    // The integer code 99 is a value the column holds: with the null, two rows set aside.
+    let r = run(
+        "i",
+        &p,
+        &[
+            "--unknowns",
+            "exclude",
+            "--unknown-values",
+            "99",
+            "--allow-single-group",
+        ],
+    );
+    assert_eq!(r["unknowns"]["excluded_rows"], 2);
+}

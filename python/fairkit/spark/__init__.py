@@ -74,7 +74,7 @@ _DEFAULTS = _core.audit_defaults()
 def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, partial_interval,
              min_group_size, max_groups, allow_single_group, by, window, baseline,
              against, timezone=None, target=None, quantile=None,
-             multiple_testing=None) -> dict:
+             multiple_testing=None, unknowns=None, unknown_values=None) -> dict:
     """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
     one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
     argument, with the message ``fairkit audit`` gives for the same value."""
@@ -89,6 +89,8 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
         "baseline": baseline, "against": against, "timezone": timezone,
         "multiple_testing": (_DEFAULTS["multiple_testing"] if multiple_testing is None
                              else multiple_testing),
+        "unknowns": _DEFAULTS["unknowns"] if unknowns is None else unknowns,
+        "unknown_values": _unknown_values(unknown_values),
     }
     if target is not None:
         # A regression audit: the numeric target instead of a label (label stays empty).
@@ -97,6 +99,30 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
         request["quantile"] = _DEFAULTS["quantile"] if quantile is None else quantile
     _core.check_request(request)
     return request
+
+
+def _unknown_values(values) -> list:
+    """``unknown_values=`` as the request's list of text values (one value alone is a list of
+    one; a Python value is compared by its text, booleans as Arrow writes them)."""
+    if values is None:
+        return []
+    if isinstance(values, (str, int, bool)):
+        values = [values]
+    out = []
+    for v in values:
+        if isinstance(v, bool):
+            out.append("true" if v else "false")
+        elif isinstance(v, (str, int)):
+            out.append(str(v))
+        else:
+            raise FairkitError(f"unknown_values must list str or int values, got {v!r}")
+    return out
+
+
+def _with_unknowns(cols: AuditColumns, request: dict) -> AuditColumns:
+    """The columns read with the checked request's handling of unknown sensitive values."""
+    return replace(cols, unknowns=request["unknowns"],
+                   unknown_values=tuple(request["unknown_values"]))
 
 
 def _local_by(data, by: Optional[str], timezone: Optional[str]):
@@ -158,7 +184,7 @@ def _leads(cols: AuditColumns, request: dict) -> tuple:
     same rows decoded with that column leading the finest groups (as ``fairkit audit --by`` /
     ``--against`` decode them), without the score."""
     leads = [(kind, request[kind]) for kind in ("by", "against") if request[kind] is not None]
-    return tuple((kind, replace(cols, sensitive=(column, *cols.sensitive), score=None))
+    return tuple((kind, replace(cols, sensitive=(column, *cols.sensitive), score=None, lead=1))
                  for kind, column in leads)
 
 
@@ -191,6 +217,8 @@ def _audit_arrow(
     against: Optional[str] = None,
     timezone: Optional[str] = None,
     multiple_testing: str = _DEFAULTS["multiple_testing"],
+    unknowns: str = _DEFAULTS["unknowns"],
+    unknown_values: Optional[Sequence[str]] = None,
 ) -> _Result:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame
     (:func:`fairkit.audit` calls it for every table in memory).
@@ -203,7 +231,9 @@ def _audit_arrow(
     cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
-                       against, timezone, multiple_testing=multiple_testing)
+                       against, timezone, multiple_testing=multiple_testing,
+                       unknowns=unknowns, unknown_values=unknown_values)
+    cols = _with_unknowns(cols, request)
     leads = _leads(cols, request)
     interval = None if request["interval"] is None else tuple(request["interval"])
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
@@ -339,6 +369,8 @@ def audit(
     against: Optional[str] = None,
     timezone: Optional[str] = None,
     multiple_testing: str = _DEFAULTS["multiple_testing"],
+    unknowns: str = _DEFAULTS["unknowns"],
+    unknown_values: Optional[Sequence[str]] = None,
     _path: str = "auto",
 ) -> _Result:
     """Exact fairness audit of a Spark DataFrame.
@@ -399,6 +431,11 @@ def audit(
         A second model's prediction column of the same rows (``fairkit audit --against``): every
         count gap of both models with the paired change, its interval and p-value; the report's
         ``comparison`` block. Unweighted audits only.
+    unknowns, unknown_values
+        A null, empty or listed (``unknown_values``) sensitive value: ``"error"`` (default)
+        raises naming the row, ``"as-group"`` makes it the group ``"(unknown)"`` of its column,
+        ``"exclude"`` counts the row and keeps it out of every rate and gap (``fairkit audit
+        --unknowns``, ``--unknown-values``). The report's ``unknowns`` block counts them.
     tree_depth
         Depth of the tree-reduce that merges the partition states (row-by-row path only).
     score_partitions
@@ -428,7 +465,9 @@ def audit(
         )
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
-                       against, timezone, multiple_testing=multiple_testing)
+                       against, timezone, multiple_testing=multiple_testing,
+                       unknowns=unknowns, unknown_values=unknown_values)
+    cols = _with_unknowns(cols, request)
     leads = _leads(cols, request)
     df = _spark_local_by(df, by, request["timezone"])
     _check_spark_schema(df.schema, cols)

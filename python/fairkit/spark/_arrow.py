@@ -39,12 +39,18 @@ class AuditColumns:
     weight: Optional[str] = None
     pos_label: Any = 1
     neg_label: Any = None
+    #: The request's handling of unknown sensitive values and the values listed as unknown.
+    unknowns: str = "error"
+    unknown_values: tuple = ()
+    #: Leading columns of ``sensitive`` the handling leaves out (a ``by`` / ``against`` column).
+    lead: int = 0
 
     def state(self, origin: str, neg_label: Optional[str] = None) -> "_core.PartitionState":
         """An empty Rust state decoding these columns; ``origin`` names the rows in messages."""
         neg = neg_label if neg_label is not None else label_text(self.neg_label)
         return _core.PartitionState(self.label, self.pred, list(self.sensitive), self.score,
-                                    self.weight, label_text(self.pos_label), neg, origin)
+                                    self.weight, label_text(self.pos_label), neg, origin,
+                                    self.unknowns, list(self.unknown_values), self.lead)
 
 
 def _origin() -> str:

@@ -220,7 +220,8 @@ def _state_of(batches: list, cols: AuditColumns) -> tuple[Optional[bytes], str]:
         return None, "no rows"
     state = _core.CountedState(cols.label, cols.pred, list(cols.sensitive),
                                cols.weight is not None, label_text(cols.pos_label),
-                               label_text(cols.neg_label))
+                               label_text(cols.neg_label), cols.unknowns,
+                               list(cols.unknown_values), cols.lead)
     for batch in batches:
         why = state.add(batch)
         if why is not None:
@@ -261,7 +262,7 @@ def _counted_cells(selected: Any, cols: AuditColumns, limit: Optional[int]) -> t
     names, negative, _ = _core.state_info(state)
     acc = _core.CountedScores(cols.label, cols.score, list(cols.sensitive),
                               cols.weight is not None, list(names), label_text(cols.pos_label),
-                              negative)
+                              negative, cols.unknowns, list(cols.unknown_values))
     for batch in batches:
         why = acc.add(batch)
         if why is not None:

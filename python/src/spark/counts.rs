@@ -105,7 +105,8 @@ pub struct CountedState {
 impl CountedState {
     /// An empty state for the columns named (`weighted`: the aggregate carries weight sums).
     #[new]
-    #[pyo3(signature = (label, pred, sensitive, weighted, pos_label, neg_label=None))]
+    #[pyo3(signature = (label, pred, sensitive, weighted, pos_label, neg_label=None, unknowns="error", unknown_values=Vec::new(), lead=0))]
+    #[allow(clippy::too_many_arguments)] // mirrors PartitionState's keyword arguments
     fn new(
         label: String,
         pred: String,
@@ -113,6 +114,9 @@ impl CountedState {
         weighted: bool,
         pos_label: String,
         neg_label: Option<String>,
+        unknowns: &str,
+        unknown_values: Vec<String>,
+        lead: usize,
     ) -> PyResult<Self> {
         let roles = Roles {
             label,
@@ -124,7 +128,7 @@ impl CountedState {
             unlabeled: false,
             missing_groups: false,
         };
-        let decoder = Decoder::new(
+        let mut decoder = Decoder::new(
             roles,
             LabelPair {
                 positive: pos_label.clone(),
@@ -135,6 +139,7 @@ impl CountedState {
             FlagStyle::Python,
         )
         .map_err(to_py_err)?;
+        decoder.set_unknowns(super::unknown_groups(unknowns, &unknown_values, lead)?);
         Ok(Self {
             decoder,
             state: AuditState::new(&pos_label, 1),
@@ -184,7 +189,8 @@ impl CountedScores {
     /// An empty sweep for the columns named; `names` are the audit's finest groups (its counted
     /// state's, in order) and `neg_label` the negative label value that state learned.
     #[new]
-    #[pyo3(signature = (label, score, sensitive, weighted, names, pos_label, neg_label=None))]
+    #[pyo3(signature = (label, score, sensitive, weighted, names, pos_label, neg_label=None, unknowns="error", unknown_values=Vec::new()))]
+    #[allow(clippy::too_many_arguments)] // mirrors CountedState's keyword arguments
     fn new(
         label: String,
         score: String,
@@ -193,6 +199,8 @@ impl CountedScores {
         names: Vec<String>,
         pos_label: String,
         neg_label: Option<String>,
+        unknowns: &str,
+        unknown_values: Vec<String>,
     ) -> PyResult<Self> {
         let roles = Roles {
             label,
@@ -216,6 +224,7 @@ impl CountedScores {
         )
         .map_err(to_py_err)?;
         decoder.freeze_groups(&names);
+        decoder.set_unknowns(super::unknown_groups(unknowns, &unknown_values, 0)?);
         Ok(Self {
             decoder,
             cells: Vec::new(),
@@ -241,7 +250,15 @@ impl CountedScores {
             let Some(scores) = &decoded.scores else {
                 return Err(invalid("the score aggregate has no score column"));
             };
-            for (i, (rows, weights)) in counted.into_iter().enumerate() {
+            // --unknowns exclude: the aggregate rows set aside have no score cell.
+            let aside: std::collections::HashSet<usize> =
+                decoded.set_aside.iter().map(|&(r, _)| r).collect();
+            let kept = counted
+                .into_iter()
+                .enumerate()
+                .filter(|(r, _)| !aside.contains(r))
+                .map(|(_, c)| c);
+            for (i, (rows, weights)) in kept.enumerate() {
                 cells.push(ScoreCell {
                     stream: stream_of(decoded.finest[i], decoded.labels[i]),
                     score: scores[i],

@@ -31,7 +31,9 @@ mod projection;
 mod scores;
 
 use crate::errors::{invalid, to_py_err};
-use fair_audit::ingest::{AuditState, Decoder, FlagStyle, LabelPair, Roles, Typing};
+use fair_audit::ingest::{
+    AuditState, Decoder, FlagStyle, LabelPair, Roles, Typing, UnknownGroups, Unknowns,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -65,7 +67,7 @@ pub struct PartitionState {
 impl PartitionState {
     /// An empty state for the columns named; `origin` names the rows in messages.
     #[new]
-    #[pyo3(signature = (label, pred, sensitive, score=None, weight=None, pos_label="1".to_string(), neg_label=None, origin="Arrow table".to_string()))]
+    #[pyo3(signature = (label, pred, sensitive, score=None, weight=None, pos_label="1".to_string(), neg_label=None, origin="Arrow table".to_string(), unknowns="error", unknown_values=Vec::new(), lead=0))]
     #[allow(clippy::too_many_arguments)] // mirrors the Python keyword arguments one to one
     fn new(
         label: String,
@@ -76,6 +78,9 @@ impl PartitionState {
         pos_label: String,
         neg_label: Option<String>,
         origin: String,
+        unknowns: &str,
+        unknown_values: Vec<String>,
+        lead: usize,
     ) -> PyResult<Self> {
         if sensitive.is_empty() {
             return Err(invalid(
@@ -92,7 +97,7 @@ impl PartitionState {
             unlabeled: false,
             missing_groups: false,
         };
-        let decoder = Decoder::new(
+        let mut decoder = Decoder::new(
             roles,
             LabelPair {
                 positive: pos_label.clone(),
@@ -103,6 +108,7 @@ impl PartitionState {
             FlagStyle::Python,
         )
         .map_err(to_py_err)?;
+        decoder.set_unknowns(unknown_groups(unknowns, &unknown_values, lead)?);
         Ok(Self {
             decoder,
             state: AuditState::new(&pos_label, 1),
@@ -141,6 +147,19 @@ impl PartitionState {
     fn total_rows(&self) -> u64 {
         self.state.total_rows()
     }
+}
+
+/// The decoder's reading of unknown sensitive values (the request's `unknowns` and
+/// `unknown_values`, checked there first; `lead` leading `by` / `against` columns left out).
+pub(crate) fn unknown_groups(
+    unknowns: &str,
+    values: &[String],
+    lead: usize,
+) -> PyResult<Option<UnknownGroups>> {
+    let handling: Unknowns = unknowns
+        .parse()
+        .map_err(|e: fair_core::ParseEnumError| invalid(e.to_string()))?;
+    Ok(UnknownGroups::new(handling, values, lead))
 }
 
 /// Merges two encoded audit states into one (the label pairs must agree). Decoding validates

@@ -83,8 +83,21 @@ impl AuditState {
         };
         let names = decoder.finest_names();
         let mut state = self.clone();
-        for (i, cell) in cells.iter().enumerate() {
+        // `--unknowns exclude`: the aggregate rows set aside are counted apart, the others
+        // (in batch order) are the decoded rows.
+        let mut aside = decoded.set_aside.iter().peekable();
+        let mut kept = 0;
+        for (row, cell) in cells.iter().enumerate() {
             let weights = cell.weights.as_ref().map(|(w, sq)| (w, sq));
+            if let Some(&(_, code)) = aside.next_if(|&&(r, _)| r == row) {
+                state
+                    .set_aside
+                    .add_cell(&decoder.set_aside_names()[code], 0, 0, cell.rows, weights)
+                    .map_err(|e| IngestError::State(e.to_string()))?;
+                continue;
+            }
+            let i = kept;
+            kept += 1;
             state.sources[0]
                 .add_cell(
                     &names[decoded.finest[i]],

@@ -5,6 +5,7 @@
 use super::cells::{Cell, CellKey, Role, for_each_cell};
 use super::coders::{FxHashMap, GroupDictionary, LabelCoder, NumberProblem, check_number};
 use super::error::{IngestError, RowRef};
+use super::unknowns::{UNKNOWN_GROUP, UnknownGroups};
 use super::{FlagStyle, GROUP_SEPARATOR, Roles};
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};
@@ -57,6 +58,12 @@ pub struct Decoded {
     /// Finest group (the intersection of all sensitive columns) per row: codes index
     /// [`Decoder::finest_names`].
     pub finest: Vec<usize>,
+    /// `--unknowns exclude`: the rows of the batch set aside because a sensitive value is
+    /// unknown, as (row in the batch, code into [`Decoder::set_aside_names`]); every other
+    /// vector above holds the remaining rows only, in batch order.
+    pub set_aside: Vec<(usize, usize)>,
+    /// The weights of the rows set aside (when weighted), in the order of `set_aside`.
+    pub set_aside_weights: Option<Vec<f64>>,
 }
 
 impl Decoded {
@@ -114,6 +121,13 @@ pub struct Decoder {
     frozen: Option<HashMap<String, usize>>,
     /// The zone whose days a zoned timestamp group column is grouped by (`None`: UTC).
     timezone: Option<chrono_tz::Tz>,
+    /// How unknown sensitive values are read (`None`: a missing one is an error, unless
+    /// [`Roles::missing_groups`]).
+    unknowns: Option<UnknownGroups>,
+    /// `--unknowns exclude`: the groups of the rows set aside (values joined by
+    /// [`GROUP_SEPARATOR`], the unknown ones named [`UNKNOWN_GROUP`]) and their codes.
+    set_aside_names: Vec<String>,
+    set_aside_index: FxHashMap<String, usize>,
     rows: u64,
 }
 
@@ -162,6 +176,9 @@ impl Decoder {
             finest_names: Vec::new(),
             frozen: None,
             timezone: None,
+            unknowns: None,
+            set_aside_names: Vec::new(),
+            set_aside_index: FxHashMap::default(),
             rows: 0,
         })
     }
@@ -171,6 +188,44 @@ impl Decoder {
     /// grouped as written either way.
     pub fn set_timezone(&mut self, zone: Option<chrono_tz::Tz>) {
         self.timezone = zone;
+    }
+
+    /// Read unknown sensitive values (a null, an empty value, a listed value) as `unknowns`
+    /// says: each column's unknowns become the group [`UNKNOWN_GROUP`], and with
+    /// [`UnknownGroups::exclude`] their rows are set aside ([`Decoded::set_aside`]). `None`:
+    /// an unknown value is an error naming its row (the default).
+    ///
+    /// ```
+    /// use arrow_array::{Int64Array, RecordBatch, StringArray};
+    /// use fair_audit::ingest::{Decoder, FlagStyle, LabelPair, Roles, Typing, UnknownGroups, Unknowns};
+    /// use std::sync::Arc;
+    ///
+    /// let roles = Roles::new("y", Some("p"), None, &["g"], None);
+    /// let mut dec = Decoder::new(roles, LabelPair::new("1", None), "t", Typing::Typed, FlagStyle::Command)?;
+    /// dec.set_unknowns(UnknownGroups::new(Unknowns::Exclude, &["NA".into()], 0));
+    /// let batch = RecordBatch::try_from_iter([
+    ///     ("y", Arc::new(Int64Array::from(vec![1, 0, 1])) as _),
+    ///     ("p", Arc::new(Int64Array::from(vec![1, 1, 0])) as _),
+    ///     ("g", Arc::new(StringArray::from(vec![Some("a"), Some("NA"), None])) as _),
+    /// ]).unwrap();
+    /// let d = dec.decode(&batch, None)?;
+    /// assert_eq!(d.labels, vec![1]);
+    /// assert_eq!(d.set_aside, vec![(1, 0), (2, 0)]);
+    /// assert_eq!(dec.set_aside_names(), ["(unknown)"]);
+    /// # Ok::<(), fair_audit::ingest::IngestError>(())
+    /// ```
+    pub fn set_unknowns(&mut self, unknowns: Option<UnknownGroups>) {
+        self.unknowns = unknowns;
+    }
+
+    /// How unknown sensitive values are read ([`set_unknowns`](Self::set_unknowns)).
+    pub fn unknowns(&self) -> Option<&UnknownGroups> {
+        self.unknowns.as_ref()
+    }
+
+    /// The groups of the rows set aside so far, by the codes of [`Decoded::set_aside`].
+    pub fn set_aside_names(&self) -> &[String] {
+        &self.set_aside_names
     }
 
     /// For a later pass over the same rows: finest groups are looked up among `names` (joined by
@@ -249,6 +304,20 @@ impl Decoder {
             })?;
             if !role.accepts(field.data_type(), self.typing == Typing::Text) {
                 return Err(self.wrong_type(column, field.data_type(), role, what));
+            }
+        }
+        if let Some(u) = &self.unknowns {
+            let columns: Vec<&str> = self.roles.sensitive[u.skip.min(self.roles.sensitive.len())..]
+                .iter()
+                .map(String::as_str)
+                .collect();
+            if let Some((value, columns)) = u.impossible(schema, &columns) {
+                return Err(IngestError::UnknownValueType {
+                    origin: self.origin.clone(),
+                    value: value.to_string(),
+                    columns,
+                    flag: self.style.flag("unknown_values"),
+                });
             }
         }
         Ok(())
@@ -370,9 +439,92 @@ impl Decoder {
             self.decode_numbers(column(c), c, Number::Weight, &mut v, &at)?;
             out.weights = Some(v);
         }
-        out.finest = self.finest_codes(&out.sensitive, n, &at)?;
+        match self.set_aside(&mut out, n) {
+            None => out.finest = self.finest_codes(&out.sensitive, n, &at)?,
+            Some(kept) => {
+                let at_kept = |i: usize| at(kept[i]);
+                out.finest = self.finest_codes(&out.sensitive, kept.len(), &at_kept)?;
+            }
+        }
         self.rows += n as u64;
         Ok(out)
+    }
+
+    /// `--unknowns exclude`: moves the rows with an unknown sensitive value out of `out` into
+    /// [`Decoded::set_aside`]; returns the batch rows kept, or `None` when none was set aside.
+    fn set_aside(&mut self, out: &mut Decoded, n: usize) -> Option<Vec<usize>> {
+        let u = self.unknowns.as_ref().filter(|u| u.exclude)?;
+        let codes: Vec<Option<u32>> = self
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(a, d)| d.get(UNKNOWN_GROUP).filter(|_| u.applies_to(a)))
+            .collect();
+        if codes.iter().all(Option::is_none) {
+            return None;
+        }
+        let unknown = |i: usize| {
+            out.sensitive
+                .iter()
+                .zip(&codes)
+                .any(|(col, c)| c.is_some_and(|c| col[i] == c))
+        };
+        let mut keep = vec![true; n];
+        let mut kept = Vec::with_capacity(n);
+        let sep = GROUP_SEPARATOR.to_string();
+        for (i, k) in keep.iter_mut().enumerate() {
+            if !unknown(i) {
+                kept.push(i);
+                continue;
+            }
+            *k = false;
+            let name = out
+                .sensitive
+                .iter()
+                .zip(&self.groups)
+                .map(|(col, d)| d.names()[col[i] as usize].as_str())
+                .collect::<Vec<_>>()
+                .join(&sep);
+            let next = self.set_aside_names.len();
+            let code = *self.set_aside_index.entry(name.clone()).or_insert(next);
+            if code == next {
+                self.set_aside_names.push(name);
+            }
+            out.set_aside.push((i, code));
+        }
+        if kept.len() == n {
+            return None;
+        }
+        out.set_aside_weights = out
+            .weights
+            .as_ref()
+            .map(|w| out.set_aside.iter().map(|&(i, _)| w[i]).collect());
+        fn filter<T: Copy>(v: &mut Vec<T>, keep: &[bool]) {
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+        }
+        filter(&mut out.labels, &keep);
+        for v in [
+            &mut out.targets,
+            &mut out.predictions,
+            &mut out.scores,
+            &mut out.weights,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            filter(v, &keep);
+        }
+        if let Some(p) = &mut out.preds {
+            filter(p, &keep);
+        }
+        for col in &mut out.sensitive {
+            filter(col, &keep);
+        }
+        Some(kept)
     }
 
     fn unsupported<'s>(
@@ -498,14 +650,29 @@ impl Decoder {
             .and_then(|zone| super::local_time::to_local(arr, zone));
         let arr: &dyn Array = local.as_deref().unwrap_or(arr);
         let joined = self.roles.sensitive.len() > 1;
-        // Roles::missing_groups: a null is the unknown category "", counted by the caller.
-        let allow_missing = self.roles.missing_groups;
+        // Roles::missing_groups: a null is the unknown category "", counted by the caller. The
+        // audit's --unknowns reuses it: a null, an empty or a listed value is UNKNOWN_GROUP.
+        let unknown = self
+            .unknowns
+            .as_ref()
+            .filter(|u| u.applies_to(attribute))
+            .cloned();
+        let missing_groups = self.roles.missing_groups;
+        let allow_missing = missing_groups || unknown.is_some();
         let origin = self.origin.clone();
-        let missing = |i: usize| IngestError::MissingValue {
+        let style = self.style;
+        let missing = |i: usize| IngestError::MissingGroup {
             origin: origin.clone(),
             at: at(i),
             column: column.to_string(),
-            what: "sensitive value",
+            flag: style.flag("unknowns"),
+        };
+        let reserved_unknown = |i: usize, value: &str| IngestError::ReservedUnknown {
+            origin: origin.clone(),
+            at: at(i),
+            column: column.to_string(),
+            value: value.to_string(),
+            flag: style.flag("unknown_values"),
         };
         let reserved = |i: usize| IngestError::ReservedCharacter {
             origin: origin.clone(),
@@ -525,6 +692,18 @@ impl Decoder {
         let mut dict = self.groups[attribute].clone();
         // One hash lookup for a known name; the checks run once, when a name is new.
         let mut code_of = |name: &str, i: usize| -> Result<u32, IngestError> {
+            if let Some(u) = &unknown {
+                if u.is_unknown(name) {
+                    return Ok(dict.code(UNKNOWN_GROUP));
+                }
+                if name == UNKNOWN_GROUP {
+                    return Err(reserved_unknown(i, name));
+                }
+            } else if name.is_empty() && !missing_groups {
+                // An empty value is a missing one (a CSV file cannot tell them apart), never
+                // silently a group named "".
+                return Err(missing(i));
+            }
             if let Some(c) = dict.get(name) {
                 return Ok(c);
             }

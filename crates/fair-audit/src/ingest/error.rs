@@ -174,6 +174,53 @@ pub enum IngestError {
         /// The role of the column.
         what: &'static str,
     },
+    /// A sensitive value is missing (null or empty) and the audit's handling of unknowns is
+    /// `error` (the default).
+    #[error(
+        "{origin}: {at}, column '{column}': the value is missing (empty or null); every row needs a sensitive value, or count such rows with {flag} as-group (a group of their own) or {flag} exclude (counted, kept out of every rate)"
+    )]
+    MissingGroup {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// How the handling is set (`--unknowns`, `unknowns=`).
+        flag: &'static str,
+    },
+    /// A sensitive value spelled as the name unknown values get, without being listed as
+    /// unknown: it would be mistaken for them.
+    #[error(
+        "{origin}: {at}, column '{column}': the value '{value}' is the name fairkit gives unknown sensitive values; list it with {flag} if it means unknown, or rename it"
+    )]
+    ReservedUnknown {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The column.
+        column: String,
+        /// The value.
+        value: String,
+        /// How unknown values are listed (`--unknown-values`, `unknown_values=`).
+        flag: &'static str,
+    },
+    /// A value listed as unknown that no sensitive column can hold (text `NA` listed for an
+    /// integer column): it would never match, so the setting is probably a mistake.
+    #[error(
+        "{origin}: {value:?} is listed as an unknown value ({flag}), but no sensitive column can hold it: {columns}; list values as the column holds them (e.g. -1 or 99 for an integer code; a null is always unknown)"
+    )]
+    UnknownValueType {
+        /// Where the rows come from.
+        origin: String,
+        /// The listed value.
+        value: String,
+        /// The sensitive columns and their types.
+        columns: String,
+        /// How unknown values are listed.
+        flag: &'static str,
+    },
     /// A sensitive column of a text input (CSV) holds fractional numbers: a continuous column,
     /// which a typed input refuses as floating-point ([`IngestError::WrongType`]).
     #[error(

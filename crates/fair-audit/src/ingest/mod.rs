@@ -20,11 +20,13 @@ mod decode;
 mod error;
 mod local_time;
 mod state;
+mod unknowns;
 
 pub use counted::CellCounts;
 pub use decode::{Decoded, Decoder, LabelPair, Typing};
 pub use error::{IngestError, RowRef, did_you_mean};
 pub use state::AuditState;
+pub use unknowns::{UNKNOWN_GROUP, UnknownGroups, Unknowns};
 
 /// Joins a finest group's values (one per sensitive column) into one name in states and bytes
 /// (ASCII unit separator: never part of a printable value; a sensitive value containing it is
@@ -70,6 +72,10 @@ impl FlagStyle {
             (FlagStyle::Python, "max_groups") => "max_groups=",
             (FlagStyle::Python, "allow_single_group") => "allow_single_group=True",
             (FlagStyle::Python, "min_group_size") => "min_group_size=",
+            (FlagStyle::Command, "unknowns") => "--unknowns",
+            (FlagStyle::Python, "unknowns") => "unknowns=",
+            (FlagStyle::Command, "unknown_values") => "--unknown-values",
+            (FlagStyle::Python, "unknown_values") => "unknown_values=",
             (_, other) => other,
         }
     }

@@ -15,6 +15,9 @@ use fair_metrics::state::ConfusionState;
 
 const MAGIC: &[u8; 4] = b"FKAS";
 const VERSION: u8 = 1;
+/// The encoding of a state holding rows set aside (`--unknowns exclude`): version 1 followed
+/// by their counts. A state without such rows keeps version 1, byte for byte.
+const VERSION_SET_ASIDE: u8 = 2;
 
 /// The rows of an audit folded into exact, mergeable counts.
 ///
@@ -49,6 +52,10 @@ pub struct AuditState {
     pub(super) negative: Option<String>,
     /// `sources[s]`: the finest groups' confusion cells under prediction source `s`.
     pub(super) sources: Vec<ConfusionState>,
+    /// `--unknowns exclude`: the rows set aside, counted (rows and exact weights, under label
+    /// and prediction 0) by their group with the unknown values named
+    /// [`UNKNOWN_GROUP`](super::UNKNOWN_GROUP).
+    pub(super) set_aside: ConfusionState,
 }
 
 impl AuditState {
@@ -59,6 +66,7 @@ impl AuditState {
             positive: positive.to_string(),
             negative: None,
             sources: vec![ConfusionState::new(); sources.max(1)],
+            set_aside: ConfusionState::new(),
         }
     }
 
@@ -74,6 +82,7 @@ impl AuditState {
         decoder: &Decoder,
         thresholds: &[f64],
     ) -> Result<(), IngestError> {
+        self.add_set_aside(batch, decoder)?;
         if batch.is_empty() {
             return Ok(());
         }
@@ -119,6 +128,35 @@ impl AuditState {
         Ok(())
     }
 
+    /// Counts the rows a batch set aside ([`Decoded::set_aside`]); [`add`](Self::add) calls it,
+    /// and a front end that folds a batch elsewhere (a regression audit's sums) calls it alone.
+    ///
+    /// # Errors
+    /// [`IngestError::State`] when weighted rows meet unweighted ones.
+    pub fn add_set_aside(&mut self, batch: &Decoded, decoder: &Decoder) -> Result<(), IngestError> {
+        if batch.set_aside.is_empty() {
+            return Ok(());
+        }
+        let codes: Vec<usize> = batch.set_aside.iter().map(|&(_, c)| c).collect();
+        let zeros = vec![0; codes.len()];
+        self.set_aside
+            .update_coded(
+                &zeros,
+                &zeros,
+                &codes,
+                decoder.set_aside_names(),
+                batch.set_aside_weights.as_deref(),
+            )
+            .map_err(|e| IngestError::State(e.to_string()))
+    }
+
+    /// The rows set aside (`--unknowns exclude`), by their group (the values of every
+    /// sensitive column joined by [`GROUP_SEPARATOR`], the unknown ones named
+    /// [`UNKNOWN_GROUP`](super::UNKNOWN_GROUP)); only their rows and weights are counted.
+    pub fn set_aside(&self) -> &ConfusionState {
+        &self.set_aside
+    }
+
     /// Adds another part's rows. The two parts must have used the same label pair.
     ///
     /// # Errors
@@ -150,6 +188,9 @@ impl AuditState {
         for (a, b) in self.sources.iter_mut().zip(&other.sources) {
             a.merge(b).map_err(|e| IngestError::State(e.to_string()))?;
         }
+        self.set_aside
+            .merge(&other.set_aside)
+            .map_err(|e| IngestError::State(e.to_string()))?;
         if self.negative.is_none() {
             self.negative.clone_from(&other.negative);
         }
@@ -193,6 +234,7 @@ impl AuditState {
             positive: self.positive.clone(),
             negative: self.negative.clone(),
             sources: self.sources.iter().map(|s| s.regroup(&name_of)).collect(),
+            set_aside: self.set_aside.regroup(&name_of),
         }
     }
 
@@ -206,6 +248,7 @@ impl AuditState {
                 .iter()
                 .map(|s| s.retain_groups(&keep))
                 .collect(),
+            set_aside: self.set_aside.clone(),
         }
     }
 
@@ -236,7 +279,12 @@ impl AuditState {
     /// The canonical encoding (equal states, equal bytes).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        out.push(VERSION);
+        let with_set_aside = !self.set_aside.is_empty();
+        out.push(if with_set_aside {
+            VERSION_SET_ASIDE
+        } else {
+            VERSION
+        });
         put_str(&mut out, &self.positive);
         match &self.negative {
             None => out.push(0),
@@ -248,6 +296,11 @@ impl AuditState {
         out.extend_from_slice(&(self.sources.len() as u64).to_le_bytes());
         for s in &self.sources {
             let b = s.to_bytes();
+            out.extend_from_slice(&(b.len() as u64).to_le_bytes());
+            out.extend_from_slice(&b);
+        }
+        if with_set_aside {
+            let b = self.set_aside.to_bytes();
             out.extend_from_slice(&(b.len() as u64).to_le_bytes());
             out.extend_from_slice(&b);
         }
@@ -267,9 +320,9 @@ impl AuditState {
             ));
         }
         let version = r.take(1)?[0];
-        if version != VERSION {
+        if version != VERSION && version != VERSION_SET_ASIDE {
             return Err(IngestError::State(format!(
-                "version {version}, this build reads version {VERSION}"
+                "version {version}, this build reads versions {VERSION} and {VERSION_SET_ASIDE}"
             )));
         }
         let positive = r.str()?;
@@ -294,6 +347,20 @@ impl AuditState {
                 ConfusionState::from_bytes(b).map_err(|e| IngestError::State(e.to_string()))?,
             );
         }
+        let set_aside = if version == VERSION_SET_ASIDE {
+            let len = r.u64()?;
+            let b = r.take(usize::try_from(len).unwrap_or(usize::MAX))?;
+            let s = ConfusionState::from_bytes(b).map_err(|e| IngestError::State(e.to_string()))?;
+            if s.is_empty() {
+                // Canonical: an empty set-aside is written as version 1.
+                return Err(IngestError::State(
+                    "version 2 with no rows set aside".into(),
+                ));
+            }
+            s
+        } else {
+            ConfusionState::new()
+        };
         if r.at != bytes.len() {
             return Err(IngestError::State(format!(
                 "{} trailing bytes",
@@ -304,6 +371,7 @@ impl AuditState {
             positive,
             negative,
             sources,
+            set_aside,
         })
     }
 }

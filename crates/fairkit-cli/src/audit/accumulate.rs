@@ -117,6 +117,10 @@ impl Accumulator {
         if let (Some(sums), Some(targets), Some(predictions)) =
             (self.regression.as_mut(), &batch.targets, &batch.predictions)
         {
+            // --unknowns exclude: the rows set aside are counted in the (otherwise unused) state.
+            self.state
+                .add_set_aside(batch, decoder)
+                .map_err(InputError::from)?;
             let weights = batch.weights.as_deref();
             sums.update_coded(
                 targets,

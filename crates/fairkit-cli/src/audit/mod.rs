@@ -74,8 +74,10 @@ pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError
     // With --by (the window) or --against (the second model's prediction) that column leads
     // the finest groups (fair_audit::over_time, fair_audit::compare::compare_paired).
     let mut sensitive = args.sensitive.clone();
+    let mut lead_columns = 0;
     if let Some(lead) = args.by.as_ref().or(args.against.as_ref()) {
         sensitive.insert(0, lead.clone());
+        lead_columns = 1;
     }
     let regression = args.target.is_some();
     if regression && args.state_dir.is_some() {
@@ -106,6 +108,7 @@ pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError
         pos_label: args.pos_label.clone(),
         neg_label: args.neg_label.clone(),
         timezone: request.timezone,
+        unknowns: request.unknown_groups(lead_columns),
         style,
     };
     crate::state_dir::check_flags(args)?;
@@ -233,6 +236,8 @@ pub fn request(args: &AuditArgs) -> AuditRequest {
         score: args.score.clone(),
         weight: args.weight.clone(),
         sensitive: args.sensitive.clone(),
+        unknown_values: args.unknown_values.clone(),
+        unknowns: args.unknowns,
         confidence: args.confidence,
         ci_method: args.ci_method,
         resamples: args.resamples,

@@ -83,6 +83,9 @@ pub struct ReadOptions {
     pub neg_label: Option<String>,
     /// `--timezone`: the zone whose days zoned timestamp group columns fall in.
     pub timezone: Option<chrono_tz::Tz>,
+    /// `--unknowns` / `--unknown-values`: how unknown sensitive values are read (`None`: an
+    /// unknown value is an error, or the group "" with [`ColumnSpec::missing_groups`]).
+    pub unknowns: Option<fair_audit::ingest::UnknownGroups>,
     /// How messages name the options (`--label` for the command, `label=` for Python).
     pub style: FlagStyle,
 }
@@ -189,6 +192,7 @@ impl Reader {
             options.style,
         )?;
         decoder.set_timezone(options.timezone);
+        decoder.set_unknowns(options.unknowns.clone());
         let mut parts = Vec::with_capacity(files.len());
         let mut total = 0_u64;
         for file in files {
