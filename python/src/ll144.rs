@@ -224,8 +224,9 @@ impl Ll144Rows {
     fn update(&mut self, py: Python<'_>, batch: &Bound<'_, PyAny>) -> PyResult<()> {
         let rb = crate::arrow_ffi::record_batch(batch)?;
         let (decoder, args) = (&mut self.decoder, &self.args);
-        py.detach(|| decoder.decode(&rb, None).map(|_| ()))
-            .map_err(|e| renamed(e, args))
+        // Boxed: the decoder's error is large, and only the rare bad batch pays for the box.
+        py.detach(|| decoder.decode(&rb, None).map(|_| ()).map_err(Box::new))
+            .map_err(|e| renamed(*e, args))
     }
 }
 
@@ -408,7 +409,7 @@ impl Ll144Counted {
             .map(|c| pieces_of(&rb, c, cuts.as_deref(), bounds))
             .transpose()?;
         let mut decoder = self.decoder.clone();
-        let decoded = match py.detach(|| decoder.decode(&rb, None)) {
+        let decoded = match py.detach(|| decoder.decode(&rb, None).map_err(Box::new)) {
             Ok(d) => d,
             Err(e) => return Ok(Some(e.to_string())),
         };
@@ -495,7 +496,9 @@ impl Ll144Counted {
     fn split(&mut self, lo: f64, hi: f64) -> PyResult<()> {
         let key = piece_key(&Piece::Range { lo, hi });
         match self.pieces.get(&key) {
-            Some((Piece::Range { lo: l, hi: h }, _)) if *l == lo && *h == hi => {
+            Some((Piece::Range { lo: l, hi: h }, _))
+                if l.to_bits() == lo.to_bits() && h.to_bits() == hi.to_bits() =>
+            {
                 self.pieces.remove(&key);
                 Ok(())
             }

@@ -209,7 +209,7 @@ impl MedianSweep {
             let a = self.values[0].ok_or_else(missing)?;
             let b = self.values[1].ok_or_else(missing)?;
             // numpy's linear interpolation at h = (n − 1)/2, as `sweep`'s `Positions::value`.
-            let median = if self.at[0] == self.at[1] || (self.rows - 1) % 2 == 0 {
+            let median = if self.at[0] == self.at[1] || (self.rows - 1).is_multiple_of(2) {
                 a
             } else {
                 b - (b - a) * 0.5
