@@ -75,6 +75,8 @@ fn run_steps(root: &Path, args: &TestArgs) -> Result<(), String> {
         // and single-threaded per test, and whole files keep the Spark tests' session in one
         // worker (two Spark JVMs would compete for the same two cores).
         .args(["-n", "2", "--dist", "loadfile"])
+        // The slowest tests in CI's log: where the time budget goes.
+        .args(["--durations", "15"])
         .arg(root.join("python/tests"))
         .args(&args.pytest_args)
         .current_dir(root.join("python"));
