@@ -51,6 +51,7 @@ pub mod build;
 pub mod charts;
 pub mod compare;
 pub mod compute;
+pub mod disparity;
 pub mod error;
 pub mod fail_if;
 pub mod finest;
