@@ -396,3 +396,59 @@ pub fn gate_values(report: &AuditReport) -> Vec<(&'static str, Result<f64, Strin
     ));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fair_data::Groups;
+
+    fn sensitive() -> Vec<String> {
+        vec!["race".into(), "sex".into()]
+    }
+
+    #[test]
+    fn entries_are_checked_once_with_the_option_named() {
+        let ok = DisparitySpec::parse(&["race=b".into(), "largest".into()], 0.8, 0.9, &sensitive())
+            .unwrap();
+        assert_eq!(ok.reference_of("sex"), (Reference::Largest, "largest"));
+        assert_eq!(ok.options.alpha, 0.1);
+        assert_eq!(ok.settings().reference, ["largest", "race=b"]);
+        for (entries, tau, param) in [
+            (vec!["biggest"], 0.8, "disparity_reference"),
+            (vec!["largest", "min"], 0.8, "disparity_reference"),
+            (vec!["race=a", "race=b"], 0.8, "disparity_reference"),
+            (vec!["race="], 0.8, "disparity_reference"),
+            (vec!["age=old"], 0.8, "disparity_reference"),
+            (vec![], 1.25, "tau"),
+            (vec![], 0.0, "tau"),
+        ] {
+            let entries: Vec<String> = entries.into_iter().map(String::from).collect();
+            let e = DisparitySpec::parse(&entries, tau, 0.95, &sensitive()).unwrap_err();
+            assert_eq!(e.param, param, "{entries:?} {tau}: {e}");
+        }
+    }
+
+    #[test]
+    fn weighted_states_give_fair_metrics_numbers_and_an_unknown_group_is_named() {
+        let y = [1, 0, 1, 1, 0, 0, 1, 0];
+        let p = [1, 1, 0, 1, 0, 1, 1, 0];
+        let w = [0.5, 1.5, 2.0, 0.25, 1.0, 3.0, 0.75, 1.25];
+        let g = Groups::from_labels(&["a", "a", "a", "b", "b", "b", "c", "c"]);
+        let mut state = ConfusionState::new();
+        state.update(&y, &p, &g, Some(&w)).unwrap();
+        let spec = DisparitySpec::parse(&["min".into()], 0.8, 0.95, &["g".into()]).unwrap();
+        let got = slice_disparities("g", &state, &spec).unwrap();
+        let codes: Vec<usize> = g.codes().to_vec();
+        let (sums, pooled) =
+            GroupConfusion::count_codes_exact_sums(&y, &p, &codes, 3, &w).unwrap();
+        let gc = GroupConfusion::from_cell_sums(g.names().to_vec(), sums, pooled).unwrap();
+        let want = attribute_disparities("g", &gc, &Reference::MinMetric, &spec.options).unwrap();
+        assert_eq!(got, to_model(want, "min_metric"));
+        let named = DisparitySpec::parse(&["g=z".into()], 0.8, 0.95, &["g".into()]).unwrap();
+        let e = slice_disparities("g", &state, &named).unwrap_err().to_string();
+        assert!(
+            e.contains("disparity_reference") && e.contains("no group \"z\"; its groups are a, b, c"),
+            "{e}"
+        );
+    }
+}

@@ -52,6 +52,7 @@ pub mod charts;
 pub mod compare;
 pub mod compute;
 pub mod disparity;
+pub mod disparity_view;
 pub mod error;
 pub mod fail_if;
 pub mod finest;
