@@ -72,7 +72,7 @@ _DEFAULTS = _core.audit_defaults()
 def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, partial_interval,
              min_group_size, max_groups, allow_single_group, by, window, baseline,
              against, timezone=None, target=None, quantile=None,
-             multiple_testing=None) -> dict:
+             multiple_testing=None, disparity_reference=None, tau=None) -> dict:
     """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
     one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
     argument, with the message ``fairkit audit`` gives for the same value."""
@@ -87,6 +87,10 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
         "baseline": baseline, "against": against, "timezone": timezone,
         "multiple_testing": (_DEFAULTS["multiple_testing"] if multiple_testing is None
                              else multiple_testing),
+        # A string, a list of strings or a dict {slice: group}: Rust reads all three.
+        "disparity_reference": (_DEFAULTS["disparity_reference"] if disparity_reference is None
+                                else disparity_reference),
+        "tau": _DEFAULTS["tau"] if tau is None else tau,
     }
     if target is not None:
         # A regression audit: the numeric target instead of a label (label stays empty).
@@ -189,6 +193,8 @@ def _audit_arrow(
     against: Optional[str] = None,
     timezone: Optional[str] = None,
     multiple_testing: str = _DEFAULTS["multiple_testing"],
+    disparity_reference: Any = None,
+    tau: float = _DEFAULTS["tau"],
 ) -> _Result:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame
     (:func:`fairkit.audit` calls it for every table in memory).
@@ -201,7 +207,8 @@ def _audit_arrow(
     cols = _columns(label, pred, sensitive, score, weight, pos_label, neg_label)
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
-                       against, timezone, multiple_testing=multiple_testing)
+                       against, timezone, multiple_testing=multiple_testing,
+                       disparity_reference=disparity_reference, tau=tau)
     leads = _leads(cols, request)
     interval = None if request["interval"] is None else tuple(request["interval"])
     if not isinstance(data, (pa.Table, pa.RecordBatch)):
@@ -337,6 +344,8 @@ def audit(
     against: Optional[str] = None,
     timezone: Optional[str] = None,
     multiple_testing: str = _DEFAULTS["multiple_testing"],
+    disparity_reference: Any = None,
+    tau: float = _DEFAULTS["tau"],
     _path: str = "auto",
 ) -> _Result:
     """Exact fairness audit of a Spark DataFrame.
@@ -379,6 +388,12 @@ def audit(
         ``"none"`` (default), ``"bh"``, ``"by"``, ``"bonferroni"`` or ``"holm"``: adjust every
         gap's p-value over all the gaps of the report before calling it distinguishable
         (``--multiple-testing``); the adjusted value is written beside the raw one.
+    disparity_reference, tau
+        Aequitas' reference-group disparities (``--disparity-reference``, ``--tau``): each
+        slice's reference group is ``"largest"`` (default), ``"min_metric"`` (per rate the
+        group with the smallest value), or named in a dict ``{"race": "white"}`` (or a list of
+        ``"race=white"`` entries, with a rule word for the slices not named); parity holds for a
+        disparity in ``[tau, 1/tau]``. Read them as :meth:`AuditResult.disparities`.
     max_groups, allow_single_group
         The group guard (``--max-groups``, ``--allow-single-group``): more groups than
         ``max_groups`` (default 1,000) in a sensitive column or their intersection, or, without
@@ -426,7 +441,8 @@ def audit(
         )
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
-                       against, timezone, multiple_testing=multiple_testing)
+                       against, timezone, multiple_testing=multiple_testing,
+                       disparity_reference=disparity_reference, tau=tau)
     leads = _leads(cols, request)
     df = _spark_local_by(df, by, request["timezone"])
     _check_spark_schema(df.schema, cols)
