@@ -439,15 +439,17 @@ mod tests {
         let spec = DisparitySpec::parse(&["min".into()], 0.8, 0.95, &["g".into()]).unwrap();
         let got = slice_disparities("g", &state, &spec).unwrap();
         let codes: Vec<usize> = g.codes().to_vec();
-        let (sums, pooled) =
-            GroupConfusion::count_codes_exact_sums(&y, &p, &codes, 3, &w).unwrap();
+        let (sums, pooled) = GroupConfusion::count_codes_exact_sums(&y, &p, &codes, 3, &w).unwrap();
         let gc = GroupConfusion::from_cell_sums(g.names().to_vec(), sums, pooled).unwrap();
         let want = attribute_disparities("g", &gc, &Reference::MinMetric, &spec.options).unwrap();
         assert_eq!(got, to_model(want, "min_metric"));
         let named = DisparitySpec::parse(&["g=z".into()], 0.8, 0.95, &["g".into()]).unwrap();
-        let e = slice_disparities("g", &state, &named).unwrap_err().to_string();
+        let e = slice_disparities("g", &state, &named)
+            .unwrap_err()
+            .to_string();
         assert!(
-            e.contains("disparity_reference") && e.contains("no group \"z\"; its groups are a, b, c"),
+            e.contains("disparity_reference")
+                && e.contains("no group \"z\"; its groups are a, b, c"),
             "{e}"
         );
     }

@@ -189,7 +189,10 @@ fn slice_section(
             color: i,
         })
         .collect();
-    if series.iter().all(|s| s.points.iter().all(|p| !p.1.is_finite())) {
+    if series
+        .iter()
+        .all(|s| s.points.iter().all(|p| !p.1.is_finite()))
+    {
         doc.paragraph("No disparity of the charted rates is defined in this slice: no chart.");
         return Ok(());
     }

@@ -416,7 +416,8 @@ impl ParamGuard for AuditRequest {
                 "change(…) and p(…) need a comparison: add --against COLUMN (a second model's predictions), or compare two audits with `fairkit compare BEFORE AFTER --fail-if …`",
             ));
         }
-        let disparity = DisparitySpec::parse(&r.disparity_reference, r.tau, r.confidence, &r.sensitive)?;
+        let disparity =
+            DisparitySpec::parse(&r.disparity_reference, r.tau, r.confidence, &r.sensitive)?;
         Ok(CheckedRequest {
             disparity,
             regression: r.target.is_some(),

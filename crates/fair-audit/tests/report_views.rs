@@ -104,7 +104,10 @@ fn disparities_of_many_groups_list_those_furthest_from_parity_and_chart_the_band
     let d = DisparitySpec::parse(&["group=g005".into()], 0.9, 0.95, &sensitive).unwrap();
     attach(&mut report, &[vec![s]], &d).unwrap();
     let slice = report.audits[0].slices[0].disparities.as_ref().unwrap();
-    assert_eq!((slice.reference.as_str(), slice.groups.len()), ("named", 60));
+    assert_eq!(
+        (slice.reference.as_str(), slice.groups.len()),
+        ("named", 60)
+    );
     // g005 selects 15 of 40; g000 10 of 40: pprev disparity 10/15, outside [0.9, 1/0.9].
     let g0 = &slice.groups[0].rates["pprev"];
     assert_eq!(g0.reference_group, "g005");
@@ -112,7 +115,10 @@ fn disparities_of_many_groups_list_those_furthest_from_parity_and_chart_the_band
     assert_eq!(g0.parity, Some(false));
     let text = render(&report, &charts, Views::default()).unwrap();
     let md = text.markdown.unwrap();
-    assert!(md.contains("## Disparities against a reference group (Aequitas)"), "{md}");
+    assert!(
+        md.contains("## Disparities against a reference group (Aequitas)"),
+        "{md}"
+    );
     assert!(md.contains(
         "groups fail parity on at least one rate — the 50 of 60 groups furthest from parity (report.json lists every group)."
     ));
