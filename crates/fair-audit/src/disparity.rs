@@ -411,7 +411,7 @@ mod tests {
         let ok = DisparitySpec::parse(&["race=b".into(), "largest".into()], 0.8, 0.9, &sensitive())
             .unwrap();
         assert_eq!(ok.reference_of("sex"), (Reference::Largest, "largest"));
-        assert_eq!(ok.options.alpha, 0.1);
+        assert_eq!(ok.options.alpha.to_bits(), 0.1f64.to_bits());
         assert_eq!(ok.settings().reference, ["largest", "race=b"]);
         for (entries, tau, param) in [
             (vec!["biggest"], 0.8, "disparity_reference"),
