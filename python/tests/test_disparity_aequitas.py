@@ -208,6 +208,12 @@ def test_audit_disparities_equal_the_metric_and_aequitas(method):
     metric = metric.sort_values(["attribute_name", "attribute_value"]).reset_index(drop=True)
     assert list(ours.columns) == list(metric.columns)
     pd.testing.assert_frame_equal(ours, metric, check_exact=True)
+    if method == "min_metric":
+        # Aequitas 1.1's own min_metric significance fails on this intersection (scipy raises
+        # "cannot convert float NaN to integer" in its pre-tests of a tiny group): compare the
+        # two columns with it, the intersection with fairkit.metrics above.
+        attrs = ["race", "region"]
+        ours = ours[ours["attribute_name"].isin(attrs)].reset_index(drop=True)
     theirs = _aequitas(df, attrs, method, named)
     numeric = CROSSTAB + [f"{x}_disparity" for x in RATES]
     np.testing.assert_allclose(ours[numeric].to_numpy(float), theirs[numeric].to_numpy(float),
@@ -233,7 +239,7 @@ def test_audit_disparity_options_gates_and_errors():
     want = [None if np.isnan(x) else bool(0.9 <= x <= 1 / 0.9) for x in d]
     assert [_py(x) if not (isinstance(x, float) and np.isnan(x)) else None
             for x in ours["FPR Parity"]] == want
-    folded = min(min(x, 1 / x) for x in d if not np.isnan(x))
+    folded = min((min(x, 1 / x) if x > 0 else 0.0) for x in d if not np.isnan(x))
     out = r.check(f"fpr_disparity < {folded + 1e-9}", f"fpr_disparity < {folded - 1e-9}",
                   "parity_failures > 0")
     assert [o["failed"] for o in out.outcomes] == [True, False, True]
