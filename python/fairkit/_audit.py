@@ -55,7 +55,9 @@ def _audit_files(paths: list, options: dict, reading: dict):
                        options["timezone"], options.get("target"), options.get("quantile"),
                        multiple_testing=options.get("multiple_testing"),
                        unknowns=options.get("unknowns"),
-                       unknown_values=options.get("unknown_values"))
+                       unknown_values=options.get("unknown_values"),
+                       disparity_reference=options.get("disparity_reference"),
+                       tau=options.get("tau"))
     read = dict(reading)
     read["pos_label"] = _label_text(options["pos_label"])
     if options["neg_label"] is not None:
@@ -141,6 +143,8 @@ def audit(
     multiple_testing: str = _DEFAULTS["multiple_testing"],
     unknowns: str = _DEFAULTS["unknowns"],
     unknown_values: Optional[Sequence[str]] = None,
+    disparity_reference: Any = None,
+    tau: float = _DEFAULTS["tau"],
     tree_depth: Optional[int] = None,
     score_partitions: Optional[int] = None,
     delimiter: Optional[str] = None,
@@ -170,7 +174,7 @@ def audit(
         driver for now: about 40 bytes a row).
     pos_label, neg_label, confidence, ci_method, n_resamples, seed, partial_interval, \
     min_group_size, max_groups, allow_single_group, by, window, baseline, against, timezone, \
-    multiple_testing, unknowns, unknown_values
+    multiple_testing, unknowns, unknown_values, disparity_reference, tau
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
     tree_depth, score_partitions
@@ -209,6 +213,7 @@ def audit(
         allow_single_group=allow_single_group, by=by, window=window, baseline=baseline,
         against=against, timezone=timezone, target=target, quantile=quantile,
         multiple_testing=multiple_testing, unknowns=unknowns, unknown_values=unknown_values,
+        disparity_reference=disparity_reference, tau=tau,
     )
     spark_only = {k: v for k, v in (("tree_depth", tree_depth),
                                     ("score_partitions", score_partitions)) if v is not None}

@@ -128,6 +128,8 @@ fn audit_files(
     args.timezone = r.timezone;
     args.against = r.against;
     args.fail_if = r.fail_if;
+    args.disparity_reference = r.disparity_reference;
+    args.tau = r.tau;
     args.quiet = true;
     if let Some(p) = read.pos_label {
         args.pos_label = p;

@@ -156,6 +156,10 @@ def test_report_page_reads_at_1280_px(browser, adult_views, view):
     print(summary)
     assert m["viewport"] == VIEWPORT
     assert m["charts"], f"{view}: no chart on the page"
+    if view == "report":
+        # The disparity section (its tables and band charts) is measured like the rest.
+        assert any((c["title"] or "").startswith("Disparities by") for c in m["charts"]), [
+            c["title"] for c in m["charts"]]
     problems = []
     if m["pageWidth"] > VIEWPORT:
         problems.append(f"the page is {m['pageWidth']} px wide (scrolls sideways)")

@@ -225,6 +225,22 @@ def test_intersectional_groups_and_bool_labels(spark):
     assert got.slice("region").group("2").rows == (pdf["region"] == 2).sum()
 
 
+def test_disparities_from_spark_equal_the_local_audit(spark):
+    """Aequitas' disparity frame of a Spark audit (weighted, a named reference, tau) is the
+    single-machine audit's, and report.json carries the options."""
+    pdf = FRAME
+    kw = dict(label="label", pred="pred", sensitive=["group", "region"], weight="w",
+              disparity_reference={"group": "x"}, tau=0.9, n_resamples=100)
+    got = audit(spark.createDataFrame(pdf).repartition(3), **kw)
+    want = audit_local(pdf, **kw)
+    assert got == want
+    d = got.disparities()
+    pd.testing.assert_frame_equal(d, want.disparities(), check_exact=True)
+    assert got.document["settings"]["disparity"]["reference"] == ["largest", "group=x"]
+    assert set(d[d["attribute_name"] == "group"]["fpr_ref_group_value"]) == {"x"}
+    assert list(d["attribute_name"].unique()) == ["group", "region", "group & region"]
+
+
 def test_string_labels_with_pos_label(spark):
     pdf = FRAME.assign(label=np.where(FRAME["label"] == 1, "yes", "no"),
                        pred=np.where(FRAME["pred"] == 1, "yes", "no"))

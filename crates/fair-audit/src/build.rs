@@ -151,6 +151,7 @@ pub fn build_report(
             weighted: spec.weighted,
             min_group_size: spec.stats.min_group_size,
             multiple_testing: MultipleTesting::None.to_string(),
+            disparity: None,
         },
         headline: Default::default(),
         audits,

@@ -241,6 +241,7 @@ pub fn confusion_slice(
         overall,
         gaps,
         between_groups,
+        disparities: None,
     })
 }
 

@@ -7,7 +7,9 @@
 //! comparison := KEY OP NUMBER
 //! OP         := ">" | ">=" | "<" | "<="
 //! KEY        := a headline key of report.json (dp_difference, eo_ratio, ks_dp, …; see
-//!               known_keys), or one of fairlearn's names for it (see ALIASES)
+//!               known_keys), one of fairlearn's names for it (see ALIASES), or a disparity
+//!               key: {rate}_disparity (fpr_disparity, …: the worst disparity folded below 1)
+//!               or parity_failures (crate::disparity::gate_values)
 //! ```
 //! `and` binds tighter than `or`, as in every programming language. Example:
 //! `dp_difference>0.1 || eo_ratio<0.8`. Keys are checked at parse time against the known
@@ -93,9 +95,14 @@ pub mod change;
 
 pub use crate::keys::{ALIASES, Alias, alias};
 
-/// Every canonical headline key: the count gaps, then the score keys.
+/// Every canonical key: the headline keys (count gaps, score keys, regression keys), then the
+/// disparity keys ([`crate::disparity::GATE_KEYS`]).
 pub fn known_keys() -> Vec<&'static str> {
-    Key::ALL.iter().map(|k| k.as_str()).collect()
+    Key::ALL
+        .iter()
+        .map(|k| k.as_str())
+        .chain(crate::disparity::GATE_KEYS)
+        .collect()
 }
 
 /// The canonical key `name` stands for among `known_keys`: itself, or an alias's key.
@@ -567,6 +574,9 @@ impl GateView<'_> {
         }
         for (k, h) in &r.headline {
             out.insert(k.to_string(), Ok(h.value));
+        }
+        for (k, v) in crate::disparity::gate_values(r) {
+            out.insert(k.to_string(), v);
         }
         for a in &ALIASES {
             let value = match out.get(a.key.as_str()) {

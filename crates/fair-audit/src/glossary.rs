@@ -13,7 +13,7 @@ pub struct Entry {
 }
 
 /// Every entry, in the order the glossary lists them.
-pub const ENTRIES: [Entry; 27] = [
+pub const ENTRIES: [Entry; 31] = [
     Entry {
         key: "rows",
         name: "rows",
@@ -148,6 +148,26 @@ pub const ENTRIES: [Entry; 27] = [
         key: "small group",
         name: "too small to judge",
         meaning: "a group with fewer rows in a rate's denominator than the minimum group size: its rate is shown with its wide interval but kept out of the gaps, so a handful of rows cannot decide them.",
+    },
+    Entry {
+        key: "disparity",
+        name: "disparity (Aequitas)",
+        meaning: "a group's rate divided by the same rate of the slice's reference group (the largest group by default). 1 is parity; 0.5 means half the reference's rate. A positive rate over a reference rate of 0 is written as 10, as Aequitas caps it.",
+    },
+    Entry {
+        key: "reference group",
+        name: "reference group",
+        meaning: "the group every other group of the slice is divided by: the largest (Aequitas' default), per rate the one with the smallest rate (min_metric), or the group named with --disparity-reference.",
+    },
+    Entry {
+        key: "parity",
+        name: "parity (τ band)",
+        meaning: "a disparity inside [τ, 1/τ] (τ = 0.8 by default: [0.8, 1.25]). Outside the band the rate fails parity (Aequitas' \"FPR Parity\" and so on); no test of noise is implied, see the significance mark.",
+    },
+    Entry {
+        key: "ppr",
+        name: "predicted positive rate (ppr)",
+        meaning: "the group's share of all the rows predicted positive (Aequitas' ppr; its disparity is Statistical Parity). Unlike the selection rate (pprev, Impact Parity) it grows with the group's size.",
     },
 ];
 

@@ -51,6 +51,8 @@ pub mod build;
 pub mod charts;
 pub mod compare;
 pub mod compute;
+pub mod disparity;
+pub mod disparity_view;
 pub mod error;
 pub mod fail_if;
 pub mod finest;

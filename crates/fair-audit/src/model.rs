@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub mod compare;
+pub mod disparity;
 pub mod regression;
 
 /// The schema name written in every report.json.
@@ -128,6 +129,10 @@ pub struct Settings {
     /// from the JSON for "none", so a report without the option is the one written before it.
     #[serde(default = "no_adjustment", skip_serializing_if = "is_no_adjustment")]
     pub multiple_testing: String,
+    /// The reference rule and thresholds of the slices' Aequitas disparities; absent when the
+    /// report has none (a regression audit, a report written before them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disparity: Option<disparity::DisparitySettings>,
 }
 
 fn no_adjustment() -> String {
@@ -314,6 +319,10 @@ pub struct ConfusionSlice {
         deserialize_with = "de::rate_map"
     )]
     pub between_groups: BTreeMap<&'static str, Option<BetweenGroups>>,
+    /// Aequitas' reference-group disparities of every group (`settings.disparity` says how);
+    /// absent in reports written before them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disparities: Option<disparity::SliceDisparities>,
 }
 
 /// The between-group spread of one rate across a slice's groups

@@ -639,6 +639,7 @@ pub fn build_regression_report(
             weighted,
             min_group_size: spec.stats.min_group_size,
             multiple_testing: fair_metrics::ci::MultipleTesting::None.to_string(),
+            disparity: None,
         },
         headline: Default::default(),
         audits: Vec::new(),

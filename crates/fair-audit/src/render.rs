@@ -732,6 +732,7 @@ pub fn document(
             )?;
         }
     }
+    crate::disparity_view::write(&mut doc, r, &mut figures)?;
     if let Some(scores) = &r.score_metrics {
         doc.heading("Score metrics (exact: all thresholds)");
         for s in scores {

@@ -25,6 +25,7 @@
 //! ```
 
 use crate::compute::{DEFAULT_MIN_GROUP_SIZE, Stats};
+use crate::disparity::DisparitySpec;
 use crate::fail_if::{self, FailIf};
 use crate::guard::{DEFAULT_MAX_GROUPS, GroupLimits};
 use crate::ingest::{GROUP_SEPARATOR, UnknownGroups, Unknowns};
@@ -71,6 +72,8 @@ pub const DEFAULT_RESAMPLES: usize = 1000;
 pub const DEFAULT_QUANTILE: f64 = 0.5;
 /// The fewest resamples a gap's interval and p-value are drawn from.
 pub const MIN_RESAMPLES: usize = 100;
+/// The default parity band's lower end (`--tau`): the four-fifths rule, as Aequitas.
+pub const DEFAULT_TAU: f64 = 0.8;
 
 /// Everything an audit computes from, besides the rows: the columns' roles, the statistics,
 /// the group limits, the partial-parity interval, the thresholds, the audit over time, the
@@ -146,6 +149,16 @@ pub struct AuditRequest {
     /// The views to render.
     #[serde(with = "by_name_list")]
     pub formats: Vec<ReportFormat>,
+    /// How each slice's reference group of the Aequitas disparities is chosen: `largest`
+    /// (default, Aequitas' "majority"), `min_metric` (per rate the group with the smallest
+    /// value; `min` for short), and `SLICE=GROUP` entries naming a slice's reference group
+    /// (`race=white`, `race & sex=white & female`). A bare word sets the rule of the slices no
+    /// entry names. A string, a list of strings or a map `{slice: group}`.
+    #[serde(deserialize_with = "references::deserialize")]
+    pub disparity_reference: Vec<String>,
+    /// Parity holds when `tau ≤ disparity ≤ 1/tau`: in (0, 1], 0.8 (the four-fifths rule) by
+    /// default.
+    pub tau: f64,
 }
 
 impl Default for AuditRequest {
@@ -178,6 +191,8 @@ impl Default for AuditRequest {
             against: None,
             fail_if: Vec::new(),
             formats: vec![ReportFormat::Html, ReportFormat::Md, ReportFormat::Json],
+            disparity_reference: Vec::new(),
+            tau: DEFAULT_TAU,
         }
     }
 }
@@ -225,6 +240,8 @@ impl RequestError {
             "against" => "--against",
             "fail_if" => "--fail-if",
             "formats" => "--format",
+            "disparity_reference" => "--disparity-reference",
+            "tau" => "--tau",
             other => other,
         }
     }
@@ -260,6 +277,8 @@ pub struct CheckedRequest {
     pub gates: Vec<FailIf>,
     /// The views to render.
     pub views: Views,
+    /// The Aequitas disparities' reference groups and thresholds.
+    pub disparity: DisparitySpec,
 }
 
 impl CheckedRequest {
@@ -435,7 +454,10 @@ impl ParamGuard for AuditRequest {
                 "change(…) and p(…) need a comparison: add --against COLUMN (a second model's predictions), or compare two audits with `fairkit compare BEFORE AFTER --fail-if …`",
             ));
         }
+        let disparity =
+            DisparitySpec::parse(&r.disparity_reference, r.tau, r.confidence, &r.sensitive)?;
         Ok(CheckedRequest {
+            disparity,
             regression: r.target.is_some(),
             request: r.clone(),
             stats: Stats {
@@ -498,7 +520,17 @@ fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> 
             "a level in [0, 1] (0.5: the median)",
         ));
     }
-    let classification_only: [(&'static str, bool, &str); 5] = [
+    let classification_only: [(&'static str, bool, &str); 7] = [
+        (
+            "disparity_reference",
+            !r.disparity_reference.is_empty(),
+            "reference-group disparities compare a classifier's confusion rates",
+        ),
+        (
+            "tau",
+            r.tau != DEFAULT_TAU,
+            "the parity band applies to a classifier's disparities",
+        ),
         (
             "multiple_testing",
             r.multiple_testing != MultipleTesting::None,
@@ -557,6 +589,33 @@ mod by_name {
     {
         let name = String::deserialize(d)?;
         name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The reference entries as a string, a list of strings or a map `{slice: group}` (Python's
+/// dict), all read as the list of `SLICE=GROUP` / rule entries.
+mod references {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Forms {
+        One(String),
+        Many(Vec<String>),
+        Map(BTreeMap<String, String>),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        Ok(match Forms::deserialize(d).map_err(|_| {
+            serde::de::Error::custom(
+                "disparity_reference: expected \"largest\", \"min_metric\", a list of such words and SLICE=GROUP entries, or a map {slice: group}",
+            )
+        })? {
+            Forms::One(s) => vec![s],
+            Forms::Many(v) => v,
+            Forms::Map(m) => m.into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! slice states ─ group guard ─ --by window cap ─ score metrics ─ build_report
-//!     ─ over time ─ paired comparison ─ --fail-if
+//!     ─ disparities ─ over time ─ paired comparison ─ --fail-if
 //! ```
 
 use crate::charts::ChartData;
@@ -258,6 +258,7 @@ pub fn run<S: ScoreSource>(
         &r.sensitive,
     ));
     crate::apply_multiple_testing(&mut report, r.multiple_testing);
+    crate::disparity::attach(&mut report, &confusion, &request.disparity)?;
     if let Some(ot) = over_time {
         over_time::attach(&mut report, ot);
     }

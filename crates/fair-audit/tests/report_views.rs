@@ -93,3 +93,65 @@ fn a_threshold_sweep_draws_each_gap_against_the_threshold() {
     }
     assert!(text.markdown.unwrap().contains("## Gaps across thresholds"));
 }
+
+#[test]
+fn disparities_of_many_groups_list_those_furthest_from_parity_and_chart_the_band() {
+    use fair_audit::disparity::{DisparitySpec, attach, gate_values};
+    let s = state(60, 0);
+    let spec = ReportSpec::binary("many", "y", "p", "group", s.total_rows(), stats());
+    let (mut report, charts) = build_report(&spec, &[vec![s.clone()]], None).unwrap();
+    let sensitive = vec!["group".to_string()];
+    let d = DisparitySpec::parse(&["group=g005".into()], 0.9, 0.95, &sensitive).unwrap();
+    attach(&mut report, &[vec![s]], &d).unwrap();
+    let slice = report.audits[0].slices[0].disparities.as_ref().unwrap();
+    assert_eq!(
+        (slice.reference.as_str(), slice.groups.len()),
+        ("named", 60)
+    );
+    // g005 selects 15 of 40; g000 10 of 40: pprev disparity 10/15, outside [0.9, 1/0.9].
+    let g0 = &slice.groups[0].rates["pprev"];
+    assert_eq!(g0.reference_group, "g005");
+    assert!((g0.disparity.unwrap() - 10.0 / 15.0).abs() < 1e-12);
+    assert_eq!(g0.parity, Some(false));
+    let text = render(&report, &charts, Views::default()).unwrap();
+    let md = text.markdown.unwrap();
+    assert!(
+        md.contains("## Disparities against a reference group (Aequitas)"),
+        "{md}"
+    );
+    assert!(md.contains(
+        "groups fail parity on at least one rate — the 50 of 60 groups furthest from parity (report.json lists every group)."
+    ));
+    // The reference row and 50 groups.
+    let rows = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| group | size | ppr"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .count();
+    assert_eq!(rows, 51);
+    let (_, svg) = text
+        .figures
+        .iter()
+        .find(|(f, _)| f == "figures/disparity-group.svg")
+        .expect("the disparity chart");
+    assert!(svg.contains("<polygon"), "the parity band is drawn");
+    for label in ["pprev disparity", "fpr disparity", "fnr disparity"] {
+        assert!(svg.contains(label), "{label}");
+    }
+    let html = text.html.unwrap();
+    assert!(html.contains("Disparities of group"));
+    // Gates: the worst pprev disparity folded below 1 (g000's 10/15 against g019's 29/15: 15/29),
+    // and the parity failures counted.
+    let gates: std::collections::BTreeMap<_, _> = gate_values(&report).into_iter().collect();
+    let pprev = gates["pprev_disparity"].clone().unwrap();
+    let folded = slice
+        .groups
+        .iter()
+        .filter_map(|g| g.rates["pprev"].disparity)
+        .map(|d| d.min(1.0 / d))
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(pprev.to_bits(), folded.to_bits());
+    assert!((pprev - 15.0 / 29.0).abs() < 1e-12);
+    assert!(gates["parity_failures"].clone().unwrap() > 0.0);
+}

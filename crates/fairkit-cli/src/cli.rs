@@ -400,6 +400,23 @@ pub struct AuditArgs {
     #[arg(long, value_name = "METHOD", value_parser = by_name::<fair_metrics::ci::MultipleTesting>, default_value = "none")]
     pub multiple_testing: fair_metrics::ci::MultipleTesting,
 
+    /// The reference group of each slice's Aequitas disparities (every rate of every group ÷
+    /// the reference group's): `largest` (default, Aequitas' majority group), `min_metric` (per
+    /// rate the group with the smallest value; `min` for short), or `SLICE=GROUP` naming one
+    /// slice's group (`race=white`; the intersection as `race & sex=white & female`). A rule
+    /// word applies to the slices no `SLICE=GROUP` names. Repeatable.
+    ///
+    /// Example: `--disparity-reference min --disparity-reference race=white`
+    #[arg(long, value_name = "RULE|SLICE=GROUP")]
+    pub disparity_reference: Vec<String>,
+
+    /// Parity band of the disparities: a group's rate is in parity with the reference's when
+    /// their ratio is in [TAU, 1/TAU]; in (0, 1].
+    ///
+    /// Example: `--tau 0.9`
+    #[arg(long, value_name = "TAU", default_value_t = fair_audit::request::DEFAULT_TAU)]
+    pub tau: f64,
+
     /// Largest number of groups a sensitive column (or the intersection) may have; more stops
     /// the audit at once (exit 2) naming the column. Without this flag, a column with a value
     /// on most rows (an identifier, a continuous number) is refused too; giving the flag audits
@@ -436,6 +453,11 @@ pub struct AuditArgs {
     /// Exit with code 1 when this expression over the headline numbers of report.json holds
     /// (keys: dp_difference, dp_ratio, eo_difference, eo_ratio, eq_odds_difference,
     /// eq_odds_ratio, accuracy_difference, accuracy_ratio, auc_difference, ks_dp, ks_eo, psp;
+    /// the disparity keys ppr_disparity, pprev_disparity, precision_disparity, fdr_disparity,
+    /// for_disparity, fpr_disparity, fnr_disparity, tpr_disparity, tnr_disparity, npv_disparity
+    /// — each the worst group's disparity folded below 1, min(d, 1/d), so `fpr_disparity<0.8`
+    /// holds when a group is outside [0.8, 1.25] — and parity_failures, the number of false
+    /// parity determinations at --tau;
     /// operators > >= < <=; combine with `and`/`&&`, `or`/`||`). Repeatable: any failing
     /// expression fails the run. With `--against`, `change(KEY)` (the second model's gap minus
     /// the first's) and `p(KEY)` (its p-value; a bare `p` for the one change of its `and` group)

@@ -322,6 +322,8 @@ fn help_explains_every_flag_with_an_example() {
         "--resamples",
         "--seed",
         "--multiple-testing",
+        "--disparity-reference",
+        "--tau",
         "--out",
         "--format",
         "--fail-if",
@@ -336,7 +338,7 @@ fn help_explains_every_flag_with_an_example() {
         assert!(r.stdout.contains(flag), "help lacks {flag}");
     }
     // Every flag but --quiet (and --help) carries an "Example:" line.
-    assert!(r.stdout.matches("Example:").count() >= 22, "{}", r.stdout);
+    assert!(r.stdout.matches("Example:").count() >= 24, "{}", r.stdout);
     assert!(r.stdout.contains("Exit codes"));
 }
 

@@ -74,7 +74,8 @@ _DEFAULTS = _core.audit_defaults()
 def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, partial_interval,
              min_group_size, max_groups, allow_single_group, by, window, baseline,
              against, timezone=None, target=None, quantile=None,
-             multiple_testing=None, unknowns=None, unknown_values=None) -> dict:
+             multiple_testing=None, unknowns=None, unknown_values=None,
+             disparity_reference=None, tau=None) -> dict:
     """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
     one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
     argument, with the message ``fairkit audit`` gives for the same value."""
@@ -91,6 +92,10 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
                              else multiple_testing),
         "unknowns": _DEFAULTS["unknowns"] if unknowns is None else unknowns,
         "unknown_values": _unknown_values(unknown_values),
+        # A string, a list of strings or a dict {slice: group}: Rust reads all three.
+        "disparity_reference": (_DEFAULTS["disparity_reference"] if disparity_reference is None
+                                else disparity_reference),
+        "tau": _DEFAULTS["tau"] if tau is None else tau,
     }
     if target is not None:
         # A regression audit: the numeric target instead of a label (label stays empty).
@@ -219,6 +224,8 @@ def _audit_arrow(
     multiple_testing: str = _DEFAULTS["multiple_testing"],
     unknowns: str = _DEFAULTS["unknowns"],
     unknown_values: Optional[Sequence[str]] = None,
+    disparity_reference: Any = None,
+    tau: float = _DEFAULTS["tau"],
 ) -> _Result:
     """The single-machine audit of a pyarrow Table / RecordBatch or a pandas DataFrame
     (:func:`fairkit.audit` calls it for every table in memory).
@@ -232,7 +239,8 @@ def _audit_arrow(
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
                        against, timezone, multiple_testing=multiple_testing,
-                       unknowns=unknowns, unknown_values=unknown_values)
+                       unknowns=unknowns, unknown_values=unknown_values,
+                       disparity_reference=disparity_reference, tau=tau)
     cols = _with_unknowns(cols, request)
     leads = _leads(cols, request)
     interval = None if request["interval"] is None else tuple(request["interval"])
@@ -371,6 +379,8 @@ def audit(
     multiple_testing: str = _DEFAULTS["multiple_testing"],
     unknowns: str = _DEFAULTS["unknowns"],
     unknown_values: Optional[Sequence[str]] = None,
+    disparity_reference: Any = None,
+    tau: float = _DEFAULTS["tau"],
     _path: str = "auto",
 ) -> _Result:
     """Exact fairness audit of a Spark DataFrame.
@@ -413,6 +423,12 @@ def audit(
         ``"none"`` (default), ``"bh"``, ``"by"``, ``"bonferroni"`` or ``"holm"``: adjust every
         gap's p-value over all the gaps of the report before calling it distinguishable
         (``--multiple-testing``); the adjusted value is written beside the raw one.
+    disparity_reference, tau
+        Aequitas' reference-group disparities (``--disparity-reference``, ``--tau``): each
+        slice's reference group is ``"largest"`` (default), ``"min_metric"`` (per rate the
+        group with the smallest value), or named in a dict ``{"race": "white"}`` (or a list of
+        ``"race=white"`` entries, with a rule word for the slices not named); parity holds for a
+        disparity in ``[tau, 1/tau]``. Read them as :meth:`AuditResult.disparities`.
     max_groups, allow_single_group
         The group guard (``--max-groups``, ``--allow-single-group``): more groups than
         ``max_groups`` (default 1,000) in a sensitive column or their intersection, or, without
@@ -466,7 +482,8 @@ def audit(
     request = _request(cols, confidence, ci_method, n_resamples, seed, partial_interval,
                        min_group_size, max_groups, allow_single_group, by, window, baseline,
                        against, timezone, multiple_testing=multiple_testing,
-                       unknowns=unknowns, unknown_values=unknown_values)
+                       unknowns=unknowns, unknown_values=unknown_values,
+                       disparity_reference=disparity_reference, tau=tau)
     cols = _with_unknowns(cols, request)
     leads = _leads(cols, request)
     df = _spark_local_by(df, by, request["timezone"])

@@ -501,6 +501,80 @@ class AuditResult:
                 return ScoreSlice._of(d)
         raise KeyError(f"no score slice {name!r}: the slices are {[d['slice'] for d in s]}")
 
+    def disparities(self, threshold: Optional[float] = None, *, p_values: bool = False):
+        """Aequitas' disparity frame of the audit: one row per (slice, group), the columns of
+        :func:`fairkit.metrics.disparities` (Aequitas 1.1's names: ``fpr``,
+        ``fpr_disparity``, ``fpr_ref_group_value``, ``fpr_significance``, …, ``FPR Parity``,
+        ``Equalized Odds``, …), read from report.json's ``disparities`` (the reference rule and
+        ``tau`` of the audit's ``disparity_reference=`` and ``tau=``). ``attribute_name`` is the
+        slice (``"race & sex"`` for the intersection) and ``attribute_value`` the group's name as
+        the report writes it. With several thresholds, every threshold's rows follow each other
+        behind a ``score_threshold`` column (Aequitas' name), or only ``threshold``'s.
+        ``p_values=True``: the ``*_significance`` columns hold p-values instead of booleans.
+
+        Returns a pandas DataFrame (requires pandas).
+
+        >>> import pandas as pd, fairkit
+        >>> df = pd.DataFrame({"y": [1, 0, 1, 0] * 50, "p": [1, 0, 0, 0] * 50,
+        ...                    "g": ["a", "a", "b", "b"] * 50})
+        >>> r = fairkit.audit(df, label="y", pred="p", sensitive=["g"], n_resamples=200)
+        >>> r.disparities()[["attribute_value", "pprev_disparity", "Impact Parity"]]
+          attribute_value  pprev_disparity Impact Parity
+        0               a              1.0          True
+        1               b              0.0         False
+        """
+        from fairkit._core import FairkitError
+        from fairkit import _validation as v
+        from fairkit.metrics import _disparity
+
+        if not v.has_pandas():
+            raise FairkitError("disparities returns a pandas DataFrame: install pandas")
+        self._classifier_slices()
+        audits = self.document["audits"]
+        if threshold is not None:
+            audits = [a for a in audits if a["threshold"] == threshold]
+            if not audits:
+                known = [a["threshold"] for a in self.document["audits"]]
+                raise FairkitError(f"no audit at threshold {threshold!r}; the report's: {known}")
+        rows, thresholds, labels_of = [], [], {}
+        for a in audits:
+            for s in a["slices"]:
+                d = s.get("disparities")
+                if d is None:
+                    raise FairkitError(
+                        "this report has no disparities (written by a fairkit before them): "
+                        "audit again")
+                counts = {g["group"]: g["counts"] for g in s["groups"]}
+                labels_of[s["slice"]] = {g["group"]: g["group"] for g in d["groups"]}
+                for g in d["groups"]:
+                    rates = [g["rates"][k] for k in _disparity._RATES]
+                    c = counts[g["group"]]
+                    par = g["parity"]
+                    rows.append({
+                        "attribute_name": s["slice"], "attribute_value": g["group"],
+                        "k": d["predicted_positives"], "total_entities": d["total"],
+                        "tp": c["tp"], "fp": c["fp"], "tn": c["tn"], "fn": c["fn_"],
+                        "group_size": g["size"], "accuracy": g["accuracy"],
+                        "prev": g["prevalence"],
+                        "values": [r["value"] for r in rates],
+                        "ref_groups": [r["reference_group"] for r in rates],
+                        "disparities": [r["disparity"] for r in rates],
+                        "parities": [r["parity"] for r in rates],
+                        "p_values": [r["p_value"] for r in rates],
+                        "significant": [r["significant"] for r in rates],
+                        "label_value_p": g["label_value_significance"]["p_value"],
+                        "label_value_significant": g["label_value_significance"]["significant"],
+                        "score_p": g["score_significance"]["p_value"],
+                        "score_significant": g["score_significance"]["significant"],
+                        **{k: par[k] for k in ("type_i", "type_ii", "equalized_odds",
+                                               "unsupervised", "supervised")},
+                    })
+                    thresholds.append(a["threshold"])
+        frame = _disparity._frame(v.pd, rows, labels_of, p_values)
+        if self.document["settings"]["thresholds"]:
+            frame.insert(0, "score_threshold", thresholds)
+        return frame
+
     @property
     def summary(self) -> tuple:
         return tuple(self.document["summary"])

@@ -255,6 +255,8 @@ pub fn request(args: &AuditArgs) -> AuditRequest {
         against: args.against.clone(),
         fail_if: args.fail_if.clone(),
         formats: args.format.clone(),
+        disparity_reference: args.disparity_reference.clone(),
+        tau: args.tau,
     }
 }
 
