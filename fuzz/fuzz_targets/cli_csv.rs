@@ -91,6 +91,7 @@ fuzz_target!(|input: Input| {
             .neg_label
             .map(|k| LABELS[k as usize % LABELS.len()].into()),
         timezone: None,
+        unknowns: None,
         style: fair_audit::ingest::FlagStyle::Command,
     };
     let sep = delimiter as char;
