@@ -332,12 +332,15 @@ mod tests {
     use crate::score_sweep::{SliceMap, score_key, sort_weighted, stream_of};
     use proptest::prelude::*;
 
+    /// Per stream, its sorted `(score key, weight)` rows.
+    type Runs = Vec<Vec<(u64, f64)>>;
+
     /// Rows `(group, score, weight)` as runs, exact group totals and the store's totals.
     fn store(
         rows: &[(usize, f64, f64)],
         k: usize,
         weighted: bool,
-    ) -> (Vec<Vec<(u64, f64)>>, Vec<GroupSum>, StreamTotals) {
+    ) -> (Runs, Vec<GroupSum>, StreamTotals) {
         let mut streams = vec![Vec::new(); k];
         let mut groups = vec![GroupSum::default(); k];
         let mut totals = StreamTotals::new(weighted);
