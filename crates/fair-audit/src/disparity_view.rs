@@ -9,7 +9,7 @@ use crate::model::disparity::{DisparitySettings, GroupDisparity, SliceDisparitie
 use crate::model::{AuditReport, ConfusionSlice};
 use crate::render::{MAX_BARS, MAX_TABLE_ROWS, stem};
 use fair_metrics::disparity::DisparityRate;
-use fair_report::lines::{Band, Marker, Series, line_plot_with_bands_named};
+use fair_report::lines::{Band, Marker, Series, dot_plot_with_bands_named};
 use fair_report::{HtmlReport, Table, fmt4};
 
 /// The rates the chart draws (selection, the two error rates, precision).
@@ -203,7 +203,7 @@ fn slice_section(
             .collect(),
     };
     let title = format!("Disparities by {}{at}", slice.slice);
-    let svg = line_plot_with_bands_named(
+    let svg = dot_plot_with_bands_named(
         &title,
         &slice.slice,
         "disparity (group ÷ reference)",
@@ -222,7 +222,7 @@ fn slice_section(
     );
     figures.push((svg.clone(), file.clone()));
     let caption = format!(
-        "{title}: the grey band is parity, [{}, {}]; lines only join a rate's points across groups{subset}",
+        "{title}: the grey band is parity, [{}, {}]{subset}",
         fmt4(Some(settings.tau)),
         fmt4(Some(1.0 / settings.tau))
     );

@@ -6,6 +6,7 @@ use crate::legend::{LEGEND_FONT, TICK_FONT, TITLE_FONT};
 use crate::palette::plotters_colour;
 use crate::svg::render;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The marker drawn at each point of a series.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +125,53 @@ pub fn line_plot_with_bands_named(
     draw(title, x_desc, y_desc, series, bands, false, Some(names))
 }
 
+/// Points over named categories (groups): x = 1, 2, … is `names[0]`, `names[1]`, …, every
+/// category labelled under the axis (turned upright when there are many or long names), each
+/// series drawn as markers only — no line joins two categories, since nothing lies between them
+/// — and the bands shaded behind them (a parity band, say).
+///
+/// # Errors
+/// As [`line_plot_with_bands`].
+///
+/// ```
+/// use fair_report::lines::{dot_plot_with_bands_named, Band, Marker, Series};
+/// let s = Series { label: "fpr disparity".into(), points: vec![(1.0, 0.7), (2.0, 1.0)],
+///                  marker: Marker::Circle, color: 0 };
+/// let parity = Band { color: 7, points: vec![(1.0, 0.8, 1.25), (2.0, 0.8, 1.25)] };
+/// let names = vec!["black & female".to_string(), "white & male".to_string()];
+/// let svg = dot_plot_with_bands_named("disparities", "race & sex", "ratio", &[s], &[parity], &names)?;
+/// assert!(svg.contains("black &amp; female") && !svg.contains("stroke-width=\"2\" points"));
+/// # Ok::<(), fair_report::ReportError>(())
+/// ```
+pub fn dot_plot_with_bands_named(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    bands: &[Band],
+    names: &[String],
+) -> Result<String> {
+    draw_with(
+        title,
+        x_desc,
+        y_desc,
+        series,
+        bands,
+        false,
+        Some(names),
+        Layout::Categories,
+    )
+}
+
+/// How the x axis and the series are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Lines through the points; at most eight x ticks.
+    Lines,
+    /// Markers only; every named position labelled.
+    Categories,
+}
+
 /// The name of position `x` (1-based) among `names`, or blank between positions.
 fn position_name(names: &[String], x: f64) -> String {
     let k = x.round();
@@ -156,6 +204,29 @@ fn draw(
     bands: &[Band],
     log_y: bool,
     names: Option<&[String]>,
+) -> Result<String> {
+    draw_with(
+        title,
+        x_desc,
+        y_desc,
+        series,
+        bands,
+        log_y,
+        names,
+        Layout::Lines,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_with(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[Series],
+    bands: &[Band],
+    log_y: bool,
+    names: Option<&[String]>,
+    layout: Layout,
 ) -> Result<String> {
     const CHART: &str = "line_plot";
     const FLOOR: f64 = 1e-8;
@@ -204,11 +275,25 @@ fn draw(
     }
     let x_pad = ((x_max - x_min) * 0.03).max(0.5);
     let y_pad = ((y_max - y_min) * 0.08).max(1e-3);
-    render(CHART, (960, 640), |root| {
+    let categories = match (layout, names) {
+        (Layout::Categories, Some(n)) => Some(n),
+        _ => None,
+    };
+    // Category names run upright below the axis when side by side they would collide.
+    let longest = categories.map_or(0, |n| {
+        n.iter().map(|s| s.chars().count()).max().unwrap_or(0)
+    });
+    let upright = categories.is_some_and(|n| n.len() > 6 || longest > 14);
+    let x_area = if upright {
+        (longest as u32 * 8 + 45).clamp(55, 240)
+    } else {
+        55
+    };
+    render(CHART, (960, 640 + x_area - 55), |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", TITLE_FONT))
             .margin(18)
-            .x_label_area_size(55)
+            .x_label_area_size(x_area)
             .y_label_area_size(80)
             .build_cartesian_2d(
                 (x_min - x_pad)..(x_max + x_pad),
@@ -227,12 +312,40 @@ fn draw(
             .label_style(("sans-serif", TICK_FONT))
             .axis_desc_style(("sans-serif", TICK_FONT))
             .light_line_style(WHITE);
-        if let Some(n) = names {
+        let blank = |_: &f64| String::new();
+        if categories.is_some() {
+            // Every category is named below, at its own position (plotters' ticks would fall
+            // on round numbers and skip some).
+            mesh.x_label_formatter(&blank).disable_x_mesh();
+        } else if let Some(n) = names {
             // At most eight named ticks, on whole positions.
             mesh.x_labels(n.len().clamp(2, 8))
                 .x_label_formatter(&name_of);
         }
         mesh.draw().map_err(|e| err(&e))?;
+        if let Some(n) = categories {
+            let y_axis = y_min - y_pad;
+            for (i, name) in n.iter().enumerate() {
+                let at = chart.backend_coord(&((i + 1) as f64, y_axis));
+                let style = TextStyle::from(("sans-serif", TICK_FONT).into_font());
+                let text = if upright {
+                    Text::new(
+                        name.clone(),
+                        (at.0, at.1 + 6),
+                        style
+                            .transform(FontTransform::Rotate270)
+                            .pos(Pos::new(HPos::Right, VPos::Center)),
+                    )
+                } else {
+                    Text::new(
+                        name.clone(),
+                        (at.0, at.1 + 6),
+                        style.pos(Pos::new(HPos::Center, VPos::Top)),
+                    )
+                };
+                root.draw(&text).map_err(|e| err(&e))?;
+            }
+        }
         for (color, poly) in &polygons {
             let c = plotters_colour(*color);
             chart
@@ -244,13 +357,22 @@ fn draw(
         }
         for (s, data) in series.iter().zip(&data) {
             let c = plotters_colour(s.color);
-            chart
-                .draw_series(LineSeries::new(data.clone(), c.stroke_width(2)))
-                .map_err(|e| err(&e))?
-                .label(s.label.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-                });
+            if categories.is_some() {
+                // Markers only: the legend shows the series' colour as a dot.
+                chart
+                    .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+                    .map_err(|e| err(&e))?
+                    .label(s.label.clone())
+                    .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
+            } else {
+                chart
+                    .draw_series(LineSeries::new(data.clone(), c.stroke_width(2)))
+                    .map_err(|e| err(&e))?
+                    .label(s.label.clone())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                    });
+            }
             let style = c.filled();
             match s.marker {
                 Marker::Circle => chart

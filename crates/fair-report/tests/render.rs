@@ -1059,3 +1059,46 @@ fn gap_panels_separate_ratios_from_differences() {
     assert!(one.starts_with("<svg width=\"1000\""));
     assert!(gap_panels("G", "gap", &bars, &ratio[..1], "CI", &colours).is_err());
 }
+
+#[test]
+fn categories_are_all_named_and_never_joined_by_lines() {
+    use fair_report::lines::{Band, Marker, Series, dot_plot_with_bands_named};
+    for n in [2usize, 6, 12, 30] {
+        let names: Vec<String> = (0..n).map(|k| format!("group {k} & female")).collect();
+        let s = Series {
+            label: "fpr disparity".into(),
+            points: (0..n)
+                .map(|k| ((k + 1) as f64, 0.5 + 0.05 * k as f64))
+                .collect(),
+            marker: Marker::Circle,
+            color: 1,
+        };
+        let parity = Band {
+            color: 7,
+            points: (1..=n).map(|k| (k as f64, 0.8, 1.25)).collect(),
+        };
+        let svg = dot_plot_with_bands_named(
+            "disparities",
+            "race & sex",
+            "ratio",
+            &[s],
+            &[parity],
+            &names,
+        )
+        .unwrap();
+        assert_draws(&svg, 0.01, &["disparities", "race & sex", "fpr disparity"]);
+        // Every category named once, in order, and nothing numbered on the x axis.
+        let labels: Vec<String> = texts(&svg)
+            .into_iter()
+            .filter(|t| t.starts_with("group "))
+            .collect();
+        assert_eq!(labels, names, "{n} categories");
+        // No line joins two categories: the series is drawn as markers only (a series line is
+        // a polyline of width 2; the axes' and ticks' are of width 1).
+        assert!(
+            !svg.lines()
+                .any(|l| l.contains("<polyline") && l.contains("stroke-width=\"2\"")),
+            "{n}: a line joins categories"
+        );
+    }
+}
