@@ -164,6 +164,36 @@ pub enum DetMethod {
     ConstSort,
 }
 
+impl std::str::FromStr for DetMethod {
+    type Err = E;
+
+    /// Parses a method name, case-insensitively: the paper's (`detgreedy`, `detcons`,
+    /// `detrelaxed`, `detconstsort`, with or without `det`) or AIF360's `rerank_type`
+    /// (`greedy`, `conservative`, `relaxed`, `constrained`).
+    ///
+    /// ```
+    /// use fair_ranking::DetMethod;
+    /// assert_eq!("Conservative".parse::<DetMethod>()?, DetMethod::Cons);
+    /// assert_eq!("detconstsort".parse::<DetMethod>()?, DetMethod::ConstSort);
+    /// assert!("best".parse::<DetMethod>().is_err());
+    /// # Ok::<(), fair_ranking::RankingError>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Self> {
+        let lower = s.to_ascii_lowercase();
+        match lower.strip_prefix("det").unwrap_or(&lower) {
+            "greedy" => Ok(Self::Greedy),
+            "cons" | "conservative" => Ok(Self::Cons),
+            "relaxed" => Ok(Self::Relaxed),
+            "constsort" | "constrained" => Ok(Self::ConstSort),
+            _ => Err(E::InvalidParameter {
+                name: "method",
+                value: format!("{s:?}"),
+                expected: "one of \"greedy\", \"cons\" (\"conservative\"), \"relaxed\", \"constsort\" (\"constrained\")",
+            }),
+        }
+    }
+}
+
 /// Settings of the deterministic re-rankers (unchecked; [`ParamGuard::check`] validates).
 ///
 /// # Examples
