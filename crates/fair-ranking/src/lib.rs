@@ -76,3 +76,9 @@ pub use params::{
     DetMethod, DetRerankParams, DetRerankValidParams, FairTopKParams, FairTopKValidParams,
 };
 pub use rerank::{DetRerank, FairTopK};
+
+// docs/ranking.md's Rust example runs as a doctest (its Python example runs in
+// python/tests/test_ranking.py).
+#[doc = include_str!("../../../docs/ranking.md")]
+#[cfg(doctest)]
+pub struct RankingDocs;
