@@ -38,6 +38,17 @@ fn check_scores(scores: &[f64], k: usize) -> Result<()> {
     Ok(())
 }
 
+fn check_groups(groups: &[usize], n_groups: usize) -> Result<()> {
+    match groups.iter().enumerate().find(|(_, g)| **g >= n_groups) {
+        Some((row, &group)) => Err(E::GroupOutOfRange {
+            row,
+            group,
+            groups: n_groups,
+        }),
+        None => Ok(()),
+    }
+}
+
 fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     if expected == got {
         Ok(())
@@ -150,6 +161,8 @@ impl FairTopKValidParams {
         protected: &[bool],
     ) -> Result<Vec<usize>> {
         check_len("protected", scores.len(), protected.len())?;
+        // Checked over all rows first, so that an error names the row of the whole input.
+        check_scores(scores, 0)?;
         by_query(queries, scores.len(), self.k(), |rows| {
             let s: Vec<f64> = rows.iter().map(|&i| scores[i]).collect();
             let p: Vec<bool> = rows.iter().map(|&i| protected[i]).collect();
@@ -222,13 +235,7 @@ impl DetRerankValidParams {
     pub fn rerank(&self, scores: &[f64], groups: &[usize]) -> Result<Vec<usize>> {
         check_len("groups", scores.len(), groups.len())?;
         let n_groups = self.target().len();
-        if let Some((row, &group)) = groups.iter().enumerate().find(|(_, g)| **g >= n_groups) {
-            return Err(E::GroupOutOfRange {
-                row,
-                group,
-                groups: n_groups,
-            });
-        }
+        check_groups(groups, n_groups)?;
         let k = self.k();
         check_scores(scores, k)?;
         let mut members: Vec<Vec<usize>> = vec![Vec::new(); n_groups];
@@ -264,6 +271,9 @@ impl DetRerankValidParams {
         groups: &[usize],
     ) -> Result<Vec<usize>> {
         check_len("groups", scores.len(), groups.len())?;
+        // Checked over all rows first, so that an error names the row of the whole input.
+        check_scores(scores, 0)?;
+        check_groups(groups, self.target().len())?;
         by_query(queries, scores.len(), self.k(), |rows| {
             let s: Vec<f64> = rows.iter().map(|&i| scores[i]).collect();
             let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();

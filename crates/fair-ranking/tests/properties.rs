@@ -115,6 +115,13 @@ fn many_queries_equal_one_at_a_time() {
     let err = fair(5, 0.5, 0.1, false)
         .rerank_queries(&queries, &scores, &protected)
         .unwrap_err();
+    // A NaN is reported at its row of the whole input, not of its query.
+    let mut nan = scores;
+    nan[5] = f64::NAN;
+    assert!(matches!(
+        params.rerank_queries(&queries, &nan, &protected),
+        Err(RankingError::NonFinite { row: 5, .. })
+    ));
     assert!(
         matches!(&err, RankingError::InQuery { query: 0, source } if matches!(**source, RankingError::NotEnoughCandidates { k: 5, got: 4 })),
         "{err}"
