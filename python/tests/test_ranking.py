@@ -21,7 +21,8 @@ def _items(seed: int, n_groups: int, per_group: int) -> pd.DataFrame:
     # Group shift in the scores so that re-ranking has something to do; continuous scores (no
     # ties: AIF360 sorts with an unstable quicksort, so its order among tied items is arbitrary).
     s = np.repeat(np.arange(n_groups), per_group)
-    return pd.DataFrame({"s": s.astype(float), "score": rng.random(n) + 0.3 * s})
+    shift = rng.permutation(np.linspace(0.0, 0.4, n_groups))  # which group leads varies by seed
+    return pd.DataFrame({"s": s.astype(float), "score": rng.random(n) + shift[s]})
 
 
 # --- FA*IR ------------------------------------------------------------------------------------
@@ -72,7 +73,7 @@ def test_fair_topk_bad_inputs():
     with pytest.raises(FairkitError, match=r"query 'b': k = 5 positions but only 3"):
         fair_topk(two, score="score", protected="protected", k=5, p=0.5, query="q")
     with pytest.raises(FairkitError, match=r"booleans or 0/1"):
-        fair_topk(items, score="score", protected="s", k=5, p=0.5, rank=None)
+        fair_topk(items.assign(two=items["s"] * 2), score="score", protected="two", k=5, p=0.5)
 
 
 # --- Geyik et al. against AIF360 --------------------------------------------------------------
@@ -107,10 +108,11 @@ def _aif360_classes():
 def _aif360_rerank(cls, items: pd.DataFrame, n_groups: int, k: int, target, rerank_type: str):
     from aif360.datasets import RegressionDataset
 
-    # RegressionDataset min-max scales every column: group codes 0..G-1 become c / (G - 1),
-    # scores keep their order.
-    ds = RegressionDataset(items[["s", "score"]], dep_var_name="score",
-                           protected_attribute_names=["s"], privileged_classes=[[n_groups - 1]])
+    # RegressionDataset min-max scales every column (scores keep their order) after it has
+    # recorded the protected values: group codes go in as c / (G - 1), already in [0, 1].
+    scaled = items[["s", "score"]].assign(s=items["s"] / (n_groups - 1))
+    ds = RegressionDataset(scaled, dep_var_name="score", protected_attribute_names=["s"],
+                           privileged_classes=[[1.0]])
     codes = [{"s": c / (n_groups - 1)} for c in range(n_groups)]
     out = cls(unprivileged_groups=codes[:-1], privileged_groups=codes[-1:]).fit_predict(
         ds, rec_size=k, target_prop=list(target), rerank_type=rerank_type)
@@ -121,16 +123,19 @@ AIF360_NAMES = {"greedy": "Greedy", "cons": "Conservative", "relaxed": "Relaxed"
                 "constsort": "Constrained"}
 
 
+# Data sets on which the four methods give three different rankings (so each method's own
+# rule is compared), two of them where AIF360 as shipped differs from the corrected code.
 @pytest.mark.parametrize("seed, target, k", [
-    (0, (0.5, 0.5), 12),
-    (1, (0.3, 0.7), 15),
-    (2, (0.2, 0.3, 0.5), 15),
-    (3, (1 / 3, 1 / 3, 1 / 3), 12),
+    (0, (0.7, 0.3), 12),
+    (3, (0.3, 0.7), 15),
+    (0, (0.2, 0.3, 0.5), 12),
+    (1, (0.5, 0.3, 0.2), 15),
 ])
 def test_deterministic_rerank_equals_aif360(seed, target, k):
     _, fixed = _aif360_classes()
     n_groups = len(target)
     items = _items(seed, n_groups, per_group=k + 3)
+    rankings = set()
     for method, name in AIF360_NAMES.items():
         ours = deterministic_rerank(items, score="score", group="s", k=k,
                                     target={float(g): t for g, t in enumerate(target)},
@@ -141,19 +146,21 @@ def test_deterministic_rerank_equals_aif360(seed, target, k):
         again = deterministic_rerank(items, score="score", group="s", k=k, method=name,
                                      target={float(g): t for g, t in enumerate(target)})
         assert again.index.tolist() == theirs
+        rankings.add(tuple(theirs))
+    assert len(rankings) >= 3
 
 
 def test_aif360_as_shipped_repeats_an_item_where_this_does_not():
     shipped, fixed = _aif360_classes()
     # Group 0 holds the best item: at position 2 only group 1 is below its floor, AIF360 places
-    # group 1's best but counts it for group 0, and places it again at position 3.
-    items = pd.DataFrame({"s": [0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
-                          "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]})
+    # group 1's best but counts it for group 0, and places it again at positions 3 and 4.
+    items = pd.DataFrame({"s": [0.0] * 5 + [1.0] * 5,
+                          "score": [0.9, 0.8, 0.7, 0.65, 0.62, 0.6, 0.5, 0.4, 0.3, 0.2]})
     as_shipped = _aif360_rerank(shipped, items, 2, 4, (0.5, 0.5), "Greedy")
-    assert as_shipped[1] == as_shipped[2] == 3
+    assert as_shipped == [0, 5, 5, 5]
     ours = deterministic_rerank(items, score="score", group="s", k=4, target={0.0: 0.5, 1.0: 0.5})
     assert ours.index.tolist() == _aif360_rerank(fixed, items, 2, 4, (0.5, 0.5), "Greedy")
-    assert ours.index.tolist() == [0, 3, 1, 4]
+    assert ours.index.tolist() == [0, 5, 1, 6]
 
 
 def test_deterministic_rerank_bad_inputs():
