@@ -27,7 +27,7 @@ fn query_err(e: RankingError, query_names: &[String]) -> PyErr {
     }
 }
 
-fn codes<'a>(a: &'a PyReadonlyArray1<'_, i64>, what: &str, n: usize) -> PyResult<Vec<usize>> {
+fn codes(a: &PyReadonlyArray1<'_, i64>, what: &str, n: usize) -> PyResult<Vec<usize>> {
     let c = contiguous(a.as_slice(), what)?;
     if c.len() != n {
         return Err(invalid(format!(
