@@ -20,6 +20,7 @@ pub mod files;
 pub mod gate;
 pub mod ll144;
 pub mod metrics;
+pub mod ranking;
 pub mod spark;
 
 use pyo3::prelude::*;
@@ -37,6 +38,7 @@ fn fairkit_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     add_submodule(m, "metrics", metrics::register)?;
     add_submodule(m, "estimators", estimators::register)?;
+    add_submodule(m, "ranking", ranking::register)?;
     add_submodule(m, "spark", spark::register)?;
     add_submodule(m, "datasets", datasets::register)?;
     Ok(())
