@@ -117,6 +117,17 @@ def test_every_binary_exponent_is_summed_exactly(spark):
     })
     sdf = spark.createDataFrame(pdf).repartition(3)
     both_paths(sdf, label="label", pred="pred", sensitive=["group"], weight="w")
+    # Weights summing beyond the largest double: the audit stands, the disparities (ratios of
+    # those sums) are left out of the slice, and the views and Python say why.
+    import fairkit
+
+    r = fairkit.audit(pdf, label="label", pred="pred", sensitive=["group"], weight="w")
+    assert r.document["settings"]["disparity"] is not None
+    assert "disparities" not in r.document["audits"][0]["slices"][0]
+    markdown = r.report(formats=["md"])["markdown"]
+    assert "Not computed: the slice's weighted counts are not finite" in markdown
+    with pytest.raises(FairkitError, match="weighted counts are not finite"):
+        r.disparities()
 
 
 def test_every_binary_exponent_is_summed_exactly_by_score(spark):

@@ -318,7 +318,13 @@ pub fn attach(
     }
     for (states, audit) in confusion.iter().zip(&mut report.audits) {
         for (state, slice) in states.iter().zip(&mut audit.slices) {
-            slice.disparities = Some(slice_disparities(&slice.slice, state, spec)?);
+            slice.disparities = match slice_disparities(&slice.slice, state, spec) {
+                Ok(d) => Some(d),
+                // Counts the disparities cannot use (weights whose sums overflow a float): the
+                // rest of the audit stands, and the slice is shown without disparities.
+                Err(AuditError::Metric { .. }) => None,
+                Err(e) => return Err(e),
+            };
         }
     }
     report.settings.disparity = Some(spec.settings());

@@ -74,17 +74,11 @@ pub fn write(
     r: &AuditReport,
     figures: &mut Vec<(String, String)>,
 ) -> Result<(), AuditError> {
+    // Reports written before disparities have no settings for them; a slice without them in a
+    // report that has the settings says why in its place.
     let Some(settings) = &r.settings.disparity else {
         return Ok(());
     };
-    if !r
-        .audits
-        .iter()
-        .flat_map(|a| &a.slices)
-        .any(|s| s.disparities.is_some())
-    {
-        return Ok(());
-    }
     doc.heading("Disparities against a reference group (Aequitas)");
     doc.paragraph(&format!(
         "Each group's rate divided by the same rate of the slice's reference group (reference: {}). A disparity inside [{}, {}] is parity (τ = {}); ✗ marks a rate outside it, * a difference from the reference that Aequitas' t-test finds significant (p < {}). ppr is the group's share of all predicted positives (Statistical Parity), pprev its selection rate (Impact Parity). n/a: the rate or the reference's is undefined (an empty denominator, or 0 ÷ 0); a positive rate over a reference of 0 reads {} (Aequitas' cap).",
@@ -110,10 +104,15 @@ fn slice_section(
     settings: &DisparitySettings,
     figures: &mut Vec<(String, String)>,
 ) -> Result<(), AuditError> {
+    let at = threshold.map_or(String::new(), |t| format!(" (threshold {t})"));
     let Some(d) = &slice.disparities else {
+        doc.subheading(&format!("Disparities of {}{at}", slice.slice));
+        doc.paragraph(
+            "Not computed: the slice's weighted counts are not finite numbers (its weights sum \
+             beyond the largest floating-point number).",
+        );
         return Ok(());
     };
-    let at = threshold.map_or(String::new(), |t| format!(" (threshold {t})"));
     doc.subheading(&format!("Disparities of {}{at}", slice.slice));
     let mut header = vec!["group", "size"];
     header.extend(DisparityRate::ALL.iter().map(|r| r.key()));

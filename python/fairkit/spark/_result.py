@@ -540,6 +540,10 @@ class AuditResult:
         for a in audits:
             for s in a["slices"]:
                 d = s.get("disparities")
+                if d is None and self.document["settings"].get("disparity") is not None:
+                    raise FairkitError(
+                        f"slice {s['slice']!r} has no disparities: its weighted counts are not "
+                        "finite (weights summing beyond the largest float)")
                 if d is None:
                     raise FairkitError(
                         "this report has no disparities (written by a fairkit before them): "
