@@ -1,4 +1,4 @@
-//! The mergeable audit states: `ConfusionState` / `ScoreState` built from arbitrary batches,
+//! The mergeable audit states: `ConfusionState` / `ScoreState` / `RegressionState` built from arbitrary batches,
 //! encoded, corrupted by arbitrary edits, decoded (`from_bytes`), merged and turned into metrics.
 //! Invariants: no panic or abort (no allocation sized by a decoded count), decoding what was
 //! encoded gives the same bytes, and metrics of a decoded state are finite and in [0, 1] — also
@@ -9,6 +9,7 @@
 use arbitrary::Arbitrary;
 use fair_data::Groups;
 use fair_metrics::ci::{GapMetric, GapSettings, RateCiMethod, gap_inference, rate_intervals};
+use fair_metrics::regression::{RegressionMetric, RegressionState};
 use fair_metrics::state::{ConfusionState, ScoreState};
 use fair_metrics::{Rate, ZeroDivision, ks, roc};
 use libfuzzer_sys::fuzz_target;
@@ -133,9 +134,20 @@ fn check_scores(s: &ScoreState) {
     }
 }
 
+/// A (possibly decoded) regression state's summary and gaps: numbers or typed errors, no panic.
+fn check_regression(s: &RegressionState) {
+    if let Ok(summary) = s.summary() {
+        for metric in RegressionMetric::ALL {
+            let _ = summary.gap(metric);
+        }
+        let _ = summary.bounded_group_loss(true);
+    }
+}
+
 fuzz_target!(|input: Input| {
     let mut conf = ConfusionState::new();
     let mut score = ScoreState::new();
+    let mut regression = RegressionState::new();
     for batch in input.batches.iter().take(4) {
         let y: Vec<usize> = batch
             .iter()
@@ -157,6 +169,12 @@ fuzz_target!(|input: Input| {
         if part.update(&y, &p, &groups, w).is_ok() {
             conf.merge(&part).expect("same weighting");
         }
+        let target: Vec<f64> = batch.iter().map(|r| f64::from(r.pred) - 8.0).collect();
+        let mut rpart = RegressionState::new();
+        if rpart.update(&target, &s, &g, w).is_ok() {
+            let rpart = RegressionState::from_bytes(&rpart.to_bytes()).expect("own encoding");
+            regression.merge(&rpart);
+        }
         let mut spart = ScoreState::new();
         if spart.update(&y, &s, &groups, w).is_ok() {
             score.merge(&spart).expect("same weighting");
@@ -173,6 +191,11 @@ fuzz_target!(|input: Input| {
     let sb = score.to_bytes();
     let sback = ScoreState::from_bytes(&sb).expect("own encoding decodes");
     assert_eq!(sback.to_bytes(), sb);
+
+    check_regression(&regression);
+    let rb = regression.to_bytes();
+    let rback = RegressionState::from_bytes(&rb).expect("own encoding decodes");
+    assert_eq!(rback.to_bytes(), rb);
 
     // Corrupted encodings and raw bytes: typed errors or valid states.
     let mut cb2 = cb.clone();
@@ -192,6 +215,15 @@ fuzz_target!(|input: Input| {
             check_scores(&s);
             let _ = s.merge(&sback);
             check_scores(&s);
+        }
+    }
+    let mut rb2 = rb.clone();
+    apply(&mut rb2, &input.edits);
+    for bytes in [&rb2, &input.raw] {
+        if let Ok(mut s) = RegressionState::from_bytes(bytes) {
+            check_regression(&s);
+            s.merge(&rback);
+            check_regression(&s);
         }
     }
 });
