@@ -33,6 +33,7 @@
 //! ```
 
 use crate::error::{MetricError, Result};
+use crate::score_sweep::StreamTotals;
 use crate::state::ExactSum;
 use crate::state::codec::{Reader, Writer};
 use std::collections::BTreeMap;
@@ -433,6 +434,33 @@ impl RegressionState {
         }
         r.finish()?;
         Ok(Self { groups })
+    }
+
+    /// The row counts and exact weight sums of the groups as the totals of a prediction sweep
+    /// ([`crate::distribution::sweep_segment`]): group `names[i]` is stream
+    /// [`stream_of(i, 0)`](crate::score_sweep::stream_of) (its predictions kept as a score is,
+    /// under label 0). A group not in the state counts no rows. The sums are the exact sums
+    /// of `w` and `w²` the state keeps, so these totals equal the ones counted row by row.
+    ///
+    /// ```
+    /// use fair_metrics::regression::RegressionState;
+    /// let mut s = RegressionState::new();
+    /// s.update(&[1.0, 2.0, 3.0], &[1.0, 2.0, 2.0], &["b", "a", "b"], None)?;
+    /// let t = s.stream_totals(&["a".to_string(), "b".to_string()], false);
+    /// assert_eq!((t.rows(0), t.rows(2)), (1, 2));
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn stream_totals(&self, names: &[String], weighted: bool) -> StreamTotals {
+        let mut t = StreamTotals::new(weighted);
+        for (i, name) in names.iter().enumerate() {
+            let stream = crate::score_sweep::stream_of(i, 0);
+            match self.groups.get(name) {
+                Some(g) if weighted => t.add_exact(stream, g.rows, &g.w, &g.w2),
+                Some(g) => t.add_rows(stream, g.rows),
+                None => t.add_rows(stream, 0),
+            }
+        }
+        t
     }
 
     /// The metrics per group and on all rows pooled.

@@ -23,7 +23,9 @@ use crate::error::{MetricError, Result};
 mod median;
 mod sweep;
 pub use median::{GroupSum, MedianCut, MedianSweep, Piece, median_cut_of_runs};
-pub use sweep::{DistributionSegment, DistributionSettings, SliceDistribution, sweep, sweep_segment};
+pub use sweep::{
+    DistributionSegment, DistributionSettings, SliceDistribution, sweep, sweep_segment,
+};
 
 /// The distances between the groups' distributions (see the module docs).
 #[derive(Debug, Clone, PartialEq)]

@@ -19,7 +19,7 @@
 
 use super::{DistributionGaps, GroupQuantiles, check_level};
 use crate::error::{MetricError, Result};
-use crate::score_sweep::{Run, RowSink, SliceMap, StreamTotals, check_seen, key_score, merge_rows};
+use crate::score_sweep::{RowSink, Run, SliceMap, StreamTotals, check_seen, key_score, merge_rows};
 use crate::state::ExactSum;
 use crate::state::codec::{Reader, Writer};
 
@@ -331,7 +331,7 @@ impl SliceState {
         {
             let Some(first) = first else { continue };
             let mut lower_pending = pending;
-            if self.cell[g] == Some(first) {
+            if self.cell[g] == Some(first) && !points.is_empty() {
                 // One pass would not have kept the lower segment's first point: same cell as
                 // the last kept above it. It is pending there until a later point is kept.
                 let p1 = points.remove(0);
@@ -613,7 +613,7 @@ pub fn sweep_segment(
         },
         on_block: |key: u64, blocks: &mut Blocks| {
             let x = key_score(key);
-            if failed.is_none() && previous.is_some_and(|p| !(x < p)) {
+            if failed.is_none() && previous.is_some_and(|p| x >= p) {
                 failed = Some(bad(
                     format!("value {x} in a segment below {previous:?}"),
                     "every value of a segment below the lowest value of the segments above",
@@ -758,7 +758,8 @@ fn block_of_slice(
             let (i, j) = if a < b { (a, b) } else { (b, a) };
             let at = pair(i, j, k);
             let last = st.last[at];
-            if last != x {
+            // Both groups of a pair touched in one block: the second visit adds nothing.
+            if last.to_bits() != x.to_bits() {
                 if !last.is_nan() {
                     let d = (sa - st.share(b)).abs();
                     add_area(&mut st.w1[at], d, last, x);
@@ -882,7 +883,11 @@ impl DistributionSegment {
         if lower.weighted != self.weighted
             || lower.settings != self.settings
             || lower.slices.len() != self.slices.len()
-            || lower.slices.iter().zip(&self.slices).any(|(a, b)| a.k != b.k)
+            || lower
+                .slices
+                .iter()
+                .zip(&self.slices)
+                .any(|(a, b)| a.k != b.k)
         {
             return Err(bad(
                 "segments of different settings, weighting or slices".into(),
@@ -909,7 +914,8 @@ impl DistributionSegment {
         let n = self.seen.len().max(lower.start_rows.len());
         let expected: Vec<u64> = (0..n)
             .map(|s| {
-                self.start_rows.get(s).copied().unwrap_or(0) + self.seen.get(s).copied().unwrap_or(0)
+                let above = self.start_rows.get(s).copied().unwrap_or(0);
+                above.saturating_add(self.seen.get(s).copied().unwrap_or(0))
             })
             .collect();
         let got: Vec<u64> = (0..n)
@@ -950,7 +956,8 @@ impl DistributionSegment {
             self.seen.resize(seen.len(), 0);
         }
         for (a, b) in self.seen.iter_mut().zip(seen) {
-            *a += b;
+            // Saturating: forged bytes fail the row check at the finish, not an overflow here.
+            *a = a.saturating_add(b);
         }
         Ok(())
     }
@@ -1049,8 +1056,15 @@ impl DistributionSegment {
         w.u64(self.slices.len() as u64);
         for st in &self.slices {
             w.u64(st.k as u64);
-            st.w1.iter().chain(&st.w1_pool).for_each(|e| w.bytes(&e.to_bytes()));
-            st.ks.iter().chain(&st.ks_at).chain(&st.ks_pool).for_each(|&v| w.f64(v));
+            st.w1
+                .iter()
+                .chain(&st.w1_pool)
+                .for_each(|e| w.bytes(&e.to_bytes()));
+            st.ks
+                .iter()
+                .chain(&st.ks_at)
+                .chain(&st.ks_pool)
+                .for_each(|&v| w.f64(v));
             for g in 0..st.k {
                 opt_f64(&mut w, st.quantile[g]);
                 opt_f64(&mut w, st.positions[g].values[0]);
@@ -1085,16 +1099,17 @@ impl DistributionSegment {
     /// [`MetricError::Decode`] for bytes that are not such a segment (wrong magic or version,
     /// truncated, trailing bytes, a flag that is neither 0 nor 1, a corrupt exact sum, slices
     /// or streams other than the sweep's).
-    pub fn from_bytes(
-        bytes: &[u8],
-        slices: &[SliceMap],
-        totals: &StreamTotals,
-    ) -> Result<Self> {
-        let mut r = Reader::new(bytes, SEGMENT_MAGIC, SEGMENT_VERSION, "distribution segment")?;
+    pub fn from_bytes(bytes: &[u8], slices: &[SliceMap], totals: &StreamTotals) -> Result<Self> {
+        let mut r = Reader::new(
+            bytes,
+            SEGMENT_MAGIC,
+            SEGMENT_VERSION,
+            "distribution segment",
+        )?;
         let weighted = flag(&mut r)?;
         let quantile = r.f64()?;
-        let curve_points = usize::try_from(r.u64()?)
-            .map_err(|_| r.error("curve points beyond usize".into()))?;
+        let curve_points =
+            usize::try_from(r.u64()?).map_err(|_| r.error("curve points beyond usize".into()))?;
         let settings = DistributionSettings {
             quantile,
             curve_points,
@@ -1587,8 +1602,14 @@ mod tests {
 
     #[test]
     fn segments_merged_out_of_order_or_corrupted_are_errors() {
-        let settings = DistributionSettings { quantile: 0.5, curve_points: 2 };
-        let map = SliceMap { names: vec!["a".into(), "b".into()], group_of: vec![0, 1] };
+        let settings = DistributionSettings {
+            quantile: 0.5,
+            curve_points: 2,
+        };
+        let map = SliceMap {
+            names: vec!["a".into(), "b".into()],
+            group_of: vec![0, 1],
+        };
         let maps = [map];
         let mut totals = StreamTotals::new(false);
         let mut top = StreamTotals::new(false);
@@ -1598,16 +1619,36 @@ mod tests {
                 top.add(stream_of(g, 0), 1.0);
             }
         }
-        let keys = |v: &[f64]| -> Vec<(u64, f64)> { v.iter().map(|&v| (score_key(v), 1.0)).collect() };
+        let keys =
+            |v: &[f64]| -> Vec<(u64, f64)> { v.iter().map(|&v| (score_key(v), 1.0)).collect() };
         let (a3, b2, a1, b0) = (keys(&[3.0]), keys(&[2.0]), keys(&[1.0]), keys(&[0.0]));
         let nothing = StreamTotals::new(false);
         let upper = || {
-            sweep_segment(&maps, &totals, &nothing, None,
-                vec![Run::from_sorted_pairs(0, &a3), Run::from_sorted_pairs(2, &b2)], &settings).unwrap()
+            sweep_segment(
+                &maps,
+                &totals,
+                &nothing,
+                None,
+                vec![
+                    Run::from_sorted_pairs(0, &a3),
+                    Run::from_sorted_pairs(2, &b2),
+                ],
+                &settings,
+            )
+            .unwrap()
         };
         let lower = |above: &StreamTotals, prev| {
-            sweep_segment(&maps, &totals, above, prev,
-                vec![Run::from_sorted_pairs(0, &a1), Run::from_sorted_pairs(2, &b0)], &settings)
+            sweep_segment(
+                &maps,
+                &totals,
+                above,
+                prev,
+                vec![
+                    Run::from_sorted_pairs(0, &a1),
+                    Run::from_sorted_pairs(2, &b0),
+                ],
+                &settings,
+            )
         };
         // Merged in order: the one pass.
         let mut m = upper();
@@ -1623,8 +1664,19 @@ mod tests {
         assert!(m3.merge_lower(lower(&top, Some(2.5)).unwrap()).is_err());
         assert!(lower(&top, Some(0.5)).is_err(), "values above the boundary");
         // Only the lower range: rows missing from the totals.
-        assert!(lower(&top, Some(2.0)).unwrap().finish(&maps, &totals).is_err());
-        assert!(upper().finish(&maps, &totals).unwrap_err().to_string().contains("distribution runs"));
+        assert!(
+            lower(&top, Some(2.0))
+                .unwrap()
+                .finish(&maps, &totals)
+                .is_err()
+        );
+        assert!(
+            upper()
+                .finish(&maps, &totals)
+                .unwrap_err()
+                .to_string()
+                .contains("distribution runs")
+        );
         // Bytes: round trip, every truncation an error, a forged count an error.
         let bytes = m.to_bytes();
         let back = DistributionSegment::from_bytes(&bytes, &maps, &totals).unwrap();
