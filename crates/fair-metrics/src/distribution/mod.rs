@@ -24,6 +24,7 @@ mod median;
 mod sweep;
 pub use median::{GroupSum, MedianCut, MedianSweep, Piece, median_cut_of_runs};
 pub use sweep::{DistributionSettings, SliceDistribution, sweep};
+pub(crate) use sweep::{Positions, weighted_candidate};
 
 /// The distances between the groups' distributions (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
