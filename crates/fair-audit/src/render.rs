@@ -773,7 +773,11 @@ pub fn document(
             }
             doc.table(&g);
             if let Some(sr) = &s.scoring_rate {
-                scoring_rate_tables(&mut doc, sr, &ci_head, r.settings.min_group_size);
+                let explain = scores
+                    .iter()
+                    .position(|x| x.scoring_rate.is_some())
+                    .is_some_and(|first| std::ptr::eq(&scores[first], s));
+                scoring_rate_tables(&mut doc, sr, &ci_head, r, explain);
             }
             for n in &s.notes {
                 doc.paragraph(&format!("Note: {n}"));
@@ -972,16 +976,27 @@ fn multiple_testing_note(method: &str) -> String {
 }
 
 /// NYC Local Law 144's scoring-rate table of one slice's score, and its two gaps.
+/// `explain`: the first such table of the report says what the numbers are; the others name
+/// the median only.
 fn scoring_rate_tables(
     doc: &mut HtmlReport,
     sr: &crate::model::ScoringRates,
     ci_head: &str,
-    min_group_size: u64,
+    r: &AuditReport,
+    explain: bool,
 ) {
-    doc.paragraph(&format!(
-        "Scoring rate (NYC Local Law 144): the share of each group scored above the median score of all rows ({}), and its impact ratio — the group's rate ÷ the largest group rate; below 0.8 fails the four-fifths rule. Groups with fewer than {min_group_size} rows (*) keep their rate but are left out of the largest rate and the gaps.",
-        f4(sr.median)
-    ));
+    doc.paragraph(&if explain {
+        format!(
+            "Scoring rate (NYC Local Law 144): the share of each group scored above the median score of all rows ({}), and its impact ratio — the group's rate ÷ the largest group rate; below 0.8 fails the four-fifths rule. Groups with fewer than {} rows (*) keep their rate but are left out of the largest rate and the gaps. The same numbers as fairkit ll144 --score, which also applies the law's 2 % exclusion.",
+            f4(sr.median),
+            r.settings.min_group_size
+        )
+    } else {
+        format!(
+            "Scoring rate (NYC Local Law 144) above the median score {}.",
+            f4(sr.median)
+        )
+    });
     let mut t = Table::new(&["group", "scoring rate", ci_head, "impact ratio"]);
     for g in &sr.groups {
         let iv = match (g.lower, g.upper) {
@@ -1011,7 +1026,8 @@ fn scoring_rate_tables(
             gap.name.clone(),
             value,
             iv,
-            gap.p_value.map_or("n/a".into(), |p| p_cell(p, None)),
+            gap.p_value
+                .map_or("n/a".into(), |p| p_cell(p, Some(r.settings.resamples))),
         ]);
     }
     doc.table(&gaps);
