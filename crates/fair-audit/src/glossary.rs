@@ -13,7 +13,7 @@ pub struct Entry {
 }
 
 /// Every entry, in the order the glossary lists them.
-pub const ENTRIES: [Entry; 31] = [
+pub const ENTRIES: [Entry; 32] = [
     Entry {
         key: "rows",
         name: "rows",
@@ -33,6 +33,11 @@ pub const ENTRIES: [Entry; 31] = [
         key: "selection_rate",
         name: "selection rate",
         meaning: "share of the group predicted positive, P(ŷ = 1). Neither direction is good in itself; fairness asks that it not depend on the group.",
+    },
+    Entry {
+        key: "score_scoring_rate",
+        name: "scoring rate of the score (NYC Local Law 144)",
+        meaning: "with a score: the share of the group scored above the median score of all rows, and its impact ratio, the group's rate ÷ the largest group rate (below 0.8 fails the four-fifths rule). scoring_rate_difference and scoring_rate_ratio are largest − smallest and smallest ÷ largest. The same numbers as fairkit ll144 --score.",
     },
     Entry {
         key: "true_positive_rate",

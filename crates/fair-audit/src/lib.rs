@@ -71,6 +71,7 @@ pub mod render;
 pub mod request;
 pub mod run;
 pub mod schema;
+pub mod scoring_rate;
 pub mod summary;
 pub mod unknowns;
 

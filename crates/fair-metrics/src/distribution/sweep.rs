@@ -54,14 +54,14 @@ pub struct SliceDistribution {
 
 /// Order statistics a quantile reads, found while the sweep passes them.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Positions {
+pub(crate) struct Positions {
     /// Ascending 0-based positions of the two order statistics (unweighted).
     at: [u64; 2],
-    values: [Option<f64>; 2],
+    pub(crate) values: [Option<f64>; 2],
 }
 
 impl Positions {
-    fn new(rows: u64, q: f64) -> Self {
+    pub(crate) fn new(rows: u64, q: f64) -> Self {
         let h = rows.saturating_sub(1) as f64 * q;
         let lo = (h.floor() as u64).min(rows.saturating_sub(1));
         Self {
@@ -72,7 +72,7 @@ impl Positions {
 
     /// Records the block covering descending positions `[above, above + m)` of `rows` rows.
     /// Returns which of the two positions it held.
-    fn see(&mut self, rows: u64, above: u64, m: u64, x: f64) -> [bool; 2] {
+    pub(crate) fn see(&mut self, rows: u64, above: u64, m: u64, x: f64) -> [bool; 2] {
         let mut hit = [false; 2];
         if m == 0 {
             return hit;
@@ -89,7 +89,7 @@ impl Positions {
     }
 
     /// numpy's linear interpolation between the two order statistics.
-    fn value(&self, rows: u64, q: f64) -> Option<f64> {
+    pub(crate) fn value(&self, rows: u64, q: f64) -> Option<f64> {
         let (a, b) = (self.values[0]?, self.values[1]?);
         let h = rows.saturating_sub(1) as f64 * q;
         let t = h - h.floor();
@@ -106,7 +106,7 @@ impl Positions {
 
 /// A weighted quantile (inverted CDF), found descending: the last value at which the share at
 /// or below it still reaches `q`.
-fn weighted_candidate(total: f64, above: f64, q: f64) -> bool {
+pub(crate) fn weighted_candidate(total: f64, above: f64, q: f64) -> bool {
     total > 0.0 && (total - above) / total >= q
 }
 
