@@ -41,7 +41,7 @@ def main() -> None:
     from pyspark.sql import functions as F
 
     import fairkit
-    from fairkit._audit import _collect_spark_of_target
+    from fairkit._audit import _DEFAULTS, _collect_spark_of_target
 
     spark = (SparkSession.builder.master(f"local[{args.cores}]")
              .config("spark.driver.memory", "6g")
@@ -61,12 +61,14 @@ def main() -> None:
     def run():
         if args.mode == "sweep":
             return fairkit.audit(df, **kwargs)
-        options = dict(label=None, score=None, pos_label=1, neg_label=None, confidence=0.95,
-                       ci_method="wilson", partial_interval=None, min_group_size=0,
-                       max_groups=None, allow_single_group=False, by=None, window="value",
-                       baseline="first", against=None, timezone=None, quantile=None,
-                       multiple_testing=None, unknowns=None, unknown_values=None,
-                       disparity_reference=None, tau=None, **kwargs)
+        d = _DEFAULTS  # fairkit.audit's defaults, as the sweep mode gets them
+        options = dict(label=None, score=None, pos_label=1, neg_label=None,
+                       confidence=d["confidence"], ci_method=d["ci_method"],
+                       partial_interval=None, min_group_size=d["min_group_size"],
+                       max_groups=d["max_groups"], allow_single_group=False, by=None,
+                       window=d["window"], baseline=d["baseline"], against=None,
+                       timezone=None, quantile=None, multiple_testing=None, unknowns=None,
+                       unknown_values=None, disparity_reference=None, tau=None, **kwargs)
         return _collect_spark_of_target(df, options)
 
     times, result = [], None
