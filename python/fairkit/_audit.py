@@ -209,7 +209,10 @@ def audit(
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
     tree_depth, score_partitions
-        Spark only (see :func:`fairkit.spark.audit`); refused for other data.
+        Spark only (see :func:`fairkit.spark.audit`); refused for other data. With ``target=``
+        on Spark, ``score_partitions`` is the number of prediction ranges of the distributed
+        sweep (default: the DataFrame's partitions; each range's rows must fit in one
+        executor), and ``tree_depth`` is refused.
     delimiter, input_format, memory_budget
         Files only, as the command's ``--delimiter``, ``--input-format`` (``"csv"`` or
         ``"parquet"`` when the extension does not say) and ``--memory-budget`` (e.g. ``"2G"``).
