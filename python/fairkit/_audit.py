@@ -93,11 +93,42 @@ def _audit_table_of_target(table, options: dict, description: str, fmt: str = "a
         return _audit_files([path], options, {"describe_as": (description, fmt)})
 
 
-def _audit_spark_of_target(df: Any, options: dict):
-    """A Spark DataFrame audited against a numeric target: its audited columns collected to the
-    driver as Arrow (about 40 bytes a row), then the one-machine audit — the command's numbers
-    bit for bit. A distributed sweep of the predictions, as the score metrics have, is not built
-    yet; the driver needs memory for the columns."""
+def _audit_spark_of_target(df: Any, options: dict, score_partitions: Optional[int] = None):
+    """A Spark DataFrame audited against a numeric target, the command's numbers bit for bit:
+    exact sums per group and a distributed sweep of the predictions over value ranges
+    (``fairkit/spark/_regression.py``: the driver holds per-range and per-group sums, never
+    rows). With ``by`` (windows, each its own sweep) the audited columns are still collected to
+    the driver (about 40 bytes a row) and audited on one machine."""
+    if options.get("by") is None:
+        from fairkit.spark import _columns, _request
+        from fairkit.spark._regression import audit_regression
+
+        cols = _columns(options["label"], options["pred"], options["sensitive"],
+                        options["score"], options["weight"], options["pos_label"],
+                        options["neg_label"])
+        request = _request(cols, options["confidence"], options["ci_method"],
+                           options["n_resamples"], options["seed"],
+                           options["partial_interval"], options["min_group_size"],
+                           options["max_groups"], options["allow_single_group"], None,
+                           options["window"], options["baseline"], options["against"],
+                           options["timezone"], options.get("target"), options.get("quantile"),
+                           multiple_testing=options.get("multiple_testing"),
+                           unknowns=options.get("unknowns"),
+                           unknown_values=options.get("unknown_values"),
+                           disparity_reference=options.get("disparity_reference"),
+                           tau=options.get("tau"))
+        return audit_regression(df, request, options, score_partitions)
+    if score_partitions is not None:
+        raise FairkitError("score_partitions sets the distributed sweep, which a regression "
+                           "audit with by= does not run (its columns are collected)")
+    return _collect_spark_of_target(df, options)
+
+
+def _collect_spark_of_target(df: Any, options: dict):
+    """The regression audit of a Spark DataFrame with its audited columns collected to the
+    driver (about 40 bytes a row) and audited on one machine: the path of ``by=`` (and, before
+    the distributed sweep, of every regression audit; python/bench/spark_regression.py measures
+    both)."""
     import pyarrow as pa
 
     from fairkit.spark._counts import _collect
@@ -178,7 +209,10 @@ def audit(
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
     tree_depth, score_partitions
-        Spark only (see :func:`fairkit.spark.audit`); refused for other data.
+        Spark only (see :func:`fairkit.spark.audit`); refused for other data. With ``target=``
+        on Spark, ``score_partitions`` is the number of prediction ranges of the distributed
+        sweep (default: the DataFrame's partitions; each range's rows must fit in one
+        executor), and ``tree_depth`` is refused.
     delimiter, input_format, memory_budget
         Files only, as the command's ``--delimiter``, ``--input-format`` (``"csv"`` or
         ``"parquet"`` when the extension does not say) and ``--memory-budget`` (e.g. ``"2G"``).
@@ -229,11 +263,11 @@ def audit(
         raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
                            f"{type(data).__name__}, not a path")
     if target is not None:
+        if _is_spark(data) and set(spark_only) <= {"score_partitions"}:
+            return _audit_spark_of_target(data, options, spark_only.get("score_partitions"))
         if spark_only:
             raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan of a "
                                f"classifier; the audit of a numeric target does not use them")
-        if _is_spark(data):
-            return _audit_spark_of_target(data, options)
         description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
         if _is_polars(data):
             data = data.to_arrow()

@@ -28,6 +28,7 @@
 pub(crate) mod counts;
 pub(crate) mod document;
 mod projection;
+mod regression;
 mod scores;
 
 use crate::errors::{invalid, to_py_err};
@@ -51,6 +52,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;
     projection::register(m)?;
     scores::register(m)?;
+    regression::register(m)?;
     Ok(())
 }
 

@@ -294,6 +294,12 @@ impl StreamTotals {
         Ok(out)
     }
 
+    /// The exact weight sum of one stream (zero for a stream beyond the totals or unweighted
+    /// totals).
+    pub(crate) fn weight_sum(&self, stream: usize) -> ExactSum {
+        self.weight.get(stream).cloned().unwrap_or_default()
+    }
+
     /// (Σw, Σw²) over a set of streams, exactly rounded once (for unweighted streams the row
     /// count twice).
     pub(crate) fn sums(&self, streams: impl Iterator<Item = usize>) -> (f64, f64) {
