@@ -161,6 +161,7 @@ pub fn build_report(
         over_time: None,
         comparison: None,
         regression: None,
+        ranking: None,
         unknowns: None,
     };
     report.headline = summary::headline(&report);

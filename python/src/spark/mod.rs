@@ -96,6 +96,9 @@ impl PartitionState {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,
