@@ -317,11 +317,7 @@ impl RankingState {
 
     /// The numbers aggregated over every query.
     pub fn summary(&self) -> RankingSummary {
-        summary::summarize(
-            self.queries.values().map(|s| (1.0, s)),
-            self.n_groups,
-            self.top_k,
-        )
+        summary::summarize(self.queries.values(), self.n_groups, self.top_k)
     }
 
     /// The summary of `resamples` resamples of the queries with replacement (seeded), for

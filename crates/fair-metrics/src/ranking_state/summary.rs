@@ -37,9 +37,9 @@ pub struct GroupRanking {
 /// the number).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RankingSummary {
-    /// Queries read.
+    /// Queries read (in a resample: drawn, with repeats).
     pub queries: u64,
-    /// Their total weight (times their multiplicity in a resample).
+    /// Their total weight (each drawn query's as often as it is drawn).
     pub weight: f64,
     /// Per group code.
     pub groups: Vec<GroupRanking>,
@@ -55,67 +55,93 @@ pub struct RankingSummary {
     pub fair_pass_rate: Option<f64>,
 }
 
-#[derive(Clone)]
-struct Sums {
+/// The per-group sums one query adds, already times its weight, flattened (group-major):
+/// `FIELDS + top_k` numbers per group.
+const FIELDS: usize = 8;
+
+fn row_of(q: &QueryStats, top_k: usize, out: &mut Vec<f64>) {
+    let w = q.weight;
+    for (g, x) in q.groups.iter().enumerate() {
+        let (ndcg, has_ndcg) = match q.ndcg(g) {
+            Some(n) => (w * n, w),
+            None => (0.0, 0.0),
+        };
+        let (tested, passed) = match x.fair {
+            FairOutcome::NotTested => (0.0, 0.0),
+            FairOutcome::Pass => (w, w),
+            FairOutcome::Fail => (w, 0.0),
+        };
+        out.extend_from_slice(&[
+            w * x.items,
+            w * x.exposure,
+            w * x.relevance,
+            w * x.impact,
+            ndcg,
+            has_ndcg,
+            tested,
+            passed,
+        ]);
+        out.extend(x.top.iter().take(top_k).map(|t| w * t));
+    }
+}
+
+struct Sums<'a> {
     items: f64,
     exposure: f64,
     relevance: f64,
     impact: f64,
     ndcg: f64,
     ndcg_weight: f64,
-    top: Vec<f64>,
     tested: f64,
     passed: f64,
+    top: &'a [f64],
 }
 
 pub(super) fn summarize<'a>(
-    queries: impl Iterator<Item = (f64, &'a QueryStats)>,
+    queries: impl Iterator<Item = &'a QueryStats>,
     n_groups: usize,
     top_k: usize,
 ) -> RankingSummary {
-    let zero = Sums {
-        items: 0.0,
-        exposure: 0.0,
-        relevance: 0.0,
-        impact: 0.0,
-        ndcg: 0.0,
-        ndcg_weight: 0.0,
-        top: vec![0.0; top_k],
-        tested: 0.0,
-        passed: 0.0,
-    };
-    let mut sums = vec![zero; n_groups];
-    let mut n_queries = 0_u64;
-    let mut total_weight = 0.0;
-    for (times, q) in queries {
-        if times == 0.0 {
-            continue;
-        }
+    let width = FIELDS + top_k;
+    let mut acc = vec![0.0; n_groups * width];
+    let mut row = Vec::with_capacity(n_groups * width);
+    let (mut n_queries, mut total_weight) = (0_u64, 0.0);
+    for q in queries {
+        row.clear();
+        row_of(q, top_k, &mut row);
         n_queries += 1;
-        let w = times * q.weight;
-        total_weight += w;
-        for (g, (s, x)) in sums.iter_mut().zip(&q.groups).enumerate() {
-            s.items += w * x.items;
-            s.exposure += w * x.exposure;
-            s.relevance += w * x.relevance;
-            s.impact += w * x.impact;
-            if let Some(n) = q.ndcg(g) {
-                s.ndcg += w * n;
-                s.ndcg_weight += w;
-            }
-            for (t, y) in s.top.iter_mut().zip(&x.top) {
-                *t += w * y;
-            }
-            match x.fair {
-                FairOutcome::NotTested => {}
-                FairOutcome::Pass => {
-                    s.tested += w;
-                    s.passed += w;
-                }
-                FairOutcome::Fail => s.tested += w,
-            }
+        total_weight += q.weight;
+        for (a, x) in acc.iter_mut().zip(&row) {
+            *a += x;
         }
     }
+    finish(&acc, n_groups, top_k, n_queries, total_weight)
+}
+
+fn finish(
+    acc: &[f64],
+    n_groups: usize,
+    top_k: usize,
+    n_queries: u64,
+    total_weight: f64,
+) -> RankingSummary {
+    let width = FIELDS + top_k;
+    let sums: Vec<Sums<'_>> = (0..n_groups)
+        .map(|g| {
+            let a = &acc[g * width..(g + 1) * width];
+            Sums {
+                items: a[0],
+                exposure: a[1],
+                relevance: a[2],
+                impact: a[3],
+                ndcg: a[4],
+                ndcg_weight: a[5],
+                tested: a[6],
+                passed: a[7],
+                top: &a[FIELDS..],
+            }
+        })
+        .collect();
     let items: f64 = sums.iter().map(|s| s.items).sum();
     let exposure: f64 = sums.iter().map(|s| s.exposure).sum();
     // Positions in the top k over all queries: the groups' shares of them sum to 1.
@@ -228,19 +254,27 @@ impl RankingInference {
 pub(super) fn resample(state: &RankingState, resamples: usize, seed: u64) -> RankingInference {
     let stats = state.stats();
     let n = stats.len();
+    let (n_groups, top_k) = (state.n_groups(), state.top_k());
+    let width = n_groups * (FIELDS + top_k);
+    // Each query's row once; a resample adds the rows of the queries drawn, in draw order.
+    let mut rows = Vec::with_capacity(n * width);
+    for q in &stats {
+        row_of(q, top_k, &mut rows);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut times = vec![0.0_f64; n];
+    let mut acc = vec![0.0; width];
     let draws = (0..resamples)
         .map(|_| {
-            times.iter_mut().for_each(|t| *t = 0.0);
+            acc.iter_mut().for_each(|a| *a = 0.0);
+            let mut total_weight = 0.0;
             for _ in 0..n {
-                times[rng.random_range(0..n)] += 1.0;
+                let i = rng.random_range(0..n);
+                total_weight += stats[i].weight;
+                for (a, x) in acc.iter_mut().zip(&rows[i * width..(i + 1) * width]) {
+                    *a += x;
+                }
             }
-            summarize(
-                times.iter().copied().zip(stats.iter().copied()),
-                state.n_groups(),
-                state.top_k(),
-            )
+            finish(&acc, n_groups, top_k, n as u64, total_weight)
         })
         .collect();
     RankingInference { draws }

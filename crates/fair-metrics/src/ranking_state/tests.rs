@@ -131,6 +131,39 @@ fn bad_inputs_name_the_row() {
     assert!(a.merge(b).unwrap_err().to_string().contains("two parts"));
 }
 
+/// Resampling identical queries changes nothing (a zero-width interval at the value); a seed
+/// fixes the draws, and another seed draws others.
+#[test]
+fn resampling_queries() {
+    let settings = RankingSettings::default();
+    let same = RankingRows {
+        query: &["a", "a", "b", "b", "c", "c"],
+        key: &[1.0, 2.0, 1.0, 2.0, 1.0, 2.0],
+        group: &[0, 1, 0, 1, 0, 1],
+        relevance: None,
+        weight: None,
+    };
+    let state = RankingState::from_rows(same, 2, &settings).unwrap();
+    let value = state.summary().exposure_ratio.unwrap();
+    let ci = state
+        .resample(100, 1)
+        .interval(0.95, |s| s.exposure_ratio)
+        .unwrap();
+    assert_eq!((ci.lower, ci.upper), (value, value));
+    let mixed = RankingRows {
+        group: &[0, 1, 1, 0, 0, 1],
+        ..same
+    };
+    let state = RankingState::from_rows(mixed, 2, &settings).unwrap();
+    let a = state.resample(50, 1);
+    assert_eq!(a, state.resample(50, 1));
+    assert_ne!(a, state.resample(50, 2));
+    let ci = a
+        .interval(0.9, |s| Some(s.groups[0].exposure_share))
+        .unwrap();
+    assert!(ci.lower < 0.5 && ci.upper > 0.5, "{ci:?}");
+}
+
 type Row = (u8, u8, usize, u8);
 
 fn state_of(rows: &[Row], settings: &RankingSettings) -> RankingState {
