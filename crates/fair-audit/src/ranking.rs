@@ -415,8 +415,8 @@ fn verdict(
             .next()
             .unwrap_or("");
         out.push_str(&format!(
-            "; FA*IR's test passes in {} of the queries tested for {worst}",
-            value_text(p)
+            "; FA*IR's test passes in {:.1} % of the queries tested for {worst} (the lowest group)",
+            p * 100.0
         ));
     }
     out.push('.');
