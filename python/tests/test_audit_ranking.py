@@ -121,3 +121,4 @@ def test_bad_inputs_name_the_column_and_row(tmp_path):
     r = fairkit.audit(one, query="q", rank="pos", sensitive=["g"], n_resamples=100)
     assert r.ranking["queries"] == 2
     assert all(g["fair_tested"] == 0 for g in r.ranking["slices"][0]["groups"])
+
