@@ -273,7 +273,7 @@ pub const REGRESSION_ENTRIES: [Entry; 17] = [
 
 /// The entries of a ranking audit's report (a query column), in the order its glossary lists
 /// them.
-pub const RANKING_ENTRIES: [Entry; 14] = [
+pub const RANKING_ENTRIES: [Entry; 15] = [
     Entry {
         key: "items",
         name: "items",
@@ -338,6 +338,11 @@ pub const RANKING_ENTRIES: [Entry; 14] = [
         key: "fair_pass_rate",
         name: "FA*IR pass rate",
         meaning: "the share of queries (weighted) whose top positions pass FA*IR's ranked group fairness test (Zehlike et al. 2017) with the group as the protected one: every prefix holds at least the number of its items a fair coin-flip ranking would have with probability 1 − alpha, corrected for testing every prefix.",
+    },
+    Entry {
+        key: "fair_tested",
+        name: "queries tested by FA*IR",
+        meaning: "the (weighted) queries where FA*IR's test ran for the group: not those where it has no item, or every item (with the default target share, its share of the query), nor one-item queries; \"not tested\" when there are none.",
     },
     Entry {
         key: "fair_test_pass_rate",

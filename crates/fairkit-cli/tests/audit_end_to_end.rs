@@ -472,6 +472,20 @@ fn ranking_audit_by_hand() {
         assert!(close(&rep["headline"]["exposure_ratio"]["value"], want));
         let valid = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
         assert_eq!(valid.code, 0, "{}", valid.stderr);
+        // The glossary explains every number of the section.
+        let explained: Vec<&str> = fair_audit::glossary::RANKING_ENTRIES
+            .iter()
+            .map(|e| e.key)
+            .collect();
+        for key in x.as_object().unwrap().keys().filter(|k| *k != "group") {
+            assert!(
+                explained.contains(&key.as_str()),
+                "no glossary entry for {key}"
+            );
+        }
+        for g in slice["gaps"].as_array().unwrap() {
+            assert!(explained.contains(&g["key"].as_str().unwrap()));
+        }
         reports.push(slice.clone());
     }
     assert_eq!(reports[0], reports[1], "rank and score give one audit");
