@@ -121,7 +121,7 @@ def _audit_rankings(data: Any, options: dict, ranking: dict, reading: dict):
 
     description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
     if _is_spark(data):
-        # The audited columns collected to the driver as Arrow (about 30 bytes a row), then
+        # The audited columns collected to the driver as Arrow (the driver needs their size), then
         # the one-machine audit, as the audit of a numeric target does: the command's numbers
         # bit for bit. Per-query states merged across executors are not built yet.
         from fairkit.spark._counts import _collect
@@ -269,7 +269,7 @@ def audit(
         Joachims), NDCG, the shares of the ``top_k`` positions and FA*IR's test per query
         (``fair_p``, ``fair_alpha``), with intervals from resampling queries
         (``.ranking``). Files, pandas, polars and pyarrow tables, and a Spark DataFrame (its
-        audited columns are collected to the driver for now: about 30 bytes a row).
+        audited columns are collected to the driver for now: it needs memory for them).
     tree_depth, score_partitions
         Spark only (see :func:`fairkit.spark.audit`); refused for other data.
     delimiter, input_format, memory_budget

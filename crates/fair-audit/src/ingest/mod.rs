@@ -117,7 +117,8 @@ pub struct Roles {
     /// A ranking audit's relevance column, decoded as a number into [`Decoded::relevance`].
     pub relevance: Option<String>,
     /// The first sensitive column is a ranking audit's query column (messages name it by its
-    /// own setting, `query`).
+    /// own setting, `query`); [`Decoded::finest`] stays empty (the ranking audit groups each
+    /// sensitive column itself, and the query × group pairs would be nearly one per row).
     pub query: bool,
 }
 
