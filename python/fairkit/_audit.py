@@ -79,6 +79,83 @@ def _without_target(options: dict) -> dict:
     return {k: v for k, v in options.items() if k not in ("target", "quantile")}
 
 
+def _audit_rankings(data: Any, options: dict, ranking: dict, reading: dict):
+    """Rankings (``query=``): files through the command's readers; a table written to a
+    temporary Parquet file and read by them (as the audit of a numeric target is), so the
+    numbers are the command's bit for bit. Options are checked once, in Rust."""
+    from fairkit._core import audit_files
+
+    if options["label"] is not None or options["target"] is not None:
+        raise FairkitError("query= audits rankings, which have no label= or target=: give "
+                           "relevance= for the utility of each item")
+    request = {
+        "label": "", "sensitive": list(options["sensitive"] or ()),
+        "score": options["score"], "weight": options["weight"],
+        "confidence": options["confidence"], "ci_method": options["ci_method"],
+        "resamples": options["n_resamples"], "seed": options["seed"],
+        "min_group_size": options["min_group_size"], "max_groups": options["max_groups"],
+        "allow_single_group": options["allow_single_group"], "tau": options["tau"],
+        **{k: v for k, v in ranking.items() if v is not None},
+    }
+    if "top_k" in request and isinstance(request["top_k"], int):
+        request["top_k"] = [request["top_k"]]
+    for key, given in (("pred", options["pred"]), ("by", options["by"]),
+                       ("against", options["against"]),
+                       ("interval", options["partial_interval"])):
+        if given is not None:
+            request[key] = list(given) if key == "interval" else given
+    _spark_core.check_request(request)
+    paths = _paths(data)
+    if paths is not None:
+        from fairkit.spark._result import AuditResult
+
+        audited = audit_files(paths, request, dict(reading))
+        return AuditResult(audited.render(["json"])["json"], audited)
+    if reading:
+        raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
+                           f"{type(data).__name__}, not a path")
+    import tempfile
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
+    if _is_spark(data):
+        # The audited columns collected to the driver as Arrow (the driver needs their size), then
+        # the one-machine audit, as the audit of a numeric target does: the command's numbers
+        # bit for bit. Per-query states merged across executors are not built yet.
+        from fairkit.spark._counts import _collect
+
+        names = [request.get("query"), request.get("rank"), request.get("score"),
+                 request.get("relevance"), request.get("weight"), *request["sensitive"]]
+        names = [n for n in dict.fromkeys(names) if n is not None]
+        missing = [n for n in names if n not in data.columns]
+        if missing:
+            raise FairkitError(f"the DataFrame has no column {missing[0]!r}; its columns: "
+                               f"{', '.join(data.columns)}")
+        batches = _collect(data.select(*names))
+        if not batches or not sum(b.num_rows for b in batches):
+            raise FairkitError("the DataFrame has no rows to audit")
+        data, description, fmt = pa.Table.from_batches(batches), "Spark DataFrame", "spark"
+    else:
+        fmt = "arrow"
+    if _is_polars(data):
+        data = data.to_arrow()
+    if isinstance(data, pa.RecordBatchReader):
+        data = data.read_all()
+    elif isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    elif not isinstance(data, pa.Table):
+        data = pa.Table.from_pandas(data, preserve_index=False)
+    from fairkit.spark._result import AuditResult
+
+    with tempfile.TemporaryDirectory(prefix="fairkit-") as d:
+        path = os.path.join(d, "table.parquet")
+        pq.write_table(data, path)
+        audited = audit_files([path], request, {"describe_as": (description, fmt)})
+    return AuditResult(audited.render(["json"])["json"], audited)
+
+
 def _audit_table_of_target(table, options: dict, description: str, fmt: str = "arrow"):
     """A table audited against a numeric target: written to a temporary Parquet file and read
     by the command's readers (the regression audit's one path today), so the numbers are the
@@ -176,6 +253,13 @@ def audit(
     unknown_values: Optional[Sequence[str]] = None,
     disparity_reference: Any = None,
     tau: float = _DEFAULTS["tau"],
+    query: Optional[str] = None,
+    rank: Optional[str] = None,
+    relevance: Optional[str] = None,
+    top_k: Any = None,
+    persistence: Optional[float] = None,
+    fair_p: Optional[float] = None,
+    fair_alpha: Optional[float] = None,
     tree_depth: Optional[int] = None,
     score_partitions: Optional[int] = None,
     delimiter: Optional[str] = None,
@@ -208,6 +292,15 @@ def audit(
     multiple_testing, unknowns, unknown_values, disparity_reference, tau
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
+    query, rank, relevance, top_k, persistence, fair_p, fair_alpha
+        The audit of rankings, as ``fairkit audit --query … --rank …``: each query's rows are
+        one ranking, ordered by ``rank`` (1 = top) or by ``score`` (highest first); per group
+        exposure (1/log2(1 + position), or ``persistence``'s geometric discount) against its
+        share of items, exposure and expected clicks per unit of ``relevance`` (Singh &
+        Joachims), NDCG, the shares of the ``top_k`` positions and FA*IR's test per query
+        (``fair_p``, ``fair_alpha``), with intervals from resampling queries
+        (``.ranking``). Files, pandas, polars and pyarrow tables, and a Spark DataFrame (its
+        audited columns are collected to the driver for now: it needs memory for them).
     tree_depth, score_partitions
         Spark only (see :func:`fairkit.spark.audit`); refused for other data. With ``target=``
         on Spark, ``score_partitions`` is the number of prediction ranges of the distributed
@@ -232,6 +325,25 @@ def audit(
     >>> round(r.document["headline"]["dp_difference"]["value"], 3)
     0.5
     """
+    if query is not None or any(v is not None for v in (rank, relevance, top_k, persistence,
+                                                        fair_p, fair_alpha)):
+        if spark_only := {k: v for k, v in (("tree_depth", tree_depth),
+                                            ("score_partitions", score_partitions))
+                          if v is not None}:
+            raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan; the "
+                               f"audit of rankings does not use them")
+        options = dict(
+            label=label, target=target, sensitive=sensitive, pred=pred, score=score,
+            weight=weight, confidence=confidence, ci_method=ci_method,
+            n_resamples=n_resamples, seed=seed, partial_interval=partial_interval,
+            min_group_size=min_group_size, max_groups=max_groups,
+            allow_single_group=allow_single_group, by=by, against=against, tau=tau,
+        )
+        ranking = dict(query=query, rank=rank, relevance=relevance, top_k=top_k,
+                       persistence=persistence, fair_p=fair_p, fair_alpha=fair_alpha)
+        reading = {k: v for k, v in (("delimiter", delimiter), ("input_format", input_format),
+                                     ("memory_budget", memory_budget)) if v is not None}
+        return _audit_rankings(data, options, ranking, reading)
     if (label is None) == (target is None):
         raise FairkitError(
             "name the outcome: label= (a classifier's true label) or target= (a numeric target "

@@ -972,3 +972,17 @@ def test_regression_audit_of_a_spark_dataframe_equals_one_machine(spark):
     assert on_spark == local
     with pytest.raises(fairkit.FairkitError, match="tree_depth"):
         fairkit.audit(sdf, tree_depth=2, **options)
+
+
+def test_rankings_of_a_spark_dataframe_are_the_tables_audit(spark):
+    # fairkit.audit(..., query=) collects the audited columns to the driver (the per-query
+    # states are not merged across executors yet): the table's audit exactly.
+    rows = pd.DataFrame({"q": ["a", "a", "a", "b", "b"], "pos": [1, 2, 3, 1, 2],
+                         "g": ["x", "x", "y", "y", "x"], "rel": [2.0, 0.0, 1.0, 1.0, 1.0]})
+    df = spark.createDataFrame(rows)
+    kwargs = dict(query="q", rank="pos", sensitive=["g"], relevance="rel", n_resamples=200)
+    b = fairkit.audit(df, **kwargs)
+    assert b.ranking == fairkit.audit(rows, **kwargs).ranking
+    assert b.document["input"]["format"] == "spark"
+    with pytest.raises(FairkitError, match="no column 'qq'"):
+        fairkit.audit(df, **{**kwargs, "query": "qq"})

@@ -177,6 +177,7 @@ pub fn build_report(
         over_time: None,
         comparison: None,
         regression: None,
+        ranking: None,
         unknowns: None,
     };
     report.headline = summary::headline(&report);

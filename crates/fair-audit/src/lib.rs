@@ -64,6 +64,8 @@ pub mod keys;
 pub mod ll144;
 pub mod model;
 pub mod over_time;
+pub mod ranking;
+pub mod ranking_view;
 pub mod regression;
 pub mod regression_over_time;
 pub mod regression_view;

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 pub mod compare;
 pub mod disparity;
+pub mod ranking;
 pub mod regression;
 
 /// The schema name written in every report.json.
@@ -51,6 +52,10 @@ pub struct AuditReport {
     /// `audits` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regression: Option<regression::RegressionAudit>,
+    /// The audit of rankings (`--query`; absent from the JSON otherwise, and then `audits` is
+    /// empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<ranking::RankingAudit>,
     /// Unknown sensitive values: the handling asked for and the rows with an unknown value per
     /// column and slice (written by every audit run; absent from reports built otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -653,6 +653,7 @@ pub fn build_regression_report(
         over_time: None,
         comparison: None,
         regression: Some(audit),
+        ranking: None,
         unknowns: None,
     };
     report.headline = crate::summary::headline(&report);

@@ -687,6 +687,9 @@ pub fn document(
     if let Some(reg) = &r.regression {
         return crate::regression_view::document(r, reg, charts);
     }
+    if let Some(ranking) = &r.ranking {
+        return crate::ranking_view::document(r, ranking);
+    }
     let mut figures = Vec::new();
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let method = &r.settings.rate_ci_method;

@@ -81,6 +81,21 @@ pub fn headline(r: &AuditReport) -> BTreeMap<Key, Headline> {
             }
         }
     }
+    for (key, value, slice) in r.ranking.iter().flat_map(crate::ranking::headline) {
+        consider(
+            &mut out,
+            key,
+            Headline {
+                value,
+                slice,
+                threshold: None,
+                p_value: None,
+                undefined_groups: Vec::new(),
+                fairlearn_value: None,
+                small_groups: Vec::new(),
+            },
+        );
+    }
     for s in r.score_metrics.iter().flatten() {
         let pairs: [(Key, Option<&PairMax>); 3] = [
             (Key::KsDp, s.ks_dp.as_ref()),

@@ -127,6 +127,9 @@ impl CountedState {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,
@@ -211,6 +214,9 @@ impl CountedScores {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,

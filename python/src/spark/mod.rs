@@ -98,6 +98,9 @@ impl PartitionState {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,
