@@ -81,6 +81,9 @@ fuzz_target!(|input: Input| {
         numeric: false,
         unlabeled: false,
         missing_groups: false,
+        rank: None,
+        relevance: None,
+        query: false,
     };
     let options = ReadOptions {
         format: Some(Format::Csv),

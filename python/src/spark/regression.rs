@@ -110,6 +110,9 @@ impl RegressionPart {
             numeric: true,
             unlabeled: false,
             missing_groups: false,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,
@@ -440,6 +443,7 @@ pub fn regression_document<'py>(
                     }),
                     origin,
                     regression: Some(&sums),
+                    ranking: None,
                 },
                 FlagStyle::Python,
             )?;
