@@ -145,13 +145,14 @@ pub struct DisparityBound {
     pub thresholded: Option<f64>,
 }
 
-/// One proxy cell: rows and exact weight sums per confusion cell, and exact sums of `w · p_g`
-/// per confusion cell and group.
+/// One proxy cell: rows and exact weight sums per confusion cell, exact sums of `w · p_g` per
+/// confusion cell and group, and the weights of the rows whose most likely group is `g`.
 #[derive(Debug, Clone, PartialEq)]
 struct ProxyCell {
     rows: [u64; CELLS],
     mass: [ExactSum; CELLS],
     group: Vec<[ExactSum; CELLS]>,
+    thr: Vec<[ExactSum; CELLS]>,
 }
 
 impl ProxyCell {
@@ -160,6 +161,7 @@ impl ProxyCell {
             rows: [0; CELLS],
             mass: Default::default(),
             group: vec![Default::default(); groups],
+            thr: vec![Default::default(); groups],
         }
     }
 
@@ -168,7 +170,12 @@ impl ProxyCell {
             self.rows[c] = self.rows[c].saturating_add(other.rows[c]);
             self.mass[c].merge(&other.mass[c]);
         }
-        for (mine, theirs) in self.group.iter_mut().zip(&other.group) {
+        for (mine, theirs) in self
+            .group
+            .iter_mut()
+            .zip(&other.group)
+            .chain(self.thr.iter_mut().zip(&other.thr))
+        {
             for c in 0..CELLS {
                 mine[c].merge(&theirs[c]);
             }
@@ -199,9 +206,6 @@ pub struct InferredState {
     /// `None` until rows join; then whether they carry weights.
     weighted: Option<bool>,
     cells: BTreeMap<String, ProxyCell>,
-    /// Per group: rows and exact weight sums of the rows whose most likely group it is.
-    thresholded_rows: Vec<[u64; CELLS]>,
-    thresholded: Vec<[ExactSum; CELLS]>,
 }
 
 impl InferredState {
@@ -243,14 +247,11 @@ impl InferredState {
                 expected: "a number in [0, 0.01]",
             });
         }
-        let k = groups.len();
         Ok(Self {
             groups,
             tolerance,
             weighted: None,
             cells: BTreeMap::new(),
-            thresholded_rows: vec![[0; CELLS]; k],
-            thresholded: vec![Default::default(); k],
         })
     }
 
@@ -387,8 +388,7 @@ impl InferredState {
                     best = g;
                 }
             }
-            self.thresholded_rows[best][c] += 1;
-            self.thresholded[best][c].add(w);
+            cell.thr[best][c].add(w);
         }
         Ok(())
     }
@@ -428,13 +428,6 @@ impl InferredState {
                 }
             }
         }
-        for g in 0..self.groups.len() {
-            for c in 0..CELLS {
-                self.thresholded_rows[g][c] =
-                    self.thresholded_rows[g][c].saturating_add(other.thresholded_rows[g][c]);
-                self.thresholded[g][c].merge(&other.thresholded[g][c]);
-            }
-        }
         Ok(())
     }
 
@@ -448,20 +441,19 @@ impl InferredState {
     }
 
     fn exact_sums(&self, estimator: Estimator) -> Vec<[ExactSum; CELLS]> {
-        match estimator {
-            Estimator::Thresholded => self.thresholded.clone(),
-            Estimator::Weighted => {
-                let mut out: Vec<[ExactSum; CELLS]> = vec![Default::default(); self.groups.len()];
-                for cell in self.cells.values() {
-                    for (acc, g) in out.iter_mut().zip(&cell.group) {
-                        for c in 0..CELLS {
-                            acc[c].merge(&g[c]);
-                        }
-                    }
+        let mut out: Vec<[ExactSum; CELLS]> = vec![Default::default(); self.groups.len()];
+        for cell in self.cells.values() {
+            let sums = match estimator {
+                Estimator::Weighted => &cell.group,
+                Estimator::Thresholded => &cell.thr,
+            };
+            for (acc, g) in out.iter_mut().zip(sums) {
+                for c in 0..CELLS {
+                    acc[c].merge(&g[c]);
                 }
-                out
             }
         }
+        out
     }
 
     /// `rate` of every group under `estimator` (`None` where its denominator is zero), computed
@@ -475,12 +467,6 @@ impl InferredState {
                 (den > 0.0).then(|| (num / den).clamp(0.0, 1.0))
             })
             .collect()
-    }
-
-    /// Row counts of the thresholded groups' confusion cells (`[tn, fp, fn, tp]`), in group
-    /// order: how many rows each group's thresholded rates rest on.
-    pub fn thresholded_rows(&self) -> &[[u64; CELLS]] {
-        &self.thresholded_rows
     }
 
     /// The smallest and largest value of `rate` for each group over every coupling of
@@ -531,9 +517,9 @@ impl InferredState {
                 forced.merge(&yhat);
                 continue;
             }
-            let yhat = yhat.value();
-            lo += (yhat - (n - b).max(0.0)).max(0.0);
-            hi += yhat.min(b);
+            let (l, h) = frechet(yhat.value(), n, b);
+            lo += l;
+            hi += h;
         }
         let den = den.value();
         if den <= 0.0 {
@@ -561,7 +547,7 @@ impl InferredState {
             ExactSum::default(),
             ExactSum::default(),
         );
-        let (mut ul, mut uh, mut vl, mut vh, mut sl, mut sh) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+        let mut support = [0.0; 6];
         let mut free = false;
         for cell in self.cells.values() {
             let n = union(&cell.mass, &[TN, FP, FN, TP]).value();
@@ -580,14 +566,9 @@ impl InferredState {
             let f = cell.mass[own[1]].value();
             let tf = union(&cell.mass, &own).value();
             let rest = union(&cell.mass, &other).value();
-            let l = (b - rest).max(0.0);
-            let h = b.min(tf);
-            ul += (l - f).max(0.0);
-            uh += t.min(h);
-            vl += (l - t).max(0.0);
-            vh += f.min(h);
-            sl += l;
-            sh += h;
+            for (acc, v) in support.iter_mut().zip(cell_support(t, f, tf, rest, b)) {
+                *acc += v;
+            }
         }
         if !free {
             let (u, s) = (fu.value(), fs.value());
@@ -597,24 +578,8 @@ impl InferredState {
             });
         }
         let (u0, v0, s0) = (fu.value(), fv.value(), fs.value());
-        let (ul, uh, vl, vh, sl, sh) = (u0 + ul, u0 + uh, v0 + vl, v0 + vh, s0 + sl, s0 + sh);
-        if sh <= 0.0 {
-            return None;
-        }
-        // The corner largest in U and smallest in V gives the maximum; the opposite the minimum.
-        let (u_hi, v_hi) = (uh.min(sh - vl), vl.max(sl - uh));
-        let (u_lo, v_lo) = (ul.max(sl - vh), vh.min(sh - ul));
-        let ratio = |u: f64, v: f64, if_empty: f64| {
-            let s = u + v;
-            if s > 0.0 {
-                (u / s).clamp(0.0, 1.0)
-            } else {
-                if_empty
-            }
-        };
-        // An empty corner means the rate is constant where defined: 0 when no positive can be
-        // predicted positive (u_hi = 0), 1 when none can be predicted negative (v_lo = 0).
-        Some((ratio(u_lo, v_lo, 1.0), ratio(u_hi, v_hi, 0.0)))
+        let [ul, uh, vl, vh, sl, sh] = support;
+        corners([u0 + ul, u0 + uh, v0 + vl, v0 + vh, s0 + sl, s0 + sh])
     }
 
     /// The bounds of `rate(group) − rate(reference)` (group indices into
@@ -723,5 +688,345 @@ fn label_error(what: &'static str, row: usize, label: usize) -> MetricError {
         row,
         label,
         n_classes: 2,
+    }
+}
+
+/// The Fréchet interval of a cell's mass of (Ŷ = 1, A = a): `ŷ` of the cell's mass `n` predicted
+/// positive, `b` of it in the group.
+fn frechet(yhat: f64, n: f64, b: f64) -> (f64, f64) {
+    ((yhat - (n - b).max(0.0)).max(0.0), yhat.min(b))
+}
+
+/// A cell's tight support values `[U_lo, U_hi, V_lo, V_hi, S_lo, S_hi]` of the group's masses
+/// `u` (in the rate's numerator cell, mass `t`) and `v` (the other cell of its denominator, mass
+/// `f`; `tf` their union) when the rest of the group's mass `b` must fit in the cells of mass
+/// `rest` (module docs, "derivation").
+fn cell_support(t: f64, f: f64, tf: f64, rest: f64, b: f64) -> [f64; 6] {
+    let l = (b - rest).max(0.0);
+    let h = b.min(tf);
+    [(l - f).max(0.0), t.min(h), (l - t).max(0.0), f.min(h), l, h]
+}
+
+/// The smallest and largest `U / (U + V)` over the polygon of summed support values; `None` when
+/// `U + V` is 0 under every coupling.
+fn corners([ul, uh, vl, vh, sl, sh]: [f64; 6]) -> Option<(f64, f64)> {
+    if sh <= 0.0 {
+        return None;
+    }
+    // The corner largest in U and smallest in V gives the maximum; the opposite the minimum.
+    let (u_hi, v_hi) = (uh.min(sh - vl), vl.max(sl - uh));
+    let (u_lo, v_lo) = (ul.max(sl - vh), vh.min(sh - ul));
+    let ratio = |u: f64, v: f64, if_empty: f64| {
+        let s = u + v;
+        if s > 0.0 {
+            (u / s).clamp(0.0, 1.0)
+        } else {
+            if_empty
+        }
+    };
+    // An empty corner means the rate is constant where defined: 0 when no positive can be
+    // predicted positive (u_hi = 0), 1 when none can be predicted negative (v_lo = 0).
+    Some((ratio(u_lo, v_lo, 1.0), ratio(u_hi, v_hi, 0.0)))
+}
+
+/// Settings of [`InferredState::bootstrap`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BootstrapSettings {
+    /// Number of resamples (at least 10).
+    pub resamples: usize,
+    /// Level of every interval, strictly between 0 and 1.
+    pub confidence: f64,
+    /// Seed of the draws.
+    pub seed: u64,
+}
+
+/// Percentile intervals of one rate from [`InferredState::bootstrap`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateIntervals {
+    /// Which rate.
+    pub rate: Rate,
+    /// The weighted estimate's interval per group (`None` when the rate is undefined in most
+    /// resamples).
+    pub weighted: Vec<Option<(f64, f64)>>,
+    /// The thresholded estimate's interval per group.
+    pub thresholded: Vec<Option<(f64, f64)>>,
+    /// Per requested pair of groups.
+    pub pairs: Vec<PairIntervals>,
+}
+
+/// Intervals of one difference `rate(group) − rate(reference)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairIntervals {
+    /// The group (minuend).
+    pub group: usize,
+    /// The reference group (subtrahend).
+    pub reference: usize,
+    /// The weighted estimator's difference.
+    pub weighted: Option<(f64, f64)>,
+    /// The thresholded estimator's difference.
+    pub thresholded: Option<(f64, f64)>,
+    /// The bounds with their sampling uncertainty: the `(1 − confidence) / 2` quantile of the
+    /// resampled lower bound and the `(1 + confidence) / 2` quantile of the resampled upper
+    /// bound (for the selection rate, TPR and FPR only; `None` otherwise).
+    pub bounds: Option<(f64, f64)>,
+}
+
+/// One cell's masses as plain numbers (what a resample scales).
+#[derive(Debug, Clone)]
+struct FlatCell {
+    rows: [u64; CELLS],
+    mass: [f64; CELLS],
+    group: Vec<[f64; CELLS]>,
+    thr: Vec<[f64; CELLS]>,
+}
+
+/// `rate`'s bounds for group `g` over cells given as plain masses (the resampled path; the
+/// point bounds keep forced cells exact instead).
+fn flat_bounds(cells: &[FlatCell], g: usize, rate: Rate) -> Option<(f64, f64)> {
+    let own_other = match rate {
+        Rate::Selection => None,
+        Rate::TruePositive => Some(([TP, FN], [FP, TN])),
+        Rate::FalsePositive => Some(([FP, TN], [TP, FN])),
+        _ => return None,
+    };
+    let mut support = [0.0; 6];
+    let (mut lo, mut hi, mut den) = (0.0, 0.0, 0.0);
+    for cell in cells {
+        let m = &cell.mass;
+        let n = m.iter().sum::<f64>();
+        let b = cell.group[g].iter().sum::<f64>();
+        if b <= 0.0 {
+            continue;
+        }
+        match own_other {
+            None => {
+                den += b;
+                let (l, h) = frechet(m[FP] + m[TP], n, b.min(n));
+                lo += l;
+                hi += h;
+            }
+            Some((own, other)) => {
+                let s = cell_support(
+                    m[own[0]],
+                    m[own[1]],
+                    m[own[0]] + m[own[1]],
+                    m[other[0]] + m[other[1]],
+                    b.min(n),
+                );
+                for (acc, v) in support.iter_mut().zip(s) {
+                    *acc += v;
+                }
+            }
+        }
+    }
+    match own_other {
+        None => (den > 0.0).then(|| ((lo / den).clamp(0.0, 1.0), (hi / den).clamp(0.0, 1.0))),
+        Some(_) => corners(support),
+    }
+}
+
+/// Rates of every group from per-group cell sums.
+fn flat_rates(sums: &[[f64; CELLS]], rate: Rate) -> Vec<Option<f64>> {
+    let (num, den) = crate::state::rate_cells(rate);
+    sums.iter()
+        .map(|s| {
+            let pick =
+                |mask: [bool; CELLS]| (0..CELLS).filter(|&c| mask[c]).map(|c| s[c]).sum::<f64>();
+            let d = pick(den);
+            (d > 0.0).then(|| (pick(num) / d).clamp(0.0, 1.0))
+        })
+        .collect()
+}
+
+/// The percentile interval of the values drawn, `None` when fewer than half the resamples gave
+/// one (the statistic is undefined in most).
+fn percentile(mut v: Vec<f64>, resamples: usize, lo_q: f64, hi_q: f64) -> Option<(f64, f64)> {
+    if v.len() * 2 < resamples || v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some((
+        crate::ci::quantile_sorted(&v, lo_q),
+        crate::ci::quantile_sorted(&v, hi_q),
+    ))
+}
+
+impl InferredState {
+    /// Bootstrap intervals of the weighted and thresholded estimates of each of `rates` per
+    /// group, of their differences for each `(group, reference)` pair, and of the bounds of
+    /// those differences.
+    ///
+    /// Rows are resampled with a Poisson(1) bootstrap, so the membership uncertainty (which
+    /// rows, with which probabilities, land in the sample) is carried. The state keeps no rows,
+    /// only per-cell sums, so the resampling unit is the aggregate of one (proxy cell,
+    /// label, prediction): its row count is redrawn as Poisson(rows) and its sums scaled by
+    /// the ratio. This is exactly a row bootstrap when the rows of an aggregate are alike —
+    /// unweighted rows whose probabilities are the cell's (the default cells, or a proxy whose
+    /// rows share their probabilities) — and otherwise rescales the aggregate's mean row.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] for fewer than 10 resamples, a confidence outside
+    /// (0, 1) or a pair index out of range; [`MetricError::Empty`] for a state without rows.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::inferred::{BootstrapSettings, InferredState};
+    /// use fair_metrics::Rate;
+    /// let mut s = InferredState::new(vec!["a".into(), "b".into()])?;
+    /// let pa: Vec<f64> = (0..200).map(|i| if i % 2 == 0 { 0.9 } else { 0.2 }).collect();
+    /// let pb: Vec<f64> = pa.iter().map(|p| 1.0 - p).collect();
+    /// let y: Vec<usize> = (0..200).map(|i| (i / 3) % 2).collect();
+    /// let yhat: Vec<usize> = (0..200).map(|i| (i / 5) % 2).collect();
+    /// s.update(&y, &yhat, &[&pa, &pb], None, None)?;
+    /// let settings = BootstrapSettings { resamples: 200, confidence: 0.95, seed: 1 };
+    /// let out = s.bootstrap(&[Rate::Selection], &[(1, 0)], &settings)?;
+    /// let (lo, hi) = out[0].weighted[0].unwrap();
+    /// assert!(lo < hi);
+    /// let (blo, bhi) = out[0].pairs[0].bounds.unwrap();
+    /// let point = s.disparity_bounds(Rate::Selection, 1, 0)?.unwrap();
+    /// assert!(blo <= point.lo && point.hi <= bhi);
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn bootstrap(
+        &self,
+        rates: &[Rate],
+        pairs: &[(usize, usize)],
+        settings: &BootstrapSettings,
+    ) -> Result<Vec<RateIntervals>> {
+        use rand::SeedableRng;
+        use rand_distr::{Distribution, Poisson};
+        let k = self.groups.len();
+        if settings.resamples < 10 {
+            return Err(MetricError::InvalidParameter {
+                name: "resamples",
+                value: settings.resamples.to_string(),
+                expected: "at least 10",
+            });
+        }
+        if !(settings.confidence > 0.0 && settings.confidence < 1.0) {
+            return Err(MetricError::InvalidParameter {
+                name: "confidence",
+                value: settings.confidence.to_string(),
+                expected: "a level strictly between 0 and 1",
+            });
+        }
+        if let Some(&(g, r)) = pairs.iter().find(|&&(g, r)| g >= k || r >= k || g == r) {
+            return Err(MetricError::InvalidParameter {
+                name: "group pair",
+                value: format!("({g}, {r})"),
+                expected: "two different group indices below the number of groups",
+            });
+        }
+        if self.cells.is_empty() {
+            return Err(MetricError::Empty {
+                what: "inferred state",
+            });
+        }
+        let flat: Vec<FlatCell> = self
+            .cells
+            .values()
+            .map(|c| FlatCell {
+                rows: c.rows,
+                mass: std::array::from_fn(|i| c.mass[i].value()),
+                group: c
+                    .group
+                    .iter()
+                    .map(|g| std::array::from_fn(|i| g[i].value()))
+                    .collect(),
+                thr: c
+                    .thr
+                    .iter()
+                    .map(|g| std::array::from_fn(|i| g[i].value()))
+                    .collect(),
+            })
+            .collect();
+        // draws[rate][statistic] of every resample: per group weighted, thresholded; per pair
+        // weighted, thresholded, lower and upper bound.
+        let stats = 2 * k + 4 * pairs.len();
+        let mut draws = vec![vec![Vec::with_capacity(settings.resamples); stats]; rates.len()];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(settings.seed);
+        let mut sample = flat.clone();
+        for _ in 0..settings.resamples {
+            let mut weighted = vec![[0.0; CELLS]; k];
+            let mut thresholded = vec![[0.0; CELLS]; k];
+            for (out, cell) in sample.iter_mut().zip(&flat) {
+                for c in 0..CELLS {
+                    let rows = cell.rows[c];
+                    let factor = if rows == 0 {
+                        0.0
+                    } else {
+                        let draw = Poisson::new(rows as f64).map_or(0.0, |p| p.sample(&mut rng));
+                        draw / rows as f64
+                    };
+                    out.mass[c] = cell.mass[c] * factor;
+                    for g in 0..k {
+                        out.group[g][c] = cell.group[g][c] * factor;
+                        out.thr[g][c] = cell.thr[g][c] * factor;
+                        weighted[g][c] += out.group[g][c];
+                        thresholded[g][c] += out.thr[g][c];
+                    }
+                }
+            }
+            for (ri, &rate) in rates.iter().enumerate() {
+                let w = flat_rates(&weighted, rate);
+                let t = flat_rates(&thresholded, rate);
+                let bounds: Vec<Option<(f64, f64)>> = if matches!(
+                    rate,
+                    Rate::Selection | Rate::TruePositive | Rate::FalsePositive
+                ) {
+                    (0..k).map(|g| flat_bounds(&sample, g, rate)).collect()
+                } else {
+                    vec![None; k]
+                };
+                let d = &mut draws[ri];
+                for g in 0..k {
+                    d[g].extend(w[g]);
+                    d[k + g].extend(t[g]);
+                }
+                for (pi, &(g, r)) in pairs.iter().enumerate() {
+                    let at = 2 * k + 4 * pi;
+                    d[at].extend(w[g].zip(w[r]).map(|(a, b)| a - b));
+                    d[at + 1].extend(t[g].zip(t[r]).map(|(a, b)| a - b));
+                    if let (Some(a), Some(b)) = (bounds[g], bounds[r]) {
+                        d[at + 2].push(a.0 - b.1);
+                        d[at + 3].push(a.1 - b.0);
+                    }
+                }
+            }
+        }
+        let alpha = 1.0 - settings.confidence;
+        let (lo_q, hi_q) = (alpha / 2.0, 1.0 - alpha / 2.0);
+        let n = settings.resamples;
+        Ok(rates
+            .iter()
+            .zip(draws)
+            .map(|(&rate, mut d)| {
+                let mut take = |i: usize| percentile(std::mem::take(&mut d[i]), n, lo_q, hi_q);
+                let weighted = (0..k).map(&mut take).collect();
+                let thresholded = (k..2 * k).map(&mut take).collect();
+                let pairs = pairs
+                    .iter()
+                    .enumerate()
+                    .map(|(pi, &(group, reference))| {
+                        let at = 2 * k + 4 * pi;
+                        let lo = take(at + 2).map(|q| q.0);
+                        let hi = take(at + 3).map(|q| q.1);
+                        PairIntervals {
+                            group,
+                            reference,
+                            weighted: take(at),
+                            thresholded: take(at + 1),
+                            bounds: lo.zip(hi),
+                        }
+                    })
+                    .collect();
+                RateIntervals {
+                    rate,
+                    weighted,
+                    thresholded,
+                    pairs,
+                }
+            })
+            .collect())
     }
 }

@@ -1049,4 +1049,72 @@ mod inferred {
         assert!(InferredState::new(vec!["a".into()]).is_err());
         assert!(InferredState::new(vec!["a".into(), "a".into()]).is_err());
     }
+
+    /// The Poisson bootstrap: intervals hold the point estimates, repeat with the seed, agree
+    /// for the two estimators when membership is certain, and the weighted estimator's covers
+    /// the population rate where that estimator is unbiased (ŷ independent of the group given
+    /// the cell: probabilities 0.8 / 0.3 per cell, selection 0.5 / 0.3 by cell).
+    #[test]
+    fn bootstrap_intervals() {
+        use fair_metrics::inferred::BootstrapSettings;
+        let settings = BootstrapSettings {
+            resamples: 200,
+            confidence: 0.95,
+            seed: 3,
+        };
+        let (mut covered, runs) = (0, 100);
+        // Population selection rate of group a: Σ_z P(z) P(a|z) P(ŷ|z) / P(a).
+        let truth = (0.5 * 0.8 * 0.5 + 0.5 * 0.3 * 0.3) / (0.5 * 0.8 + 0.5 * 0.3);
+        for seed in 0..runs {
+            let mut rng = ChaCha8Rng::seed_from_u64(1000 + seed);
+            let (mut y, mut p, mut pa, mut pb) = (vec![], vec![], vec![], vec![]);
+            for _ in 0..400 {
+                let z = rng.random_range(0..2);
+                let prob_a = if z == 0 { 0.8 } else { 0.3 };
+                pa.push(prob_a);
+                pb.push(1.0 - prob_a);
+                y.push(usize::from(rng.random::<f64>() < 0.4));
+                p.push(usize::from(
+                    rng.random::<f64>() < if z == 0 { 0.5 } else { 0.3 },
+                ));
+            }
+            let mut s = InferredState::new(group_names(2)).unwrap();
+            s.update(&y, &p, &[&pa, &pb], None, None).unwrap();
+            let out = s.bootstrap(&BOUNDED, &[(1, 0)], &settings).unwrap();
+            let (lo, hi) = out[0].weighted[0].unwrap();
+            covered += usize::from(lo <= truth && truth <= hi);
+            if seed == 0 {
+                assert_eq!(out, s.bootstrap(&BOUNDED, &[(1, 0)], &settings).unwrap());
+                for (ri, rate) in BOUNDED.iter().enumerate() {
+                    let w = s.estimate(Estimator::Weighted, *rate);
+                    for g in 0..2 {
+                        let (lo, hi) = out[ri].weighted[g].unwrap();
+                        assert!(lo <= w[g].unwrap() && w[g].unwrap() <= hi);
+                    }
+                    let d = s.disparity_bounds(*rate, 1, 0).unwrap().unwrap();
+                    let (blo, bhi) = out[ri].pairs[0].bounds.unwrap();
+                    assert!(
+                        blo <= d.lo && d.hi <= bhi,
+                        "{rate}: {blo} {} {} {bhi}",
+                        d.lo,
+                        d.hi
+                    );
+                }
+            }
+        }
+        let coverage = covered as f64 / runs as f64;
+        assert!(coverage >= 0.9, "{coverage}");
+        eprintln!("weighted selection-rate interval coverage: {coverage}");
+        // Certain membership: the two estimators are one.
+        let (y, p) = ([1, 0, 1, 1, 0, 0, 1, 0], [1, 1, 0, 1, 0, 1, 1, 0]);
+        let a = [1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0];
+        let b: Vec<f64> = a.iter().map(|v| 1.0 - v).collect();
+        let mut s = InferredState::new(group_names(2)).unwrap();
+        s.update(&y, &p, &[&a, &b], None, None).unwrap();
+        let out = s
+            .bootstrap(&[Rate::Selection], &[(1, 0)], &settings)
+            .unwrap();
+        assert_eq!(out[0].weighted, out[0].thresholded);
+        assert_eq!(out[0].pairs[0].weighted, out[0].pairs[0].thresholded);
+    }
 }
