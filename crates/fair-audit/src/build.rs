@@ -162,6 +162,7 @@ pub fn build_report(
         comparison: None,
         regression: None,
         unknowns: None,
+        inferred: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

@@ -650,6 +650,7 @@ pub fn build_regression_report(
         comparison: None,
         regression: Some(audit),
         unknowns: None,
+        inferred: None,
     };
     report.headline = crate::summary::headline(&report);
     Ok((report, charts))

@@ -698,6 +698,9 @@ pub fn document(
     if let Some(u) = &r.unknowns {
         crate::unknowns::section(&mut doc, u);
     }
+    if let Some(inf) = &r.inferred {
+        crate::inferred::section(&mut doc, inf, &level);
+    }
     let small = small_groups_table(r);
     if !small.is_empty() {
         doc.heading("Small groups");

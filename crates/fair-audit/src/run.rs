@@ -147,6 +147,8 @@ pub struct Inputs<'a, S> {
     /// A regression audit's sums of every finest group (named by the decoder's finest names);
     /// `None` for a classification audit. Its distributions come from `scores`.
     pub regression: Option<&'a RegressionState>,
+    /// The inferred attributes' states (`sensitive_proba`); `None` without them.
+    pub inferred: Option<&'a crate::inferred::InferredStates>,
 }
 
 /// The audit: the report (its `fail_if` verdicts filled in) and its charts.
@@ -182,7 +184,15 @@ pub fn run<S: ScoreSource>(
         scores,
         origin,
         regression,
+        inferred,
     } = inputs;
+    if r.sensitive_proba.is_empty() != inferred.is_none() {
+        return Err(missing(
+            "inferred states",
+            "the states of the inferred attributes exactly when sensitive_proba is given",
+        )
+        .into());
+    }
     if request.regression {
         return run_regression(request, regression, scores, origin, style, states.all_rows);
     }
@@ -257,6 +267,19 @@ pub fn run<S: ScoreSource>(
         states.all_rows,
         &r.sensitive,
     ));
+    if let Some(states) = inferred {
+        report.inferred = Some(crate::inferred::report(
+            states,
+            &crate::inferred::InferredSettings {
+                proxy: r.proxy.clone(),
+                bootstrap: fair_metrics::inferred::BootstrapSettings {
+                    resamples: r.resamples,
+                    confidence: r.confidence,
+                    seed: r.seed,
+                },
+            },
+        )?);
+    }
     crate::apply_multiple_testing(&mut report, r.multiple_testing);
     crate::disparity::attach(&mut report, &confusion, &request.disparity)?;
     if let Some(ot) = over_time {

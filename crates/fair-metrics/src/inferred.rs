@@ -265,6 +265,17 @@ impl InferredState {
         self.cells.len()
     }
 
+    /// Number of proxy cells and how many of them hold a single row (when most do, the
+    /// bounds are too narrow: see the module docs on proxy cells).
+    pub fn cell_sizes(&self) -> (u64, u64) {
+        let singles = self
+            .cells
+            .values()
+            .filter(|c| c.rows.iter().sum::<u64>() == 1)
+            .count();
+        (self.cells.len() as u64, singles as u64)
+    }
+
     /// Number of rows added.
     pub fn total_rows(&self) -> u64 {
         self.cells
@@ -429,6 +440,81 @@ impl InferredState {
             }
         }
         Ok(())
+    }
+
+    /// One state over the intersections of an observed attribute with these groups: `strata`
+    /// are the states of the rows of each observed value (same groups, tolerance and
+    /// weighting), and the result's groups are `"{value} & {group}"` (value-major). A row's
+    /// membership of `(value, g)` is `1{its value} · p_g`; its proxy cell is its cell within its
+    /// value, so the bounds use what each value's cells show.
+    ///
+    /// # Errors
+    /// [`MetricError::InvalidParameter`] for no strata, or strata of other groups, tolerances or
+    /// weighting.
+    ///
+    /// # Example
+    /// ```
+    /// use fair_metrics::inferred::{Estimator, InferredState};
+    /// use fair_metrics::Rate;
+    /// let groups = vec!["a".to_string(), "b".to_string()];
+    /// let mut f = InferredState::new(groups.clone())?;
+    /// f.update(&[1, 0], &[1, 0], &[&[0.5, 1.0], &[0.5, 0.0]], None, None)?;
+    /// let mut m = InferredState::new(groups)?;
+    /// m.update(&[1], &[1], &[&[0.0], &[1.0]], None, None)?;
+    /// let both = InferredState::intersect(&[("f", &f), ("m", &m)])?;
+    /// assert_eq!(both.groups(), ["f & a", "f & b", "m & a", "m & b"]);
+    /// let sr = both.estimate(Estimator::Weighted, Rate::Selection);
+    /// assert_eq!(sr[0], Some(0.5 / 1.5));
+    /// assert_eq!(sr[2], None); // no man in a
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn intersect(strata: &[(&str, &InferredState)]) -> Result<InferredState> {
+        let Some((_, first)) = strata.first() else {
+            return Err(MetricError::InvalidParameter {
+                name: "strata",
+                value: "none".into(),
+                expected: "at least one observed value's state",
+            });
+        };
+        let k = first.groups.len();
+        let groups: Vec<String> = strata
+            .iter()
+            .flat_map(|(v, _)| first.groups.iter().map(move |g| format!("{v} & {g}")))
+            .collect();
+        let mut out = InferredState::with_tolerance(groups, first.tolerance)?;
+        for (s, (value, state)) in strata.iter().enumerate() {
+            if state.groups != first.groups
+                || state.tolerance.to_bits() != first.tolerance.to_bits()
+            {
+                return Err(MetricError::InvalidParameter {
+                    name: "strata",
+                    value: state.groups.join(", "),
+                    expected: "states of the same probability columns and tolerance",
+                });
+            }
+            let Some(weighted) = state.weighted else {
+                continue;
+            };
+            if out.weighted.is_some_and(|w| w != weighted) {
+                return Err(MetricError::InvalidParameter {
+                    name: "sample weights",
+                    value: if weighted { "given" } else { "absent" }.to_string(),
+                    expected: "the same choice for every stratum",
+                });
+            }
+            out.weighted = Some(weighted);
+            for (key, cell) in &state.cells {
+                let mut wide = ProxyCell::new(out.groups.len());
+                wide.rows = cell.rows;
+                wide.mass = cell.mass.clone();
+                for g in 0..k {
+                    wide.group[s * k + g] = cell.group[g].clone();
+                    wide.thr[s * k + g] = cell.thr[g].clone();
+                }
+                out.cells.insert(format!("{value}\u{1f}{key}"), wide);
+            }
+        }
+        Ok(out)
     }
 
     /// Each group's exact confusion sums under `estimator`, as [`CellSums`] (every union of

@@ -327,6 +327,7 @@ pub fn report(
         scores: None::<fair_audit::NoScores>,
         origin,
         regression: None,
+        inferred: None,
     };
     let fair_audit::Audit { report, charts } =
         fair_audit::run(&request, inputs, fair_audit::ingest::FlagStyle::Command)?;

@@ -127,6 +127,8 @@ impl CountedState {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            inferred: Vec::new(),
+            proxy: None,
         };
         let mut decoder = Decoder::new(
             roles,
@@ -211,6 +213,8 @@ impl CountedScores {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            inferred: Vec::new(),
+            proxy: None,
         };
         let mut decoder = Decoder::new(
             roles,

@@ -96,6 +96,8 @@ impl PartitionState {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            inferred: Vec::new(),
+            proxy: None,
         };
         let mut decoder = Decoder::new(
             roles,
