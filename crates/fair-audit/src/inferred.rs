@@ -510,6 +510,18 @@ pub fn report(
     Ok(InferredReport { note, attributes })
 }
 
+/// The glossary's meaning of each key, as a table's header hover text.
+fn titles(keys: &[&str]) -> Vec<Option<String>> {
+    keys.iter()
+        .map(|k| {
+            crate::glossary::INFERRED_ENTRIES
+                .iter()
+                .find(|e| e.key == *k)
+                .map(|e| e.meaning.to_string())
+        })
+        .collect()
+}
+
 fn fmt(v: Option<f64>) -> String {
     v.map_or_else(|| "—".to_string(), |v| format!("{v:.3}"))
 }
@@ -534,7 +546,7 @@ pub fn section(doc: &mut HtmlReport, r: &InferredReport, level: &str) {
         for s in &a.slices {
             doc.subheading(&format!(
                 "{} (inferred from {})",
-                s.name,
+                s.name.replace(" & ", " × "),
                 a.columns.join(", ")
             ));
             doc.paragraph(&format!(
@@ -549,6 +561,14 @@ pub fn section(doc: &mut HtmlReport, r: &InferredReport, level: &str) {
                 "most likely group",
                 "bounds",
             ]);
+            t.header_titles(titles(&[
+                "",
+                "inferred_weight",
+                "",
+                "inferred_weighted",
+                "inferred_thresholded",
+                "inferred_bounds",
+            ]));
             for g in &s.groups {
                 for rate in g.rates.iter().filter(|r| r.bounds.is_some()) {
                     t.text_row(vec![
@@ -570,6 +590,13 @@ pub fn section(doc: &mut HtmlReport, r: &InferredReport, level: &str) {
                 "bounds",
                 "bounds with sampling",
             ]);
+            d.header_titles(titles(&[
+                "",
+                "inferred_weighted",
+                "inferred_thresholded",
+                "inferred_bounds",
+                "inferred_bounds_sampling",
+            ]));
             for x in &s.disparities {
                 let (b, ci) = match &x.bounds {
                     None => ("—".to_string(), "—".to_string()),

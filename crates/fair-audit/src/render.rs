@@ -811,7 +811,12 @@ pub fn document(
     statistical_detail(&mut doc, r);
     doc.heading("What the numbers mean");
     let mut gl = Table::new(&["number", "meaning"]);
-    for e in glossary::ENTRIES {
+    let inferred: &[glossary::Entry] = if r.inferred.is_some() {
+        &glossary::INFERRED_ENTRIES
+    } else {
+        &[]
+    };
+    for e in glossary::ENTRIES.iter().chain(inferred) {
         gl.text_row(vec![
             format!("{} ({})", e.name, e.key),
             e.meaning.to_string(),
