@@ -9,7 +9,7 @@ The heavy imports (pyarrow, pyspark) happen on the first call, so ``import fairk
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from fairkit._core import FairkitError
 from fairkit._core import spark as _spark_core
@@ -57,7 +57,9 @@ def _audit_files(paths: list, options: dict, reading: dict):
                        unknowns=options.get("unknowns"),
                        unknown_values=options.get("unknown_values"),
                        disparity_reference=options.get("disparity_reference"),
-                       tau=options.get("tau"))
+                       tau=options.get("tau"),
+                       sensitive_proba=options.get("sensitive_proba"),
+                       proxy=options.get("proxy"))
     read = dict(reading)
     read["pos_label"] = _label_text(options["pos_label"])
     if options["neg_label"] is not None:
@@ -75,8 +77,9 @@ def _label_text(value: Any) -> str:
 
 
 def _without_target(options: dict) -> dict:
-    """The options of a classifier's audit (the regression keywords dropped)."""
-    return {k: v for k, v in options.items() if k not in ("target", "quantile")}
+    """The options of a classifier's audit (the regression and inferred keywords dropped)."""
+    return {k: v for k, v in options.items()
+            if k not in ("target", "quantile", "sensitive_proba", "proxy")}
 
 
 def _audit_table_of_target(table, options: dict, description: str, fmt: str = "arrow"):
@@ -102,8 +105,11 @@ def _audit_spark_of_target(df: Any, options: dict):
 
     from fairkit.spark._counts import _collect
 
-    names = [options["target"], options["pred"], *list(options["sensitive"] or ()),
-             *([options["weight"]] if options["weight"] else [])]
+    names = [options["target"] or options["label"], options["pred"],
+             *list(options["sensitive"] or ()),
+             *([options["weight"]] if options["weight"] else []),
+             *[c for cols in (options.get("sensitive_proba") or {}).values() for c in cols],
+             *([options["proxy"]] if options.get("proxy") else [])]
     missing = [n for n in names if n is not None and n not in df.columns]
     if missing:
         raise FairkitError(f"the DataFrame has no column {missing[0]!r}; its columns: "
@@ -145,6 +151,8 @@ def audit(
     unknown_values: Optional[Sequence[str]] = None,
     disparity_reference: Any = None,
     tau: float = _DEFAULTS["tau"],
+    sensitive_proba: Optional[Mapping[str, Sequence[str]]] = None,
+    proxy: Optional[str] = None,
     tree_depth: Optional[int] = None,
     score_partitions: Optional[int] = None,
     delimiter: Optional[str] = None,
@@ -177,6 +185,15 @@ def audit(
     multiple_testing, unknowns, unknown_values, disparity_reference, tau
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
+    sensitive_proba, proxy
+        Inferred sensitive attributes, as ``--sensitive-proba`` and ``--proxy``: a dict
+        ``{"race": ["p_white", "p_black", "p_other"]}`` of membership-probability columns (one
+        per group; each row's in [0, 1] and summing to 1 within 1e-6, checked by the Rust core
+        with the command's message) and the column whose values are the proxy cells of the
+        bounds. The result's ``.inferred`` (report.json's ``inferred``) holds the weighted and
+        most-likely-group estimates with intervals and the partial-identification bounds of
+        every disparity (docs/inferred-groups.md). Tables and Spark DataFrames are audited
+        through the command's readers (written to a temporary Parquet file, as ``target=``).
     tree_depth, score_partitions
         Spark only (see :func:`fairkit.spark.audit`); refused for other data.
     delimiter, input_format, memory_budget
@@ -214,6 +231,7 @@ def audit(
         against=against, timezone=timezone, target=target, quantile=quantile,
         multiple_testing=multiple_testing, unknowns=unknowns, unknown_values=unknown_values,
         disparity_reference=disparity_reference, tau=tau,
+        sensitive_proba=sensitive_proba, proxy=proxy,
     )
     spark_only = {k: v for k, v in (("tree_depth", tree_depth),
                                     ("score_partitions", score_partitions)) if v is not None}
@@ -228,10 +246,12 @@ def audit(
     if reading:
         raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
                            f"{type(data).__name__}, not a path")
-    if target is not None:
+    if target is not None or sensitive_proba or proxy is not None:
+        # The audit of a numeric target and of inferred attributes read their rows with the
+        # command's readers (their states do not cross between processes yet).
         if spark_only:
             raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan of a "
-                               f"classifier; the audit of a numeric target does not use them")
+                               f"classifier's observed groups; this audit does not use them")
         if _is_spark(data):
             return _audit_spark_of_target(data, options)
         description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"

@@ -904,7 +904,7 @@ impl Decoder {
             Number::Score => ("the score", "score", false),
             Number::Target => ("the target", "target", false),
             Number::Prediction => ("the prediction", "prediction", false),
-            Number::Probability => ("a membership probability", "sensitive_proba", false),
+            Number::Probability => ("a membership probability", "membership probability", false),
         };
         let problem = |p: NumberProblem, value: String, at: RowRef| {
             let origin = self.origin.clone();
