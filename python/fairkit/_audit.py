@@ -47,7 +47,8 @@ def _audit_files(paths: list, options: dict, reading: dict):
     from fairkit.spark._result import AuditResult
 
     cols = _columns(options["label"], options["pred"], options["sensitive"], options["score"],
-                    options["weight"], options["pos_label"], options["neg_label"])
+                    options["weight"], options["pos_label"], options["neg_label"],
+                    inferred=bool(options.get("sensitive_proba")))
     request = _request(cols, options["confidence"], options["ci_method"], options["n_resamples"],
                        options["seed"], options["partial_interval"], options["min_group_size"],
                        options["max_groups"], options["allow_single_group"], options["by"],
@@ -125,7 +126,7 @@ def audit(
     data: Any,
     *,
     label: Optional[str] = None,
-    sensitive: Sequence[str],
+    sensitive: Sequence[str] = (),
     target: Optional[str] = None,
     quantile: float = _DEFAULTS["quantile"],
     pred: Optional[str] = None,

@@ -102,6 +102,16 @@ def test_bad_probabilities_give_the_commands_message(tmp_path, bad, problem):
                       sensitive_proba={"race": ["a", "b"]}, n_resamples=100)
 
 
+def test_an_inferred_attribute_alone(tmp_path):
+    df = frame(False)
+    r = fairkit.audit(df, label="y", pred="p", sensitive_proba={"race": ["a", "b"]},
+                      proxy="zone", n_resamples=100)
+    assert r.document["audits"][0]["slices"] == []
+    assert [s["name"] for s in r.inferred["attributes"][0]["slices"]] == ["race"]
+    with pytest.raises(FairkitError, match="sensitive"):
+        fairkit.audit(df, label="y", pred="p")
+
+
 def test_bad_requests_name_the_keyword():
     df = frame(True, n=20)
     with pytest.raises(FairkitError, match="sensitive_proba"):

@@ -713,7 +713,8 @@ pub fn document(
     if r.audits.len() >= 2 {
         threshold_charts(&mut doc, r, &mut figures)?;
     }
-    for audit in &r.audits {
+    // An audit of inferred attributes alone has no observed slice: no section for it.
+    for audit in r.audits.iter().filter(|a| !a.slices.is_empty()) {
         doc.heading(&match audit.threshold {
             Some(t) => {
                 format!("Rates and gaps at threshold {t} (predict positive when score >= {t})")
@@ -808,7 +809,9 @@ pub fn document(
     if let Some(ot) = &r.over_time {
         over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
     }
-    statistical_detail(&mut doc, r);
+    if r.audits.iter().any(|a| !a.slices.is_empty()) {
+        statistical_detail(&mut doc, r);
+    }
     doc.heading("What the numbers mean");
     let mut gl = Table::new(&["number", "meaning"]);
     let inferred: &[glossary::Entry] = if r.inferred.is_some() {

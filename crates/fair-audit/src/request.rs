@@ -357,7 +357,10 @@ impl ParamGuard for AuditRequest {
                 "a score column to threshold (--score p)",
             ));
         }
-        if r.sensitive.is_empty() || r.sensitive.iter().any(|s| s.trim().is_empty()) {
+        // An audit of inferred attributes alone has no observed sensitive column.
+        if (r.sensitive.is_empty() && r.sensitive_proba.is_empty())
+            || r.sensitive.iter().any(|s| s.trim().is_empty())
+        {
             return Err(invalid(
                 "sensitive",
                 r.sensitive.join(","),

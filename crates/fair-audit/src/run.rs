@@ -207,7 +207,12 @@ pub fn run<S: ScoreSource>(
     if r.against.is_some() != states.against.is_some() {
         return Err(missing("against state", "a state led by the against column").into());
     }
-    let (slices, confusion) = states.all_rows.slice_states(&r.sensitive)?;
+    // Inferred attributes alone: no observed column, so the report has no observed slice.
+    let (slices, confusion) = if r.sensitive.is_empty() {
+        (Vec::new(), vec![Vec::new(); r.thresholds.len().max(1)])
+    } else {
+        states.all_rows.slice_states(&r.sensitive)?
+    };
     // Before the score sweep and the resampling, which grow with the groups.
     if let Some(first) = confusion.first() {
         check_groups(&slices, first, &request.limits, style)?;

@@ -236,7 +236,12 @@ pub struct AuditArgs {
     /// With two or more, their intersection is audited too.
     ///
     /// Example: `--sensitive race,sex`
-    #[arg(long, value_name = "COLUMNS", value_delimiter = ',', required = true)]
+    #[arg(
+        long,
+        value_name = "COLUMNS",
+        value_delimiter = ',',
+        required_unless_present = "sensitive_proba"
+    )]
     pub sensitive: Vec<String>,
 
     /// What a row whose sensitive value is unknown (null, empty, or listed with

@@ -913,4 +913,53 @@ fn inferred_attribute_flags_and_rows() {
     assert_eq!(inferred["cells"], 3);
     assert_eq!(inferred["slices"][1]["name"], "sex & race");
     assert_eq!(run("selection_rate_disparity_bound > 0").code, 1);
+    // The inferred attribute alone: no observed column, no observed slice, a valid report.
+    let alone = dir.path().join("alone");
+    let r = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive-proba",
+        "race=pa,pb",
+        "--resamples",
+        "100",
+        "--out",
+        alone.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = fairkit(&[
+        "validate-report",
+        alone.join("report.json").to_str().unwrap(),
+    ]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    let doc = report(&alone);
+    assert_eq!(doc["audits"][0]["slices"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        doc["inferred"]["attributes"][0]["slices"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let md = std::fs::read_to_string(alone.join("report.md")).unwrap();
+    assert!(
+        md.contains("sensitive attributes: race (inferred from pa, pb)."),
+        "{md}"
+    );
+    assert!(!md.contains("## Rates and gaps"), "{md}");
+    // Without any attribute the command still asks for one.
+    let none = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+    ]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("--sensitive"), "{}", none.stderr);
 }

@@ -51,11 +51,13 @@ __all__ = ["audit", "fit", "ll144", "transform"]
 _STATE_SCHEMA = "confusion binary"
 
 
-def _columns(label, pred, sensitive, score, weight, pos_label, neg_label) -> AuditColumns:
+def _columns(label, pred, sensitive, score, weight, pos_label, neg_label,
+             inferred: bool = False) -> AuditColumns:
     if isinstance(sensitive, str):
         sensitive = [sensitive]
     sensitive = tuple(sensitive or ())
-    if not sensitive:
+    # An audit of inferred attributes (sensitive_proba=) may have no observed column.
+    if not sensitive and not inferred:
         raise FairkitError("sensitive is empty: name at least one sensitive-feature column")
     for what, name in [("label", label), ("pred", pred), ("score", score), ("weight", weight)]:
         if name is not None and not isinstance(name, str):
