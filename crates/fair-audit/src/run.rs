@@ -286,6 +286,12 @@ pub fn run<S: ScoreSource>(
         )?);
     }
     crate::apply_multiple_testing(&mut report, r.multiple_testing);
+    if r.sensitive.is_empty() {
+        // No observed column, so no gap to test: say where the audit is instead.
+        report.summary = vec![
+            "No observed sensitive column: the inferred attributes' estimates and bounds are in the inferred section.".into(),
+        ];
+    }
     crate::disparity::attach(&mut report, &confusion, &request.disparity)?;
     if let Some(ot) = over_time {
         over_time::attach(&mut report, ot);

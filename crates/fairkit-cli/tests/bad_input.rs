@@ -938,6 +938,13 @@ fn inferred_attribute_flags_and_rows() {
     assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
     let doc = report(&alone);
     assert_eq!(doc["audits"][0]["slices"].as_array().unwrap().len(), 0);
+    assert!(
+        doc["summary"][0]
+            .as_str()
+            .unwrap()
+            .contains("inferred section"),
+        "{doc}"
+    );
     assert_eq!(
         doc["inferred"]["attributes"][0]["slices"]
             .as_array()
