@@ -81,6 +81,11 @@ fuzz_target!(|input: Input| {
         numeric: false,
         unlabeled: false,
         missing_groups: false,
+        rank: None,
+        relevance: None,
+        query: false,
+        inferred: Vec::new(),
+        proxy: None,
     };
     let options = ReadOptions {
         format: Some(Format::Csv),

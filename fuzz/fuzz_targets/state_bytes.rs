@@ -1,4 +1,5 @@
-//! The mergeable audit states: `ConfusionState` / `ScoreState` built from arbitrary batches,
+//! The mergeable audit states: `ConfusionState` / `ScoreState` / `RegressionState` (and a
+//! prediction sweep's `DistributionSegment`) built from arbitrary batches,
 //! encoded, corrupted by arbitrary edits, decoded (`from_bytes`), merged and turned into metrics.
 //! Invariants: no panic or abort (no allocation sized by a decoded count), decoding what was
 //! encoded gives the same bytes, and metrics of a decoded state are finite and in [0, 1] — also
@@ -9,6 +10,9 @@
 use arbitrary::Arbitrary;
 use fair_data::Groups;
 use fair_metrics::ci::{GapMetric, GapSettings, RateCiMethod, gap_inference, rate_intervals};
+use fair_metrics::distribution::{DistributionSegment, DistributionSettings, sweep_segment};
+use fair_metrics::regression::{RegressionMetric, RegressionState};
+use fair_metrics::score_sweep::{Run, SliceMap, StreamTotals, score_key, sort_weighted, stream_of};
 use fair_metrics::state::{ConfusionState, ScoreState};
 use fair_metrics::{Rate, ZeroDivision, ks, roc};
 use libfuzzer_sys::fuzz_target;
@@ -133,9 +137,63 @@ fn check_scores(s: &ScoreState) {
     }
 }
 
+/// A (possibly decoded) regression state's summary and gaps: numbers or typed errors, no panic.
+fn check_regression(s: &RegressionState) {
+    if let Ok(summary) = s.summary() {
+        for metric in RegressionMetric::ALL {
+            let _ = summary.gap(metric);
+        }
+        let _ = summary.bounded_group_loss(true);
+    }
+}
+
+/// The prediction sweep of the rows (score as the prediction) as one segment, its bytes, and
+/// the slices and totals it needs; `None` without rows.
+fn segment_of(batches: &[Vec<Row>], weighted: bool) -> Option<(Vec<u8>, SliceMap, StreamTotals)> {
+    let mut rows: Vec<Vec<(u64, f64)>> = vec![Vec::new(); 3];
+    let mut totals = StreamTotals::new(weighted);
+    for r in batches.iter().take(4).flatten() {
+        let g = usize::from(r.group % 3);
+        let w = if weighted {
+            f64::from(r.weight) / 16.0
+        } else {
+            1.0
+        };
+        rows[g].push((score_key(f64::from(r.score) / 64.0), w));
+        totals.add(stream_of(g, 0), w);
+    }
+    rows.iter_mut().for_each(|r| sort_weighted(r));
+    let map = SliceMap {
+        names: vec!["a".into(), "b".into(), "c".into()],
+        group_of: vec![0, 1, 2],
+    };
+    let runs = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.is_empty())
+        .map(|(g, r)| Run::from_sorted_pairs(stream_of(g, 0), r))
+        .collect();
+    let settings = DistributionSettings {
+        quantile: 0.5,
+        curve_points: 4,
+    };
+    let nothing = StreamTotals::new(weighted);
+    let seg = sweep_segment(
+        std::slice::from_ref(&map),
+        &totals,
+        &nothing,
+        None,
+        runs,
+        &settings,
+    )
+    .ok()?;
+    Some((seg.to_bytes(), map, totals))
+}
+
 fuzz_target!(|input: Input| {
     let mut conf = ConfusionState::new();
     let mut score = ScoreState::new();
+    let mut regression = RegressionState::new();
     for batch in input.batches.iter().take(4) {
         let y: Vec<usize> = batch
             .iter()
@@ -157,6 +215,12 @@ fuzz_target!(|input: Input| {
         if part.update(&y, &p, &groups, w).is_ok() {
             conf.merge(&part).expect("same weighting");
         }
+        let target: Vec<f64> = batch.iter().map(|r| f64::from(r.pred) - 8.0).collect();
+        let mut rpart = RegressionState::new();
+        if rpart.update(&target, &s, &g, w).is_ok() {
+            let rpart = RegressionState::from_bytes(&rpart.to_bytes()).expect("own encoding");
+            regression.merge(&rpart);
+        }
         let mut spart = ScoreState::new();
         if spart.update(&y, &s, &groups, w).is_ok() {
             score.merge(&spart).expect("same weighting");
@@ -173,6 +237,11 @@ fuzz_target!(|input: Input| {
     let sb = score.to_bytes();
     let sback = ScoreState::from_bytes(&sb).expect("own encoding decodes");
     assert_eq!(sback.to_bytes(), sb);
+
+    check_regression(&regression);
+    let rb = regression.to_bytes();
+    let rback = RegressionState::from_bytes(&rb).expect("own encoding decodes");
+    assert_eq!(rback.to_bytes(), rb);
 
     // Corrupted encodings and raw bytes: typed errors or valid states.
     let mut cb2 = cb.clone();
@@ -192,6 +261,36 @@ fuzz_target!(|input: Input| {
             check_scores(&s);
             let _ = s.merge(&sback);
             check_scores(&s);
+        }
+    }
+    let mut rb2 = rb.clone();
+    apply(&mut rb2, &input.edits);
+    for bytes in [&rb2, &input.raw] {
+        if let Ok(mut s) = RegressionState::from_bytes(bytes) {
+            check_regression(&s);
+            s.merge(&rback);
+            check_regression(&s);
+        }
+    }
+    // A prediction sweep's segment: its bytes decode to the same bytes; corrupted or raw bytes
+    // are typed errors or segments whose merge and finish return numbers or errors.
+    if let Some((bytes, map, totals)) = segment_of(&input.batches, input.weighted) {
+        let maps = [map];
+        let back = DistributionSegment::from_bytes(&bytes, &maps, &totals).expect("own bytes");
+        assert_eq!(back.to_bytes(), bytes);
+        let _ = back
+            .clone()
+            .finish(&maps, &totals)
+            .expect("one pass finishes");
+        let mut bytes2 = bytes.clone();
+        apply(&mut bytes2, &input.edits);
+        for b in [&bytes2, &input.raw] {
+            if let Ok(seg) = DistributionSegment::from_bytes(b, &maps, &totals) {
+                let mut upper = back.clone();
+                let _ = upper.merge_lower(seg.clone());
+                let _ = seg.finish(&maps, &totals);
+                let _ = upper.finish(&maps, &totals);
+            }
         }
     }
 });

@@ -83,6 +83,83 @@ def _without_target(options: dict) -> dict:
             if k not in ("target", "quantile", "sensitive_proba", "proxy")}
 
 
+def _audit_rankings(data: Any, options: dict, ranking: dict, reading: dict):
+    """Rankings (``query=``): files through the command's readers; a table written to a
+    temporary Parquet file and read by them (as the audit of a numeric target is), so the
+    numbers are the command's bit for bit. Options are checked once, in Rust."""
+    from fairkit._core import audit_files
+
+    if options["label"] is not None or options["target"] is not None:
+        raise FairkitError("query= audits rankings, which have no label= or target=: give "
+                           "relevance= for the utility of each item")
+    request = {
+        "label": "", "sensitive": list(options["sensitive"] or ()),
+        "score": options["score"], "weight": options["weight"],
+        "confidence": options["confidence"], "ci_method": options["ci_method"],
+        "resamples": options["n_resamples"], "seed": options["seed"],
+        "min_group_size": options["min_group_size"], "max_groups": options["max_groups"],
+        "allow_single_group": options["allow_single_group"], "tau": options["tau"],
+        **{k: v for k, v in ranking.items() if v is not None},
+    }
+    if "top_k" in request and isinstance(request["top_k"], int):
+        request["top_k"] = [request["top_k"]]
+    for key, given in (("pred", options["pred"]), ("by", options["by"]),
+                       ("against", options["against"]),
+                       ("interval", options["partial_interval"])):
+        if given is not None:
+            request[key] = list(given) if key == "interval" else given
+    _spark_core.check_request(request)
+    paths = _paths(data)
+    if paths is not None:
+        from fairkit.spark._result import AuditResult
+
+        audited = audit_files(paths, request, dict(reading))
+        return AuditResult(audited.render(["json"])["json"], audited)
+    if reading:
+        raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
+                           f"{type(data).__name__}, not a path")
+    import tempfile
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
+    if _is_spark(data):
+        # The audited columns collected to the driver as Arrow (the driver needs their size), then
+        # the one-machine audit, as the audit of a numeric target does: the command's numbers
+        # bit for bit. Per-query states merged across executors are not built yet.
+        from fairkit.spark._counts import _collect
+
+        names = [request.get("query"), request.get("rank"), request.get("score"),
+                 request.get("relevance"), request.get("weight"), *request["sensitive"]]
+        names = [n for n in dict.fromkeys(names) if n is not None]
+        missing = [n for n in names if n not in data.columns]
+        if missing:
+            raise FairkitError(f"the DataFrame has no column {missing[0]!r}; its columns: "
+                               f"{', '.join(data.columns)}")
+        batches = _collect(data.select(*names))
+        if not batches or not sum(b.num_rows for b in batches):
+            raise FairkitError("the DataFrame has no rows to audit")
+        data, description, fmt = pa.Table.from_batches(batches), "Spark DataFrame", "spark"
+    else:
+        fmt = "arrow"
+    if _is_polars(data):
+        data = data.to_arrow()
+    if isinstance(data, pa.RecordBatchReader):
+        data = data.read_all()
+    elif isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    elif not isinstance(data, pa.Table):
+        data = pa.Table.from_pandas(data, preserve_index=False)
+    from fairkit.spark._result import AuditResult
+
+    with tempfile.TemporaryDirectory(prefix="fairkit-") as d:
+        path = os.path.join(d, "table.parquet")
+        pq.write_table(data, path)
+        audited = audit_files([path], request, {"describe_as": (description, fmt)})
+    return AuditResult(audited.render(["json"])["json"], audited)
+
+
 def _audit_table_of_target(table, options: dict, description: str, fmt: str = "arrow"):
     """A table audited against a numeric target: written to a temporary Parquet file and read
     by the command's readers (the regression audit's one path today), so the numbers are the
@@ -97,11 +174,42 @@ def _audit_table_of_target(table, options: dict, description: str, fmt: str = "a
         return _audit_files([path], options, {"describe_as": (description, fmt)})
 
 
-def _audit_spark_of_target(df: Any, options: dict):
-    """A Spark DataFrame audited against a numeric target: its audited columns collected to the
-    driver as Arrow (about 40 bytes a row), then the one-machine audit — the command's numbers
-    bit for bit. A distributed sweep of the predictions, as the score metrics have, is not built
-    yet; the driver needs memory for the columns."""
+def _audit_spark_of_target(df: Any, options: dict, score_partitions: Optional[int] = None):
+    """A Spark DataFrame audited against a numeric target, the command's numbers bit for bit:
+    exact sums per group and a distributed sweep of the predictions over value ranges
+    (``fairkit/spark/_regression.py``: the driver holds per-range and per-group sums, never
+    rows). With ``by`` (windows, each its own sweep) the audited columns are still collected to
+    the driver (about 40 bytes a row) and audited on one machine."""
+    if options.get("by") is None:
+        from fairkit.spark import _columns, _request
+        from fairkit.spark._regression import audit_regression
+
+        cols = _columns(options["label"], options["pred"], options["sensitive"],
+                        options["score"], options["weight"], options["pos_label"],
+                        options["neg_label"])
+        request = _request(cols, options["confidence"], options["ci_method"],
+                           options["n_resamples"], options["seed"],
+                           options["partial_interval"], options["min_group_size"],
+                           options["max_groups"], options["allow_single_group"], None,
+                           options["window"], options["baseline"], options["against"],
+                           options["timezone"], options.get("target"), options.get("quantile"),
+                           multiple_testing=options.get("multiple_testing"),
+                           unknowns=options.get("unknowns"),
+                           unknown_values=options.get("unknown_values"),
+                           disparity_reference=options.get("disparity_reference"),
+                           tau=options.get("tau"))
+        return audit_regression(df, request, options, score_partitions)
+    if score_partitions is not None:
+        raise FairkitError("score_partitions sets the distributed sweep, which a regression "
+                           "audit with by= does not run (its columns are collected)")
+    return _collect_spark_of_target(df, options)
+
+
+def _collect_spark_of_target(df: Any, options: dict):
+    """The regression audit of a Spark DataFrame with its audited columns collected to the
+    driver (about 40 bytes a row) and audited on one machine: the path of ``by=`` (and, before
+    the distributed sweep, of every regression audit; python/bench/spark_regression.py measures
+    both)."""
     import pyarrow as pa
 
     from fairkit.spark._counts import _collect
@@ -154,6 +262,13 @@ def audit(
     tau: float = _DEFAULTS["tau"],
     sensitive_proba: Optional[Mapping[str, Sequence[str]]] = None,
     proxy: Optional[str] = None,
+    query: Optional[str] = None,
+    rank: Optional[str] = None,
+    relevance: Optional[str] = None,
+    top_k: Any = None,
+    persistence: Optional[float] = None,
+    fair_p: Optional[float] = None,
+    fair_alpha: Optional[float] = None,
     tree_depth: Optional[int] = None,
     score_partitions: Optional[int] = None,
     delimiter: Optional[str] = None,
@@ -195,8 +310,20 @@ def audit(
         most-likely-group estimates with intervals and the partial-identification bounds of
         every disparity (docs/inferred-groups.md). Tables and Spark DataFrames are audited
         through the command's readers (written to a temporary Parquet file, as ``target=``).
+    query, rank, relevance, top_k, persistence, fair_p, fair_alpha
+        The audit of rankings, as ``fairkit audit --query … --rank …``: each query's rows are
+        one ranking, ordered by ``rank`` (1 = top) or by ``score`` (highest first); per group
+        exposure (1/log2(1 + position), or ``persistence``'s geometric discount) against its
+        share of items, exposure and expected clicks per unit of ``relevance`` (Singh &
+        Joachims), NDCG, the shares of the ``top_k`` positions and FA*IR's test per query
+        (``fair_p``, ``fair_alpha``), with intervals from resampling queries
+        (``.ranking``). Files, pandas, polars and pyarrow tables, and a Spark DataFrame (its
+        audited columns are collected to the driver for now: it needs memory for them).
     tree_depth, score_partitions
-        Spark only (see :func:`fairkit.spark.audit`); refused for other data.
+        Spark only (see :func:`fairkit.spark.audit`); refused for other data. With ``target=``
+        on Spark, ``score_partitions`` is the number of prediction ranges of the distributed
+        sweep (default: the DataFrame's partitions; each range's rows must fit in one
+        executor), and ``tree_depth`` is refused.
     delimiter, input_format, memory_budget
         Files only, as the command's ``--delimiter``, ``--input-format`` (``"csv"`` or
         ``"parquet"`` when the extension does not say) and ``--memory-budget`` (e.g. ``"2G"``).
@@ -216,6 +343,28 @@ def audit(
     >>> round(r.document["headline"]["dp_difference"]["value"], 3)
     0.5
     """
+    if query is not None and (sensitive_proba or proxy is not None):
+        raise FairkitError("sensitive_proba= and proxy= audit a prediction column: inferred "
+                           "attributes are not available in a ranking audit (query=) yet")
+    if query is not None or any(v is not None for v in (rank, relevance, top_k, persistence,
+                                                        fair_p, fair_alpha)):
+        if spark_only := {k: v for k, v in (("tree_depth", tree_depth),
+                                            ("score_partitions", score_partitions))
+                          if v is not None}:
+            raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan; the "
+                               f"audit of rankings does not use them")
+        options = dict(
+            label=label, target=target, sensitive=sensitive, pred=pred, score=score,
+            weight=weight, confidence=confidence, ci_method=ci_method,
+            n_resamples=n_resamples, seed=seed, partial_interval=partial_interval,
+            min_group_size=min_group_size, max_groups=max_groups,
+            allow_single_group=allow_single_group, by=by, against=against, tau=tau,
+        )
+        ranking = dict(query=query, rank=rank, relevance=relevance, top_k=top_k,
+                       persistence=persistence, fair_p=fair_p, fair_alpha=fair_alpha)
+        reading = {k: v for k, v in (("delimiter", delimiter), ("input_format", input_format),
+                                     ("memory_budget", memory_budget)) if v is not None}
+        return _audit_rankings(data, options, ranking, reading)
     if (label is None) == (target is None):
         raise FairkitError(
             "name the outcome: label= (a classifier's true label) or target= (a numeric target "
@@ -248,13 +397,16 @@ def audit(
         raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
                            f"{type(data).__name__}, not a path")
     if target is not None or sensitive_proba or proxy is not None:
-        # The audit of a numeric target and of inferred attributes read their rows with the
-        # command's readers (their states do not cross between processes yet).
+        if (target is not None and _is_spark(data)
+                and set(spark_only) <= {"score_partitions"}):
+            return _audit_spark_of_target(data, options, spark_only.get("score_partitions"))
+        # Inferred attributes read their rows with the command's readers (their states do not
+        # cross between processes yet): a Spark DataFrame's audited columns are collected.
         if spark_only:
             raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan of a "
                                f"classifier's observed groups; this audit does not use them")
         if _is_spark(data):
-            return _audit_spark_of_target(data, options)
+            return _collect_spark_of_target(data, options)
         description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
         if _is_polars(data):
             data = data.to_arrow()

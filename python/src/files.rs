@@ -137,6 +137,13 @@ fn audit_files(
         .map(|(a, c)| format!("{a}={}", c.join(",")))
         .collect();
     args.proxy = r.proxy;
+    args.query = r.query;
+    args.rank = r.rank;
+    args.relevance = r.relevance;
+    args.top_k = r.top_k;
+    args.persistence = r.persistence;
+    args.fair_p = r.fair_p;
+    args.fair_alpha = r.fair_alpha;
     args.quiet = true;
     if let Some(p) = read.pos_label {
         args.pos_label = p;

@@ -13,7 +13,83 @@ use pyo3::prelude::*;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fair_topk, m)?)?;
     m.add_function(wrap_pyfunction!(det_rerank, m)?)?;
+    m.add_function(wrap_pyfunction!(exposure_ranking, m)?)?;
     Ok(())
+}
+
+/// What [`exposure_ranking`] returns: `(P row-major, n, thetas, rankings row-major, utility,
+/// samples row-major)`.
+type ExposureOut<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    usize,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<usize>>,
+    f64,
+    Bound<'py, PyArray1<usize>>,
+);
+
+/// Singh & Joachims' exposure-fair probabilistic ranking of one query (crate `fair-ranking`),
+/// its Birkhoff–von Neumann decomposition and `n_samples` rankings drawn with `seed`.
+#[pyfunction]
+#[pyo3(signature = (relevance, groups, *, constraint, persistence, tolerance, max_items, n_samples, seed))]
+#[allow(clippy::too_many_arguments)]
+fn exposure_ranking<'py>(
+    py: Python<'py>,
+    relevance: PyReadonlyArray1<'py, f64>,
+    groups: PyReadonlyArray1<'py, i64>,
+    constraint: &str,
+    persistence: Option<f64>,
+    tolerance: f64,
+    max_items: usize,
+    n_samples: usize,
+    seed: u64,
+) -> PyResult<ExposureOut<'py>> {
+    use fair_ranking::{ExposureConstraint, ExposureRanking, PositionWeight};
+    let constraint = match constraint {
+        "demographic_parity" => ExposureConstraint::DemographicParity,
+        "disparate_treatment" => ExposureConstraint::DisparateTreatment,
+        "disparate_impact" => ExposureConstraint::DisparateImpact,
+        other => {
+            return Err(invalid(format!(
+                "constraint={other:?}: expected 'demographic_parity', 'disparate_treatment' or 'disparate_impact'"
+            )));
+        }
+    };
+    let rel = contiguous(relevance.as_slice(), "relevance")?.to_vec();
+    let g = codes(&groups, "groups", rel.len())?;
+    let params = ExposureRanking::params()
+        .constraint(constraint)
+        .position_weight(persistence.map_or(PositionWeight::Log2, PositionWeight::Geometric))
+        .tolerance(tolerance)
+        .max_items(max_items)
+        .check()
+        .map_err(to_py_err)?;
+    let (policy, samples) = py
+        .detach(|| {
+            let policy = params.solve(&rel, &g)?;
+            let samples = policy.sample(n_samples, seed);
+            Ok::<_, RankingError>((policy, samples))
+        })
+        .map_err(to_py_err)?;
+    let n = rel.len();
+    let matrix: Vec<f64> = (0..n * n)
+        .map(|k| policy.probability(k / n, k % n))
+        .collect();
+    let thetas: Vec<f64> = policy.decomposition.iter().map(|d| d.0).collect();
+    let rankings: Vec<usize> = policy
+        .decomposition
+        .iter()
+        .flat_map(|d| d.1.iter().copied())
+        .collect();
+    let drawn: Vec<usize> = samples.into_iter().flatten().collect();
+    Ok((
+        matrix.into_pyarray(py),
+        n,
+        thetas.into_pyarray(py),
+        rankings.into_pyarray(py),
+        policy.utility,
+        drawn.into_pyarray(py),
+    ))
 }
 
 /// The crate's error, a failing query named by its label (`query_names[code]`, a Python repr).

@@ -627,8 +627,10 @@ def _short(x: Any) -> str:
 
 # Score metrics of the weighted Spark audit start each score range from exactly rounded totals
 # (docs/spark.md): equal up to rounding, as test_spark.py's test_report_equals_the_command_report
-# accepts. Everything else is bit for bit.
-SPARK_WEIGHTED_SCORE_HEADLINE = ("auc_difference", "ks_dp", "ks_eo", "psp")
+# accepts; so do the score's LL144 scoring rates (their median is found in the same ranges).
+# Everything else is bit for bit.
+SPARK_WEIGHTED_SCORE_HEADLINE = ("auc_difference", "ks_dp", "ks_eo", "psp",
+                                 "scoring_rate_difference", "scoring_rate_ratio")
 
 
 def report_divergence(case: Case, got: dict, want: dict, front_end: str) -> list:

@@ -428,3 +428,52 @@ def test_by_and_against_leave_the_score_metrics_unchanged(workdir, lead):
                      workdir / "lead")
     assert plain.ok and led.ok, (plain.describe(), led.describe())
     assert led.report["score_metrics"] == plain.report["score_metrics"]
+
+
+# -- the regression audit's distributed sweep on Spark ----------------------------------------
+
+def _regression_variant(name: str) -> tuple:
+    """A regression case's rows and ``fairkit.audit`` keywords: the suite's cases, and one with
+    a single distinct prediction, unknown (null) sensitive values excluded and weights."""
+    import pyarrow as pa
+
+    if name != "constant-unknowns":
+        case = cc.CASES_BY_NAME[name]
+        return case.table, case.python_kwargs()
+    case = cc.CASES_BY_NAME["regression-weighted-two-sensitive"]
+    t = case.table
+    n = t.num_rows
+    region = [None if i % 11 == 3 else v for i, v in enumerate(t.column("region").to_pylist())]
+    t = (t.set_column(t.schema.get_field_index("yhat"), "yhat", pa.array([2.5] * n))
+          .set_column(t.schema.get_field_index("region"), "region", pa.array(region)))
+    return t, {**case.python_kwargs(), "unknowns": "exclude"}
+
+
+@pytest.mark.parametrize(("variant", "partitions", "ranges"), [
+    ("regression", 1, None),
+    ("regression-weighted-two-sensitive", 7, 7),
+    ("constant-unknowns", 3, 3),
+])
+def test_regression_on_spark_is_swept_not_collected(spark, monkeypatch, variant, partitions,
+                                                    ranges):
+    """``fairkit.audit(spark_df, target=...)`` sums per group and sweeps the predictions per
+    value range on the executors (docs/spark.md): at 1, 3 and 7 partitions and up to 7 ranges
+    (ties of the rounded predictions fall on the cuts; ranges without rows; one distinct value)
+    its report equals the one-machine audit's — the command's, which the suite checks
+    against cli-csv — to the bit, and the rows are never collected to the driver."""
+    import fairkit
+    import fairkit._audit as audit_module
+
+    table, kwargs = _regression_variant(variant)
+    want = fairkit.audit(table, **kwargs)
+    def no_collect(*_a, **_k):  # the old path: the columns collected to the driver
+        raise AssertionError("the regression audit collected the rows")
+
+    monkeypatch.setattr(audit_module, "_audit_table_of_target", no_collect)
+    sdf = cc.spark_frame(spark, table).repartition(partitions)
+    extra = {} if ranges is None else {"score_partitions": ranges}
+    got = fairkit.audit(sdf, **kwargs, **extra)
+    diffs = cc.nested_diff(got._comparable(), want._comparable())
+    assert not diffs, f"{variant} at {partitions} partitions:\n  " + "\n  ".join(diffs)
+    assert got.document["input"]["format"] == "spark"
+    assert got.report(formats=("md",))["markdown"]

@@ -186,3 +186,82 @@ def test_docs_example_runs():
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     assert blocks, "docs/ranking.md has no python code block"
     exec(compile(blocks[0], "docs/ranking.md", "exec"), {})
+
+
+# -- exposure-fair probabilistic rankings (Singh & Joachims 2018) -------------------------------
+
+def _linprog_utility(rel, codes, constraint, v):
+    """The same linear program solved by scipy's HiGHS: the optimum utility."""
+    from scipy.optimize import linprog
+
+    n = len(rel)
+    c = -np.outer(rel, v).ravel()
+    a_eq, b_eq = [], []
+    for i in range(n):
+        row = np.zeros((n, n)); row[i, :] = 1; a_eq.append(row.ravel()); b_eq.append(1.0)
+        col = np.zeros((n, n)); col[:, i] = 1; a_eq.append(col.ravel()); b_eq.append(1.0)
+    sizes = np.bincount(codes)
+    mean_rel = np.bincount(codes, weights=rel) / sizes
+    coef = 1.0 / sizes[codes]
+    if constraint != "demographic_parity":
+        coef = coef / mean_rel[codes]
+        if constraint == "disparate_impact":
+            coef = coef * rel
+    for k in range(1, len(sizes)):
+        sign = np.where(codes == 0, 1.0, np.where(codes == k, -1.0, 0.0))
+        a_eq.append(np.outer(sign * coef, v).ravel()); b_eq.append(0.0)
+    res = linprog(c, A_eq=np.array(a_eq), b_eq=np.array(b_eq), bounds=(0, 1), method="highs")
+    assert res.status == 0, res.message
+    return -res.fun
+
+
+@pytest.mark.parametrize("constraint", ["demographic_parity", "disparate_treatment",
+                                        "disparate_impact"])
+def test_exposure_fair_ranking_meets_its_constraint_and_equals_scipys_optimum(constraint):
+    from fairkit.ranking import exposure_fair_ranking
+
+    rel = np.array([0.9, 0.8, 0.7, 0.5, 0.6, 0.5, 0.4, 0.3])
+    groups = np.array(["m", "m", "m", "m", "w", "w", "w", "w"])
+    r = exposure_fair_ranking(rel, groups, constraint=constraint, n_samples=5000,
+                              random_state=3)
+    p, e, codes = r.probabilities, r.exposure, (groups == "w").astype(int)
+    assert np.allclose(p.sum(axis=0), 1, atol=1e-9) and np.allclose(p.sum(axis=1), 1, atol=1e-9)
+    quantity = e if constraint != "disparate_impact" else rel * e
+    per_group = [quantity[codes == g].mean() for g in (0, 1)]
+    if constraint != "demographic_parity":
+        per_group = [q / rel[codes == g].mean() for g, q in enumerate(per_group)]
+    assert abs(per_group[0] - per_group[1]) < 1e-9
+    v = 1.0 / np.log2(2.0 + np.arange(len(rel)))
+    assert abs(r.utility - _linprog_utility(rel, codes, constraint, v)) < 1e-9
+    # The decomposition rebuilds P; the draws repeat with the seed and converge to P's exposure.
+    rebuilt = np.zeros_like(p)
+    for theta, ranking in zip(r.weights, r.rankings):
+        rebuilt[ranking, np.arange(len(rel))] += theta
+    assert np.abs(rebuilt - p).max() < 1e-9
+    again = exposure_fair_ranking(rel, groups, constraint=constraint, n_samples=5000,
+                                  random_state=3)
+    assert np.array_equal(r.samples, again.samples)
+    drawn = np.zeros(len(rel))
+    for ranking in r.samples:
+        drawn[ranking] += v
+    assert np.abs(drawn / len(r.samples) - e).max() < 0.02
+
+
+def test_exposure_fair_ranking_bad_inputs_fail_clearly():
+    from fairkit.ranking import exposure_fair_ranking
+
+    with pytest.raises(FairkitError, match="constraint="):
+        exposure_fair_ranking([0.5, 0.4], ["a", "b"], constraint="parity")
+    with pytest.raises(FairkitError, match="one label per item"):
+        exposure_fair_ranking([0.5, 0.4], ["a"])
+    with pytest.raises(FairkitError, match="missing label"):
+        exposure_fair_ranking([0.5, 0.4], ["a", None])
+    with pytest.raises(FairkitError, match="finite"):
+        exposure_fair_ranking([0.5, np.nan], ["a", "b"])
+    with pytest.raises(FairkitError, match="g >= 2"):
+        exposure_fair_ranking([0.5, 0.4], ["a", "a"])
+    with pytest.raises(FairkitError, match="relax the constraint"):
+        exposure_fair_ranking([1.0, 1.0, 0.02, 0.02], ["a", "a", "b", "b"],
+                              constraint="disparate_treatment")
+    with pytest.raises(FairkitError, match="persistence"):
+        exposure_fair_ranking([0.5, 0.4], ["a", "b"], persistence=1.5)

@@ -118,8 +118,24 @@ pub fn build_report(
     let mut charts = ChartData::default();
     let score_metrics = scores.map(|results| {
         let mut out: Vec<ScoreSlice> = Vec::new();
-        for ((slice, m), sizes) in spec.slices.iter().zip(results).zip(&confusion[0]) {
-            let scored = compute::score_slice(slice, m, &spec.stats, spec.interval, sizes);
+        for (i, ((slice, m), sizes)) in spec
+            .slices
+            .iter()
+            .zip(results)
+            .zip(&confusion[0])
+            .enumerate()
+        {
+            let mut scored = compute::score_slice(slice, m, &spec.stats, spec.interval, sizes);
+            let rows: Vec<u64> = m
+                .names
+                .iter()
+                .map(|g| {
+                    sizes
+                        .denominator_rows(g, fair_metrics::Rate::Selection)
+                        .unwrap_or(0)
+                })
+                .collect();
+            scored.scoring_rate = crate::scoring_rate::scoring_rates(i, m, &rows, &spec.stats);
             let mut small: Vec<String> = scored
                 .small_groups
                 .iter()
@@ -161,6 +177,7 @@ pub fn build_report(
         over_time: None,
         comparison: None,
         regression: None,
+        ranking: None,
         unknowns: None,
         inferred: None,
     };

@@ -878,5 +878,6 @@ pub fn score_slice(
         psp: psp.filter(|_| !single_group),
         notes,
         small_groups: keep.small,
+        scoring_rate: None,
     }
 }

@@ -560,7 +560,22 @@ impl GateView<'_> {
             );
         }
         let regression_keys: Vec<&str> = Key::REGRESSION.iter().map(|k| k.as_str()).collect();
+        let ranking_keys: Vec<&str> = Key::RANKING.iter().map(|k| k.as_str()).collect();
         for key in Key::ALL {
+            if r.ranking.is_some() || key.is_ranking() {
+                let reason = match (r.ranking.is_some(), key.is_ranking()) {
+                    (true, false) => format!(
+                        "not a ranking audit's number: the ratios of a ranking audit (--query) are {}",
+                        ranking_keys.join(", ")
+                    ),
+                    (false, true) => {
+                        "it needs a ranking audit (--query q with --rank r or --score s)".into()
+                    }
+                    _ => "undefined on this data (e.g. without --relevance, or one group)".into(),
+                };
+                out.insert(key.to_string(), Err(reason));
+                continue;
+            }
             let reason = match (r.regression.is_some(), key.is_regression()) {
                 (true, false) => format!(
                     "a classifier's gap, and this audit is of a numeric target (--target): its gaps are {}",

@@ -90,6 +90,10 @@ fn weighed(slice: &ConfusionSlice, score: Option<&ScoreSlice>) -> Vec<Weighed> {
                 out.push(from_pair(key, p));
             }
         }
+        // The score's LL144 scoring rate: its impact ratio is a ratio the four-fifths rule reads.
+        if let Some(sr) = &s.scoring_rate {
+            out.extend(sr.gaps.iter().map(from_gap));
+        }
     }
     out
 }

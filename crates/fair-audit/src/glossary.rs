@@ -13,7 +13,7 @@ pub struct Entry {
 }
 
 /// Every entry, in the order the glossary lists them.
-pub const ENTRIES: [Entry; 31] = [
+pub const ENTRIES: [Entry; 32] = [
     Entry {
         key: "rows",
         name: "rows",
@@ -33,6 +33,11 @@ pub const ENTRIES: [Entry; 31] = [
         key: "selection_rate",
         name: "selection rate",
         meaning: "share of the group predicted positive, P(ŷ = 1). Neither direction is good in itself; fairness asks that it not depend on the group.",
+    },
+    Entry {
+        key: "score_scoring_rate",
+        name: "scoring rate of the score (NYC Local Law 144)",
+        meaning: "with a score: the share of the group scored above the median score of all rows, and its impact ratio, the group's rate ÷ the largest group rate (below 0.8 fails the four-fifths rule). scoring_rate_difference and scoring_rate_ratio are largest − smallest and smallest ÷ largest. The same numbers as fairkit ll144 --score.",
     },
     Entry {
         key: "true_positive_rate",
@@ -308,5 +313,85 @@ pub const INFERRED_ENTRIES: [Entry; 7] = [
         key: "inferred_weight",
         name: "membership weight",
         meaning: "the sum over rows of weight × membership probability: how many rows the group counts as in the weighted estimate.",
+    },
+];
+
+/// The entries of a ranking audit's report (a query column), in the order its glossary lists
+/// them.
+pub const RANKING_ENTRIES: [Entry; 15] = [
+    Entry {
+        key: "items",
+        name: "items",
+        meaning: "the group's items over all queries (each query's items times its weight).",
+    },
+    Entry {
+        key: "item_share",
+        name: "item share",
+        meaning: "the group's share of all items: what its share of exposure is compared with.",
+    },
+    Entry {
+        key: "exposure",
+        name: "exposure",
+        meaning: "the attention an item gets at its position: 1/log2(1 + position) by default (DCG's discount), or persistence^(position − 1) with --persistence (rank-biased precision's user). A group's exposure sums its items'.",
+    },
+    Entry {
+        key: "exposure_share",
+        name: "exposure share",
+        meaning: "the group's share of all exposure over the queries.",
+    },
+    Entry {
+        key: "exposure_ratio",
+        name: "exposure ratio",
+        meaning: "per group: exposure share ÷ item share (1: seen in proportion to its numbers, below 1: ranked lower than its numbers warrant). Per slice: the smallest group's ÷ the largest's (1 = parity; below tau, 0.8 by default, fails the parity band).",
+    },
+    Entry {
+        key: "exposure_per_relevance",
+        name: "exposure per unit of relevance",
+        meaning: "the group's exposure ÷ its summed relevance: Singh & Joachims' (KDD 2018) disparate treatment compares it between groups (exposure in proportion to merit). Needs --relevance.",
+    },
+    Entry {
+        key: "disparate_treatment_ratio",
+        name: "disparate treatment ratio",
+        meaning: "smallest ÷ largest group exposure per unit of relevance (1 = exposure proportional to relevance in every group).",
+    },
+    Entry {
+        key: "impact_per_relevance",
+        name: "impact per unit of relevance",
+        meaning: "the group's expected clicks (relevance × discount, summed) ÷ its summed relevance: Singh & Joachims' disparate impact compares it between groups. Needs --relevance.",
+    },
+    Entry {
+        key: "disparate_impact_ratio",
+        name: "disparate impact ratio",
+        meaning: "smallest ÷ largest group impact per unit of relevance (1 = clicks proportional to relevance in every group).",
+    },
+    Entry {
+        key: "ndcg",
+        name: "NDCG",
+        meaning: "per query, the group's items' DCG (gain = relevance, linear as scikit-learn's ndcg_score, times the discount at their positions) ÷ the DCG of its items ranked best-first at positions 1, 2, …; averaged over the queries where the group has a relevant item. 1 = its items as high and as well ordered as they could be.",
+    },
+    Entry {
+        key: "ndcg_ratio",
+        name: "NDCG ratio",
+        meaning: "smallest ÷ largest group NDCG (1 = parity of ranking quality).",
+    },
+    Entry {
+        key: "top_k_share",
+        name: "top-k share",
+        meaning: "the group's share of the first k positions over all queries (a query shorter than k counts its positions); compare with its item share.",
+    },
+    Entry {
+        key: "fair_pass_rate",
+        name: "FA*IR pass rate",
+        meaning: "the share of queries (weighted) whose top positions pass FA*IR's ranked group fairness test (Zehlike et al. 2017) with the group as the protected one: every prefix holds at least the number of its items a fair coin-flip ranking would have with probability 1 − alpha, corrected for testing every prefix.",
+    },
+    Entry {
+        key: "fair_tested",
+        name: "queries tested by FA*IR",
+        meaning: "the (weighted) queries where FA*IR's test ran for the group: not those where it has no item, or every item (with the default target share, its share of the query), nor one-item queries; \"not tested\" when there are none.",
+    },
+    Entry {
+        key: "fair_test_pass_rate",
+        name: "FA*IR test pass rate (slice)",
+        meaning: "the lowest of the groups' FA*IR pass rates: 1 when every query passes for every group.",
     },
 ];

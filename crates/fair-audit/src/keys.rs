@@ -65,6 +65,16 @@ pub enum Key {
     ScoringRateDifference,
     /// min / max of the groups' scoring rates: LL144's impact ratio.
     ScoringRateRatio,
+    /// min / max of the groups' exposure per item in rankings.
+    ExposureRatio,
+    /// min / max of the groups' exposure per unit of relevance (Singh & Joachims).
+    DisparateTreatmentRatio,
+    /// min / max of the groups' expected clicks per unit of relevance (Singh & Joachims).
+    DisparateImpactRatio,
+    /// min / max of the groups' NDCG.
+    NdcgRatio,
+    /// The lowest of the groups' FA*IR test pass rates over queries.
+    FairTestPassRate,
 }
 
 impl Key {
@@ -99,8 +109,17 @@ impl Key {
         Key::KsPrediction,
     ];
 
-    /// Every key: the count gaps, the score gaps, then the regression gaps.
-    pub const ALL: [Key; 24] = [
+    /// The ratios of a ranking audit (a query column), in report order.
+    pub const RANKING: [Key; 5] = [
+        Key::ExposureRatio,
+        Key::DisparateTreatmentRatio,
+        Key::DisparateImpactRatio,
+        Key::NdcgRatio,
+        Key::FairTestPassRate,
+    ];
+
+    /// Every key: the count gaps, the score gaps, the regression gaps, then the ranking ratios.
+    pub const ALL: [Key; 29] = [
         Key::DpDifference,
         Key::DpRatio,
         Key::EoDifference,
@@ -125,6 +144,11 @@ impl Key {
         Key::ScoringRateRatio,
         Key::WassersteinMax,
         Key::KsPrediction,
+        Key::ExposureRatio,
+        Key::DisparateTreatmentRatio,
+        Key::DisparateImpactRatio,
+        Key::NdcgRatio,
+        Key::FairTestPassRate,
     ];
 
     /// Its name in report.json.
@@ -154,6 +178,11 @@ impl Key {
             Key::KsPrediction => "ks_prediction",
             Key::ScoringRateDifference => "scoring_rate_difference",
             Key::ScoringRateRatio => "scoring_rate_ratio",
+            Key::ExposureRatio => "exposure_ratio",
+            Key::DisparateTreatmentRatio => "disparate_treatment_ratio",
+            Key::DisparateImpactRatio => "disparate_impact_ratio",
+            Key::NdcgRatio => "ndcg_ratio",
+            Key::FairTestPassRate => "fair_test_pass_rate",
         }
     }
 
@@ -186,6 +215,15 @@ impl Key {
             Key::KsPrediction => "largest gap between two groups' prediction distributions (KS)",
             Key::ScoringRateDifference => "scoring rate difference (share above the median)",
             Key::ScoringRateRatio => "scoring rate impact ratio (NYC Local Law 144)",
+            Key::ExposureRatio => "exposure ratio (exposure per item, smallest ÷ largest group)",
+            Key::DisparateTreatmentRatio => {
+                "disparate treatment ratio (exposure per unit of relevance)"
+            }
+            Key::DisparateImpactRatio => {
+                "disparate impact ratio (expected clicks per unit of relevance)"
+            }
+            Key::NdcgRatio => "NDCG ratio (smallest ÷ largest group NDCG)",
+            Key::FairTestPassRate => "FA*IR test pass rate (lowest group)",
         }
     }
 
@@ -208,6 +246,18 @@ impl Key {
         )
     }
 
+    /// Whether it is a ratio of a ranking audit (needs a query column).
+    pub const fn is_ranking(self) -> bool {
+        matches!(
+            self,
+            Key::ExposureRatio
+                | Key::DisparateTreatmentRatio
+                | Key::DisparateImpactRatio
+                | Key::NdcgRatio
+                | Key::FairTestPassRate
+        )
+    }
+
     /// Whether it is a score gap (needs a score column).
     pub const fn is_score(self) -> bool {
         matches!(self, Key::AucDifference | Key::KsDp | Key::KsEo | Key::Psp)
@@ -223,7 +273,12 @@ impl Key {
             | Key::MeanPredictionRatio
             | Key::MaeRatio
             | Key::RmseRatio
-            | Key::ScoringRateRatio => GapKind::Ratio,
+            | Key::ScoringRateRatio
+            | Key::ExposureRatio
+            | Key::DisparateTreatmentRatio
+            | Key::DisparateImpactRatio
+            | Key::NdcgRatio
+            | Key::FairTestPassRate => GapKind::Ratio,
             _ => GapKind::Difference,
         }
     }
@@ -521,7 +576,10 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", k.as_str()));
             assert_eq!(serde_json::from_str::<Key>(&json).unwrap(), k);
             assert_eq!(k.as_str().parse::<Key>(), Ok(k));
-            assert_eq!(k.metric().is_none(), k.is_score() || k.is_regression());
+            assert_eq!(
+                k.metric().is_none(),
+                k.is_score() || k.is_regression() || k.is_ranking()
+            );
         }
         let mut sorted = Key::ALL.to_vec();
         sorted.sort();

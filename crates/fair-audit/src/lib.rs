@@ -65,6 +65,8 @@ pub mod keys;
 pub mod ll144;
 pub mod model;
 pub mod over_time;
+pub mod ranking;
+pub mod ranking_view;
 pub mod regression;
 pub mod regression_over_time;
 pub mod regression_view;
@@ -72,6 +74,7 @@ pub mod render;
 pub mod request;
 pub mod run;
 pub mod schema;
+pub mod scoring_rate;
 pub mod summary;
 pub mod unknowns;
 

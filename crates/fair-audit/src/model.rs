@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 pub mod compare;
 pub mod disparity;
+pub mod ranking;
 pub mod regression;
 
 /// The schema name written in every report.json.
@@ -51,6 +52,10 @@ pub struct AuditReport {
     /// `audits` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regression: Option<regression::RegressionAudit>,
+    /// The audit of rankings (`--query`; absent from the JSON otherwise, and then `audits` is
+    /// empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<ranking::RankingAudit>,
     /// Unknown sensitive values: the handling asked for and the rows with an unknown value per
     /// column and slice (written by every audit run; absent from reports built otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -410,6 +415,43 @@ pub struct ScoreSlice {
     /// the JSON when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub small_groups: Vec<UndefinedGroup>,
+    /// NYC Local Law 144's scoring rate of the score: each group's share scored above the median
+    /// of all rows, its impact ratio and the gaps between the groups. Absent from reports written
+    /// before it was computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring_rate: Option<ScoringRates>,
+}
+
+/// NYC Local Law 144's scoring rate of one slice (see [`crate::scoring_rate`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScoringRates {
+    /// The median score of all rows (numpy's median; weighted, the inverted CDF's).
+    pub median: f64,
+    /// Per group.
+    pub groups: Vec<GroupScoringRate>,
+    /// `scoring_rate_difference` (largest − smallest) and `scoring_rate_ratio` (smallest ÷
+    /// largest, LL144's lowest impact ratio) over the groups with at least the minimum group
+    /// size, with intervals and p-values.
+    pub gaps: Vec<Gap>,
+}
+
+/// One group's scoring rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupScoringRate {
+    /// Group.
+    pub group: String,
+    /// The (weighted) share of the group scored strictly above the median; null for a group
+    /// of no weight.
+    pub rate: Option<f64>,
+    /// Lower end of its Wilson interval (on the effective size).
+    pub lower: Option<f64>,
+    /// Upper end of its Wilson interval.
+    pub upper: Option<f64>,
+    /// Its rate ÷ the largest rate of the groups with at least the minimum group size (LL144's
+    /// impact ratio); null when that largest rate is 0 or the group has no rate.
+    pub impact_ratio: Option<f64>,
+    /// Whether the group has fewer rows than the minimum group size (kept out of the gaps).
+    pub small: bool,
 }
 
 /// The outcome of one `--fail-if` expression.

@@ -108,7 +108,11 @@ fn measured(value: Option<f64>, se: Option<f64>, z: f64, non_negative: bool) -> 
     }
 }
 
-fn scoring_rate(rate: Option<f64>, n_eff: f64, confidence: f64) -> (Measured, Option<f64>) {
+pub(crate) fn scoring_rate(
+    rate: Option<f64>,
+    n_eff: f64,
+    confidence: f64,
+) -> (Measured, Option<f64>) {
     match rate {
         Some(p) if n_eff > 0.0 => {
             let ci = rate_interval(p, n_eff, confidence, RateCiMethod::Wilson).ok();
@@ -192,7 +196,7 @@ fn gap(key: Key) -> Gap {
 }
 
 /// The difference and ratio gaps of one quantity over the kept groups `(value, se)`.
-fn mean_gaps(
+pub(crate) fn mean_gaps(
     diff_key: Key,
     ratio_key: Option<Key>,
     values: &[(f64, Option<f64>)],
@@ -255,7 +259,7 @@ fn mean_gaps(
 
 /// A seed per gap: the audit's seed mixed with the slice and key, so gaps draw independently
 /// and a gap's draws do not depend on which other gaps are computed.
-fn gap_seed(seed: u64, slice: usize, key: Key) -> u64 {
+pub(crate) fn gap_seed(seed: u64, slice: usize, key: Key) -> u64 {
     let mut h = seed ^ 0x9e37_79b9_7f4a_7c15;
     for b in key.as_str().bytes().chain((slice as u64).to_le_bytes()) {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
@@ -649,6 +653,7 @@ pub fn build_regression_report(
         over_time: None,
         comparison: None,
         regression: Some(audit),
+        ranking: None,
         unknowns: None,
         inferred: None,
     };

@@ -687,6 +687,9 @@ pub fn document(
     if let Some(reg) = &r.regression {
         return crate::regression_view::document(r, reg, charts);
     }
+    if let Some(ranking) = &r.ranking {
+        return crate::ranking_view::document(r, ranking);
+    }
     let mut figures = Vec::new();
     let level = format!("{:.0} %", r.settings.confidence * 100.0);
     let method = &r.settings.rate_ci_method;
@@ -776,6 +779,13 @@ pub fn document(
                 g.text_row(row(format!("partial SP on [{}, {})", iv[0], iv[1]), &s.psp));
             }
             doc.table(&g);
+            if let Some(sr) = &s.scoring_rate {
+                let explain = scores
+                    .iter()
+                    .position(|x| x.scoring_rate.is_some())
+                    .is_some_and(|first| std::ptr::eq(&scores[first], s));
+                scoring_rate_tables(&mut doc, sr, &ci_head, r, explain);
+            }
             for n in &s.notes {
                 doc.paragraph(&format!("Note: {n}"));
             }
@@ -977,4 +987,62 @@ fn multiple_testing_note(method: &str) -> String {
     format!(
         " Multiple comparisons: every gap's p-value was adjusted by {what} over all the gaps of the report (every threshold, slice, count and score gap), and the rule is applied to the adjusted value, written beside the raw one."
     )
+}
+
+/// NYC Local Law 144's scoring-rate table of one slice's score, and its two gaps.
+/// `explain`: the first such table of the report says what the numbers are; the others name
+/// the median only.
+fn scoring_rate_tables(
+    doc: &mut HtmlReport,
+    sr: &crate::model::ScoringRates,
+    ci_head: &str,
+    r: &AuditReport,
+    explain: bool,
+) {
+    doc.paragraph(&if explain {
+        format!(
+            "Scoring rate (NYC Local Law 144): the share of each group scored above the median score of all rows ({}), and its impact ratio — the group's rate ÷ the largest group rate; below 0.8 fails the four-fifths rule. Groups with fewer than {} rows (*) keep their rate but are left out of the largest rate and the gaps. The same numbers as fairkit ll144 --score, which also applies the law's 2 % exclusion.",
+            f4(sr.median),
+            r.settings.min_group_size
+        )
+    } else {
+        format!(
+            "Scoring rate (NYC Local Law 144) above the median score {}.",
+            f4(sr.median)
+        )
+    });
+    let mut t = Table::new(&["group", "scoring rate", ci_head, "impact ratio"]);
+    for g in &sr.groups {
+        let iv = match (g.lower, g.upper) {
+            (Some(lo), Some(hi)) => format!("{}–{}", f4(lo), f4(hi)),
+            _ => "n/a".into(),
+        };
+        let name = if g.small {
+            format!("{} *", g.group)
+        } else {
+            g.group.clone()
+        };
+        t.text_row(vec![name, opt(g.rate), iv, opt(g.impact_ratio)]);
+    }
+    doc.table(&t);
+    let mut gaps = Table::new(&["gap", "value", ci_head, "p-value"]);
+    for gap in &sr.gaps {
+        let iv = match (gap.lower, gap.upper) {
+            (Some(lo), Some(hi)) => format!("{}–{}", f4(lo), f4(hi)),
+            _ => "n/a".into(),
+        };
+        let value = match (gap.value, &gap.undefined_reason) {
+            (Some(v), _) => f4(v),
+            (None, Some(why)) => format!("n/a ({why})"),
+            (None, None) => "n/a".into(),
+        };
+        gaps.text_row(vec![
+            gap.name.clone(),
+            value,
+            iv,
+            gap.p_value
+                .map_or("n/a".into(), |p| p_cell(p, Some(r.settings.resamples))),
+        ]);
+    }
+    doc.table(&gaps);
 }

@@ -73,6 +73,10 @@ pub const DEFAULT_RESAMPLES: usize = 1000;
 pub const DEFAULT_QUANTILE: f64 = 0.5;
 /// The fewest resamples a gap's interval and p-value are drawn from.
 pub const MIN_RESAMPLES: usize = 100;
+/// A ranking audit's default top-k cut-off (`--top-k`).
+pub const DEFAULT_TOP_K: u64 = 10;
+/// A ranking audit's default FA*IR significance level (`--fair-alpha`), the paper's.
+pub const DEFAULT_FAIR_ALPHA: f64 = 0.1;
 /// The default parity band's lower end (`--tau`): the four-fifths rule, as Aequitas.
 pub const DEFAULT_TAU: f64 = 0.8;
 
@@ -168,6 +172,22 @@ pub struct AuditRequest {
     /// The column naming each row's proxy cell for the inferred attributes' bounds (absent:
     /// rows with the same probabilities form a cell).
     pub proxy: Option<String>,
+    /// A ranking audit: the query id column (each query's rows are one ranking). Its positions
+    /// come from `rank` (smallest first) or from `score` (highest first).
+    pub query: Option<String>,
+    /// A ranking audit's rank column (1 = top; equal ranks tie).
+    pub rank: Option<String>,
+    /// A ranking audit's relevance column (≥ 0; optional: the treatment and impact ratios and
+    /// NDCG need it).
+    pub relevance: Option<String>,
+    /// A ranking audit's top-k cut-offs (default 10); FA*IR's test runs over the largest.
+    pub top_k: Vec<u64>,
+    /// A ranking audit's geometric (RBP) discount persistence in (0, 1) (absent: 1/log2(1 + r)).
+    pub persistence: Option<f64>,
+    /// FA*IR's target share of each tested group (absent: the group's share of each query).
+    pub fair_p: Option<f64>,
+    /// FA*IR's significance level (corrected for the prefixes tested, as the paper does).
+    pub fair_alpha: f64,
 }
 
 impl Default for AuditRequest {
@@ -204,6 +224,13 @@ impl Default for AuditRequest {
             tau: DEFAULT_TAU,
             sensitive_proba: BTreeMap::new(),
             proxy: None,
+            query: None,
+            rank: None,
+            relevance: None,
+            top_k: vec![DEFAULT_TOP_K],
+            persistence: None,
+            fair_p: None,
+            fair_alpha: DEFAULT_FAIR_ALPHA,
         }
     }
 }
@@ -255,6 +282,13 @@ impl RequestError {
             "tau" => "--tau",
             "sensitive_proba" => "--sensitive-proba",
             "proxy" => "--proxy",
+            "query" => "--query",
+            "rank" => "--rank",
+            "relevance" => "--relevance",
+            "top_k" => "--top-k",
+            "persistence" => "--persistence",
+            "fair_p" => "--fair-p",
+            "fair_alpha" => "--fair-alpha",
             other => other,
         }
     }
@@ -292,6 +326,8 @@ pub struct CheckedRequest {
     pub views: Views,
     /// The Aequitas disparities' reference groups and thresholds.
     pub disparity: DisparitySpec,
+    /// A ranking audit's settings (with `query`).
+    pub ranking: Option<fair_metrics::ranking_state::RankingSettings>,
 }
 
 impl CheckedRequest {
@@ -310,6 +346,20 @@ impl ParamGuard for AuditRequest {
     /// its flags.
     fn check_ref(&self) -> Result<CheckedRequest, RequestError> {
         let r = self;
+        if let Some(query) = &r.query {
+            if !r.sensitive_proba.is_empty() || r.proxy.is_some() {
+                return Err(invalid(
+                    "sensitive_proba",
+                    r.sensitive_proba
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    "an audit of a prediction column: inferred attributes are not available in a ranking audit (--query) yet",
+                ));
+            }
+            return check_ranking(r, query);
+        }
         if let Some(target) = &r.target {
             check_regression(r, target)?;
         } else if r.label.trim().is_empty() {
@@ -499,6 +549,7 @@ impl ParamGuard for AuditRequest {
             timezone,
             gates,
             views: ReportFormat::views(&r.formats),
+            ranking: None,
         })
     }
 }
@@ -584,6 +635,202 @@ fn check_inferred(r: &AuditRequest) -> Result<(), RequestError> {
     Ok(())
 }
 
+/// What a ranking audit (a `query` column) takes: the positions from `rank` or `score`, the
+/// sensitive columns, optionally relevance and weights, and none of the classifier's or the
+/// regression's options.
+fn check_ranking(r: &AuditRequest, query: &str) -> Result<CheckedRequest, RequestError> {
+    use fair_metrics::ranking_state::{Discount, RankingSettings};
+    if query.trim().is_empty() {
+        return Err(invalid("query", query, "the name of the query id column"));
+    }
+    match (&r.rank, &r.score) {
+        (Some(_), None) | (None, Some(_)) => {}
+        (Some(rank), Some(score)) => {
+            return Err(invalid(
+                "rank",
+                rank,
+                format!(
+                    "a rank or a score, not both (score {score:?} given too): positions come from one"
+                ),
+            ));
+        }
+        (None, None) => {
+            return Err(invalid(
+                "rank",
+                "(absent)",
+                "the rank column of each item (--rank position, 1 = top), or a score to rank by within each query (--score s, highest first)",
+            ));
+        }
+    }
+    let not_for_rankings: [(&'static str, bool, &str); 10] = [
+        (
+            "label",
+            !r.label.is_empty(),
+            "a ranking audit has no label: give --relevance for the utility of each item",
+        ),
+        (
+            "target",
+            r.target.is_some(),
+            "a ranking audit or a regression audit, not both",
+        ),
+        (
+            "pred",
+            r.pred.is_some(),
+            "a ranking audit reads positions (--rank or --score), not predictions",
+        ),
+        (
+            "thresholds",
+            !r.thresholds.is_empty(),
+            "thresholds turn a score into decisions; a ranking audit ranks by it",
+        ),
+        (
+            "interval",
+            r.interval.is_some(),
+            "partial parity is measured on a classifier's scores",
+        ),
+        (
+            "by",
+            r.by.is_some(),
+            "the audit over time is not available for rankings yet",
+        ),
+        (
+            "against",
+            r.against.is_some(),
+            "the paired comparison is not available for rankings yet",
+        ),
+        (
+            "disparity_reference",
+            !r.disparity_reference.is_empty(),
+            "reference-group disparities compare a classifier's confusion rates",
+        ),
+        (
+            "multiple_testing",
+            r.multiple_testing != MultipleTesting::None,
+            "the ranking ratios have intervals, not p-values",
+        ),
+        (
+            "unknowns",
+            r.unknowns != Unknowns::Error || !r.unknown_values.is_empty(),
+            "unknown sensitive values are not available for rankings yet: a missing value is an error naming its row",
+        ),
+    ];
+    if let Some((param, _, why)) = not_for_rankings.iter().find(|c| c.1) {
+        return Err(invalid(
+            param,
+            "(given)",
+            format!("nothing with --query: {why}"),
+        ));
+    }
+    if r.sensitive.is_empty() || r.sensitive.iter().any(|s| s.trim().is_empty()) {
+        return Err(invalid(
+            "sensitive",
+            r.sensitive.join(","),
+            "column names separated by commas, e.g. race,sex",
+        ));
+    }
+    let named = [
+        Some(query),
+        r.rank.as_deref(),
+        r.score.as_deref(),
+        r.relevance.as_deref(),
+        r.weight.as_deref(),
+    ];
+    if let Some(s) = r
+        .sensitive
+        .iter()
+        .find(|s| named.contains(&Some(s.as_str())))
+    {
+        return Err(invalid(
+            "sensitive",
+            s,
+            "a column that is not also the query, rank, score, relevance or weight",
+        ));
+    }
+    if !(r.confidence > 0.0 && r.confidence < 1.0) {
+        return Err(invalid(
+            "confidence",
+            r.confidence,
+            "a level strictly between 0 and 1, e.g. 0.95",
+        ));
+    }
+    if r.resamples < MIN_RESAMPLES {
+        return Err(invalid(
+            "resamples",
+            r.resamples,
+            format!("at least {MIN_RESAMPLES}"),
+        ));
+    }
+    if r.top_k.is_empty() || r.top_k.contains(&0) {
+        return Err(invalid(
+            "top_k",
+            join(&r.top_k),
+            "cut-offs of at least 1, e.g. 5,10",
+        ));
+    }
+    let settings = RankingSettings {
+        discount: match r.persistence {
+            None => Discount::Log2,
+            Some(persistence) => Discount::Geometric { persistence },
+        },
+        top_k: r.top_k.iter().map(|&k| k as usize).collect(),
+        fair_p: r.fair_p,
+        fair_alpha: r.fair_alpha,
+        fair_adjust: true,
+        fair_k: r.top_k.iter().copied().max().unwrap_or(DEFAULT_TOP_K) as usize,
+    };
+    settings.check().map_err(|e| match e {
+        fair_metrics::MetricError::InvalidParameter {
+            name,
+            value,
+            expected,
+        } => invalid(name, value, expected),
+        other => invalid("query", query, other),
+    })?;
+    if !(r.tau > 0.0 && r.tau <= 1.0) {
+        return Err(invalid(
+            "tau",
+            r.tau,
+            "a number in (0, 1], e.g. 0.8 (the four-fifths rule)",
+        ));
+    }
+    let mut gates = Vec::with_capacity(r.fail_if.len());
+    for text in &r.fail_if {
+        let parsed = fail_if::parse_all(std::slice::from_ref(text))
+            .map_err(|e| invalid("fail_if", text, e))?;
+        gates.extend(parsed);
+    }
+    if let Some(g) = gates.iter().find(|g| g.uses_changes()) {
+        return Err(invalid(
+            "fail_if",
+            &g.text,
+            "change(…) and p(…) need a comparison, which a ranking audit does not have",
+        ));
+    }
+    Ok(CheckedRequest {
+        regression: false,
+        request: r.clone(),
+        stats: Stats {
+            confidence: r.confidence,
+            method: r.ci_method,
+            resamples: r.resamples,
+            seed: r.seed,
+            min_group_size: r.min_group_size,
+        },
+        limits: GroupLimits {
+            max_groups: r.max_groups.unwrap_or(DEFAULT_MAX_GROUPS),
+            max_groups_given: r.max_groups.is_some(),
+            allow_single_group: r.allow_single_group,
+        },
+        timezone: None,
+        interval: None,
+        over_time: None,
+        gates,
+        views: ReportFormat::views(&r.formats),
+        disparity: DisparitySpec::parse(&[], r.tau, r.confidence, &r.sensitive)?,
+        ranking: Some(settings),
+    })
+}
+
 /// What a regression audit (a numeric `target`) takes: a numeric prediction column, a quantile
 /// level, and none of the classification-only options.
 fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> {
@@ -665,8 +912,8 @@ fn check_regression(r: &AuditRequest, target: &str) -> Result<(), RequestError> 
     Ok(())
 }
 
-fn join(v: &[f64]) -> String {
-    v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
+fn join<T: ToString>(v: &[T]) -> String {
+    v.iter().map(T::to_string).collect::<Vec<_>>().join(",")
 }
 
 /// Serde through the one vocabulary: a `string_enum!` type as its name.

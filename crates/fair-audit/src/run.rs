@@ -149,6 +149,8 @@ pub struct Inputs<'a, S> {
     pub regression: Option<&'a RegressionState>,
     /// The inferred attributes' states (`sensitive_proba`); `None` without them.
     pub inferred: Option<&'a crate::inferred::InferredStates>,
+    /// A ranking audit's rows (`None` otherwise).
+    pub ranking: Option<&'a crate::ranking::RankingInput>,
 }
 
 /// The audit: the report (its `fail_if` verdicts filled in) and its charts.
@@ -185,6 +187,7 @@ pub fn run<S: ScoreSource>(
         origin,
         regression,
         inferred,
+        ranking,
     } = inputs;
     if r.sensitive_proba.is_empty() != inferred.is_none() {
         return Err(missing(
@@ -192,6 +195,13 @@ pub fn run<S: ScoreSource>(
             "the states of the inferred attributes exactly when sensitive_proba is given",
         )
         .into());
+    }
+    match (&request.ranking, ranking) {
+        (Some(settings), Some(rows)) => {
+            return run_ranking(request, settings, rows, origin, style);
+        }
+        (None, None) => {}
+        _ => return Err(missing("ranking rows", "the rows of every query (query)").into()),
     }
     if request.regression {
         return run_regression(request, regression, scores, origin, style, states.all_rows);
@@ -436,6 +446,25 @@ fn run_regression<S: ScoreSource>(
         crate::fail_if::apply(&mut report, &request.gates).map_err(AuditError::from)?;
     }
     Ok(Audit { report, charts })
+}
+
+/// The ranking audit: every slice's rankings, the report and the gates.
+fn run_ranking<E: From<AuditError>>(
+    request: &CheckedRequest,
+    settings: &fair_metrics::ranking_state::RankingSettings,
+    rows: &crate::ranking::RankingInput,
+    origin: Origin,
+    style: FlagStyle,
+) -> Result<Audit, E> {
+    let audit = crate::ranking::ranking_audit(request, settings, rows, style)?;
+    let mut report = crate::ranking::build_report(request, audit, origin);
+    if !request.gates.is_empty() {
+        crate::fail_if::apply(&mut report, &request.gates).map_err(AuditError::from)?;
+    }
+    Ok(Audit {
+        report,
+        charts: ChartData::default(),
+    })
 }
 
 fn missing(name: &'static str, what: &str) -> AuditError {

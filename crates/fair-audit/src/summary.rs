@@ -50,15 +50,27 @@ pub fn headline(r: &AuditReport) -> BTreeMap<Key, Headline> {
             }
         }
     }
-    for slice in r.regression.iter().flat_map(|g| &g.slices) {
-        for gap in &slice.gaps {
+    // Regression gaps, and the scoring-rate gaps of a classifier's score (LL144).
+    let gap_lists = r
+        .regression
+        .iter()
+        .flat_map(|g| &g.slices)
+        .map(|s| (&s.slice, &s.gaps))
+        .chain(
+            r.score_metrics
+                .iter()
+                .flatten()
+                .filter_map(|s| s.scoring_rate.as_ref().map(|sr| (&s.slice, &sr.gaps))),
+        );
+    for (slice_name, gaps) in gap_lists {
+        for gap in gaps {
             if let Some(value) = gap.value {
                 consider(
                     &mut out,
                     gap.key,
                     Headline {
                         value,
-                        slice: slice.slice.clone(),
+                        slice: slice_name.clone(),
                         threshold: None,
                         p_value: gap.p_value,
                         undefined_groups: Vec::new(),
@@ -68,6 +80,21 @@ pub fn headline(r: &AuditReport) -> BTreeMap<Key, Headline> {
                 );
             }
         }
+    }
+    for (key, value, slice) in r.ranking.iter().flat_map(crate::ranking::headline) {
+        consider(
+            &mut out,
+            key,
+            Headline {
+                value,
+                slice,
+                threshold: None,
+                p_value: None,
+                undefined_groups: Vec::new(),
+                fairlearn_value: None,
+                small_groups: Vec::new(),
+            },
+        );
     }
     for s in r.score_metrics.iter().flatten() {
         let pairs: [(Key, Option<&PairMax>); 3] = [

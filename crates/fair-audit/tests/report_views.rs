@@ -234,6 +234,7 @@ fn inferred_audit(certain: bool) -> fair_audit::Audit {
                 negative_label: Some("0".into()),
             },
             regression: None,
+            ranking: None,
             inferred: Some(&inferred),
         },
         FlagStyle::Command,

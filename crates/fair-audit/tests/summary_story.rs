@@ -219,6 +219,7 @@ fn score_gaps_follow_the_same_rule_and_the_same_order() {
         psp: None,
         notes: vec![],
         small_groups: vec![],
+        scoring_rate: None,
     }]);
     r.summary = sentences(&r);
     let list = listed(&r.summary);

@@ -77,6 +77,7 @@ pub mod parity;
 pub mod partial;
 pub mod pca_losses;
 pub mod ranking;
+pub mod ranking_state;
 pub mod rate_constraints;
 pub mod regression;
 pub mod roc;

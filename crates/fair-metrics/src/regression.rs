@@ -33,8 +33,13 @@
 //! ```
 
 use crate::error::{MetricError, Result};
+use crate::score_sweep::StreamTotals;
 use crate::state::ExactSum;
+use crate::state::codec::{Reader, Writer};
 use std::collections::BTreeMap;
+
+const REGRESSION_MAGIC: &[u8; 4] = b"FKRS";
+const REGRESSION_VERSION: u8 = 1;
 
 /// The exact sums of one group's rows.
 #[derive(Clone, Default, PartialEq)]
@@ -354,6 +359,108 @@ impl RegressionState {
     /// Group names in sorted order.
     pub fn names(&self) -> Vec<String> {
         self.groups.keys().cloned().collect()
+    }
+
+    /// A compact, versioned, canonical binary encoding (magic `FKRS`, version 1): per group, in
+    /// name order, the name, the row count and the exact sums. Equal states give equal bytes,
+    /// so partition states can cross between processes (Spark executors and the driver) and be
+    /// compared byte for byte.
+    ///
+    /// ```
+    /// use fair_metrics::regression::RegressionState;
+    /// let mut s = RegressionState::new();
+    /// s.update(&[1.0, 2.0], &[1.5, 2.0], &["a", "b"], Some(&[0.5, 2.0]))?;
+    /// let back = RegressionState::from_bytes(&s.to_bytes())?;
+    /// assert_eq!(back, s);
+    /// assert!(RegressionState::from_bytes(&s.to_bytes()[..9]).is_err());
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new(REGRESSION_MAGIC, REGRESSION_VERSION);
+        w.u64(self.groups.len() as u64);
+        for (name, sums) in &self.groups {
+            w.str(name);
+            w.u64(sums.rows);
+            let all = [
+                &sums.w, &sums.wy, &sums.wp, &sums.wr, &sums.wabs, &sums.wr2, &sums.wy2, &sums.w2,
+                &sums.wp2, &sums.wr4,
+            ];
+            for s in all {
+                w.bytes(&s.to_bytes());
+            }
+        }
+        w.finish()
+    }
+
+    /// Decodes [`to_bytes`](Self::to_bytes), checking every field: never a panic, never an
+    /// allocation sized by a decoded count beyond the bytes given.
+    ///
+    /// # Errors
+    /// [`MetricError::Decode`] naming the offset and the reason: wrong magic or version,
+    /// truncated or trailing bytes, a name that is not UTF-8, a corrupt exact sum, a group
+    /// without rows or named twice, names out of order.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader::new(
+            bytes,
+            REGRESSION_MAGIC,
+            REGRESSION_VERSION,
+            "regression state",
+        )?;
+        let n = r.len()?;
+        let mut groups = BTreeMap::new();
+        let mut previous: Option<String> = None;
+        for _ in 0..n {
+            let name = r.str()?;
+            let rows = r.u64()?;
+            if rows == 0 {
+                return Err(r.error(format!("group {name:?} has no rows")));
+            }
+            let mut sums = GroupSums {
+                rows,
+                ..GroupSums::default()
+            };
+            for acc in sums.sums_mut() {
+                *acc = r.exact_sum()?;
+            }
+            // The encoding is canonical: groups in strictly increasing name order.
+            if previous.as_ref().is_some_and(|p| *p >= name) {
+                return Err(r.error(format!(
+                    "group {name:?} out of order or named twice (canonical bytes list groups \
+                     in increasing name order)"
+                )));
+            }
+            previous = Some(name.clone());
+            groups.insert(name, sums);
+        }
+        r.finish()?;
+        Ok(Self { groups })
+    }
+
+    /// The row counts and exact weight sums of the groups as the totals of a prediction sweep
+    /// ([`crate::distribution::sweep_segment`]): group `names[i]` is stream
+    /// [`stream_of(i, 0)`](crate::score_sweep::stream_of) (its predictions kept as a score is,
+    /// under label 0). A group not in the state counts no rows. The sums are the exact sums
+    /// of `w` and `w²` the state keeps, so these totals equal the ones counted row by row.
+    ///
+    /// ```
+    /// use fair_metrics::regression::RegressionState;
+    /// let mut s = RegressionState::new();
+    /// s.update(&[1.0, 2.0, 3.0], &[1.0, 2.0, 2.0], &["b", "a", "b"], None)?;
+    /// let t = s.stream_totals(&["a".to_string(), "b".to_string()], false);
+    /// assert_eq!((t.rows(0), t.rows(2)), (1, 2));
+    /// # Ok::<(), fair_metrics::MetricError>(())
+    /// ```
+    pub fn stream_totals(&self, names: &[String], weighted: bool) -> StreamTotals {
+        let mut t = StreamTotals::new(weighted);
+        for (i, name) in names.iter().enumerate() {
+            let stream = crate::score_sweep::stream_of(i, 0);
+            match self.groups.get(name) {
+                Some(g) if weighted => t.add_exact(stream, g.rows, &g.w, &g.w2),
+                Some(g) => t.add_rows(stream, g.rows),
+                None => t.add_rows(stream, 0),
+            }
+        }
+        t
     }
 
     /// The metrics per group and on all rows pooled.
@@ -765,6 +872,44 @@ mod tests {
         );
     }
 
+    #[test]
+    fn corrupted_bytes_are_typed_errors() {
+        let s = state(&[1.0, 2.0, 3.0], &[2.0, 2.0, 2.0], &["a", "b", "a"], None);
+        let bytes = s.to_bytes();
+        assert_eq!(RegressionState::from_bytes(&bytes).unwrap(), s);
+        let decode = |b: &[u8]| RegressionState::from_bytes(b).unwrap_err().to_string();
+        assert!(decode(b"FKCS\x01").contains("magic"));
+        let mut v = bytes.clone();
+        v[4] = 9;
+        assert!(decode(&v).contains("version 9"));
+        for cut in 0..bytes.len() {
+            assert!(
+                RegressionState::from_bytes(&bytes[..cut]).is_err(),
+                "cut {cut}"
+            );
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(decode(&long).contains("trailing"));
+        // A forged group count larger than the bytes.
+        let mut forged = bytes.clone();
+        forged[5..13].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(decode(&forged).contains("exceeds"));
+        // Group "a" written twice: not canonical.
+        let twice = RegressionState::from_bytes(&bytes).unwrap();
+        let one = twice.retain(|n| n == "a").to_bytes();
+        let body = &one[13..];
+        let mut dup = b"FKRS\x01".to_vec();
+        dup.extend_from_slice(&2_u64.to_le_bytes());
+        dup.extend_from_slice(body);
+        dup.extend_from_slice(body);
+        assert!(decode(&dup).contains("named twice"));
+        // A group with no rows.
+        let mut empty = one.clone();
+        empty[22..30].copy_from_slice(&0_u64.to_le_bytes());
+        assert!(decode(&empty).contains("no rows"), "{}", decode(&empty));
+    }
+
     proptest! {
         /// Any split of the rows into partitions, merged in any order, gives the one-pass state
         /// and the same summary to the bit.
@@ -785,11 +930,16 @@ mod tests {
             let k = cut.min(rows.len());
             let mut left = state(&y[..k], &p[..k], &g[..k], w.map(|w| &w[..k]));
             let right = state(&y[k..], &p[k..], &g[k..], w.map(|w| &w[k..]));
+            // The parts cross as bytes, as they do between Spark executors and the driver.
+            let right = RegressionState::from_bytes(&right.to_bytes()).unwrap();
+            left = RegressionState::from_bytes(&left.to_bytes()).unwrap();
             let mut reversed = right.clone();
             reversed.merge(&left);
             left.merge(&right);
             prop_assert!(left == whole);
             prop_assert!(reversed == whole);
+            prop_assert_eq!(left.to_bytes(), whole.to_bytes());
+            prop_assert_eq!(reversed.to_bytes(), whole.to_bytes());
             match (whole.summary(), left.summary()) {
                 (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
                 (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),

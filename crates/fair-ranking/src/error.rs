@@ -90,6 +90,14 @@ pub enum RankingError {
         /// Positions filled when the candidates ran out.
         placed: usize,
     },
+    /// No ranking meets an exposure constraint.
+    #[error(
+        "{reason}: relax the constraint (a tolerance > 0) or use demographic parity, which every query can meet"
+    )]
+    Infeasible {
+        /// What the solver found.
+        reason: String,
+    },
     /// A query of a many-query call failed.
     #[error("query {query}: {source}")]
     InQuery {

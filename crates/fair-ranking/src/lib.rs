@@ -3,7 +3,10 @@
 //! Geyik, Ambler & Kenthapadi ("Fairness-Aware Ranking in Search & Recommendation Systems with
 //! Application to LinkedIn Talent Search", KDD 2019).
 //!
-//! Both take scored candidates of one query (or of many, by a query code) and return the
+//! Also exposure-fair probabilistic rankings (Singh & Joachims, KDD 2018; [`ExposureRanking`]),
+//! sampled through a Birkhoff–von Neumann decomposition.
+//!
+//! Both re-rankers take scored candidates of one query (or of many, by a query code) and return the
 //! indices of the `k` chosen, position 1 first.
 //!
 //! # FA*IR ([`FairTopK`])
@@ -67,10 +70,15 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod exposure;
 mod params;
 mod rerank;
 
 pub use error::{RankingError, Result};
+pub use exposure::{
+    ExposureConstraint, ExposureRanking, ExposureRankingParams, ExposureRankingValidParams,
+    PositionWeight, StochasticRanking,
+};
 pub use fair_core::ParamGuard;
 pub use params::{
     DetMethod, DetRerankParams, DetRerankValidParams, FairTopKParams, FairTopKValidParams,

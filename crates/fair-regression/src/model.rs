@@ -168,6 +168,11 @@ impl BarycenterValidParams {
                             pairs[codes[j][i]].push((x, weight(i)));
                         }
                     }
+                    // By (value, weight): the sums below then run in one order whatever the
+                    // rows' order, so a fit of shuffled rows (a Spark collect) has the same bits.
+                    for g in &mut pairs {
+                        g.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                    }
                     let mass: Vec<f64> =
                         pairs.iter().map(|g| g.iter().map(|p| p.1).sum()).collect();
                     let total: f64 = mass.iter().sum();

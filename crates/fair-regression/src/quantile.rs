@@ -18,8 +18,9 @@ pub(crate) struct GroupFit {
 impl GroupFit {
     /// From `(value, weight)` pairs (weights `> 0`); `weighted = false` ignores the weights.
     pub(crate) fn new(mut pairs: Vec<(f64, f64)>, weighted: bool) -> Self {
-        // Stable by value, so equal values keep row order and the weighted grid is reproducible.
-        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // By value, then weight: equal values in one order whatever the rows' order, so the
+        // weighted grid (cumulative sums) does not depend on how the rows came.
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let values = pairs.iter().map(|p| p.0).collect();
         let cumulative = weighted.then(|| {
             let mut sum = 0.0;

@@ -46,6 +46,27 @@ proptest! {
         }
     }
 
+    /// Without jitter the fit is a function of the rows as a multiset: shuffled rows (a Spark
+    /// collect in another partitioning) give the same model bytes, weighted or not.
+    #[test]
+    fn the_fit_does_not_depend_on_row_order(
+        (y, codes, m, w) in data(),
+        weighted in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut order: Vec<usize> = (0..y.len()).collect();
+        order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        let pick = |v: &[f64]| order.iter().map(|&i| v[i]).collect::<Vec<f64>>();
+        let (y2, w2) = (pick(&y), pick(&w));
+        let codes2: Vec<usize> = order.iter().map(|&i| codes[i]).collect();
+        let params = WassersteinBarycenter::params().alpha(0.2).check().unwrap();
+        let a = params.fit(&y, &[groups(&codes, m)], weighted.then_some(w.as_slice())).unwrap();
+        let b = params.fit(&y2, &[groups(&codes2, m)], weighted.then_some(w2.as_slice())).unwrap();
+        prop_assert_eq!(a.to_bytes(), b.to_bytes());
+    }
+
     #[test]
     fn alpha_interpolates((y, codes, m, _w) in data(), alpha in 0.0..=1.0f64) {
         let g = groups(&codes, m);

@@ -197,8 +197,8 @@ pub struct AuditArgs {
         value_name = "COLUMN",
         default_value = "",
         hide_default_value = true,
-        required_unless_present = "target",
-        conflicts_with = "target"
+        required_unless_present_any = ["target", "query"],
+        conflicts_with_all = ["target", "query"]
     )]
     pub label: String,
 
@@ -216,6 +216,57 @@ pub struct AuditArgs {
     /// Example: `--quantile 0.9`
     #[arg(long, value_name = "LEVEL", default_value_t = fair_audit::request::DEFAULT_QUANTILE)]
     pub quantile: f64,
+
+    /// Column with the query id: audits rankings (each query's rows are one ranking, ordered
+    /// by --rank, or by --score highest first) instead of a classifier — per group exposure
+    /// and its ratio to the group's share of items, exposure and clicks per unit of relevance
+    /// (Singh & Joachims' treatment and impact), NDCG, top-k shares and FA*IR's test per query,
+    /// with intervals from resampling queries.
+    ///
+    /// Example: `--query q --rank position --sensitive gender --relevance rel`
+    #[arg(long, value_name = "COLUMN", conflicts_with = "target")]
+    pub query: Option<String>,
+
+    /// With --query: the rank of each item in its query (1 = top; equal ranks tie and share
+    /// their positions).
+    ///
+    /// Example: `--rank position`
+    #[arg(long, value_name = "COLUMN", requires = "query")]
+    pub rank: Option<String>,
+
+    /// With --query: the relevance (utility, ≥ 0) of each item, for the treatment and impact
+    /// ratios and NDCG.
+    ///
+    /// Example: `--relevance rel`
+    #[arg(long, value_name = "COLUMN", requires = "query")]
+    pub relevance: Option<String>,
+
+    /// With --query: the top-k cut-offs of the groups' top-k shares, comma-separated; FA*IR's
+    /// test runs over the largest.
+    ///
+    /// Example: `--top-k 5,10`
+    #[arg(long, value_name = "K", value_delimiter = ',', default_values_t = [fair_audit::request::DEFAULT_TOP_K], requires = "query")]
+    pub top_k: Vec<u64>,
+
+    /// With --query: a geometric (rank-biased precision) discount, persistence^(position − 1),
+    /// instead of 1/log2(1 + position); in (0, 1).
+    ///
+    /// Example: `--persistence 0.8`
+    #[arg(long, value_name = "P", requires = "query")]
+    pub persistence: Option<f64>,
+
+    /// With --query: FA*IR's target share of each tested group (default: the group's share of
+    /// each query's items).
+    ///
+    /// Example: `--fair-p 0.5`
+    #[arg(long, value_name = "P", requires = "query")]
+    pub fair_p: Option<f64>,
+
+    /// With --query: FA*IR's significance level (corrected for testing every prefix).
+    ///
+    /// Example: `--fair-alpha 0.05`
+    #[arg(long, value_name = "ALPHA", default_value_t = fair_audit::request::DEFAULT_FAIR_ALPHA, requires = "query")]
+    pub fair_alpha: f64,
 
     /// Column with the model's predicted label (same two values as the label); with --target,
     /// the numeric prediction. Without it, predictions are `score >= threshold` for each

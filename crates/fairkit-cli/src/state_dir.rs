@@ -328,6 +328,7 @@ pub fn report(
         origin,
         regression: None,
         inferred: None,
+        ranking: None,
     };
     let fair_audit::Audit { report, charts } =
         fair_audit::run(&request, inputs, fair_audit::ingest::FlagStyle::Command)?;

@@ -317,6 +317,87 @@ fn scoring_tables_match_the_hand_computed_ones() {
     );
 }
 
+/// A classification audit with the same score reports LL144's scoring rates too: the same
+/// median and, for every known category, the same rate as `fairkit ll144 --score` (weighted, and
+/// with the unknown values as their own group so they count in the median as applicants do).
+#[test]
+fn the_audit_of_a_score_gives_the_tables_scoring_rates() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_csv(dir.path());
+    let out = dir.path().join("score");
+    let r = ll144(&file, &out, &["--score", "score"], &["--weight", "w"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let audit_out = dir.path().join("audit");
+    let r = fairkit(&[
+        "audit",
+        file.to_str().unwrap(),
+        "--label",
+        "hired",
+        "--threshold",
+        "0.5",
+        "--score",
+        "score",
+        "--weight",
+        "w",
+        "--sensitive",
+        "sex,race",
+        "--unknowns",
+        "as-group",
+        "--unknown-values",
+        ",Unknown",
+        "--min-group-size",
+        "0",
+        "--format",
+        "json",
+        "--out",
+        audit_out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let read = |p: PathBuf| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (tables, report) = (
+        read(out.join("ll144.json")),
+        read(audit_out.join("report.json")),
+    );
+    let mut compared = 0;
+    for (table, slice) in [
+        ("sex", "sex"),
+        ("race", "race"),
+        ("intersection", "sex & race"),
+    ] {
+        let scored = report["score_metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["slice"] == slice)
+            .unwrap();
+        let rates = &scored["scoring_rate"];
+        assert_eq!(rates["median"], tables["median_score"], "{slice}");
+        let mut csv = csv::Reader::from_path(out.join(format!("ll144_{table}.csv"))).unwrap();
+        for row in csv.records().map(Result::unwrap) {
+            if &row[7] == "true" {
+                continue; // unknown: the audit merges every unknown value into one group
+            }
+            let group = rates["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["group"] == row[0])
+                .unwrap_or_else(|| panic!("{slice}: no group {}", &row[0]));
+            assert_eq!(
+                group["rate"].as_f64(),
+                Some(row[3].parse::<f64>().unwrap()),
+                "{slice} / {}",
+                &row[0]
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 2 + 3 + 5);
+}
+
 #[test]
 fn csv_and_parquet_give_the_same_tables_and_unit_weights_change_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,8 +7,12 @@ al.'s DetGreedy, DetCons, DetRelaxed or DetConstSort (KDD 2019) for any number o
 target share each, as AIF360's ``DeterministicReranking`` does (see ``docs/ranking.md`` for the
 two places it differs). Both take a pandas DataFrame with one row per item, one query or many
 (``query=`` a column), and return the chosen rows in ranked order.
+:func:`exposure_fair_ranking` is Singh & Joachims' exposure-fair probabilistic ranking of one
+query (KDD 2018): a linear program over doubly stochastic matrices, decomposed into rankings and
+sampled with a seed.
 """
 
+from fairkit.ranking._exposure import ExposureRanking, exposure_fair_ranking
 from fairkit.ranking._rerank import deterministic_rerank, fair_topk
 
-__all__ = ["deterministic_rerank", "fair_topk"]
+__all__ = ["ExposureRanking", "deterministic_rerank", "exposure_fair_ranking", "fair_topk"]

@@ -443,6 +443,11 @@ class AuditResult:
                         int(d.get("min_group_size", 0)))
 
     def _classifier_slices(self) -> list:
+        if "ranking" in self.document:
+            from fairkit._core import FairkitError
+
+            raise FairkitError("this is the audit of rankings (query=): its slices, groups and "
+                               "ratios are in .ranking (report.json's ranking)")
         if "regression" in self.document:
             from fairkit._core import FairkitError
 
@@ -469,6 +474,14 @@ class AuditResult:
         per slice each group's metrics with intervals, the gaps with intervals and p-values,
         and the distances between the groups' predictions; ``None`` for a classifier's audit."""
         return self.document.get("regression")
+
+    @property
+    def ranking(self) -> Optional[Mapping]:
+        """The audit of rankings (``query=``), as report.json's ``ranking``: per slice each
+        group's exposure share and ratio, exposure and impact per unit of relevance, NDCG,
+        top-k shares and FA*IR pass rate with intervals, the ratios between the groups and a
+        verdict; ``None`` for other audits."""
+        return self.document.get("ranking")
 
     def slice(self, name: Optional[str] = None) -> Slice:
         """A slice by name (``"race"``, ``"race & sex"``); ``None``: the finest."""

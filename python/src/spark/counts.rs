@@ -129,6 +129,9 @@ impl CountedState {
             missing_groups: false,
             inferred: Vec::new(),
             proxy: None,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,
@@ -215,6 +218,9 @@ impl CountedScores {
             missing_groups: false,
             inferred: Vec::new(),
             proxy: None,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,

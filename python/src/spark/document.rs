@@ -202,6 +202,7 @@ pub fn audit_document<'py>(
                     origin,
                     regression: None,
                     inferred: None,
+                    ranking: None,
                 },
                 FlagStyle::Python,
             )?;
@@ -222,11 +223,11 @@ pub fn audit_document<'py>(
 /// The rendered audit as Python sees it (keys in this order; a view not asked for is None),
 /// converted by [`to_py`](crate::convert::to_py).
 #[derive(Serialize)]
-struct RenderedOut {
-    json: Option<String>,
-    markdown: Option<String>,
-    html: Option<String>,
+pub(crate) struct RenderedOut {
+    pub(crate) json: Option<String>,
+    pub(crate) markdown: Option<String>,
+    pub(crate) html: Option<String>,
     /// `(relative path, SVG)` pairs, crossing as a dict in this order.
     #[serde(serialize_with = "crate::convert::pairs_as_map")]
-    figures: Vec<(String, String)>,
+    pub(crate) figures: Vec<(String, String)>,
 }

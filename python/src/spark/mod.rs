@@ -28,6 +28,7 @@
 pub(crate) mod counts;
 pub(crate) mod document;
 mod projection;
+mod regression;
 mod scores;
 
 use crate::errors::{invalid, to_py_err};
@@ -51,6 +52,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("COUNT_LAYOUT", counts::layout(m.py())?)?;
     projection::register(m)?;
     scores::register(m)?;
+    regression::register(m)?;
     Ok(())
 }
 
@@ -98,6 +100,9 @@ impl PartitionState {
             missing_groups: false,
             inferred: Vec::new(),
             proxy: None,
+            rank: None,
+            relevance: None,
+            query: false,
         };
         let mut decoder = Decoder::new(
             roles,

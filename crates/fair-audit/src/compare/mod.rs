@@ -1040,6 +1040,11 @@ fn short_name(key: Key) -> &'static str {
         Key::WassersteinMax => "W1 of predictions",
         Key::KsPrediction => "KS of predictions",
         Key::ScoringRateDifference | Key::ScoringRateRatio => "scoring rate",
+        Key::ExposureRatio => "exposure",
+        Key::DisparateTreatmentRatio => "treatment",
+        Key::DisparateImpactRatio => "impact",
+        Key::NdcgRatio => "NDCG",
+        Key::FairTestPassRate => "FA*IR pass rate",
     }
 }
 

@@ -26,6 +26,8 @@ enum Number {
     /// A membership probability: NaN, infinite, negative and above-1 values are left to the
     /// membership check, whose message names the row's whole probability vector.
     Probability,
+    Rank,
+    Relevance,
 }
 
 /// Whether text columns may hold numbers.
@@ -54,6 +56,10 @@ pub struct Decoded {
     pub preds: Option<Vec<usize>>,
     /// Scores, finite.
     pub scores: Option<Vec<f64>>,
+    /// A ranking audit's positions ([`Roles::rank`]).
+    pub ranks: Option<Vec<f64>>,
+    /// A ranking audit's relevance ([`Roles::relevance`]).
+    pub relevance: Option<Vec<f64>>,
     /// Weights, finite and `>= 0`.
     pub weights: Option<Vec<f64>>,
     /// Group code per row, one vector per sensitive column (codes index [`Decoder::groups`]).
@@ -364,8 +370,18 @@ impl Decoder {
         if let Some(c) = &r.score {
             out.push((c, "score", Role::Number, "the score"));
         }
-        for c in &r.sensitive {
-            out.push((c, "sensitive", Role::Group, "a sensitive column"));
+        if let Some(c) = &r.rank {
+            out.push((c, "rank", Role::Number, "the rank"));
+        }
+        if let Some(c) = &r.relevance {
+            out.push((c, "relevance", Role::Number, "the relevance"));
+        }
+        for (i, c) in r.sensitive.iter().enumerate() {
+            if r.query && i == 0 {
+                out.push((c, "query", Role::Group, "the query id"));
+            } else {
+                out.push((c, "sensitive", Role::Group, "a sensitive column"));
+            }
         }
         if let Some(c) = &r.weight {
             out.push((c, "weight", Role::Number, "the weight"));
@@ -450,6 +466,16 @@ impl Decoder {
             self.decode_numbers(column(c), c, Number::Score, &mut v, &at)?;
             out.scores = Some(v);
         }
+        if let Some(c) = &roles.rank {
+            let mut v = Vec::with_capacity(n);
+            self.decode_numbers(column(c), c, Number::Rank, &mut v, &at)?;
+            out.ranks = Some(v);
+        }
+        if let Some(c) = &roles.relevance {
+            let mut v = Vec::with_capacity(n);
+            self.decode_numbers(column(c), c, Number::Relevance, &mut v, &at)?;
+            out.relevance = Some(v);
+        }
         for (a, c) in roles.sensitive.iter().enumerate() {
             let mut codes = Vec::with_capacity(n);
             self.decode_groups(a, column(c), c, &mut codes, &at)?;
@@ -491,6 +517,12 @@ impl Decoder {
                 &unsupported,
             )?;
             out.proxy = Some(v);
+        }
+        if roles.query {
+            // A ranking audit groups each sensitive column itself; the finest groups would be
+            // every (query, group) pair — a name per pair, as many as the rows nearly.
+            self.rows += n as u64;
+            return Ok(out);
         }
         match self.set_aside(&mut out, n) {
             None => out.finest = self.finest_codes(&out.sensitive, n, &at)?,
@@ -564,6 +596,8 @@ impl Decoder {
             &mut out.targets,
             &mut out.predictions,
             &mut out.scores,
+            &mut out.ranks,
+            &mut out.relevance,
             &mut out.weights,
         ]
         .into_iter()
@@ -905,6 +939,10 @@ impl Decoder {
             Number::Target => ("the target", "target", false),
             Number::Prediction => ("the prediction", "prediction", false),
             Number::Probability => ("a membership probability", "membership probability", false),
+            Number::Rank => ("the rank", "rank", false),
+            // Negative relevance is refused by the ranking metrics, naming the row: here it
+            // would read as a negative weight.
+            Number::Relevance => ("the relevance", "relevance", false),
         };
         let problem = |p: NumberProblem, value: String, at: RowRef| {
             let origin = self.origin.clone();

@@ -58,6 +58,12 @@ impl FlagStyle {
             (FlagStyle::Command, "sensitive") => "--sensitive",
             (FlagStyle::Command, "weight") => "--weight",
             (FlagStyle::Command, "pos_label") => "--pos-label",
+            (FlagStyle::Command, "query") => "--query",
+            (FlagStyle::Command, "rank") => "--rank",
+            (FlagStyle::Command, "relevance") => "--relevance",
+            (FlagStyle::Python, "query") => "query=",
+            (FlagStyle::Python, "rank") => "rank=",
+            (FlagStyle::Python, "relevance") => "relevance=",
             (FlagStyle::Command, "neg_label") => "--neg-label",
             (FlagStyle::Python, "label") => "label=",
             (FlagStyle::Python, "pred") => "pred=",
@@ -114,6 +120,15 @@ pub struct Roles {
     pub inferred: Vec<(String, Vec<String>)>,
     /// The column naming each row's proxy cell for the inferred attributes' bounds.
     pub proxy: Option<String>,
+    /// A ranking audit's position column (a rank, smallest first, or a score, highest first:
+    /// the request says which), decoded as a number into [`Decoded::ranks`].
+    pub rank: Option<String>,
+    /// A ranking audit's relevance column, decoded as a number into [`Decoded::relevance`].
+    pub relevance: Option<String>,
+    /// The first sensitive column is a ranking audit's query column (messages name it by its
+    /// own setting, `query`); [`Decoded::finest`] stays empty (the ranking audit groups each
+    /// sensitive column itself, and the query × group pairs would be nearly one per row).
+    pub query: bool,
 }
 
 impl Roles {
@@ -145,6 +160,9 @@ impl Roles {
             missing_groups: false,
             inferred: Vec::new(),
             proxy: None,
+            rank: None,
+            relevance: None,
+            query: false,
         }
     }
 
@@ -183,8 +201,21 @@ impl Roles {
         if let Some(s) = &self.score {
             out.push((s, "score"));
         }
-        for s in &self.sensitive {
-            out.push((s, "sensitive"));
+        if let Some(s) = &self.rank {
+            out.push((s, "rank"));
+        }
+        if let Some(s) = &self.relevance {
+            out.push((s, "relevance"));
+        }
+        for (i, s) in self.sensitive.iter().enumerate() {
+            out.push((
+                s,
+                if self.query && i == 0 {
+                    "query"
+                } else {
+                    "sensitive"
+                },
+            ));
         }
         if let Some(w) = &self.weight {
             out.push((w, "weight"));

@@ -23,7 +23,10 @@ use crate::error::{MetricError, Result};
 mod median;
 mod sweep;
 pub use median::{GroupSum, MedianCut, MedianSweep, Piece, median_cut_of_runs};
-pub use sweep::{DistributionSettings, SliceDistribution, sweep};
+pub use sweep::{
+    DistributionSegment, DistributionSettings, SliceDistribution, sweep, sweep_segment,
+};
+pub(crate) use sweep::{Positions, weighted_candidate};
 
 /// The distances between the groups' distributions (see the module docs).
 #[derive(Debug, Clone, PartialEq)]

@@ -21,6 +21,7 @@
 //! `0.0`), so sorting and merging compare integers.
 
 mod counted;
+mod median_cut;
 mod slice;
 
 use crate::error::{MetricError, Result};
@@ -36,8 +37,9 @@ pub use slice::{EffectiveN, PairGaps, SliceScores};
 
 const TOTALS_MAGIC: &[u8; 4] = b"FKST";
 const SEGMENT_MAGIC: &[u8; 4] = b"FKSG";
-/// Version 2: segments carry curve pieces (and their `curve_points`).
-const SEGMENT_VERSION: u8 = 2;
+/// Version 2: segments carry curve pieces (and their `curve_points`); version 3: the median's
+/// order statistics and each slice's sums above them (the scoring rate).
+const SEGMENT_VERSION: u8 = 3;
 
 /// The stream number of (finest group, label): `2 · group + label`.
 #[inline]
@@ -292,6 +294,12 @@ impl StreamTotals {
         Ok(out)
     }
 
+    /// The exact weight sum of one stream (zero for a stream beyond the totals or unweighted
+    /// totals).
+    pub(crate) fn weight_sum(&self, stream: usize) -> ExactSum {
+        self.weight.get(stream).cloned().unwrap_or_default()
+    }
+
     /// (Σw, Σw²) over a set of streams, exactly rounded once (for unweighted streams the row
     /// count twice).
     pub(crate) fn sums(&self, streams: impl Iterator<Item = usize>) -> (f64, f64) {
@@ -471,10 +479,15 @@ pub fn sweep(
     let (seen, _) = run_blocks(&mut states, &mut pooled, &mut runs, n_streams)?;
     check_seen(&seen, totals)?;
     let overall = pooled.auc();
+    let median = median_cut::PooledMedian::finish(
+        totals.is_weighted(),
+        totals.total_rows(),
+        pooled.median.values,
+    );
     Ok(states
         .into_iter()
         .zip(slices)
-        .map(|(st, s)| st.finish(s, overall))
+        .map(|(st, s)| st.finish(s, overall, median))
         .collect())
 }
 
@@ -628,8 +641,10 @@ fn feed_block(
     block: &mut [f64],
 ) {
     touched.sort_unstable();
+    // The median first: the slices snapshot their sums before the block when it holds it.
+    let hit = pooled.median.block(key_score(key), touched, block);
     for st in states.iter_mut() {
-        st.block(key, touched, block);
+        st.block(key, touched, block, hit);
     }
     pooled.block(touched, block);
     for &s in touched.iter() {
@@ -711,6 +726,8 @@ pub struct SegmentScores {
     curve_points: u64,
     slices: Vec<slice::SlicePartial>,
     pooled_acc: f64,
+    /// The pooled median's order statistics (or last candidate) met in the segment.
+    median: [Option<f64>; 2],
     seen: Vec<u64>,
     /// (highest, lowest) key of the segment's rows; `None` for an empty segment.
     range: Option<(u64, u64)>,
@@ -780,6 +797,7 @@ fn segment_of_blocks(
             .map(slice::SliceState::into_partial)
             .collect(),
         pooled_acc: pooled.acc,
+        median: pooled.median.values,
         seen,
         range,
     })
@@ -819,6 +837,7 @@ impl SegmentScores {
             a.absorb_lower(b)?;
         }
         self.pooled_acc += lower.pooled_acc;
+        median_cut::absorb_lower(&mut self.median, &lower.median);
         if lower.seen.len() > self.seen.len() {
             self.seen.resize(lower.seen.len(), 0);
         }
@@ -866,13 +885,18 @@ impl SegmentScores {
         let mut pooled = slice::Pooled::new(totals);
         pooled.acc = self.pooled_acc;
         let overall = pooled.auc();
+        let median = median_cut::PooledMedian::finish(
+            totals.is_weighted(),
+            totals.total_rows(),
+            self.median,
+        );
         self.slices
             .into_iter()
             .zip(slices)
             .map(|(partial, map)| {
                 Ok(slice::SliceState::new(map, totals, settings)
                     .with_partial(partial)?
-                    .finish(map, overall))
+                    .finish(map, overall, median))
             })
             .collect()
     }
@@ -886,6 +910,7 @@ impl SegmentScores {
             s.write(&mut w);
         }
         w.f64(self.pooled_acc);
+        median_cut::write_values(&self.median, &mut w);
         w.u64(self.seen.len() as u64);
         for &n in &self.seen {
             w.u64(n);
@@ -914,6 +939,7 @@ impl SegmentScores {
         if pooled_acc.is_nan() || pooled_acc < 0.0 {
             return Err(r.error("a negative or NaN AUC sum".into()));
         }
+        let median = median_cut::read_values(&mut r)?;
         let m = r.len()?;
         let seen = (0..m).map(|_| r.u64()).collect::<Result<Vec<_>>>()?;
         let has = r.u8()?;
@@ -928,6 +954,7 @@ impl SegmentScores {
             curve_points,
             slices,
             pooled_acc,
+            median,
             seen,
             range,
         })

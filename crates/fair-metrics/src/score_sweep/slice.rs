@@ -1,5 +1,6 @@
 //! The running state of one slice during the sweep, and what it yields.
 
+use super::median_cut::{self, MedianHit, SliceMedian};
 use super::{SliceMap, StreamTotals, SweepSettings, key_score};
 use crate::error::{MetricError, Result};
 use crate::pairwise::PairwiseSummary;
@@ -50,6 +51,12 @@ pub struct SliceScores {
     pub roc: Vec<Vec<(f64, f64)>>,
     /// Per group, CCDF points (t, P(score > t)) ascending in t, downsampled likewise.
     pub ccdf: Vec<Vec<(f64, f64)>>,
+    /// The median score of all rows pooled — NYC Local Law 144's cut (numpy's median; weighted,
+    /// the inverted CDF's) — the same for every slice; `None` when every weight is 0.
+    pub median: Option<f64>,
+    /// Per group, the scoring rate: its (weighted) share strictly above [`median`](Self::median)
+    /// (`None` for a group of no weight).
+    pub scoring_rate: Vec<Option<f64>>,
 }
 
 /// Running best of every pair (upper triangle) and where it was attained.
@@ -245,6 +252,7 @@ pub(super) struct SliceState {
     seen_above: Vec<bool>,
     roc: Vec<CurvePart>,
     ccdf: Vec<CurvePart>,
+    median: SliceMedian,
 }
 
 /// What a segment's sweep contributes to a slice (see [`super::SegmentScores`]): the pair
@@ -258,6 +266,8 @@ pub(super) struct SlicePartial {
     auc_acc: Vec<f64>,
     roc: Vec<CurvePart>,
     ccdf: Vec<CurvePart>,
+    /// The groups' sums above the median's order statistics, where this segment met them.
+    median: [Option<Vec<f64>>; 2],
 }
 
 impl SlicePartial {
@@ -284,6 +294,7 @@ impl SlicePartial {
         for (a, b) in self.ccdf.iter_mut().zip(&lower.ccdf) {
             a.absorb_lower(b);
         }
+        median_cut::absorb_lower(&mut self.median, &lower.median);
         Ok(())
     }
 
@@ -301,6 +312,7 @@ impl SlicePartial {
         for c in self.roc.iter().chain(&self.ccdf) {
             c.write(w);
         }
+        median_cut::write_snaps(&self.median, w);
     }
 
     pub(super) fn read(r: &mut Reader<'_>) -> Result<Self> {
@@ -337,6 +349,7 @@ impl SlicePartial {
         };
         let roc = curves(true)?;
         let ccdf = curves(false)?;
+        let median = median_cut::read_snaps(r, g)?;
         Ok(Self {
             ks_dp,
             ks_eo,
@@ -344,6 +357,7 @@ impl SlicePartial {
             auc_acc,
             roc,
             ccdf,
+            median,
         })
     }
 }
@@ -400,6 +414,11 @@ impl SliceState {
             seen_above: vec![false; g],
             roc: vec![CurvePart::default(); g],
             ccdf: vec![CurvePart::default(); g],
+            median: {
+                let mut m = SliceMedian::default();
+                m.start(&vec![0.0; g]);
+                m
+            },
         }
     }
 
@@ -423,6 +442,7 @@ impl SliceState {
             self.above_neg[k] = above.sums(neg.into_iter()).0;
             self.above_all[k] = above.sums(all.into_iter()).0;
         }
+        self.median.start(&self.above_all);
         self.pending_all = (0..g).collect();
         self.pending_pos = (0..g).collect();
     }
@@ -436,6 +456,7 @@ impl SliceState {
             auc_acc: self.auc_acc,
             roc: self.roc,
             ccdf: self.ccdf,
+            median: self.median.into_snaps(),
         }
     }
 
@@ -461,13 +482,21 @@ impl SliceState {
         self.auc_acc = partial.auc_acc;
         self.roc = partial.roc;
         self.ccdf = partial.ccdf;
+        if partial.median.iter().flatten().any(|s| s.len() != g) {
+            return Err(MetricError::InvalidParameter {
+                name: "score segments",
+                value: "median sums of another group count".into(),
+                expected: "segments swept with these slices",
+            });
+        }
+        self.median = SliceMedian::from_snaps(partial.median);
         Ok(self)
     }
 
     /// Processes one block: every row with score key `key`; `block[s]` is the weight stream `s`
     /// has at this key, for the (sorted) `touched` streams.
     #[inline]
-    pub(super) fn block(&mut self, key: u64, touched: &[usize], block: &[f64]) {
+    pub(super) fn block(&mut self, key: u64, touched: &[usize], block: &[f64], hit: MedianHit) {
         let g = self.total_all.len();
         // The state now is "strictly above `key`": evaluate the pairs whose groups changed in
         // the previous block (the others were evaluated when they last changed).
@@ -507,6 +536,7 @@ impl SliceState {
             }
         }
         let score = key_score(key);
+        self.median.before(hit, &self.above_all);
         let cells = self.cells;
         let roc_at = |s: &Self, k: usize| {
             (
@@ -523,6 +553,7 @@ impl SliceState {
             self.above_pos[k] += bp;
             self.above_neg[k] += bn;
             self.above_all[k] += bn + bp;
+            self.median.changed(hit, k);
             self.block_pos[k] = 0.0;
             self.block_neg[k] = 0.0;
             if cells > 0.0 {
@@ -548,7 +579,14 @@ impl SliceState {
         std::mem::swap(&mut self.pending_all, &mut self.touched);
     }
 
-    pub(super) fn finish(self, map: &SliceMap, auc_overall: Option<f64>) -> SliceScores {
+    /// The slice's scores; `median` is the pooled median and which snapshot holds the rows
+    /// above it ([`median_cut::PooledMedian::finish`]).
+    pub(super) fn finish(
+        self,
+        map: &SliceMap,
+        auc_overall: Option<f64>,
+        median: Option<(f64, usize)>,
+    ) -> SliceScores {
         let names = &map.names;
         let first_without = |totals: &[f64]| totals.iter().position(|&t| t <= 0.0);
         let ks_dp = match first_without(&self.total_all) {
@@ -574,8 +612,12 @@ impl SliceState {
         let has_roc: Vec<bool> = (0..names.len())
             .map(|k| self.total_pos[k] > 0.0 && self.total_neg[k] > 0.0)
             .collect();
+        let snaps = self.median.into_snaps();
+        let scoring_rate = SliceMedian::rates(&snaps, median.map(|m| m.1), &self.total_all);
         SliceScores {
             names: names.clone(),
+            median: median.map(|m| m.0),
+            scoring_rate,
             auc_by_group,
             auc_overall,
             effective_n: self.effective_n,
@@ -613,12 +655,13 @@ fn auc(acc: f64, pos: f64, neg: f64) -> Option<f64> {
     (pos > 0.0 && neg > 0.0).then(|| (acc / (pos * neg)).clamp(0.0, 1.0))
 }
 
-/// The pooled AUC over all streams.
+/// The pooled AUC over all streams, and the pooled median.
 pub(super) struct Pooled {
     pos: f64,
     neg: f64,
     above_pos: f64,
     pub(super) acc: f64,
+    pub(super) median: median_cut::PooledMedian,
 }
 
 impl Pooled {
@@ -629,6 +672,7 @@ impl Pooled {
             neg: totals.sums((0..n).step_by(2)).0,
             above_pos: 0.0,
             acc: 0.0,
+            median: median_cut::PooledMedian::new(totals),
         }
     }
     #[inline]
@@ -648,6 +692,7 @@ impl Pooled {
     pub(super) fn start_below(&mut self, above: &StreamTotals) {
         let n = above.n_streams();
         self.above_pos = above.sums((1..n).step_by(2)).0;
+        self.median.start_below(above);
     }
     pub(super) fn auc(&self) -> Option<f64> {
         auc(self.acc, self.pos, self.neg)

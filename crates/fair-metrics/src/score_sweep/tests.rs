@@ -353,6 +353,10 @@ fn segments_equal_the_one_pass_sweep() {
                         }
                         curves_close(&a.roc, &b.roc, "roc");
                         curves_close(&a.ccdf, &b.ccdf, "ccdf");
+                        assert_eq!(a.median, b.median);
+                        for (u, v) in a.scoring_rate.iter().zip(&b.scoring_rate) {
+                            assert!(close(u.unwrap(), v.unwrap()), "{u:?} vs {v:?}");
+                        }
                     }
                 } else {
                     assert_eq!(
@@ -680,12 +684,85 @@ fn corrupt_segment_curves_are_decode_errors() {
     }
 }
 
+/// The scoring rate by hand: a = {0.4, 0.8}, b = {0.1, 0.3, 0.5}; the median of the five
+/// scores is 0.4, above it a has 0.8 (1 of 2) and b 0.5 (1 of 3). With an even count the median
+/// falls between two scores and the upper one counts as above it.
+#[test]
+fn scoring_rate_by_hand() {
+    let mut d = Data {
+        y: vec![0, 1, 0, 0, 1],
+        s: vec![0.4, 0.8, 0.1, 0.3, 0.5],
+        w: None,
+        finest: vec![0, 0, 1, 1, 1],
+        n_finest: 2,
+    };
+    let settings = SweepSettings {
+        interval: None,
+        curve_points: 0,
+    };
+    let out = one_pass(&d, &slices(2)[..1], &settings);
+    assert_eq!(out[0].median, Some(0.4));
+    assert_eq!(out[0].scoring_rate, vec![Some(0.5), Some(1.0 / 3.0)]);
+    // A sixth score, 0.2 in b: median (0.3 + 0.4) / 2 = 0.35; above it a 2 of 2, b 1 of 4.
+    d.y.push(0);
+    d.s.push(0.2);
+    d.finest.push(1);
+    let out = one_pass(&d, &slices(2)[..1], &settings);
+    assert_eq!(out[0].median, Some(0.35));
+    assert_eq!(out[0].scoring_rate, vec![Some(1.0), Some(0.25)]);
+    // Weighted (inverted CDF): weights 1, 1, 1, 1, 4, 1 put half the weight at or below 0.3,
+    // so the median is 0.3; above it a has all its weight, b 1 of 7 (the 0.5).
+    d.w = Some(vec![1.0, 1.0, 1.0, 4.0, 1.0, 1.0]);
+    let out = one_pass(&d, &slices(2)[..1], &settings);
+    assert_eq!(out[0].median, Some(0.3));
+    assert_eq!(out[0].scoring_rate, vec![Some(1.0), Some(1.0 / 7.0)]);
+}
+
 mod prop {
     use super::*;
     use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The sweep's median and scoring rates equal the exact median cut
+        /// ([`crate::distribution::median_cut_of_runs`], NYC LL144's tables) on the same runs:
+        /// bit for bit without weights and with integer weights (whose float sums are exact).
+        #[test]
+        fn scoring_rate_equals_the_exact_median_cut(
+            n in 1usize..300,
+            n_finest in 1usize..5,
+            weighted in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let mut d = data(n.max(2 * n_finest), n_finest, weighted, seed);
+            if let Some(w) = &mut d.w {
+                w.iter_mut().for_each(|x| *x = x.floor());
+                w[0] = 1.0;
+            }
+            let maps = slices(d.n_finest);
+            let settings = SweepSettings { interval: None, curve_points: 0 };
+            let got = one_pass(&d, &maps, &settings);
+            let (st, totals) = streams(&d);
+            let groups: Vec<crate::distribution::GroupSum> = (0..d.n_finest)
+                .map(|g| {
+                    let mut sum = crate::distribution::GroupSum::default();
+                    for &(_, w) in st[2 * g].iter().chain(&st[2 * g + 1]) {
+                        sum.rows += 1;
+                        sum.weight.add(w).unwrap();
+                    }
+                    sum
+                })
+                .collect();
+            let runs = st.iter().enumerate().map(|(s, r)| Run::from_sorted_pairs(s, r)).collect();
+            let cut = crate::distribution::median_cut_of_runs(&totals, &groups, runs).unwrap();
+            prop_assert_eq!(got[0].median, Some(cut.median));
+            for (g, rate) in got[0].scoring_rate.iter().enumerate() {
+                let total = if weighted { groups[g].weight.value() } else { groups[g].rows as f64 };
+                let want = (total > 0.0).then(|| cut.above[g].1 / total);
+                prop_assert_eq!(*rate, want, "group {}", g);
+            }
+        }
 
         /// Counted cells (each score's rows cut into random cells, given in any order) sweep
         /// exactly like the rows when unweighted: the same segment and totals, curves included.

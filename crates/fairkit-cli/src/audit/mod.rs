@@ -70,6 +70,9 @@ pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError
         expected: e.expected,
     })?;
     let flags = flags::Checked::from_args(args)?;
+    if args.query.is_some() {
+        return ranking_audit(args, &request, &flags, style);
+    }
 
     // With --by (the window) or --against (the second model's prediction) that column leads
     // the finest groups (fair_audit::over_time, fair_audit::compare::compare_paired).
@@ -118,6 +121,9 @@ pub fn audit_input(args: &AuditArgs, style: FlagStyle) -> Result<Audit, CliError
             .map(|(a, c)| (a.clone(), c.clone()))
             .collect(),
         proxy: request.request.proxy.clone(),
+        rank: None,
+        relevance: None,
+        query: false,
     };
     let options = ReadOptions {
         format: args.input_format,
@@ -282,6 +288,13 @@ pub fn request(args: &AuditArgs) -> AuditRequest {
         tau: args.tau,
         sensitive_proba: sensitive_proba(&args.sensitive_proba),
         proxy: args.proxy.clone(),
+        query: args.query.clone(),
+        rank: args.rank.clone(),
+        relevance: args.relevance.clone(),
+        top_k: args.top_k.clone(),
+        persistence: args.persistence,
+        fair_p: args.fair_p,
+        fair_alpha: args.fair_alpha,
     }
 }
 
@@ -432,7 +445,109 @@ fn audit(
             origin,
             regression: acc.regression.as_ref(),
             inferred: acc.inferred.as_ref(),
+            ranking: None,
         },
         style,
     )
+}
+
+/// The ranking audit (`--query`): the query column is read as the first group column, the
+/// rank (or score) and relevance as numbers, and every row is kept in memory
+/// ([`fair_audit::ranking::RankingInput`]) since a query's numbers need all its rows.
+fn ranking_audit(
+    args: &AuditArgs,
+    request: &CheckedRequest,
+    flags: &flags::Checked,
+    style: FlagStyle,
+) -> Result<Audit, CliError> {
+    if args.state_dir.is_some() {
+        return Err(CliError::InvalidFlag {
+            flag: "--state-dir",
+            value: args
+                .state_dir
+                .as_ref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default(),
+            expected: "no --state-dir with --query: a saved state of a ranking audit is not available yet (audit all the files in one run)".into(),
+        });
+    }
+    let mut sensitive = args.sensitive.clone();
+    sensitive.insert(0, args.query.clone().unwrap_or_default());
+    let spec = ColumnSpec {
+        label: String::new(),
+        pred: None,
+        score: if args.rank.is_none() {
+            args.score.clone()
+        } else {
+            None
+        },
+        sensitive,
+        weight: args.weight.clone(),
+        numeric: false,
+        unlabeled: true,
+        missing_groups: false,
+        rank: args.rank.clone(),
+        relevance: args.relevance.clone(),
+        query: true,
+        inferred: Vec::new(),
+        proxy: None,
+    };
+    let options = ReadOptions {
+        format: args.input_format,
+        delimiter: flags.delimiter,
+        batch_rows: args.batch_rows,
+        pos_label: args.pos_label.clone(),
+        neg_label: args.neg_label.clone(),
+        timezone: None,
+        unknowns: None,
+        style,
+    };
+    let mut reader = Reader::open_all(&args.input, &spec, &options)?;
+    let (total, unit) = match reader.progress() {
+        Progress::Bytes { total, .. } => (total, "bytes"),
+        Progress::Rows { total, .. } => (total, "rows"),
+    };
+    let bar = Bar::new(total, unit, args.quiet);
+    let mut rows = fair_audit::ranking::RankingInput::default();
+    while let Some(batch) = reader.next_batch()? {
+        rows.add(&batch, reader.decoder())?;
+        match reader.progress() {
+            Progress::Bytes { done, .. } | Progress::Rows { done, .. } => bar.set(done),
+        }
+    }
+    bar.finish();
+    let origin = RunOrigin {
+        file: reader.name().display().to_string(),
+        format: reader.format().name().to_string(),
+        rows: reader.rows(),
+        positive_label: String::new(),
+        negative_label: None,
+    };
+    let stage = crate::progress::Stage::start(
+        &format!(
+            "rankings of {} rows × {} resamples of the queries",
+            reader.rows(),
+            args.resamples
+        ),
+        args.quiet,
+    );
+    let empty = fair_audit::ingest::AuditState::new("", 1);
+    let audit = fair_audit::run(
+        request,
+        Inputs {
+            states: States {
+                all_rows: &empty,
+                by: None,
+                against: None,
+            },
+            scores: None::<fair_audit::NoScores>,
+            origin,
+            regression: None,
+            ranking: Some(&rows),
+            inferred: None,
+        },
+        style,
+    )?;
+    drop(stage);
+    Ok(audit)
 }
