@@ -168,6 +168,8 @@ fuzz_target!(|input: Input| {
         rank: None,
         relevance: None,
         query: false,
+        inferred: Vec::new(),
+        proxy: None,
     };
     let options = ReadOptions {
         format: Some(Format::Parquet),

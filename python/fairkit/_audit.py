@@ -9,7 +9,7 @@ The heavy imports (pyarrow, pyspark) happen on the first call, so ``import fairk
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from fairkit._core import FairkitError
 from fairkit._core import spark as _spark_core
@@ -47,7 +47,8 @@ def _audit_files(paths: list, options: dict, reading: dict):
     from fairkit.spark._result import AuditResult
 
     cols = _columns(options["label"], options["pred"], options["sensitive"], options["score"],
-                    options["weight"], options["pos_label"], options["neg_label"])
+                    options["weight"], options["pos_label"], options["neg_label"],
+                    inferred=bool(options.get("sensitive_proba")))
     request = _request(cols, options["confidence"], options["ci_method"], options["n_resamples"],
                        options["seed"], options["partial_interval"], options["min_group_size"],
                        options["max_groups"], options["allow_single_group"], options["by"],
@@ -57,7 +58,9 @@ def _audit_files(paths: list, options: dict, reading: dict):
                        unknowns=options.get("unknowns"),
                        unknown_values=options.get("unknown_values"),
                        disparity_reference=options.get("disparity_reference"),
-                       tau=options.get("tau"))
+                       tau=options.get("tau"),
+                       sensitive_proba=options.get("sensitive_proba"),
+                       proxy=options.get("proxy"))
     read = dict(reading)
     read["pos_label"] = _label_text(options["pos_label"])
     if options["neg_label"] is not None:
@@ -75,8 +78,9 @@ def _label_text(value: Any) -> str:
 
 
 def _without_target(options: dict) -> dict:
-    """The options of a classifier's audit (the regression keywords dropped)."""
-    return {k: v for k, v in options.items() if k not in ("target", "quantile")}
+    """The options of a classifier's audit (the regression and inferred keywords dropped)."""
+    return {k: v for k, v in options.items()
+            if k not in ("target", "quantile", "sensitive_proba", "proxy")}
 
 
 def _audit_rankings(data: Any, options: dict, ranking: dict, reading: dict):
@@ -210,8 +214,11 @@ def _collect_spark_of_target(df: Any, options: dict):
 
     from fairkit.spark._counts import _collect
 
-    names = [options["target"], options["pred"], *list(options["sensitive"] or ()),
-             *([options["weight"]] if options["weight"] else [])]
+    names = [options["target"] or options["label"], options["pred"],
+             *list(options["sensitive"] or ()),
+             *([options["weight"]] if options["weight"] else []),
+             *[c for cols in (options.get("sensitive_proba") or {}).values() for c in cols],
+             *([options["proxy"]] if options.get("proxy") else [])]
     missing = [n for n in names if n is not None and n not in df.columns]
     if missing:
         raise FairkitError(f"the DataFrame has no column {missing[0]!r}; its columns: "
@@ -227,7 +234,7 @@ def audit(
     data: Any,
     *,
     label: Optional[str] = None,
-    sensitive: Sequence[str],
+    sensitive: Sequence[str] = (),
     target: Optional[str] = None,
     quantile: float = _DEFAULTS["quantile"],
     pred: Optional[str] = None,
@@ -253,6 +260,8 @@ def audit(
     unknown_values: Optional[Sequence[str]] = None,
     disparity_reference: Any = None,
     tau: float = _DEFAULTS["tau"],
+    sensitive_proba: Optional[Mapping[str, Sequence[str]]] = None,
+    proxy: Optional[str] = None,
     query: Optional[str] = None,
     rank: Optional[str] = None,
     relevance: Optional[str] = None,
@@ -292,6 +301,15 @@ def audit(
     multiple_testing, unknowns, unknown_values, disparity_reference, tau
         The options of ``fairkit audit`` (``--resamples`` is ``n_resamples``, ``--interval``
         ``partial_interval``), with the command's defaults, read from the Rust core.
+    sensitive_proba, proxy
+        Inferred sensitive attributes, as ``--sensitive-proba`` and ``--proxy``: a dict
+        ``{"race": ["p_white", "p_black", "p_other"]}`` of membership-probability columns (one
+        per group; each row's in [0, 1] and summing to 1 within 1e-6, checked by the Rust core
+        with the command's message) and the column whose values are the proxy cells of the
+        bounds. The result's ``.inferred`` (report.json's ``inferred``) holds the weighted and
+        most-likely-group estimates with intervals and the partial-identification bounds of
+        every disparity (docs/inferred-groups.md). Tables and Spark DataFrames are audited
+        through the command's readers (written to a temporary Parquet file, as ``target=``).
     query, rank, relevance, top_k, persistence, fair_p, fair_alpha
         The audit of rankings, as ``fairkit audit --query … --rank …``: each query's rows are
         one ranking, ordered by ``rank`` (1 = top) or by ``score`` (highest first); per group
@@ -325,6 +343,9 @@ def audit(
     >>> round(r.document["headline"]["dp_difference"]["value"], 3)
     0.5
     """
+    if query is not None and (sensitive_proba or proxy is not None):
+        raise FairkitError("sensitive_proba= and proxy= audit a prediction column: inferred "
+                           "attributes are not available in a ranking audit (query=) yet")
     if query is not None or any(v is not None for v in (rank, relevance, top_k, persistence,
                                                         fair_p, fair_alpha)):
         if spark_only := {k: v for k, v in (("tree_depth", tree_depth),
@@ -360,6 +381,7 @@ def audit(
         against=against, timezone=timezone, target=target, quantile=quantile,
         multiple_testing=multiple_testing, unknowns=unknowns, unknown_values=unknown_values,
         disparity_reference=disparity_reference, tau=tau,
+        sensitive_proba=sensitive_proba, proxy=proxy,
     )
     spark_only = {k: v for k, v in (("tree_depth", tree_depth),
                                     ("score_partitions", score_partitions)) if v is not None}
@@ -374,12 +396,17 @@ def audit(
     if reading:
         raise FairkitError(f"{', '.join(reading)} set how files are read; data here is a "
                            f"{type(data).__name__}, not a path")
-    if target is not None:
-        if _is_spark(data) and set(spark_only) <= {"score_partitions"}:
+    if target is not None or sensitive_proba or proxy is not None:
+        if (target is not None and _is_spark(data)
+                and set(spark_only) <= {"score_partitions"}):
             return _audit_spark_of_target(data, options, spark_only.get("score_partitions"))
+        # Inferred attributes read their rows with the command's readers (their states do not
+        # cross between processes yet): a Spark DataFrame's audited columns are collected.
         if spark_only:
             raise FairkitError(f"{', '.join(spark_only)} set the Spark audit's plan of a "
-                               f"classifier; the audit of a numeric target does not use them")
+                               f"classifier's observed groups; this audit does not use them")
+        if _is_spark(data):
+            return _collect_spark_of_target(data, options)
         description = f"{type(data).__module__.split('.')[0]} {type(data).__name__}"
         if _is_polars(data):
             data = data.to_arrow()

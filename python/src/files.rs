@@ -130,6 +130,13 @@ fn audit_files(
     args.fail_if = r.fail_if;
     args.disparity_reference = r.disparity_reference;
     args.tau = r.tau;
+    // The command's spelling, ATTRIBUTE=COLUMN,COLUMN (read back by its request builder).
+    args.sensitive_proba = r
+        .sensitive_proba
+        .iter()
+        .map(|(a, c)| format!("{a}={}", c.join(",")))
+        .collect();
+    args.proxy = r.proxy;
     args.query = r.query;
     args.rank = r.rank;
     args.relevance = r.relevance;

@@ -179,6 +179,7 @@ pub fn build_report(
         regression: None,
         ranking: None,
         unknowns: None,
+        inferred: None,
     };
     report.headline = summary::headline(&report);
     report.summary = summary::sentences(&report);

@@ -79,6 +79,10 @@ pub fn write(
     let Some(settings) = &r.settings.disparity else {
         return Ok(());
     };
+    // An audit of inferred attributes alone has no observed slice to divide.
+    if r.audits.iter().all(|a| a.slices.is_empty()) {
+        return Ok(());
+    }
     doc.heading("Disparities against a reference group (Aequitas)");
     doc.paragraph(&format!(
         "Each group's rate divided by the same rate of the slice's reference group (reference: {}). A disparity inside [{}, {}] is parity (τ = {}); ✗ marks a rate outside it, * a difference from the reference that Aequitas' t-test finds significant (p < {}). ppr is the group's share of all predicted positives (Statistical Parity), pprev its selection rate (Impact Parity). n/a: the rate or the reference's is undefined (an empty denominator, or 0 ÷ 0); a positive rate over a reference of 0 reads {} (Aequitas' cap).",

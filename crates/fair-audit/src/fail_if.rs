@@ -96,12 +96,14 @@ pub mod change;
 pub use crate::keys::{ALIASES, Alias, alias};
 
 /// Every canonical key: the headline keys (count gaps, score keys, regression keys), then the
-/// disparity keys ([`crate::disparity::GATE_KEYS`]).
+/// disparity keys ([`crate::disparity::GATE_KEYS`]) and the inferred attributes' bound keys
+/// ([`crate::inferred::GATE_KEYS`]).
 pub fn known_keys() -> Vec<&'static str> {
     Key::ALL
         .iter()
         .map(|k| k.as_str())
         .chain(crate::disparity::GATE_KEYS)
+        .chain(crate::inferred::GATE_KEYS)
         .collect()
 }
 
@@ -591,6 +593,9 @@ impl GateView<'_> {
             out.insert(k.to_string(), Ok(h.value));
         }
         for (k, v) in crate::disparity::gate_values(r) {
+            out.insert(k.to_string(), v);
+        }
+        for (k, v) in crate::inferred::gate_values(r) {
             out.insert(k.to_string(), v);
         }
         for a in &ALIASES {

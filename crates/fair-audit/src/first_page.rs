@@ -411,6 +411,25 @@ pub fn verdicts(r: &AuditReport) -> Vec<SliceVerdict> {
     out
 }
 
+/// The audited attributes in words: the observed columns, then the inferred ones with their
+/// probability columns.
+fn sensitive_attributes(r: &AuditReport) -> String {
+    let mut parts = Vec::new();
+    if !r.input.columns.sensitive.is_empty() {
+        parts.push(r.input.columns.sensitive.join(", "));
+    }
+    if let Some(inf) = &r.inferred {
+        for a in &inf.attributes {
+            parts.push(format!(
+                "{} (inferred from {})",
+                a.attribute,
+                a.columns.join(", ")
+            ));
+        }
+    }
+    parts.join(", ")
+}
+
 /// Writes the first page (the verdict box), then the table of contents.
 pub fn write(doc: &mut HtmlReport, r: &AuditReport) {
     doc.open_section("first-page", "first-page");
@@ -421,7 +440,7 @@ pub fn write(doc: &mut HtmlReport, r: &AuditReport) {
         r.input.rows,
         r.input.columns.label,
         r.input.positive_label,
-        r.input.columns.sensitive.join(", ")
+        sensitive_attributes(r)
     ));
     for (lead, text) in gate_sentences(r) {
         doc.lead_paragraph(&lead, &text);

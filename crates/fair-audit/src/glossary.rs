@@ -276,6 +276,46 @@ pub const REGRESSION_ENTRIES: [Entry; 17] = [
     },
 ];
 
+/// The entries of an audit with inferred sensitive attributes (`sensitive_proba`), listed after
+/// [`ENTRIES`] when the report has them. Each says which assumption the number needs.
+pub const INFERRED_ENTRIES: [Entry; 7] = [
+    Entry {
+        key: "inferred_weighted",
+        name: "weighted estimate",
+        meaning: "the rate with every row counted in every group in proportion to its membership probability. Needs calibrated probabilities and, to be unbiased, that decisions and outcomes do not depend on the group among rows of the same proxy cell; otherwise it usually understates differences between groups.",
+    },
+    Entry {
+        key: "inferred_thresholded",
+        name: "most-likely-group estimate",
+        meaning: "the rate with every row counted in its most likely group (ties: the first column). Common practice, biased whenever rows are assigned to a group they are not in; shown for contrast, not as the answer.",
+    },
+    Entry {
+        key: "inferred_bounds",
+        name: "bounds (partial identification)",
+        meaning: "the smallest and largest value the true rate or difference can take given the data, assuming only that the membership probabilities are calibrated within each proxy cell (Kallus, Mao & Zhou 2022). No assumption on how decisions relate to the group within a cell. The truth lies inside; wide bounds mean the data cannot tell.",
+    },
+    Entry {
+        key: "inferred_bounds_sampling",
+        name: "bounds with sampling",
+        meaning: "the bounds widened for sampling noise: the bootstrap's lower quantile of the lower bound and upper quantile of the upper bound.",
+    },
+    Entry {
+        key: "proxy_cell",
+        name: "proxy cell",
+        meaning: "rows sharing a proxy value (the --proxy column, or else the same probabilities): the bounds assume the probabilities are right on average within each cell and let the group's relation to decisions vary freely inside it. Cells of one row make the bounds too narrow.",
+    },
+    Entry {
+        key: "selection_rate_disparity_bound",
+        name: "selection-rate disparity bound",
+        meaning: "the largest absolute difference in selection rate between two groups of an inferred attribute that the bounds allow (a --fail-if key; true_positive_rate_ and false_positive_rate_disparity_bound likewise).",
+    },
+    Entry {
+        key: "inferred_weight",
+        name: "membership weight",
+        meaning: "the sum over rows of weight × membership probability: how many rows the group counts as in the weighted estimate.",
+    },
+];
+
 /// The entries of a ranking audit's report (a query column), in the order its glossary lists
 /// them.
 pub const RANKING_ENTRIES: [Entry; 15] = [

@@ -59,6 +59,7 @@ pub mod finest;
 pub mod first_page;
 pub mod glossary;
 pub mod guard;
+pub mod inferred;
 pub mod ingest;
 pub mod keys;
 pub mod ll144;

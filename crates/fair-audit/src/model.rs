@@ -60,6 +60,10 @@ pub struct AuditReport {
     /// column and slice (written by every audit run; absent from reports built otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unknowns: Option<crate::unknowns::UnknownsReport>,
+    /// Inferred sensitive attributes (`sensitive_proba`): estimates and partial-identification
+    /// bounds per attribute (absent from the JSON without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inferred: Option<crate::inferred::InferredReport>,
 }
 
 /// Program name and version.

@@ -506,6 +506,7 @@ pub fn build_report(
         regression: None,
         ranking: Some(audit),
         unknowns: None,
+        inferred: None,
     };
     report.headline = crate::summary::headline(&report);
     report

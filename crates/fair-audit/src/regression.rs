@@ -655,6 +655,7 @@ pub fn build_regression_report(
         regression: Some(audit),
         ranking: None,
         unknowns: None,
+        inferred: None,
     };
     report.headline = crate::summary::headline(&report);
     Ok((report, charts))

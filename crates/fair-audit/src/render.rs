@@ -701,6 +701,9 @@ pub fn document(
     if let Some(u) = &r.unknowns {
         crate::unknowns::section(&mut doc, u);
     }
+    if let Some(inf) = &r.inferred {
+        crate::inferred::section(&mut doc, inf, &level);
+    }
     let small = small_groups_table(r);
     if !small.is_empty() {
         doc.heading("Small groups");
@@ -713,7 +716,8 @@ pub fn document(
     if r.audits.len() >= 2 {
         threshold_charts(&mut doc, r, &mut figures)?;
     }
-    for audit in &r.audits {
+    // An audit of inferred attributes alone has no observed slice: no section for it.
+    for audit in r.audits.iter().filter(|a| !a.slices.is_empty()) {
         doc.heading(&match audit.threshold {
             Some(t) => {
                 format!("Rates and gaps at threshold {t} (predict positive when score >= {t})")
@@ -815,10 +819,17 @@ pub fn document(
     if let Some(ot) = &r.over_time {
         over_time_section(&mut doc, ot, r.settings.confidence, &mut figures)?;
     }
-    statistical_detail(&mut doc, r);
+    if r.audits.iter().any(|a| !a.slices.is_empty()) {
+        statistical_detail(&mut doc, r);
+    }
     doc.heading("What the numbers mean");
     let mut gl = Table::new(&["number", "meaning"]);
-    for e in glossary::ENTRIES {
+    let inferred: &[glossary::Entry] = if r.inferred.is_some() {
+        &glossary::INFERRED_ENTRIES
+    } else {
+        &[]
+    };
+    for e in glossary::ENTRIES.iter().chain(inferred) {
         gl.text_row(vec![
             format!("{} ({})", e.name, e.key),
             e.meaning.to_string(),

@@ -35,6 +35,7 @@ use fair_core::ParamGuard;
 use fair_metrics::ci::{MultipleTesting, RateCiMethod};
 use fair_metrics::partial::PercentileInterval;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
 
 /// A report view (`--format`, Python's `formats=`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,6 +164,14 @@ pub struct AuditRequest {
     /// Parity holds when `tau ≤ disparity ≤ 1/tau`: in (0, 1], 0.8 (the four-fifths rule) by
     /// default.
     pub tau: f64,
+    /// Inferred sensitive attributes: each attribute's name and its membership-probability
+    /// columns, one per group (`{"race": ["p_white", "p_black", "p_other"]}`; the command's
+    /// `--sensitive-proba race=p_white,p_black,p_other`). Every row's probabilities must be in
+    /// [0, 1] and sum to 1 within 1e-6. See docs/inferred-groups.md.
+    pub sensitive_proba: BTreeMap<String, Vec<String>>,
+    /// The column naming each row's proxy cell for the inferred attributes' bounds (absent:
+    /// rows with the same probabilities form a cell).
+    pub proxy: Option<String>,
     /// A ranking audit: the query id column (each query's rows are one ranking). Its positions
     /// come from `rank` (smallest first) or from `score` (highest first).
     pub query: Option<String>,
@@ -213,6 +222,8 @@ impl Default for AuditRequest {
             formats: vec![ReportFormat::Html, ReportFormat::Md, ReportFormat::Json],
             disparity_reference: Vec::new(),
             tau: DEFAULT_TAU,
+            sensitive_proba: BTreeMap::new(),
+            proxy: None,
             query: None,
             rank: None,
             relevance: None,
@@ -269,6 +280,8 @@ impl RequestError {
             "formats" => "--format",
             "disparity_reference" => "--disparity-reference",
             "tau" => "--tau",
+            "sensitive_proba" => "--sensitive-proba",
+            "proxy" => "--proxy",
             "query" => "--query",
             "rank" => "--rank",
             "relevance" => "--relevance",
@@ -334,6 +347,17 @@ impl ParamGuard for AuditRequest {
     fn check_ref(&self) -> Result<CheckedRequest, RequestError> {
         let r = self;
         if let Some(query) = &r.query {
+            if !r.sensitive_proba.is_empty() || r.proxy.is_some() {
+                return Err(invalid(
+                    "sensitive_proba",
+                    r.sensitive_proba
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    "an audit of a prediction column: inferred attributes are not available in a ranking audit (--query) yet",
+                ));
+            }
             return check_ranking(r, query);
         }
         if let Some(target) = &r.target {
@@ -383,13 +407,17 @@ impl ParamGuard for AuditRequest {
                 "a score column to threshold (--score p)",
             ));
         }
-        if r.sensitive.is_empty() || r.sensitive.iter().any(|s| s.trim().is_empty()) {
+        // An audit of inferred attributes alone has no observed sensitive column.
+        if (r.sensitive.is_empty() && r.sensitive_proba.is_empty())
+            || r.sensitive.iter().any(|s| s.trim().is_empty())
+        {
             return Err(invalid(
                 "sensitive",
                 r.sensitive.join(","),
                 "column names separated by commas, e.g. race,sex",
             ));
         }
+        check_inferred(r)?;
         if !r.unknown_values.is_empty() && r.unknowns == Unknowns::Error {
             return Err(invalid(
                 "unknown_values",
@@ -524,6 +552,87 @@ impl ParamGuard for AuditRequest {
             ranking: None,
         })
     }
+}
+
+/// The inferred attributes: named, two or more distinct probability columns each, none also
+/// another role; only with a prediction column and none of the options they do not carry yet.
+fn check_inferred(r: &AuditRequest) -> Result<(), RequestError> {
+    let spelled = |r: &AuditRequest| {
+        r.sensitive_proba
+            .iter()
+            .map(|(a, c)| format!("{a}={}", c.join(",")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if r.sensitive_proba.is_empty() {
+        if let Some(z) = &r.proxy {
+            return Err(invalid(
+                "proxy",
+                z,
+                "inferred attributes to bound (--sensitive-proba race=p_white,p_black): the proxy names the cells of their bounds",
+            ));
+        }
+        return Ok(());
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (attribute, columns) in &r.sensitive_proba {
+        if attribute.trim().is_empty() || attribute.contains(GROUP_SEPARATOR) {
+            return Err(invalid(
+                "sensitive_proba",
+                spelled(r),
+                "ATTRIBUTE=COLUMN,COLUMN,… with a name for the attribute, e.g. race=p_white,p_black,p_other",
+            ));
+        }
+        if r.sensitive.contains(attribute) {
+            return Err(invalid(
+                "sensitive_proba",
+                spelled(r),
+                format!(
+                    "an attribute name other than the observed sensitive columns ({attribute} is one)"
+                ),
+            ));
+        }
+        if columns.len() < 2 || columns.iter().any(|c| c.trim().is_empty()) {
+            return Err(invalid(
+                "sensitive_proba",
+                spelled(r),
+                format!(
+                    "two or more probability columns for {attribute}, one per group, e.g. {attribute}=p_white,p_black,p_other"
+                ),
+            ));
+        }
+        for c in columns {
+            if seen.contains(&c.as_str()) {
+                return Err(invalid(
+                    "sensitive_proba",
+                    spelled(r),
+                    format!("each probability column once ({c} is repeated)"),
+                ));
+            }
+            seen.push(c);
+        }
+    }
+    let unsupported = if r.target.is_some() {
+        Some("a regression audit (--target)")
+    } else if r.pred.is_none() {
+        Some("predictions from thresholds (--threshold): give the prediction column (--pred)")
+    } else if r.by.is_some() {
+        Some("--by")
+    } else if r.against.is_some() {
+        Some("--against")
+    } else {
+        None
+    };
+    if let Some(what) = unsupported {
+        return Err(invalid(
+            "sensitive_proba",
+            spelled(r),
+            format!(
+                "an audit of a prediction column without {what}: inferred attributes are not available with it yet"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// What a ranking audit (a `query` column) takes: the positions from `rank` or `score`, the

@@ -147,6 +147,8 @@ pub struct Inputs<'a, S> {
     /// A regression audit's sums of every finest group (named by the decoder's finest names);
     /// `None` for a classification audit. Its distributions come from `scores`.
     pub regression: Option<&'a RegressionState>,
+    /// The inferred attributes' states (`sensitive_proba`); `None` without them.
+    pub inferred: Option<&'a crate::inferred::InferredStates>,
     /// A ranking audit's rows (`None` otherwise).
     pub ranking: Option<&'a crate::ranking::RankingInput>,
 }
@@ -184,8 +186,16 @@ pub fn run<S: ScoreSource>(
         scores,
         origin,
         regression,
+        inferred,
         ranking,
     } = inputs;
+    if r.sensitive_proba.is_empty() != inferred.is_none() {
+        return Err(missing(
+            "inferred states",
+            "the states of the inferred attributes exactly when sensitive_proba is given",
+        )
+        .into());
+    }
     match (&request.ranking, ranking) {
         (Some(settings), Some(rows)) => {
             return run_ranking(request, settings, rows, origin, style);
@@ -207,7 +217,12 @@ pub fn run<S: ScoreSource>(
     if r.against.is_some() != states.against.is_some() {
         return Err(missing("against state", "a state led by the against column").into());
     }
-    let (slices, confusion) = states.all_rows.slice_states(&r.sensitive)?;
+    // Inferred attributes alone: no observed column, so the report has no observed slice.
+    let (slices, confusion) = if r.sensitive.is_empty() {
+        (Vec::new(), vec![Vec::new(); r.thresholds.len().max(1)])
+    } else {
+        states.all_rows.slice_states(&r.sensitive)?
+    };
     // Before the score sweep and the resampling, which grow with the groups.
     if let Some(first) = confusion.first() {
         check_groups(&slices, first, &request.limits, style)?;
@@ -267,7 +282,26 @@ pub fn run<S: ScoreSource>(
         states.all_rows,
         &r.sensitive,
     ));
+    if let Some(states) = inferred {
+        report.inferred = Some(crate::inferred::report(
+            states,
+            &crate::inferred::InferredSettings {
+                proxy: r.proxy.clone(),
+                bootstrap: fair_metrics::inferred::BootstrapSettings {
+                    resamples: r.resamples,
+                    confidence: r.confidence,
+                    seed: r.seed,
+                },
+            },
+        )?);
+    }
     crate::apply_multiple_testing(&mut report, r.multiple_testing);
+    if r.sensitive.is_empty() {
+        // No observed column, so no gap to test: say where the audit is instead.
+        report.summary = vec![
+            "No observed sensitive column: the inferred attributes' estimates and bounds are in the inferred section.".into(),
+        ];
+    }
     crate::disparity::attach(&mut report, &confusion, &request.disparity)?;
     if let Some(ot) = over_time {
         over_time::attach(&mut report, ot);

@@ -233,7 +233,7 @@ impl CellSums {
     }
 
     /// Numerator and denominator of `rate`, each a union of cells summed exactly.
-    fn fraction(&self, rate: Rate) -> (f64, f64) {
+    pub(crate) fn fraction(&self, rate: Rate) -> (f64, f64) {
         const TN: usize = 1;
         const FP: usize = 2;
         const FN: usize = 4;

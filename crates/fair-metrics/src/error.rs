@@ -172,6 +172,21 @@ pub enum MetricError {
         /// The attribute's groups, comma-separated.
         available: String,
     },
+    /// A row's membership probabilities (an inferred sensitive attribute) are not a probability
+    /// vector.
+    #[error(
+        "membership probabilities of row {row} ({values}): {problem}; each row needs one probability per group, each in [0, 1], summing to 1 within {tolerance:e}"
+    )]
+    BadMembership {
+        /// Row index (0-based, within the batch).
+        row: usize,
+        /// The row's values, `column=value` joined by commas.
+        values: String,
+        /// What is wrong (`p_b is NaN`, `they sum to 0.9`).
+        problem: String,
+        /// The tolerance on the sum.
+        tolerance: f64,
+    },
     /// An error from `fair-data` (e.g. while building groups).
     #[error(transparent)]
     Data(#[from] DataError),

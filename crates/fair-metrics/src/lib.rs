@@ -20,6 +20,7 @@
 //! | [`state`] | mergeable per-group sufficient statistics (exact across batches and partitions) | fairkit |
 //! | [`score_sweep`] | AUC, KS Δ / EO-Δ, partial SP of many slices in one k-way merge over sorted runs (in memory or spilled by the caller) | fairkit |
 //! | [`disparity`] | every confusion rate ÷ a reference group's, parity within [τ, 1/τ], Aequitas' significance test | Aequitas 1.1 |
+//! | [`inferred`] | rates when the group is only inferred (membership probabilities): weighted and thresholded estimators, partial-identification bounds of rates and disparities | Chen et al. 2019; Kallus, Mao & Zhou 2022 |
 //! | [`ci`] | confidence intervals for rates and gaps, permutation tests; AUC, KS and pSP intervals and p-values | Wilson, Clopper–Pearson, bootstrap, Hanley–McNeil, DKW, Kolmogorov |
 //!
 //! Rates whose denominator is zero in some group (a TPR without positives, …) follow a
@@ -69,6 +70,7 @@ mod zero_division;
 pub mod ci;
 pub mod disparity;
 pub mod distribution;
+pub mod inferred;
 pub mod ks;
 pub mod multiclass;
 pub mod parity;

@@ -287,7 +287,12 @@ pub struct AuditArgs {
     /// With two or more, their intersection is audited too.
     ///
     /// Example: `--sensitive race,sex`
-    #[arg(long, value_name = "COLUMNS", value_delimiter = ',', required = true)]
+    #[arg(
+        long,
+        value_name = "COLUMNS",
+        value_delimiter = ',',
+        required_unless_present = "sensitive_proba"
+    )]
     pub sensitive: Vec<String>,
 
     /// What a row whose sensitive value is unknown (null, empty, or listed with
@@ -467,6 +472,24 @@ pub struct AuditArgs {
     /// Example: `--tau 0.9`
     #[arg(long, value_name = "TAU", default_value_t = fair_audit::request::DEFAULT_TAU)]
     pub tau: f64,
+
+    /// An inferred sensitive attribute, given as membership probabilities: ATTRIBUTE=COLUMNS,
+    /// one column per group, each row's in [0, 1] and summing to 1 within 1e-6. Reported in
+    /// the report's inferred section: the weighted and most-likely-group estimates with
+    /// intervals and the bounds of every disparity (docs/inferred-groups.md); intersected with
+    /// each --sensitive column. Repeatable.
+    ///
+    /// Example: `--sensitive-proba race=p_white,p_black,p_other`
+    #[arg(long, value_name = "ATTRIBUTE=COLUMNS")]
+    pub sensitive_proba: Vec<String>,
+
+    /// The column whose values are the proxy cells of the inferred attributes' bounds (the
+    /// proxy the probabilities were inferred from, e.g. a surname × tract key); without it,
+    /// rows with the same probabilities form a cell.
+    ///
+    /// Example: `--proxy geo_surname`
+    #[arg(long, value_name = "COLUMN")]
+    pub proxy: Option<String>,
 
     /// Largest number of groups a sensitive column (or the intersection) may have; more stops
     /// the audit at once (exit 2) naming the column. Without this flag, a column with a value

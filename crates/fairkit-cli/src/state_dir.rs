@@ -327,6 +327,7 @@ pub fn report(
         scores: None::<fair_audit::NoScores>,
         origin,
         regression: None,
+        inferred: None,
         ranking: None,
     };
     let fair_audit::Audit { report, charts } =

@@ -822,3 +822,151 @@ fn unknown_sensitive_values() {
     );
     assert_eq!(r["unknowns"]["excluded_rows"], 2);
 }
+
+/// Issue 43, inferred attributes: bad flags exit 2 naming the flag, a row whose probabilities
+/// are not a probability vector exits 2 naming the row, line and columns, and a good run writes
+/// a valid report whose inferred section the `--fail-if` bound keys read.
+#[test]
+fn inferred_attribute_flags_and_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each row's membership: p (the score column) for a, 1 − p for b.
+    let with_proba = |bad_row: Option<usize>| {
+        let mut lines = GOOD_CSV.lines();
+        let mut text = format!("{},pa,pb\n", lines.next().unwrap());
+        for (i, line) in lines.enumerate() {
+            let p: f64 = line.split(',').nth(2).unwrap().parse().unwrap();
+            let b = if bad_row == Some(i) { 0.0 } else { 1.0 - p };
+            text.push_str(&format!("{line},{p},{b}\n"));
+        }
+        text
+    };
+    let f = write(dir.path(), "inf.csv", &with_proba(None));
+    rejects(
+        &f,
+        &["--sensitive-proba", "race=pa"],
+        &["--sensitive-proba", "two or more probability columns"],
+    );
+    rejects(
+        &f,
+        &["--sensitive-proba", "pa,pb"],
+        &["--sensitive-proba", "ATTRIBUTE=COLUMN"],
+    );
+    rejects(&f, &["--proxy", "sex"], &["--proxy", "inferred attributes"]);
+    rejects(
+        &f,
+        &["--sensitive-proba", "race=pa,pb", "--proxy", "sex"],
+        &["column 'sex' is given for both --sensitive and --proxy"],
+    );
+    rejects(
+        &f,
+        &["--sensitive-proba", "race=pa,nope"],
+        &["column 'nope' (given by --sensitive-proba) is not in the file"],
+    );
+    let state = dir.path().join("state");
+    rejects(
+        &f,
+        &[
+            "--sensitive-proba",
+            "race=pa,pb",
+            "--state-dir",
+            state.to_str().unwrap(),
+        ],
+        &["--state-dir", "--sensitive-proba"],
+    );
+    let bad = write(dir.path(), "bad.csv", &with_proba(Some(1)));
+    rejects(
+        &bad,
+        &["--sensitive-proba", "race=pa,pb"],
+        &[
+            "row 2 (line 3)",
+            "membership probabilities of race (pa=0.6, pb=0)",
+            "they sum to 0.6",
+        ],
+    );
+    let out = dir.path().join("ok");
+    let run = |gate: &str| {
+        audit(
+            &f,
+            &out,
+            &[
+                "--pred",
+                "y_hat",
+                "--sensitive-proba",
+                "race=pa,pb",
+                "--proxy",
+                "w",
+                "--resamples",
+                "100",
+                "--fail-if",
+                gate,
+            ],
+        )
+    };
+    let r = run("selection_rate_disparity_bound > 2");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = fairkit(&["validate-report", out.join("report.json").to_str().unwrap()]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    let inferred = &report(&out)["inferred"]["attributes"][0];
+    // The weight column read as the proxy's cells (1.0, 1.5, 2.0); a sensitive column cannot
+    // be the proxy too (each role its own column).
+    assert_eq!(inferred["proxy"], "w");
+    assert_eq!(inferred["cells"], 3);
+    assert_eq!(inferred["slices"][1]["name"], "sex & race");
+    assert_eq!(run("selection_rate_disparity_bound > 0").code, 1);
+    // The inferred attribute alone: no observed column, no observed slice, a valid report.
+    let alone = dir.path().join("alone");
+    let r = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+        "--sensitive-proba",
+        "race=pa,pb",
+        "--resamples",
+        "100",
+        "--out",
+        alone.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = fairkit(&[
+        "validate-report",
+        alone.join("report.json").to_str().unwrap(),
+    ]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    let doc = report(&alone);
+    assert_eq!(doc["audits"][0]["slices"].as_array().unwrap().len(), 0);
+    assert!(
+        doc["summary"][0]
+            .as_str()
+            .unwrap()
+            .contains("inferred section"),
+        "{doc}"
+    );
+    assert_eq!(
+        doc["inferred"]["attributes"][0]["slices"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let md = std::fs::read_to_string(alone.join("report.md")).unwrap();
+    assert!(
+        md.contains("sensitive attributes: race (inferred from pa, pb)."),
+        "{md}"
+    );
+    assert!(!md.contains("## Rates and gaps"), "{md}");
+    // Without any attribute the command still asks for one.
+    let none = fairkit(&[
+        "audit",
+        f.to_str().unwrap(),
+        "--label",
+        "y",
+        "--pred",
+        "y_hat",
+    ]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("--sensitive"), "{}", none.stderr);
+}

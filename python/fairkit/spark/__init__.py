@@ -51,11 +51,13 @@ __all__ = ["audit", "fit", "ll144", "transform"]
 _STATE_SCHEMA = "confusion binary"
 
 
-def _columns(label, pred, sensitive, score, weight, pos_label, neg_label) -> AuditColumns:
+def _columns(label, pred, sensitive, score, weight, pos_label, neg_label,
+             inferred: bool = False) -> AuditColumns:
     if isinstance(sensitive, str):
         sensitive = [sensitive]
     sensitive = tuple(sensitive or ())
-    if not sensitive:
+    # An audit of inferred attributes (sensitive_proba=) may have no observed column.
+    if not sensitive and not inferred:
         raise FairkitError("sensitive is empty: name at least one sensitive-feature column")
     for what, name in [("label", label), ("pred", pred), ("score", score), ("weight", weight)]:
         if name is not None and not isinstance(name, str):
@@ -75,7 +77,7 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
              min_group_size, max_groups, allow_single_group, by, window, baseline,
              against, timezone=None, target=None, quantile=None,
              multiple_testing=None, unknowns=None, unknown_values=None,
-             disparity_reference=None, tau=None) -> dict:
+             disparity_reference=None, tau=None, sensitive_proba=None, proxy=None) -> dict:
     """The audit request (``fair_audit::request::AuditRequest`` keys), checked by the library's
     one check before any row is read: a bad value raises :class:`FairkitError` naming the keyword
     argument, with the message ``fairkit audit`` gives for the same value."""
@@ -97,6 +99,13 @@ def _request(cols: AuditColumns, confidence, ci_method, n_resamples, seed, parti
                                 else disparity_reference),
         "tau": _DEFAULTS["tau"] if tau is None else tau,
     }
+    if sensitive_proba:
+        # Inferred attributes: {attribute: [probability columns]} and the proxy column.
+        request["sensitive_proba"] = {str(a): [str(c) for c in cols]
+                                      for a, cols in dict(sensitive_proba).items()}
+        request["proxy"] = proxy
+    elif proxy is not None:
+        request["proxy"] = proxy
     if target is not None:
         # A regression audit: the numeric target instead of a label (label stays empty).
         request["label"] = cols.label or ""

@@ -460,6 +460,15 @@ class AuditResult:
         return tuple(Slice._of(s) for s in self._classifier_slices())
 
     @property
+    def inferred(self) -> Optional[Mapping]:
+        """The inferred sensitive attributes (``sensitive_proba=``), as report.json's
+        ``inferred``: per attribute and slice each group's weighted and most-likely-group rates
+        with intervals and their partial-identification bounds, and per group against the
+        reference group the bounds of each disparity; ``note`` says what they assume. ``None``
+        without inferred attributes (docs/inferred-groups.md)."""
+        return self.document.get("inferred")
+
+    @property
     def regression(self) -> Optional[Mapping]:
         """The audit of a numeric prediction (``target=``), as report.json's ``regression``:
         per slice each group's metrics with intervals, the gaps with intervals and p-values,

@@ -201,6 +201,7 @@ pub fn audit_document<'py>(
                         .map(|(segment, totals)| MergedSegment { segment, totals }),
                     origin,
                     regression: None,
+                    inferred: None,
                     ranking: None,
                 },
                 FlagStyle::Python,

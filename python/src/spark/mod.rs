@@ -98,6 +98,8 @@ impl PartitionState {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            inferred: Vec::new(),
+            proxy: None,
             rank: None,
             relevance: None,
             query: false,

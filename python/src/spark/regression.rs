@@ -113,6 +113,8 @@ impl RegressionPart {
             rank: None,
             relevance: None,
             query: false,
+            inferred: Vec::new(),
+            proxy: None,
         };
         let mut decoder = Decoder::new(
             roles,
@@ -444,6 +446,7 @@ pub fn regression_document<'py>(
                     origin,
                     regression: Some(&sums),
                     ranking: None,
+                    inferred: None,
                 },
                 FlagStyle::Python,
             )?;

@@ -15,6 +15,7 @@ mod fair_svm;
 mod idca;
 mod mitigation;
 mod proxy_lagrangian;
+mod unknown_groups;
 
 use crate::report::{Context, Result};
 
@@ -38,5 +39,6 @@ pub fn registry() -> Vec<Box<dyn Experiment>> {
         Box::new(proxy_lagrangian::ProxyLagrangianRepro),
         Box::new(idca::Idca),
         Box::new(mitigation::Mitigation),
+        Box::new(unknown_groups::UnknownGroups),
     ]
 }

@@ -23,6 +23,9 @@ enum Number {
     Score,
     Target,
     Prediction,
+    /// A membership probability: NaN, infinite, negative and above-1 values are left to the
+    /// membership check, whose message names the row's whole probability vector.
+    Probability,
     Rank,
     Relevance,
 }
@@ -70,6 +73,11 @@ pub struct Decoded {
     pub set_aside: Vec<(usize, usize)>,
     /// The weights of the rows set aside (when weighted), in the order of `set_aside`.
     pub set_aside_weights: Option<Vec<f64>>,
+    /// The membership probabilities of the inferred attributes, one vector per column of
+    /// [`Roles::inferred`] in order (each row's checked to be a probability vector).
+    pub proba: Vec<Vec<f64>>,
+    /// Each row's proxy cell ([`Roles::proxy`]), as text.
+    pub proxy: Option<Vec<String>>,
 }
 
 impl Decoded {
@@ -378,6 +386,19 @@ impl Decoder {
         if let Some(c) = &r.weight {
             out.push((c, "weight", Role::Number, "the weight"));
         }
+        for (_, columns) in &r.inferred {
+            for c in columns {
+                out.push((
+                    c,
+                    "sensitive_proba",
+                    Role::Number,
+                    "a membership probability",
+                ));
+            }
+        }
+        if let Some(c) = &r.proxy {
+            out.push((c, "proxy", Role::Group, "the proxy"));
+        }
         out
     }
 
@@ -464,6 +485,38 @@ impl Decoder {
             let mut v = Vec::with_capacity(n);
             self.decode_numbers(column(c), c, Number::Weight, &mut v, &at)?;
             out.weights = Some(v);
+        }
+        for (attribute, columns) in &roles.inferred {
+            let first = out.proba.len();
+            for c in columns {
+                let mut v = Vec::with_capacity(n);
+                self.decode_numbers(column(c), c, Number::Probability, &mut v, &at)?;
+                out.proba.push(v);
+            }
+            let cols: Vec<&[f64]> = out.proba[first..].iter().map(Vec::as_slice).collect();
+            fair_metrics::inferred::check_membership(
+                columns,
+                &cols,
+                n,
+                fair_metrics::inferred::DEFAULT_TOLERANCE,
+            )
+            .map_err(|e| self.bad_membership(attribute, e, &at))?;
+        }
+        if let Some(c) = &roles.proxy {
+            let mut v = Vec::with_capacity(n);
+            let unsupported = self.unsupported(c, Role::Group, "the proxy");
+            for_each_cell(
+                column(c),
+                &mut |i, cell| match cell {
+                    Cell::Null => Err(self.missing(c, "proxy", at(i))),
+                    cell => {
+                        v.push(cell.text());
+                        Ok(())
+                    }
+                },
+                &unsupported,
+            )?;
+            out.proxy = Some(v);
         }
         if roles.query {
             // A ranking audit groups each sensitive column itself; the finest groups would be
@@ -555,6 +608,16 @@ impl Decoder {
         if let Some(p) = &mut out.preds {
             filter(p, &keep);
         }
+        for v in &mut out.proba {
+            filter(v, &keep);
+        }
+        if let Some(z) = &mut out.proxy {
+            let mut i = 0;
+            z.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+        }
         for col in &mut out.sensitive {
             filter(col, &keep);
         }
@@ -568,6 +631,35 @@ impl Decoder {
         what: &'static str,
     ) -> impl Fn(&DataType) -> IngestError + 's {
         move |t| self.wrong_type(column, t, role, what)
+    }
+
+    /// A row whose membership probabilities are not a probability vector, at its place in the
+    /// input.
+    fn bad_membership(
+        &self,
+        attribute: &str,
+        e: fair_metrics::MetricError,
+        at: &dyn Fn(usize) -> RowRef,
+    ) -> IngestError {
+        match e {
+            fair_metrics::MetricError::BadMembership {
+                row,
+                values,
+                problem,
+                tolerance,
+            } => IngestError::BadMembership {
+                origin: self.origin.clone(),
+                at: at(row),
+                attribute: attribute.to_string(),
+                values,
+                problem,
+                tolerance,
+            },
+            other => IngestError::Input {
+                origin: self.origin.clone(),
+                reason: other.to_string(),
+            },
+        }
     }
 
     fn missing(&self, column: &str, what: &'static str, at: RowRef) -> IngestError {
@@ -846,6 +938,7 @@ impl Decoder {
             Number::Score => ("the score", "score", false),
             Number::Target => ("the target", "target", false),
             Number::Prediction => ("the prediction", "prediction", false),
+            Number::Probability => ("a membership probability", "membership probability", false),
             Number::Rank => ("the rank", "rank", false),
             // Negative relevance is refused by the ranking metrics, naming the row: here it
             // would read as a negative weight.
@@ -895,8 +988,11 @@ impl Decoder {
                         None => return Err(self.missing(column, role, at(i))),
                     },
                 };
-                let v =
-                    check_number(v, non_negative).map_err(|p| problem(p, cell.text(), at(i)))?;
+                let v = if kind == Number::Probability {
+                    v
+                } else {
+                    check_number(v, non_negative).map_err(|p| problem(p, cell.text(), at(i)))?
+                };
                 out.push(v);
                 Ok(())
             },

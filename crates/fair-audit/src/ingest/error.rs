@@ -260,6 +260,32 @@ pub enum IngestError {
         /// The group, its values joined by " & ".
         group: String,
     },
+    /// A row's membership probabilities of an inferred attribute are not a probability vector.
+    #[error(
+        "{origin}: {at}, membership probabilities of {attribute} ({values}): {problem}; each row needs one probability per group, each in [0, 1], summing to 1 within {tolerance:e}"
+    )]
+    BadMembership {
+        /// Where the rows come from.
+        origin: String,
+        /// Where.
+        at: RowRef,
+        /// The inferred attribute.
+        attribute: String,
+        /// The row's values, `column=value` joined by commas.
+        values: String,
+        /// What is wrong (`p_black is NaN`, `they sum to 0.9`).
+        problem: String,
+        /// The tolerance on the sum.
+        tolerance: f64,
+    },
+    /// The rows could not be read for another reason.
+    #[error("{origin}: {reason}")]
+    Input {
+        /// Where the rows come from.
+        origin: String,
+        /// Why.
+        reason: String,
+    },
     /// Encoded audit state bytes that do not decode, or states that do not fit together.
     #[error("audit state: {0}")]
     State(String),

@@ -82,6 +82,10 @@ impl FlagStyle {
             (FlagStyle::Python, "unknowns") => "unknowns=",
             (FlagStyle::Command, "unknown_values") => "--unknown-values",
             (FlagStyle::Python, "unknown_values") => "unknown_values=",
+            (FlagStyle::Command, "sensitive_proba") => "--sensitive-proba",
+            (FlagStyle::Python, "sensitive_proba") => "sensitive_proba=",
+            (FlagStyle::Command, "proxy") => "--proxy",
+            (FlagStyle::Python, "proxy") => "proxy=",
             (_, other) => other,
         }
     }
@@ -111,6 +115,11 @@ pub struct Roles {
     /// the caller counts) instead of an error. A CSV file's empty field is null, so an empty
     /// field and a Parquet null are one group.
     pub missing_groups: bool,
+    /// Inferred sensitive attributes: each attribute's name and its membership-probability
+    /// columns (one per group; every row's are checked to be a probability vector).
+    pub inferred: Vec<(String, Vec<String>)>,
+    /// The column naming each row's proxy cell for the inferred attributes' bounds.
+    pub proxy: Option<String>,
     /// A ranking audit's position column (a rank, smallest first, or a score, highest first:
     /// the request says which), decoded as a number into [`Decoded::ranks`].
     pub rank: Option<String>,
@@ -149,6 +158,8 @@ impl Roles {
             numeric: false,
             unlabeled: false,
             missing_groups: false,
+            inferred: Vec::new(),
+            proxy: None,
             rank: None,
             relevance: None,
             query: false,
@@ -208,6 +219,12 @@ impl Roles {
         }
         if let Some(w) = &self.weight {
             out.push((w, "weight"));
+        }
+        for (_, columns) in &self.inferred {
+            out.extend(columns.iter().map(|c| (c.as_str(), "sensitive_proba")));
+        }
+        if let Some(z) = &self.proxy {
+            out.push((z, "proxy"));
         }
         out
     }

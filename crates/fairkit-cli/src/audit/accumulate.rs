@@ -27,6 +27,8 @@ pub struct Accumulator {
     /// (the by value leading), for each window's own distributions; `scores` keeps them by the
     /// sensitive columns alone, so the audit of all rows is exactly the audit without `--by`.
     pub window_scores: Option<ScoreStore>,
+    /// The inferred attributes' states (`--sensitive-proba`).
+    pub inferred: Option<fair_audit::inferred::InferredStates>,
 }
 
 /// The groups the score rows are kept by. With a leading `--by` or `--against` column the
@@ -105,6 +107,7 @@ impl Accumulator {
             },
             regression: None,
             window_scores: None,
+            inferred: None,
         }
     }
 
@@ -151,6 +154,9 @@ impl Accumulator {
         self.state
             .add(batch, decoder, &self.thresholds)
             .map_err(InputError::from)?;
+        if let Some(inferred) = self.inferred.as_mut() {
+            inferred.add(batch, decoder)?;
+        }
         if let (Some(store), Some(scores)) = (self.scores.as_mut(), &batch.scores) {
             store.add(
                 &self.score_groups.codes(&batch.finest, decoder),
