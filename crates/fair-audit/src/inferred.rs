@@ -522,13 +522,27 @@ fn titles(keys: &[&str]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// A rate's plain name from the glossary ("selection rate"), else its key.
+fn rate_name(key: &str) -> String {
+    crate::glossary::ENTRIES
+        .iter()
+        .find(|e| e.key == key)
+        .map_or_else(|| key.to_string(), |e| e.name.to_string())
+}
+
+/// Three decimals, without a minus sign on a value that rounds to zero ("-0.000").
+fn dec3(v: f64) -> String {
+    let s = format!("{v:.3}");
+    if s == "-0.000" { "0.000".into() } else { s }
+}
+
 fn fmt(v: Option<f64>) -> String {
-    v.map_or_else(|| "—".to_string(), |v| format!("{v:.3}"))
+    v.map_or_else(|| "—".to_string(), dec3)
 }
 
 fn with_interval(e: &Estimate) -> String {
     match (e.value, e.lower, e.upper) {
-        (Some(v), Some(lo), Some(hi)) => format!("{v:.3} [{lo:.3}, {hi:.3}]"),
+        (Some(v), Some(lo), Some(hi)) => format!("{} [{}, {}]", dec3(v), dec3(lo), dec3(hi)),
         (v, _, _) => fmt(v),
     }
 }
@@ -574,11 +588,13 @@ pub fn section(doc: &mut HtmlReport, r: &InferredReport, level: &str) {
                     t.text_row(vec![
                         g.group.clone(),
                         format!("{:.1}", g.weight),
-                        rate.rate.clone(),
+                        rate_name(&rate.rate),
                         with_interval(&rate.weighted),
                         with_interval(&rate.thresholded),
-                        rate.bounds
-                            .map_or_else(|| "—".into(), |[lo, hi]| format!("[{lo:.3}, {hi:.3}]")),
+                        rate.bounds.map_or_else(
+                            || "—".into(),
+                            |[lo, hi]| format!("[{}, {}]", dec3(lo), dec3(hi)),
+                        ),
                     ]);
                 }
             }
@@ -602,19 +618,19 @@ pub fn section(doc: &mut HtmlReport, r: &InferredReport, level: &str) {
                     None => ("—".to_string(), "—".to_string()),
                     Some(b) => (
                         format!(
-                            "[{:.3}, {:.3}]{}",
-                            b.lower,
-                            b.upper,
+                            "[{}, {}]{}",
+                            dec3(b.lower),
+                            dec3(b.upper),
                             if b.sharp { "" } else { " (outer)" }
                         ),
                         match (b.ci_lower, b.ci_upper) {
-                            (Some(lo), Some(hi)) => format!("[{lo:.3}, {hi:.3}]"),
+                            (Some(lo), Some(hi)) => format!("[{}, {}]", dec3(lo), dec3(hi)),
                             _ => "—".into(),
                         },
                     ),
                 };
                 d.text_row(vec![
-                    format!("{}: {} − {}", x.rate, x.group, x.reference),
+                    format!("{}: {} − {}", rate_name(&x.rate), x.group, x.reference),
                     with_interval(&x.weighted),
                     with_interval(&x.thresholded),
                     b,

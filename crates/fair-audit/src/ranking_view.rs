@@ -46,7 +46,12 @@ fn groups_table(s: &RankingSlice, relevance: bool) -> Table {
     for g in &s.groups {
         let mut row = vec![
             g.group.clone(),
-            value_text(g.items),
+            // Unweighted, items are a count: written as one.
+            if g.items.fract() == 0.0 && g.items < 1e15 {
+                format!("{}", g.items as u64)
+            } else {
+                value_text(g.items)
+            },
             value_text(g.item_share),
             measured(&g.exposure_share),
             measured(&g.exposure_ratio),
